@@ -1,0 +1,1 @@
+"""The ``mattis`` command line."""

@@ -1,0 +1,97 @@
+"""Moves as values, and their text form.
+
+A move is one of: ``play`` one card or a sequence (serie/rad), ``chance``
+(sjanse: lay the top stock card) or ``pickup`` (take cards from the phase 2
+table).  Moves carry no seat: the seat is whoever is to act.
+
+>>> m = parse_move("play 5H 6H 7H")
+>>> str(m), m.kind, len(m.cards)
+('play 5H 6H 7H', 'play', 3)
+>>> parse_move("chance") is CHANCE
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+from .cards import Card, CardError, card_code, parse_card
+
+
+class MoveError(ValueError):
+    """A move text that cannot be read."""
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A move: ``kind`` is ``play``, ``chance`` or ``pickup``; ``cards`` for ``play``."""
+
+    kind: str
+    cards: tuple[Card, ...] = ()
+
+    def __str__(self) -> str:
+        if self.kind == "play":
+            return "play " + " ".join(card_code(c) for c in self.cards)
+        return self.kind
+
+    @property
+    def is_play(self) -> bool:
+        return self.kind == "play"
+
+
+CHANCE: Final = Move("chance")
+PICKUP: Final = Move("pickup")
+_SINGLE: Final[tuple[Move, ...]] = tuple(Move("play", (c,)) for c in range(52))
+_SEQ_CACHE: dict[tuple[Card, ...], Move] = {}
+
+
+def play(*cards: Card) -> Move:
+    """The move that lays ``cards`` (one card, or a sequence in rank order)."""
+    if len(cards) == 1:
+        return _SINGLE[cards[0]]
+    key = tuple(sorted(cards))
+    m = _SEQ_CACHE.get(key)
+    if m is None:
+        m = Move("play", key)
+        if len(_SEQ_CACHE) < 100_000:
+            _SEQ_CACHE[key] = m
+    return m
+
+
+def parse_move(text: str) -> Move:
+    """Read ``play 4C``, ``play 5H 6H 7H``, ``chance`` or ``pickup``."""
+    words = text.split()
+    if not words:
+        raise MoveError("empty move")
+    kind = words[0].lower()
+    if kind in ("chance", "pickup"):
+        if len(words) != 1:
+            raise MoveError(f"{kind} takes no cards: {text!r}")
+        return CHANCE if kind == "chance" else PICKUP
+    if kind != "play":
+        raise MoveError(f"unknown move {text!r} (use 'play CARD [CARD ...]', 'chance' or 'pickup')")
+    if len(words) < 2:
+        raise MoveError("play needs at least one card")
+    try:
+        cards = [parse_card(w) for w in words[1:]]
+    except CardError as e:
+        raise MoveError(str(e)) from None
+    if len(set(cards)) != len(cards):
+        raise MoveError(f"a card appears twice in {text!r}")
+    return play(*cards)
+
+
+def parse_record_move(text: str) -> tuple[int, Move]:
+    """Read a record move ``"<seat> <move>"``."""
+    seat_text, _, rest = text.strip().partition(" ")
+    try:
+        seat = int(seat_text)
+    except ValueError:
+        raise MoveError(f"a record move starts with the seat number: {text!r}") from None
+    return seat, parse_move(rest)
+
+
+def format_record_move(seat: int, move: Move) -> str:
+    """``"<seat> <move>"``."""
+    return f"{seat} {move}"

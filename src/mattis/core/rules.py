@@ -1,0 +1,278 @@
+"""The rule set as data: one frozen type, named presets, overrides.
+
+Every option names the seed text(s) it comes from (``../shared/seeds``):
+000 = Mattis, traditional (nb); 001 = the Mattis app, "Blodmattis" (nb);
+002 = KortRegler.no and its forum thread (nb); 003 = Mattis/Dog (en);
+004 = Skitgubbe (nb).
+
+>>> r = preset("skitgubbe", sequences=3)
+>>> r.pickup, r.sequences, r.name
+('last', 3, 'skitgubbe')
+>>> rules_from_json(rules_to_json(r)) == r
+True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, Final
+
+
+class RulesError(ValueError):
+    """An invalid rule set, option value or player count."""
+
+
+#: The allowed values of every option that takes a word.
+CHOICES: Final[dict[str, tuple[str, ...]]] = {
+    "tricks": ("pair", "all"),
+    "ties": ("war", "stoting"),
+    "draw": ("after_card", "after_trick"),
+    "chance": ("off", "lead", "any"),
+    "trump": ("last_card", "bottom_up"),
+    "phase1_end": ("one_holder", "first_empty"),
+    "empty_hand": ("pick_up", "loses", "safe"),
+    "leader2": ("trump_holder", "last_trick"),
+    "follow": ("free", "suit_first"),
+    "pickup": ("first", "last", "lowest"),
+    "trick_size": ("start", "active", "seated"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """One variant of the Mattis family.  Build it with :func:`preset`."""
+
+    name: str = "mattis"
+    """The preset this rule set starts from (for display and records)."""
+
+    min_players: int = 2
+    """Fewest players (000/002/003: 2-6; 001: 3-6; 004: 2-4)."""
+
+    max_players: int = 6
+    """Most players (000/002/003: 6; 004: "fem eller seks ... varianten der alle legger")."""
+
+    max_pair_players: int = 6
+    """Most players when ``tricks="pair"`` (004: 2-4 with pair tricks, 5-6 need all-play)."""
+
+    two_player_discard: int = 10
+    """Cards set aside unseen when two play (000/002/003: ten; 001 has no 2-player game;
+    004's stock table is missing, so no source sets cards aside there)."""
+
+    tricks: str = "pair"
+    """Phase 1 trick shape.  ``pair``: lead to the left neighbour, who answers
+    (000/002/003 Mattis, 004 Skitgubbe); ``all``: everyone lays one card, clockwise from
+    the leader (000/003 Hund/Dog, 001)."""
+
+    ties: str = "war"
+    """``war`` (krig/stunsa, 000/002/003/004): a tie for the highest card is fought again by
+    the tied players; ``stoting`` (støting, 001): any rank laid twice starts a fight among
+    those who laid the highest such rank, even when a higher card lies there."""
+
+    draw: str = "after_card"
+    """``after_card``: top up to 3 right after you lay (000/002/003/004); ``after_trick``:
+    after each trick, the winner first, then clockwise (001; Hund as documented here)."""
+
+    chance: str = "lead"
+    """Sjanse (chance): lay the top stock card instead of a hand card.  ``off`` (001),
+    ``lead`` (only when leading: 000/002/003), ``any`` (whenever you lay: 004).  Never with
+    fewer than two cards in the stock (004: "bare lov så lenge det ligger mer enn ett kort")."""
+
+    trump: str = "last_card"
+    """Trumf.  ``last_card``: whoever would draw the last stock card sets it aside face down,
+    shown when phase 2 starts (000/002/003/004); ``bottom_up``: the bottom card is turned
+    face up at the start and drawn last like any card (001)."""
+
+    phase1_end: str = "one_holder"
+    """``one_holder``: play goes on, skipping players with no cards, while two or more hold
+    cards (000/002/003); ``first_empty``: phase 1 ends as soon as a player due to lay has no
+    card (001 "til en spiller er tom", 004 "den som står for tur, ikke har noe kort")."""
+
+    empty_hand: str = "pick_up"
+    """A player with nothing at the start of phase 2.  ``pick_up``: stays in and must pick up
+    and lay at least once (bordmattis 000/002, blåmattis 003); ``loses``: won no trick in
+    phase 1 and loses at once, even with cards in hand (Blodmattis, 001); ``safe``:
+    finished, skips phase 2 (004 "er du ferdig og slipper fase 2")."""
+
+    leader2: str = "trump_holder"
+    """Who leads phase 2: ``trump_holder`` (000/001/002/003/004) or ``last_trick`` (the
+    GameRules variant quoted in 001)."""
+
+    follow: str = "free"
+    """``free``: beat with a higher card of the suit or with trump (000/002/003/004);
+    ``suit_first``: if you can beat in the suit you may not trump instead (001 "Følg farge
+    hvis du kan")."""
+
+    pickup: str = "first"
+    """What you take when you do not beat.  ``first``: the first entry of the trick
+    (undertrekk, 000/002/003; 001 "det eldste kortet eller raden"); ``last``: the top entry,
+    and with sequences the whole run of consecutive same-suit cards at the top (004);
+    ``lowest``: the entry holding the lowest card (Denexa/GameRules, quoted in 001; 002's
+    forum)."""
+
+    pickup_optional: bool = False
+    """May you pick up although you could beat (001 "Kan eller vil du ikke stikke", 004
+    "Du kan alltid ta opp", 002 forum)?"""
+
+    trick_size: str = "start"
+    """Entries that complete a phase 2 trick.  ``start``: players still in when the trick
+    began (002 forum, 004); ``active``: players still in, counted now (001 "aktive
+    spillere"); ``seated``: everyone at the table (000/003 "spillere ved bordet")."""
+
+    sequences: int = 0
+    """Minimum length of a sequence (serie/rad: consecutive cards of one suit laid as one
+    entry) in phase 2; 0 = not allowed.  2 (001, 000/002/003/004 optional), 3 ("noen bord
+    krever minst tre", 000/003)."""
+
+    phase2_cap: int = 2000
+    """Moves after which phase 2 is stopped and the players still in are ranked by cards
+    held (a guarantee that every game ends; no seed text)."""
+
+    def allowed_players(self) -> range:
+        """The player counts this rule set allows."""
+        hi = self.max_players if self.tricks == "all" else min(self.max_players, self.max_pair_players)
+        return range(self.min_players, hi + 1)
+
+    def check_players(self, players: int) -> None:
+        """Raise :class:`RulesError` unless ``players`` may play this rule set."""
+        allowed = self.allowed_players()
+        if players not in allowed:
+            extra = ""
+            if self.tricks == "pair" and players <= self.max_players and players > self.max_pair_players:
+                extra = f" ({players} players need tricks=all)"
+            raise RulesError(
+                f"{self.name} allows {allowed.start}-{allowed.stop - 1} players; {players} given{extra}"
+            )
+
+    def overrides(self) -> dict[str, Any]:
+        """The options that differ from this rule set's preset."""
+        base = PRESETS.get(self.name, Rules())
+        return {
+            f.name: getattr(self, f.name)
+            for f in dataclasses.fields(self)
+            if f.name != "name" and getattr(self, f.name) != getattr(base, f.name)
+        }
+
+    def describe(self) -> list[tuple[str, str]]:
+        """Every option and its value, for display."""
+        return [(f.name, str(getattr(self, f.name))) for f in dataclasses.fields(self)]
+
+
+def _validate(r: Rules) -> Rules:
+    for option, values in CHOICES.items():
+        v = getattr(r, option)
+        if v not in values:
+            raise RulesError(f"{option} must be one of {', '.join(values)}; got {v!r}")
+    if not isinstance(r.pickup_optional, bool):
+        raise RulesError("pickup_optional must be true or false")
+    for option in ("min_players", "max_players", "max_pair_players", "two_player_discard",
+                   "sequences", "phase2_cap"):
+        if not isinstance(getattr(r, option), int) or isinstance(getattr(r, option), bool):
+            raise RulesError(f"{option} must be a whole number")
+    if not 2 <= r.min_players <= r.max_players <= 6:
+        raise RulesError("players must satisfy 2 <= min_players <= max_players <= 6")
+    if not 2 <= r.max_pair_players <= 6:
+        raise RulesError("max_pair_players must be 2..6")
+    if r.sequences == 1 or not 0 <= r.sequences <= 13:
+        raise RulesError("sequences must be 0 (not allowed) or a length from 2 to 13")
+    if not 0 <= r.two_player_discard <= 40:
+        raise RulesError("two_player_discard must be 0..40")
+    if r.phase2_cap < 1:
+        raise RulesError("phase2_cap must be at least 1")
+    if r.tricks == "pair" and r.min_players > r.max_pair_players:
+        raise RulesError("pair tricks with this many players need tricks=all")
+    return r
+
+
+PRESETS: Final[dict[str, Rules]] = {
+    "mattis": Rules(name="mattis"),
+    "hund": Rules(name="hund", tricks="all", draw="after_trick"),
+    "blodmattis": Rules(
+        name="blodmattis", min_players=3, two_player_discard=0, tricks="all", ties="stoting",
+        draw="after_trick", chance="off", trump="bottom_up", phase1_end="first_empty",
+        empty_hand="loses", follow="suit_first", pickup_optional=True, trick_size="active",
+        sequences=2,
+    ),
+    "skitgubbe": Rules(
+        name="skitgubbe", max_pair_players=4, two_player_discard=0, chance="any",
+        phase1_end="first_empty", empty_hand="safe", pickup="last", pickup_optional=True,
+    ),
+}
+
+PRESET_DOCS: Final[dict[str, str]] = {
+    "mattis": "Mattis, traditional (000, 002, 003): two-card tricks to the left, krig, sjanse, undertrekk.",
+    "hund": "Hund / Dog (000, 003 variants): everyone lays to each trick; phase 2 as Mattis.",
+    "blodmattis": "The Mattis app's rules (001): støting, trump from the bottom card, Blodmattis.",
+    "skitgubbe": "Swedish Skitgubbe (004): stunsa, sjanse any time, pick up the last card.",
+}
+
+
+def _coerce(option: str, value: Any) -> Any:
+    field_types = {f.name: f.type for f in dataclasses.fields(Rules)}
+    if option not in field_types or option == "name":
+        raise RulesError(f"unknown rule option {option!r}; options: "
+                         + ", ".join(f.name for f in dataclasses.fields(Rules) if f.name != "name"))
+    kind = field_types[option]
+    if isinstance(value, str):
+        text = value.strip()
+        if kind in ("int", int):
+            try:
+                return int(text)
+            except ValueError:
+                raise RulesError(f"{option} must be a whole number; got {value!r}") from None
+        if kind in ("bool", bool):
+            low = text.lower()
+            if low in ("true", "yes", "1", "on", "ja"):
+                return True
+            if low in ("false", "no", "0", "off", "nei"):
+                return False
+            raise RulesError(f"{option} must be true or false; got {value!r}")
+        return text
+    return value
+
+
+def preset(name: str = "mattis", **overrides: Any) -> Rules:
+    """A named preset, optionally with some options changed.
+
+    Raises :class:`RulesError` for an unknown preset or option, or a bad value.
+    """
+    if name not in PRESETS:
+        raise RulesError(f"unknown rules {name!r}; presets: {', '.join(PRESETS)}")
+    if "players" in overrides:
+        lo, _, hi = str(overrides.pop("players")).partition("-")
+        overrides["min_players"] = lo
+        overrides["max_players"] = hi or lo
+    coerced = {k: _coerce(k, v) for k, v in overrides.items()}
+    return _validate(dataclasses.replace(PRESETS[name], **coerced))
+
+
+def parse_overrides(items: list[str]) -> dict[str, str]:
+    """Read ``option=value`` words from a command line."""
+    out: dict[str, str] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise RulesError(f"expected option=value, got {item!r}")
+        out[key.strip()] = value.strip()
+    return out
+
+
+def rules_to_json(r: Rules) -> str | dict[str, Any]:
+    """A preset name, or ``{"preset": name, option: value, ...}``."""
+    diff = r.overrides()
+    if not diff:
+        return r.name
+    return {"preset": r.name, **diff}
+
+
+def rules_from_json(data: Any) -> Rules:
+    """Read the ``rules`` field of a record."""
+    if isinstance(data, str):
+        return preset(data)
+    if isinstance(data, dict):
+        d = dict(data)
+        name = d.pop("preset", "mattis")
+        if not isinstance(name, str):
+            raise RulesError("rules.preset must be a preset name")
+        return preset(name, **d)
+    raise RulesError("rules must be a preset name or an object with a 'preset' field")

@@ -1,0 +1,50 @@
+"""Words for people: moves and events in Norwegian (bokmål) and English.
+
+>>> from mattis.core.moves import parse_move
+>>> describe_move("Bjørn", parse_move("play JC"), (9 + 0 * 13,), "nb")
+'Bjørn legger kløver knekt'
+>>> describe_move("Cato", parse_move("pickup"), (2,), "en")
+'Cato picks up four of clubs'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+from .cards import Card, Lang, card_name
+from .moves import Move
+
+DEFAULT_NAMES: Final = ("Anne", "Bjørn", "Cato", "Dina", "Eirik", "Frida")
+
+
+def seat_names(players: int, human: int | None = None, lang: Lang = "en") -> list[str]:
+    """Default names for the seats (the human seat is "you")."""
+    names = list(DEFAULT_NAMES[:players])
+    if human is not None:
+        names[human] = "Du" if lang == "nb" else "You"
+    return names
+
+
+def list_cards(cards: Sequence[Card], lang: Lang) -> str:
+    names = [card_name(c, lang) for c in cards]
+    if len(names) <= 1:
+        return "".join(names)
+    joiner = " og " if lang == "nb" else " and "
+    return ", ".join(names[:-1]) + joiner + names[-1]
+
+
+def describe_move(name: str, move: Move, shown: Sequence[Card], lang: Lang = "en") -> str:
+    """One move in words, as a log line."""
+    if move.kind == "chance":
+        if lang == "nb":
+            return f"{name} sjanser og snur {card_name(shown[0], lang)}" if shown else f"{name} sjanser"
+        return f"{name} takes a chance and turns up {card_name(shown[0], lang)}" if shown else f"{name} takes a chance"
+    if move.kind == "pickup":
+        return (f"{name} tar inn {list_cards(shown, lang)}" if lang == "nb"
+                else f"{name} picks up {list_cards(shown, lang)}")
+    if len(move.cards) > 1:
+        return (f"{name} legger serien {list_cards(move.cards, lang)}" if lang == "nb"
+                else f"{name} lays the sequence {list_cards(move.cards, lang)}")
+    return (f"{name} legger {card_name(move.cards[0], lang)}" if lang == "nb"
+            else f"{name} plays {card_name(move.cards[0], lang)}")
