@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from typing import Final
 
@@ -66,6 +67,12 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except Exception as e:  # never a traceback for the user; MATTIS_DEBUG=1 shows it
+        if os.environ.get("MATTIS_DEBUG"):
+            raise
+        print(f"mattis {args.command}: internal error: {type(e).__name__}: {e} "
+              "(please report it; run with MATTIS_DEBUG=1 for details)", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

@@ -1,0 +1,71 @@
+"""``mattis bench``: engine speed through the public API (a benchmark, not a test)."""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+from ..core import PRESETS, State, preset
+from .main import CliError
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--rules", default="all", help="a preset, or 'all' (default)")
+    p.add_argument("--players", type=int, default=3, help="number of players (default 3)")
+    p.add_argument("--seconds", type=float, default=2.0, help="time per preset (default 2)")
+    p.add_argument("--seed", type=int, default=1, help="seed of the random playouts")
+    p.add_argument("--vs-openspiel", action="store_true",
+                   help="also race OpenSpiel's C++ games (needs the rl extra)")
+
+
+def playouts(name: str, players: int, seconds: float, seed: int) -> tuple[int, int, float]:
+    """Random playouts for ``seconds``: (games, decisions, elapsed)."""
+    rules = preset(name)
+    rng = random.Random(seed)
+    games = decisions = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        s = State.new(rules, players, seed=rng.randrange(2**63))
+        while not s.is_over:
+            legal = s.legal_moves()
+            s.apply(legal[int(rng.random() * len(legal))])
+            decisions += 1
+        games += 1
+    return games, decisions, time.perf_counter() - start
+
+
+def clone_micros(name: str, players: int, seed: int) -> float:
+    s = State.new(preset(name), players, seed=seed)
+    for _ in range(20):
+        if not s.is_over:
+            s.apply(s.legal_moves()[0])
+    n = 200_000
+    t = time.perf_counter()
+    for _ in range(n):
+        s.clone()
+    return (time.perf_counter() - t) / n * 1e6
+
+
+def run(args: argparse.Namespace) -> int:
+    names = list(PRESETS) if args.rules == "all" else [args.rules]
+    for name in names:
+        if name not in PRESETS:
+            raise CliError(f"unknown rules {name!r}; presets: {', '.join(PRESETS)}")
+        if args.players not in preset(name).allowed_players():
+            raise CliError(f"{name} does not allow {args.players} players")
+    if args.seconds <= 0:
+        raise CliError("--seconds must be positive")
+    print(f"random playouts through the public API (legal_moves + apply), {args.players} players, one core")
+    print(f"{'rules':<12}{'games/s':>10}{'decisions/s':>14}{'clone µs':>10}")
+    for name in names:
+        g, d, el = playouts(name, args.players, args.seconds, args.seed)
+        print(f"{name:<12}{g / el:>10.0f}{d / el:>14.0f}{clone_micros(name, args.players, args.seed):>10.2f}")
+    if args.vs_openspiel:
+        try:
+            from ..rl.speed import main_race
+        except ImportError as e:
+            raise CliError(f"--vs-openspiel needs the rl extra (pip install 'mattis[rl]'): {e}") from None
+        return main_race(seconds=args.seconds)
+    return 0

@@ -1,0 +1,53 @@
+"""``mattis replay FILE [--json]``: replay a record and show the resulting state."""
+
+from __future__ import annotations
+
+import argparse
+
+from ..core import GameRecord, RecordError, describe_move, load_record, seat_names
+from .common import dump_json
+from .main import CliError
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file", help="a game record (JSON)")
+    p.add_argument("--json", action="store_true", help="print the resulting state as JSON")
+    p.add_argument("--upto", type=int, default=None, metavar="N", help="replay only the first N moves")
+    p.add_argument("--lang", choices=("nb", "en"), default="en", help="language of the move list")
+    p.add_argument("--quiet", action="store_true", help="do not list the moves")
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        record: GameRecord = load_record(args.file)
+        if args.upto is not None and args.upto < 0:
+            raise CliError("--upto must be 0 or more")
+        state = record.replay(args.upto)
+    except RecordError as e:
+        raise CliError(f"{args.file}: {e}") from None
+    snap = state.snapshot()
+    if args.json:
+        print(dump_json(snap))
+        return 0
+    names = seat_names(state.players, lang=args.lang)
+    if not args.quiet:
+        for i, (seat, mv, shown) in enumerate(state.history(), start=1):
+            print(f"{i:4d}. " + describe_move(names[seat], mv, shown, args.lang))
+    print(f"phase: {snap['phase']}   trump: {snap['trump'] or 'not shown'}   "
+          f"to act: {'-' if snap['to_act'] is None else names[snap['to_act']]}")
+    for seat in range(state.players):
+        hand = " ".join(snap["hands"][seat]) or "-"
+        pile = len(snap["piles"][seat])
+        print(f"  {seat} {names[seat]:<6} hand: {hand}   pile: {pile}")
+    if snap["table"]:
+        table = snap["table"]
+        shown = " | ".join(" ".join(e) if isinstance(e, list) else e for e in table)
+        print(f"  table: {shown}")
+    print(f"  stock: {len(snap['stock'])} cards")
+    if state.is_over:
+        print("finished: " + (", ".join(names[s] for s in snap["finished"]) or "-"))
+        print("losers: " + (", ".join(names[s] for s in snap["losers"]) or "-")
+              + (f" (ended by {snap['end_reason']})" if snap["end_reason"] != "normal" else ""))
+    elif snap["legal"]:
+        print("legal: " + ", ".join(snap["legal"]))
+    return 0
