@@ -124,6 +124,10 @@ class Rules:
     entry) in phase 2; 0 = not allowed.  2 (001, 000/002/003/004 optional), 3 ("noen bord
     krever minst tre", 000/003)."""
 
+    leftovers_shown: bool = False
+    """Cards still in hand when phase 1 ends are shown to everyone before they join the
+    phase 2 hand (004 "viser de dem fram"); otherwise they join it face down (000/002/003)."""
+
     phase2_cap: int = 2000
     """Moves after which phase 2 is stopped and the players still in are ranked by cards
     held (a guarantee that every game ends; no seed text)."""
@@ -163,8 +167,9 @@ def _validate(r: Rules) -> Rules:
         v = getattr(r, option)
         if v not in values:
             raise RulesError(f"{option} must be one of {', '.join(values)}; got {v!r}")
-    if not isinstance(r.pickup_optional, bool):
-        raise RulesError("pickup_optional must be true or false")
+    for option in ("pickup_optional", "leftovers_shown"):
+        if not isinstance(getattr(r, option), bool):
+            raise RulesError(f"{option} must be true or false")
     for option in ("min_players", "max_players", "max_pair_players", "two_player_discard",
                    "sequences", "phase2_cap"):
         if not isinstance(getattr(r, option), int) or isinstance(getattr(r, option), bool):
@@ -196,6 +201,7 @@ PRESETS: Final[dict[str, Rules]] = {
     "skitgubbe": Rules(
         name="skitgubbe", max_pair_players=4, two_player_discard=0, chance="any",
         phase1_end="first_empty", empty_hand="safe", pickup="last", pickup_optional=True,
+        leftovers_shown=True,
     ),
 }
 

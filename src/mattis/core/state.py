@@ -612,6 +612,9 @@ class State:
                 self.known[taker] |= BIT[c]
             self.hands[taker] |= BIT[c]
         # Show the trump; the trump card joins its holder's hand (last_card).
+        if self.rules.leftovers_shown:
+            for s in range(self.n):
+                self.known[s] |= self.hands[s]
         self.trump = SUIT[self.trump_card]
         if self.rules.trump == "last_card":
             self.hands[self.trump_holder] |= BIT[self.trump_card]
