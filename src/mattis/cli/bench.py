@@ -63,9 +63,11 @@ def run(args: argparse.Namespace) -> int:
         g, d, el = playouts(name, args.players, args.seconds, args.seed)
         print(f"{name:<12}{g / el:>10.0f}{d / el:>14.0f}{clone_micros(name, args.players, args.seed):>10.2f}")
     if args.vs_openspiel:
+        import importlib
+
         try:
-            from ..rl.speed import main_race
+            speed = importlib.import_module("mattis.rl.speed")
         except ImportError as e:
             raise CliError(f"--vs-openspiel needs the rl extra (pip install 'mattis[rl]'): {e}") from None
-        return main_race(seconds=args.seconds)
+        return int(speed.main_race(seconds=args.seconds))
     return 0

@@ -41,8 +41,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"  {seat} {names[seat]:<6} hand: {hand}   pile: {pile}")
     if snap["table"]:
         table = snap["table"]
-        shown = " | ".join(" ".join(e) if isinstance(e, list) else e for e in table)
-        print(f"  table: {shown}")
+        laid = " | ".join(" ".join(e) if isinstance(e, list) else e for e in table)
+        print(f"  table: {laid}")
     print(f"  stock: {len(snap['stock'])} cards")
     if state.is_over:
         print("finished: " + (", ".join(names[s] for s in snap["finished"]) or "-"))

@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import CardError, card_code, parse_card, parse_suit, SUIT_LETTERS
+from .cards import SUIT_LETTERS, CardError, card_code, parse_card, parse_suit
 from .moves import MoveError, format_record_move, parse_record_move
 from .rules import Rules, RulesError, preset, rules_from_json, rules_to_json
 from .state import GameSetupError, IllegalMoveError, State
