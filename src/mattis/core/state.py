@@ -867,6 +867,59 @@ class State:
             masks.append(BIT[self.trump_card])
         return masks
 
+    def relabelled(self, perm: Sequence[Card]) -> State:
+        """A copy with every card ``c`` renamed ``perm[c]`` everywhere (hands, piles,
+        stock, table, set-aside and out-of-play cards, trump card, public knowledge,
+        history, the deck or position).  A referee/test helper: swapping two cards a
+        seat cannot see must leave that seat's :meth:`observation` unchanged."""
+        if sorted(perm) != list(range(52)):
+            raise ValueError("perm must be a permutation of the 52 cards")
+        p = list(perm)
+
+        def rm(mask: int) -> int:
+            out = 0
+            while mask:
+                low = mask & -mask
+                out |= 1 << p[low.bit_length() - 1]
+                mask ^= low
+            return out
+
+        def rmove(m: Move) -> Move:
+            return play(*(p[c] for c in m.cards)) if m.cards else m
+
+        c = self.clone()
+        c.deck = tuple(p[x] for x in self.deck) if self.deck is not None else None
+        if self.position is not None:
+            c.position = dict(self.position, hands=[[p[x] for x in h] for h in self.position["hands"]])
+        c.hands = [rm(h) for h in self.hands]
+        c.piles = [rm(h) for h in self.piles]
+        c.stock = [p[x] for x in self.stock]
+        c.aside = rm(self.aside)
+        c.out = rm(self.out)
+        if self.trump_card >= 0:
+            c.trump_card = p[self.trump_card]
+            if self.trump >= 0:
+                c.trump = SUIT[c.trump_card]
+        c.trick = [(s, p[x]) for s, x in self.trick]
+        c.round_laid = [(s, p[x]) for s, x in self.round_laid]
+        if self.last_trick is not None:
+            c.last_trick = (self.last_trick[0], tuple(p[x] for x in self.last_trick[1]))
+        c.table = [(s, tuple(p[x] for x in e)) for s, e in self.table]
+        c.known = [rm(k) for k in self.known]
+        cells = []
+        cell = self.log
+        while cell is not None:
+            cells.append(cell)
+            cell = cell[0]
+        log: _LogCell | None = None
+        for _, seat, mv, shown in reversed(cells):
+            log = (log, seat, rmove(mv), tuple(p[x] for x in shown))
+        c.log = log
+        c.rep = {(k[0], tuple(rm(h) for h in k[1]), tuple((s, tuple(p[x] for x in e)) for s, e in k[2]),
+                  k[3], k[4]): v for k, v in self.rep.items()}
+        c._legal = None
+        return c
+
     def __repr__(self) -> str:
         return f"<State {self.rules.name} {self.n}p phase={self.phase} to_act={self.to_act} moves={self.n_moves}>"
 
