@@ -1,0 +1,306 @@
+"""The fixed action space and the observation tensor shared by the research interfaces.
+
+Action layout (``ActionSpace(rules)``; size ``54`` without sequences):
+
+* ``0 .. 51``: lay one card; the action number is the card code (``suit * 13 + rank``).
+* ``52 .. 52 + S - 1`` (only when ``rules.sequences >= 2``): lay a sequence (serie/rad),
+  every same-suit run of ``rules.sequences`` or more cards, ordered by suit, then lowest
+  rank, then length.  ``S = 4 * sum(14 - L for L in range(sequences, 14))`` (312 for
+  sequences=2, 264 for sequences=3).
+* ``52 + S``: ``chance`` (sjanse, lay the top stock card).
+* ``53 + S``: ``pickup`` (take cards back from the phase 2 table).
+
+The observation tensor (:func:`encode`) is built ONLY from one seat's
+:class:`~mattis.core.Observation`.  Seats are relative: block ``k`` is the seat
+``k`` places to the left of the observer (``k = 0`` is the observer).  See
+:data:`OBS_LAYOUT_DOC` and :func:`layout` for the blocks and their sizes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from ..core import CHANCE, PICKUP, OVER, PHASE1, PHASE2, Move, Observation, Rules, play
+from ..core.cards import RANK_LETTERS, SUIT_LETTERS, card_code
+
+OBS_LAYOUT_DOC = """\
+phase         3      one-hot: phase 1, phase 2, over
+to_act        n      one-hot relative seat to act (all zero when over)
+hand          52     the observer's hand
+hand_counts   n      cards held by each relative seat / 52
+known         n*52   cards publicly known to be in each relative seat's hand
+piles         n*52   phase 1: cards each relative seat has won (face up)
+tricks_won    n      tricks won / 26
+stock         1      stock cards / 52
+set_aside     1      cards set aside unseen (two players) / 52
+trump         4      trump suit one-hot (zero until shown)
+trump_card    52     the trump card once shown
+trump_holder  n      relative seat holding the trump card, once known
+trick_leader  n      phase 1: relative seat leading the trick
+table1        n*52   phase 1: the cards each relative seat has laid to this trick
+fighters      n      phase 1: relative seats in a running krig/støting
+table2        n*52   phase 2: the cards each relative seat has on the table
+table2_top    52     phase 2: the top entry (the one to beat)
+table2_first  52     phase 2: the first (oldest) entry
+table2_count  1      phase 2: entries on the table / n
+trick_need    1      phase 2: entries that complete the trick / n
+out           52     phase 2: cards out of play (derived from public events)
+in_game       n      relative seats still in the game
+finished      n      relative seats that are out safely
+losers        n      relative seats that lost
+last_trick    52     the cards of the last completed trick
+laid          n*52   every card each relative seat has laid so far (public history)
+"""
+
+
+def layout(players: int) -> list[tuple[str, int]]:
+    """The observation blocks (name, size) in order for ``players`` seats."""
+    n = players
+    return [
+        ("phase", 3), ("to_act", n), ("hand", 52), ("hand_counts", n), ("known", n * 52),
+        ("piles", n * 52), ("tricks_won", n), ("stock", 1), ("set_aside", 1), ("trump", 4),
+        ("trump_card", 52), ("trump_holder", n), ("trick_leader", n), ("table1", n * 52),
+        ("fighters", n), ("table2", n * 52), ("table2_top", 52), ("table2_first", 52),
+        ("table2_count", 1), ("trick_need", 1), ("out", 52), ("in_game", n), ("finished", n),
+        ("losers", n), ("last_trick", 52), ("laid", n * 52),
+    ]
+
+
+def obs_size(players: int) -> int:
+    """The length of the observation tensor."""
+    return sum(size for _, size in layout(players))
+
+
+def _offsets(players: int) -> dict[str, int]:
+    out: dict[str, int] = {}
+    pos = 0
+    for name, size in layout(players):
+        out[name] = pos
+        pos += size
+    return out
+
+
+_OFFSET_CACHE: dict[int, dict[str, int]] = {}
+
+
+def offsets(players: int) -> dict[str, int]:
+    """Start index of each block (see :func:`layout`)."""
+    o = _OFFSET_CACHE.get(players)
+    if o is None:
+        o = _OFFSET_CACHE[players] = _offsets(players)
+    return o
+
+
+def encode(obs: Observation, out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]:
+    """The observation tensor of ``obs`` (float32 in [0, 1]); writes into ``out`` if given."""
+    n = obs.players
+    me = obs.seat
+    o = offsets(n)
+    t = np.zeros(obs_size(n), np.float32) if out is None else out
+    if out is not None:
+        t.fill(0.0)
+
+    def rel(seat: int) -> int:
+        return (seat - me) % n
+
+    t[o["phase"] + min(obs.phase, OVER) - 1] = 1.0
+    if obs.to_act is not None:
+        t[o["to_act"] + rel(obs.to_act)] = 1.0
+    for c in obs.hand:
+        t[o["hand"] + c] = 1.0
+    for s in range(n):
+        r = rel(s)
+        t[o["hand_counts"] + r] = obs.hand_counts[s] / 52.0
+        t[o["tricks_won"] + r] = obs.tricks_won[s] / 26.0
+        for c in obs.known[s]:
+            t[o["known"] + r * 52 + c] = 1.0
+        for c in obs.piles[s]:
+            t[o["piles"] + r * 52 + c] = 1.0
+    t[o["stock"]] = obs.stock_count / 52.0
+    t[o["set_aside"]] = obs.set_aside_count / 52.0
+    if obs.trump is not None:
+        t[o["trump"] + obs.trump] = 1.0
+    if obs.trump_card is not None:
+        t[o["trump_card"] + obs.trump_card] = 1.0
+    if obs.trump_holder is not None:
+        t[o["trump_holder"] + rel(obs.trump_holder)] = 1.0
+    if obs.trick_leader is not None:
+        t[o["trick_leader"] + rel(obs.trick_leader)] = 1.0
+    for s, c in obs.table1:
+        t[o["table1"] + rel(s) * 52 + c] = 1.0
+    for s in obs.fighters:
+        t[o["fighters"] + rel(s)] = 1.0
+    on_table: set[int] = set()
+    for s, entry in obs.table2:
+        for c in entry:
+            t[o["table2"] + rel(s) * 52 + c] = 1.0
+            on_table.add(c)
+    if obs.table2:
+        for c in obs.table2[-1][1]:
+            t[o["table2_top"] + c] = 1.0
+        for c in obs.table2[0][1]:
+            t[o["table2_first"] + c] = 1.0
+    t[o["table2_count"]] = len(obs.table2) / n
+    t[o["trick_need"]] = obs.trick_need / n
+    laid_base = o["laid"]
+    laid_any: set[int] = set()
+    for s, mv, shown in obs.history:
+        if mv.kind != "pickup":
+            for c in shown:
+                t[laid_base + rel(s) * 52 + c] = 1.0
+                laid_any.add(c)
+    if obs.phase != PHASE1:
+        for c in out_cards(obs, laid_any, on_table):
+            t[o["out"] + c] = 1.0
+    for s in obs.in_game:
+        t[o["in_game"] + rel(s)] = 1.0
+    for s in obs.finished:
+        t[o["finished"] + rel(s)] = 1.0
+    for s in obs.losers:
+        t[o["losers"] + rel(s)] = 1.0
+    if obs.last_trick is not None:
+        for c in obs.last_trick[1]:
+            t[o["last_trick"] + c] = 1.0
+    return t
+
+
+def out_cards(obs: Observation, laid: set[int] | None = None, on_table: set[int] | None = None) -> list[int]:
+    """Phase 2: the cards out of play, from public events only.
+
+    Every card laid in the game is now on the table, out, or back in a hand, where
+    it is publicly known (piles join their owners' hands openly, pickups are seen).
+    """
+    if obs.phase == PHASE1:
+        return []
+    if laid is None:
+        laid = {c for _, mv, shown in obs.history if mv.kind != "pickup" for c in shown}
+    if on_table is None:
+        on_table = {c for _, e in obs.table2 for c in e}
+    known = {c for k in obs.known for c in k}
+    return sorted(laid - on_table - known)
+
+
+@dataclass(frozen=True)
+class ActionSpace:
+    """The fixed action numbering of one rule set (see the module docstring)."""
+
+    rules: Rules
+
+    def __post_init__(self) -> None:
+        seqs: list[tuple[int, ...]] = []
+        m = self.rules.sequences
+        if m >= 2:
+            for suit in range(4):
+                for lo in range(13):
+                    for length in range(m, 14 - lo):
+                        seqs.append(tuple(suit * 13 + lo + k for k in range(length)))
+        object.__setattr__(self, "_seqs", tuple(seqs))
+        object.__setattr__(self, "_seq_index", {cards: 52 + i for i, cards in enumerate(seqs)})
+        moves: list[Move] = [play(c) for c in range(52)] + [play(*cards) for cards in seqs] + [CHANCE, PICKUP]
+        object.__setattr__(self, "_moves", tuple(moves))
+
+    @property
+    def size(self) -> int:
+        """Number of distinct actions."""
+        return len(self._moves)  # type: ignore[attr-defined,no-any-return]
+
+    @property
+    def chance_action(self) -> int:
+        return self.size - 2
+
+    @property
+    def pickup_action(self) -> int:
+        return self.size - 1
+
+    def move(self, action: int) -> Move:
+        """The move of an action number (raises ``IndexError`` outside the space)."""
+        if not 0 <= action < self.size:
+            raise IndexError(f"action {action} is outside 0..{self.size - 1}")
+        mv: Move = self._moves[action]  # type: ignore[attr-defined]
+        return mv
+
+    def action(self, move: Move) -> int:
+        """The action number of a move."""
+        if move.kind == "chance":
+            return self.chance_action
+        if move.kind == "pickup":
+            return self.pickup_action
+        if len(move.cards) == 1:
+            return move.cards[0]
+        a: int | None = self._seq_index.get(tuple(move.cards))  # type: ignore[attr-defined]
+        if a is None:
+            raise ValueError(f"{move} is not in the action space of these rules")
+        return a
+
+    def actions(self, moves: Sequence[Move]) -> list[int]:
+        """The action numbers of some moves, in the same order."""
+        return [self.action(m) for m in moves]
+
+    def mask(self, moves: Sequence[Move]) -> npt.NDArray[np.int8]:
+        """An int8 mask with 1 at each of ``moves``."""
+        m = np.zeros(self.size, np.int8)
+        for mv in moves:
+            m[self.action(mv)] = 1
+        return m
+
+    def describe(self, action: int) -> str:
+        """The action as text (``play 4C``, ``play 5H 6H 7H``, ``chance``, ``pickup``)."""
+        return str(self.move(action))
+
+
+def sequence_count(min_len: int) -> int:
+    """How many sequence actions a rule set with ``sequences=min_len`` has."""
+    if min_len < 2:
+        return 0
+    return 4 * sum(14 - length for length in range(min_len, 14))
+
+
+def card_label(card: int) -> str:
+    """A card's code (for strings)."""
+    return card_code(card)
+
+
+def obs_string(obs: Observation) -> str:
+    """A compact one-line text of what ``obs.seat`` knows now (the observation string)."""
+    def cs(cards: Sequence[int]) -> str:
+        return "".join(card_code(c) for c in sorted(cards)) or "-"
+
+    parts = [f"p{obs.seat}", f"ph{obs.phase}", f"act{obs.to_act if obs.to_act is not None else '-'}",
+             f"hand:{cs(obs.hand)}", "counts:" + ",".join(map(str, obs.hand_counts)),
+             f"stock:{obs.stock_count}", f"aside:{obs.set_aside_count}",
+             f"trump:{SUIT_LETTERS[obs.trump] if obs.trump is not None else '-'}",
+             f"tcard:{card_code(obs.trump_card) if obs.trump_card is not None else '-'}",
+             f"tholder:{obs.trump_holder if obs.trump_holder is not None else '-'}",
+             f"lead:{obs.trick_leader if obs.trick_leader is not None else '-'}",
+             "known:" + "/".join(cs(k) for k in obs.known),
+             "piles:" + "/".join(cs(p) for p in obs.piles),
+             "won:" + ",".join(map(str, obs.tricks_won)),
+             "t1:" + ",".join(f"{s}{card_code(c)}" for s, c in obs.table1),
+             "fight:" + ",".join(map(str, obs.fighters)),
+             "t2:" + ",".join(f"{s}{cs(e)}" for s, e in obs.table2),
+             f"need:{obs.trick_need}",
+             "out:" + cs(out_cards(obs)),
+             "in:" + ",".join(map(str, obs.in_game)),
+             "fin:" + ",".join(map(str, obs.finished)),
+             "lost:" + ",".join(map(str, obs.losers)),
+             "last:" + (cs(obs.last_trick[1]) if obs.last_trick else "-")]
+    return " ".join(parts)
+
+
+def history_string(obs: Observation) -> str:
+    """The public history as text: ``<seat>:<move>[=<shown cards>]`` separated by ``;``."""
+    items = []
+    for s, mv, shown in obs.history:
+        if mv.kind == "play":
+            items.append(f"{s}:" + "".join(card_code(c) for c in mv.cards))
+        else:
+            items.append(f"{s}:{mv.kind[0]}=" + "".join(card_code(c) for c in shown))
+    return ";".join(items)
+
+
+__all__ = ["ActionSpace", "OBS_LAYOUT_DOC", "PHASE2", "RANK_LETTERS", "encode", "history_string", "layout",
+           "obs_size", "obs_string", "offsets", "out_cards", "sequence_count"]

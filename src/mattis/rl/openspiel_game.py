@@ -1,0 +1,429 @@
+"""Mattis as an OpenSpiel game: ``pyspiel.load_game("python_mattis(rules=hund,players=4)")``.
+
+Importing this module registers ``python_mattis``.  Parameters (all optional):
+
+* ``rules`` (str, ``"mattis"``): the preset (mattis, hund, blodmattis, skitgubbe);
+* ``overrides`` (str, ``""``): rule options, ``"sequences=3,pickup=last"``;
+* ``players`` (int, 3) and ``dealer`` (int, 0).
+
+The deal is 52 explicit chance nodes: each picks the next card of the deck
+(uniformly among the cards not yet picked); then the engine deals from that deck
+order exactly as a real game does (``State.from_deck``).  All later randomness
+(the stock) is fixed by the deck, so there are no further chance nodes.
+
+Actions are :class:`mattis.rl.encoding.ActionSpace` numbers (chance actions are card
+codes 0..51).  Rewards are terminal and loser-only: -1 for each loser (Mattis, and
+in Blodmattis rules every Blodmattis), 0 for everyone else; the game is registered as
+general-sum (the sum is -1 unless Blodmattis rules make several losers).
+
+Observation string/tensor: what the seat knows now (its ``Observation``, encoded by
+:func:`mattis.rl.encoding.encode`).  Information-state string: perfect recall, the
+public history plus the seat's own hand after every move.  Information-state tensor:
+the observation tensor plus, per card, when the seat first held it and when it was
+first laid in public (a fixed-size summary, not full perfect recall).
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import pyspiel
+
+from ..core import IllegalMoveError, Rules, State, card_code, mask_of
+from .common import loser_rewards, make_rules
+from .encoding import ActionSpace, encode, history_string, layout, obs_size, obs_string
+
+SHORT_NAME = "python_mattis"
+DEFAULT_PARAMS: dict[str, Any] = {"rules": "mattis", "overrides": "", "players": 3, "dealer": 0}
+
+_GAME_TYPE = pyspiel.GameType(
+    short_name=SHORT_NAME,
+    long_name="Mattis family (Mattis, Hund, Blodmattis, Skitgubbe)",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.GENERAL_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=6,
+    min_num_players=2,
+    provides_information_state_string=True,
+    provides_information_state_tensor=True,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification=DEFAULT_PARAMS,
+)
+
+PHASE1_BOUND = 52
+"""Phase 1 lays each card at most once (won cards stay in piles until phase 2)."""
+
+
+def game_info(rules: Rules, players: int) -> pyspiel.GameInfo:
+    """The size figures of the game with these parameters."""
+    return pyspiel.GameInfo(
+        num_distinct_actions=ActionSpace(rules).size,
+        max_chance_outcomes=52,
+        num_players=players,
+        min_utility=-1.0,
+        max_utility=0.0,
+        utility_sum=None,
+        max_game_length=PHASE1_BOUND + rules.phase2_cap,
+    )
+
+
+class _Spec:
+    """The game's fixed data, shared (not copied) by every state of the game."""
+
+    __slots__ = ("rules", "players", "dealer", "space")
+
+    def __init__(self, rules: Rules, players: int, dealer: int) -> None:
+        self.rules = rules
+        self.players = players
+        self.dealer = dealer
+        self.space = ActionSpace(rules)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Spec:
+        return self
+
+
+class _Core:
+    """The referee's side of one OpenSpiel state, with a cheap deep copy.
+
+    ``snaps`` holds the engine state after the deal and after every move (never
+    mutated afterwards); ``hands`` caches, per seat, its hand after each snapshot.
+    """
+
+    __slots__ = ("deck", "state", "snaps", "hands")
+
+    def __init__(self, players: int) -> None:
+        self.deck: list[int] = []
+        self.state: State | None = None
+        self.snaps: list[State] = []
+        self.hands: list[list[str]] = [[] for _ in range(players)]
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Core:
+        c = _Core.__new__(_Core)
+        c.deck = self.deck[:]
+        c.state = self.state.clone() if self.state is not None else None
+        c.snaps = self.snaps[:]
+        c.hands = [h[:] for h in self.hands]
+        return c
+
+    def hand_log(self, seat: int) -> list[str]:
+        """The seat's hand (hex mask) after each snapshot, from its own observations."""
+        log = self.hands[seat]
+        for i in range(len(log), len(self.snaps)):
+            log.append(format(mask_of(self.snaps[i].observation(seat).hand), "x"))
+        return log
+
+
+class MattisGame(pyspiel.Game):  # type: ignore[misc]
+    """The ``python_mattis`` game."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        p = {**DEFAULT_PARAMS, **(params or {})}
+        rules = make_rules(str(p["rules"]), str(p["overrides"]))
+        players = int(p["players"])
+        rules.check_players(players)
+        if not 0 <= int(p["dealer"]) < players:
+            raise ValueError(f"dealer must be a seat from 0 to {players - 1}")
+        super().__init__(_GAME_TYPE, game_info(rules, players), params or {})
+        self.spec = _Spec(rules, players, int(p["dealer"]))
+
+    def new_initial_state(self) -> MattisState:
+        return MattisState(self)
+
+    @property
+    def rules(self) -> Rules:
+        return self.spec.rules
+
+    @property
+    def players(self) -> int:
+        return self.spec.players
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> MattisObserver:
+        perfect = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
+        return MattisObserver(self, perfect)
+
+
+class MattisState(pyspiel.State):  # type: ignore[misc]
+    """One position: 52 deal steps, then the players' moves."""
+
+    def __init__(self, game: MattisGame) -> None:
+        super().__init__(game)
+        self._g = game.spec
+        self._core = _Core(game.players)
+
+    # -------------------------------------------------------------- access
+    @property
+    def engine(self) -> State | None:
+        """The engine state (referee only; ``None`` while dealing)."""
+        return self._core.state
+
+    def current_player(self) -> int:
+        s = self._core.state
+        if s is None:
+            return int(pyspiel.PlayerId.CHANCE)
+        if s.is_over:
+            return int(pyspiel.PlayerId.TERMINAL)
+        assert s.to_act is not None
+        return s.to_act
+
+    def is_terminal(self) -> bool:
+        s = self._core.state
+        return s is not None and s.is_over
+
+    def _legal_actions(self, player: int) -> list[int]:
+        s = self._core.state
+        if s is None or s.is_over or player != s.to_act:
+            return []
+        return sorted(self._g.space.actions(s.legal_moves()))
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        if self._core.state is not None:
+            return []
+        used = set(self._core.deck)
+        left = [c for c in range(52) if c not in used]
+        p = 1.0 / len(left)
+        return [(c, p) for c in left]
+
+    def _apply_action(self, action: int) -> None:
+        core = self._core
+        if core.state is None:
+            if action in core.deck or not 0 <= action < 52:
+                raise ValueError(f"card {action} cannot be dealt now")
+            core.deck.append(action)
+            if len(core.deck) == 52:
+                core.state = State.from_deck(self._g.rules, self._g.players, core.deck, self._g.dealer)
+                core.snaps.append(core.state.clone())
+            return
+        core.state.apply(self._g.space.move(action))
+        core.snaps.append(core.state.clone())
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"deal {card_code(action)}"
+        return self._g.space.describe(action)
+
+    def returns(self) -> list[float]:
+        s = self._core.state
+        if s is None or not s.is_over:
+            return [0.0] * self._g.players
+        return loser_rewards(self._g.players, s.losers)
+
+    def __str__(self) -> str:
+        s = self._core.state
+        if s is None:
+            return f"dealing: {len(self._core.deck)} of 52 cards picked"
+        snap = s.snapshot()
+        hands = " | ".join(f"{i}: {' '.join(h) or '-'}" for i, h in enumerate(snap["hands"]))
+        return (f"phase {snap['phase']}, to act {snap['to_act']}, trump {snap['trump']}, "
+                f"stock {len(snap['stock'])}, table {snap['table']}, hands {hands}, losers {snap['losers']}")
+
+    # ------------------------------------------------------- information
+    def info_string(self, player: int) -> str:
+        """Perfect-recall information state of ``player``: public history and own hands."""
+        core = self._core
+        if core.state is None:
+            return f"p{player} dealing {len(core.deck)}"
+        obs = core.state.observation(player)
+        return f"p{player} " + history_string(obs) + " | " + ",".join(core.hand_log(player))
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any = None,
+                                rng: random.Random | None = None) -> MattisState:
+        """A state drawn from ``player_id``'s information set (a determinization).
+
+        Hidden cards are dealt again at random, consistent with the public history and
+        the seat's own cards (see :func:`resample_deck`).  ``probability_sampler`` is
+        accepted for OpenSpiel's signature; randomness comes from ``rng``.
+        """
+        core = self._core
+        r = rng or random.Random()
+        new = MattisState(self.get_game())
+        if core.state is None:
+            for c in r.sample([c for c in range(52)], len(core.deck)):
+                new.apply_action(c)
+            return new
+        moves = [m for _, m in core.state.moves()]
+        deck = resample_deck(self._g.rules, self._g.players, self._g.dealer, core.deck, moves, player_id, r)
+        for c in deck:
+            new.apply_action(c)
+        for m in moves:
+            new.apply_action(self._g.space.action(m))
+        return new
+
+
+def _slot_owners(rules: Rules, players: int, dealer: int, deck: list[int],
+                 moves: list[Any]) -> tuple[dict[int, tuple[int, int]], dict[int, int], State]:
+    """Replay a game and record, for each card drawn into a hand, (seat, move index
+    when it arrived) — public facts, since who draws when is public — and for each
+    card that first appeared when a seat laid it from hand, (seat -> deadline)."""
+    s = State.from_deck(rules, players, deck, dealer)
+    owner: dict[int, tuple[int, int]] = {}
+    seen = 0
+    for seat in range(players):
+        h = mask_of(s.hand(seat))
+        for c in s.hand(seat):
+            owner[c] = (seat, 0)
+        seen |= h
+    first_lay: dict[int, int] = {}
+    public = 0
+    for t, mv in enumerate(moves, start=1):
+        seat = s.to_act
+        assert seat is not None
+        if mv.kind == "play":
+            for c in mv.cards:
+                if not public >> c & 1:
+                    first_lay[c] = t
+                    public |= 1 << c
+        s.apply(mv)
+        if mv.kind == "chance":
+            shown = s.history()[-1][2]
+            public |= mask_of(shown)
+            seen |= mask_of(shown)
+        for q in range(players):
+            new = mask_of(s.hand(q)) & ~seen
+            if new:
+                for c in s.hand(q):
+                    if new >> c & 1:
+                        owner[c] = (q, t)
+                seen |= new
+    return owner, first_lay, s
+
+
+def resample_deck(rules: Rules, players: int, dealer: int, deck: list[int], moves: list[Any],
+                  player: int, rng: random.Random, tries: int = 200) -> list[int]:
+    """A deck order that ``player`` cannot tell from ``deck`` given the public moves.
+
+    Cards the player has seen (its own draws, chance cards, a shown trump card) keep
+    their places.  A card another seat laid before it was otherwise public must come
+    from that seat's draws made before the lay; the other hidden cards are shuffled
+    among the hidden places.  Negative evidence (a pickup that was forced, a suit not
+    followed) is checked by replaying the moves; a deck that fails is drawn again.
+    After ``tries`` failures the true deck is returned (rare; it keeps the game legal).
+    """
+    owner, first_lay, end = _slot_owners(rules, players, dealer, deck, moves)
+    pos = {c: i for i, c in enumerate(deck)}
+    mine = {c for c, (q, _) in owner.items() if q == player}
+    fixed_pos: set[int] = {pos[c] for c in mine}
+    # Chance cards and the shown trump card are public.
+    for _, mv, shown in end.history():
+        if mv.kind == "chance":
+            fixed_pos.update(pos[c] for c in shown)
+    if rules.trump == "bottom_up" or end.observation(player).trump is not None:
+        fixed_pos.add(51)
+    free_pos = [i for i in range(52) if i not in fixed_pos]
+    free_cards = [deck[i] for i in free_pos]
+    time_of_pos: dict[int, tuple[int, int]] = {pos[c]: owner[c] for c in owner}
+    by_seat: dict[int, list[int]] = {}
+    for i in free_pos:
+        if i in time_of_pos:
+            by_seat.setdefault(time_of_pos[i][0], []).append(i)
+    constrained: list[tuple[int, int, int]] = []  # (deadline, seat, card)
+    for c in free_cards:
+        if c in first_lay and c in owner:
+            constrained.append((first_lay[c], owner[c][0], c))
+    constrained.sort()
+    for _ in range(tries):
+        new = list(deck)
+        used: set[int] = set()
+        placed: set[int] = set()
+        ok = True
+        for deadline, seat, c in constrained:
+            options = [i for i in by_seat.get(seat, []) if i not in used and time_of_pos[i][1] < deadline]
+            if not options:
+                ok = False
+                break
+            i = rng.choice(options)
+            new[i] = c
+            used.add(i)
+            placed.add(c)
+        if not ok:
+            continue
+        rest_cards = [c for c in free_cards if c not in placed]
+        rest_pos = [i for i in free_pos if i not in used]
+        rng.shuffle(rest_cards)
+        for i, c in zip(rest_pos, rest_cards, strict=True):
+            new[i] = c
+        if _replays(rules, players, dealer, new, moves):
+            return new
+    return list(deck)
+
+
+def _replays(rules: Rules, players: int, dealer: int, deck: list[int], moves: list[Any]) -> bool:
+    s = State.from_deck(rules, players, deck, dealer)
+    try:
+        for mv in moves:
+            s.apply(mv)
+    except IllegalMoveError:
+        return False
+    return True
+
+
+class MattisObserver:
+    """OpenSpiel's observer for ``python_mattis`` (observation or information state)."""
+
+    def __init__(self, game: MattisGame, perfect_recall: bool) -> None:
+        n = game.spec.players
+        self.perfect_recall = perfect_recall
+        self.base = obs_size(n)
+        size = self.base + (104 if perfect_recall else 0)
+        self.tensor: npt.NDArray[np.float32] = np.zeros(size, np.float32)
+        self.dict: dict[str, npt.NDArray[np.float32]] = {}
+        pos = 0
+        for name, k in layout(n):
+            self.dict[name] = self.tensor[pos:pos + k]
+            pos += k
+        if perfect_recall:
+            self.dict["first_held"] = self.tensor[pos:pos + 52]
+            self.dict["first_laid"] = self.tensor[pos + 52:pos + 104]
+        self._max_len = float(game.max_game_length())
+
+    def set_from(self, state: MattisState, player: int) -> None:
+        core = state._core
+        self.tensor.fill(0.0)
+        if core.state is None:
+            return
+        obs = core.state.observation(player)
+        encode(obs, self.tensor[:self.base])
+        if self.perfect_recall:
+            held = self.dict["first_held"]
+            for t, hx in enumerate(core.hand_log(player)):
+                m = int(hx, 16)
+                while m:
+                    low = m & -m
+                    c = low.bit_length() - 1
+                    if held[c] == 0.0:
+                        held[c] = (t + 1) / self._max_len
+                    m ^= low
+            laid = self.dict["first_laid"]
+            for t, (_, mv, shown) in enumerate(obs.history, start=1):
+                if mv.kind != "pickup":
+                    for c in shown:
+                        if laid[c] == 0.0:
+                            laid[c] = t / self._max_len
+
+    def string_from(self, state: MattisState, player: int) -> str:
+        core = state._core
+        if self.perfect_recall:
+            return state.info_string(player)
+        if core.state is None:
+            return f"p{player} dealing {len(core.deck)}"
+        return obs_string(core.state.observation(player))
+
+
+def load(rules: str = "mattis", players: int = 3, overrides: str = "", dealer: int = 0) -> MattisGame:
+    """Load ``python_mattis`` with these parameters."""
+    game: MattisGame = pyspiel.load_game(SHORT_NAME, {"rules": rules, "players": players,
+                                                      "overrides": overrides, "dealer": dealer})
+    return game
+
+
+pyspiel.register_game(_GAME_TYPE, MattisGame)
+
+__all__ = ["MattisGame", "MattisObserver", "MattisState", "SHORT_NAME", "game_info", "load", "resample_deck"]
+
+_ = copy  # deepcopy of a state goes through _Core.__deepcopy__
