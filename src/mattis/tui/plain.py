@@ -1,0 +1,188 @@
+"""``mattis play --plain``: the game as lines of text, for screen readers and scripts.
+
+Prompts go to stdout, answers come from stdin, so a game can be played by piping
+moves in.  An answer is a move (``play 4C``, ``4C``, ``5H 6H 7H``, ``chance``,
+``pickup``, or the number of a listed choice) or a command (``help``, ``hint``,
+``last``, ``rules``, ``status``, ``quit``); Norwegian words work too.  End of
+input saves the game and exits cleanly.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TextIO
+
+from ..core import CHANCE, PICKUP, Move, Observation, parse_card, play
+from ..core.cards import CardError
+from .i18n import t
+from .render import (
+    cards_label,
+    end_lines,
+    hand_order,
+    last_trick_text,
+    move_label,
+    phase_text,
+    player_rows,
+    rules_lines,
+    stock_text,
+    table_lines,
+    trump_text,
+    turn_text,
+)
+from .session import Session
+
+COMMANDS: dict[str, str] = {
+    "help": "help", "hjelp": "help", "?": "help",
+    "hint": "hint", "tips": "hint",
+    "last": "last", "siste": "last",
+    "rules": "rules", "regler": "rules",
+    "status": "status", "vis": "status", "look": "status",
+    "quit": "quit", "avslutt": "quit", "exit": "quit", "q": "quit",
+}
+MOVE_WORDS: dict[str, Move] = {
+    "chance": CHANCE, "sjanse": CHANCE,
+    "pickup": PICKUP, "ta opp": PICKUP, "taopp": PICKUP, "pick up": PICKUP,
+}
+YES = {"y", "yes", "j", "ja", "new", "ny", "again", "igjen"}
+NO = {"n", "no", "nei", "quit", "avslutt", "q", "exit"}
+
+
+def parse_answer(text: str, obs: Observation) -> Move | str:
+    """A move, a command name (``"help"`` ...), or ``"?bad"`` for input that means nothing."""
+    low = " ".join(text.lower().split())
+    if not low:
+        return "status"
+    if low in COMMANDS:
+        return COMMANDS[low]
+    if low in MOVE_WORDS:
+        return MOVE_WORDS[low]
+    if low.isdigit():
+        i = int(low)
+        if 1 <= i <= len(obs.legal):
+            return obs.legal[i - 1]
+        return "?number"
+    words = low.split()
+    if words and words[0] in ("play", "legg", "spill"):
+        words = words[1:]
+    if not words:
+        return "?bad"
+    try:
+        cards = [parse_card(w) for w in words]
+    except CardError:
+        return "?bad"
+    if len(set(cards)) != len(cards):
+        return "?bad"
+    return play(*cards)
+
+
+class PlainGame:
+    """The line-mode loop around a :class:`Session`."""
+
+    def __init__(self, session: Session, inp: TextIO, out: TextIO, delay: float = 0.0) -> None:
+        self.session = session
+        self.inp = inp
+        self.out = out
+        self.delay = delay
+        self.shown = 0
+        """How many log lines have been printed."""
+
+    def say(self, text: str = "") -> None:
+        print(text, file=self.out, flush=True)
+
+    def ask(self, prompt: str) -> str | None:
+        """One line of input, or ``None`` at end of input."""
+        self.out.write(prompt)
+        self.out.flush()
+        line = self.inp.readline()
+        if not line:
+            self.say()
+            return None
+        return line.strip()
+
+    def flush_log(self) -> None:
+        log = self.session.log
+        for line in log[self.shown:]:
+            self.say(line)
+        self.shown = len(log)
+
+    def status(self, obs: Observation) -> None:
+        s = self.session
+        lang = s.lang
+        names = s.names
+        self.say(f"{phase_text(obs, lang)} · {t(lang, 'label.trump')}: {trump_text(obs, names, lang)} · "
+                 f"{stock_text(obs, lang)}")
+        self.say(f"{t(lang, 'label.table')}: " + "; ".join(table_lines(obs, names, lang, codes=True)))
+        players = []
+        for name, hand, pile, tricks, standing in player_rows(obs, names, lang, codes=True):
+            text = t(lang, "plain.player", name=name, hand=hand, pile=pile, tricks=tricks)
+            players.append(f"{text} {standing}".strip())
+        self.say(f"{t(lang, 'label.players')}: " + "; ".join(players))
+        self.say(f"{t(lang, 'label.hand')}: {cards_label(hand_order(obs), codes=True) or '-'}")
+        self.say(turn_text(obs, names, lang))
+        if obs.legal:
+            choices = "  ".join(f"{i}) {move_label(m, lang, codes=True)}" for i, m in enumerate(obs.legal, 1))
+            self.say(f"{t(lang, 'label.choices')}: {choices}")
+
+    def run(self) -> int:
+        """Play until the user quits or input ends; the record is saved either way."""
+        s = self.session
+        lang = s.lang
+        self.say(t(lang, "plain.welcome", rules=s.rules.name, players=s.players))
+        while True:
+            while s.bot_to_act:
+                s.bot_step()
+                self.flush_log()
+                if self.delay > 0:
+                    time.sleep(self.delay)
+            self.flush_log()
+            if s.over:
+                s.save()
+                obs = s.observation()
+                for line in end_lines(obs, s.names, s.tally, lang):
+                    self.say(line)
+                self.say(t(lang, "saved", path=str(s.save_path)))
+                while True:
+                    answer = self.ask(t(lang, "plain.again") + " ")
+                    if answer is None or answer.lower() in NO:
+                        return 0
+                    if answer.lower() in YES:
+                        s.next_game()
+                        break
+                    self.say(t(lang, "plain.again_help"))
+                continue
+            obs = s.observation()
+            self.status(obs)
+            while True:
+                answer = self.ask("> ")
+                if answer is None:
+                    self.say(t(lang, "saved_resume", path=str(s.save())))
+                    return 0
+                result = parse_answer(answer, obs)
+                if isinstance(result, Move):
+                    reason = s.try_move(result)
+                    if reason is None:
+                        s.save()
+                        break
+                    self.say(t(lang, "plain.illegal", reason=reason))
+                    continue
+                if result == "quit":
+                    self.say(t(lang, "saved_resume", path=str(s.save())))
+                    return 0
+                if result == "help":
+                    self.say(t(lang, "plain.help"))
+                elif result == "hint":
+                    hint = s.hint()
+                    self.say(t(lang, "hint", move=move_label(hint, lang, codes=True)) if hint
+                             else t(lang, "hint.none"))
+                elif result == "last":
+                    self.say(last_trick_text(obs, s.names, lang, codes=True))
+                elif result == "rules":
+                    for line in rules_lines(s.rules, lang):
+                        self.say(line)
+                elif result == "status":
+                    self.status(obs)
+                elif result == "?number":
+                    self.say(t(lang, "plain.bad_number", n=len(obs.legal)))
+                else:
+                    self.say(t(lang, "plain.bad_input", text=answer))
+            self.flush_log()

@@ -1,0 +1,205 @@
+"""What the screen says, as text, from one seat's observation only.
+
+Shared by the Textual app and the plain line mode.  Every function takes an
+:class:`~mattis.core.Observation` (never a State), the seat names and a language.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..core import (
+    OVER,
+    PHASE1,
+    PRESET_DOCS,
+    Card,
+    Move,
+    Observation,
+    Rules,
+    card_code,
+    card_name,
+    card_symbol,
+    sort_by_rank,
+    sort_for_phase2,
+)
+from .i18n import TERMS, Lang, has, t
+from .session import mattis_of
+
+
+def card_label(card: Card, codes: bool = False) -> str:
+    """``10♠`` for the screen, ``TS`` for the line mode."""
+    return card_code(card) if codes else card_symbol(card)
+
+
+def cards_label(cards: Sequence[Card], codes: bool = False) -> str:
+    return " ".join(card_label(c, codes) for c in cards)
+
+
+def hand_order(obs: Observation) -> list[Card]:
+    """The hand sorted: by rank in phase 1; by suit then rank, trumps last, in phase 2."""
+    if obs.phase == PHASE1:
+        return sort_by_rank(obs.hand)
+    return sort_for_phase2(obs.hand, obs.trump)
+
+
+def legal_cards(obs: Observation) -> set[Card]:
+    """The hand cards that are part of some legal move now."""
+    return {c for m in obs.legal if m.kind == "play" for c in m.cards}
+
+
+def move_label(move: Move, lang: Lang, codes: bool = False) -> str:
+    """A move for a menu: ``legg 4♣``, ``sjanse``, ``ta opp``."""
+    if move.kind == "chance":
+        return t(lang, "move.chance")
+    if move.kind == "pickup":
+        return t(lang, "move.pickup")
+    return t(lang, "move.play", cards=cards_label(move.cards, codes))
+
+
+def phase_text(obs: Observation, lang: Lang) -> str:
+    if obs.phase == OVER:
+        return t(lang, "phase.over")
+    return t(lang, "phase.1") if obs.phase == PHASE1 else t(lang, "phase.2")
+
+
+def trump_text(obs: Observation, names: Sequence[str], lang: Lang) -> str:
+    """The trump once known, else where the face-down trump card lies."""
+    if obs.trump is not None:
+        suit = t(lang, f"suit.{obs.trump}")
+        if obs.trump_card is not None:
+            return t(lang, "trump.known_card", suit=suit, card=card_name(obs.trump_card, lang),
+                     sym=card_symbol(obs.trump_card))
+        return t(lang, "trump.known", suit=suit)
+    if obs.trump_holder is not None:
+        return t(lang, "trump.face_down", name=names[obs.trump_holder])
+    return t(lang, "trump.in_stock")
+
+
+def turn_text(obs: Observation, names: Sequence[str], lang: Lang) -> str:
+    if obs.to_act is None:
+        return t(lang, "turn.over")
+    if obs.to_act == obs.seat:
+        return t(lang, "turn.you")
+    return t(lang, "turn.other", name=names[obs.to_act])
+
+
+def stock_text(obs: Observation, lang: Lang) -> str:
+    parts = [t(lang, "info.stock", n=obs.stock_count)]
+    if obs.set_aside_count:
+        parts.append(t(lang, "info.aside", n=obs.set_aside_count))
+    if obs.out_count:
+        parts.append(t(lang, "info.out", n=obs.out_count))
+    return " · ".join(parts)
+
+
+def table_lines(obs: Observation, names: Sequence[str], lang: Lang, codes: bool = False) -> list[str]:
+    """The table: the phase 1 trick (with a running krig/støting) or the phase 2 entries."""
+    if obs.phase == PHASE1:
+        if not obs.table1:
+            return [t(lang, "table.empty")]
+        lines = [f"{names[s]}: {card_label(c, codes)}" for s, c in obs.table1]
+        if obs.fighters:
+            word = "term.stoting" if obs.rules.ties == "stoting" else "term.krig"
+            lines.append(t(lang, "table.fight", fight=t(lang, word),
+                           names=join_names([names[s] for s in obs.fighters], lang)))
+        return lines
+    if obs.phase == OVER or not obs.table2:
+        return [t(lang, "table.empty")]
+    lines = [f"{i}. {names[s]}: {cards_label(e, codes)}" for i, (s, e) in enumerate(obs.table2, start=1)]
+    if obs.trick_need:
+        lines.append(t(lang, "table.need", have=len(obs.table2), need=obs.trick_need))
+    return lines
+
+
+def join_names(items: Sequence[str], lang: Lang) -> str:
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + t(lang, "word.and") + items[-1]
+
+
+def status_text(obs: Observation, seat: int, lang: Lang) -> str:
+    """A seat's standing: finished (place), Mattis, Blodmattis, to act, or empty."""
+    if seat in obs.finished:
+        return t(lang, "status.finished", place=obs.finished.index(seat) + 1)
+    if seat in obs.blodmattis:
+        return t(lang, "term.blodmattis")
+    if seat in obs.losers:
+        return t(lang, "status.mattis")
+    if obs.to_act == seat:
+        return t(lang, "status.to_act")
+    return ""
+
+
+def player_rows(obs: Observation, names: Sequence[str], lang: Lang,
+                codes: bool = False) -> list[tuple[str, str, str, str, str]]:
+    """(name, hand size, pile size, tricks won, standing) for every seat; the known cards
+    of another seat's hand (picked up in public) follow its standing."""
+    rows = []
+    for s in range(obs.players):
+        status = status_text(obs, s, lang)
+        if s != obs.seat and obs.known[s]:
+            order = sort_by_rank(obs.known[s]) if obs.phase == PHASE1 else sort_for_phase2(obs.known[s], obs.trump)
+            known = t(lang, "status.known", cards=cards_label(order, codes))
+            status = f"{status} {known}".strip()
+        trump = " " + t(lang, "status.trump_holder") if obs.trump_holder == s and obs.phase == PHASE1 else ""
+        rows.append((names[s], str(obs.hand_counts[s]), str(len(obs.piles[s])),
+                     str(obs.tricks_won[s]), (status + trump).strip()))
+    return rows
+
+
+def last_trick_text(obs: Observation, names: Sequence[str], lang: Lang, codes: bool = False) -> str:
+    if obs.last_trick is None:
+        return t(lang, "last.none")
+    seat, cards = obs.last_trick
+    key = "last.phase1" if obs.phase == PHASE1 else "last.phase2"
+    return t(lang, key, name=names[seat], cards=cards_label(cards, codes))
+
+
+def end_lines(obs: Observation, names: Sequence[str], tally: Sequence[int], lang: Lang) -> list[str]:
+    """The end screen: finishing order, who is Mattis, the session tally."""
+    lines = [t(lang, "end.title"), "", t(lang, "end.order")]
+    for i, s in enumerate(obs.finished, start=1):
+        lines.append(f"  {i}. {names[s]}")
+    m = mattis_of(obs)
+    for s in obs.blodmattis:
+        lines.append("  " + t(lang, "end.blodmattis_line", name=names[s]))
+    if m is not None:
+        lines.append("  " + t(lang, "end.mattis_line", place=len(obs.finished) + 1, name=names[m]))
+    lines.append("")
+    lines.append(t(lang, "end.mattis", name=names[m]) if m is not None else t(lang, "end.no_mattis"))
+    if obs.end_reason and obs.end_reason != "normal":
+        lines.append(t(lang, f"end.reason.{obs.end_reason}") if has(lang, f"end.reason.{obs.end_reason}")
+                     else obs.end_reason)
+    lines.append("")
+    lines.append(t(lang, "end.tally"))
+    for s in range(obs.players):
+        lines.append(f"  {names[s]}: {tally[s]}")
+    return lines
+
+
+def rules_lines(rules: Rules, lang: Lang) -> list[str]:
+    """The rules in force: the preset, then every option with its meaning."""
+    lines = [t(lang, "rules.title", name=rules.name)]
+    doc_key = f"rules.preset.{rules.name}"
+    lines.append(t(lang, doc_key) if has(lang, doc_key) else PRESET_DOCS.get(rules.name, ""))
+    lines.append("")
+    for option, value in rules.describe():
+        if option == "name":
+            continue
+        label = t(lang, f"opt.{option}") if has(lang, f"opt.{option}") else option
+        val_key = f"val.{option}.{value}"
+        shown = t(lang, val_key) if has(lang, val_key) else value_text(option, value, lang)
+        lines.append(f"  {label}: {shown}")
+    lines.append("")
+    lines.append(t(lang, "rules.glossary"))
+    for key in TERMS:
+        lines.append("  " + t(lang, f"gloss.{key}"))
+    return lines
+
+
+def value_text(option: str, value: str, lang: Lang) -> str:
+    if value in ("True", "False"):
+        return t(lang, "val.yes") if value == "True" else t(lang, "val.no")
+    if option == "sequences" and value == "0":
+        return t(lang, "val.sequences.0")
+    return value
