@@ -219,7 +219,7 @@ def _sample_once(obs: Observation, rng: random.Random) -> State:
     free: list[int] = []
     for seat in range(obs.players):
         idx = [i for i, p in enumerate(slots) if p == seat]
-        for i, c in zip(idx, fixed[seat]):
+        for i, c in zip(idx, fixed[seat], strict=False):
             assign[i] = c
         free.extend(idx[len(fixed[seat]):])
     free.extend(i for i, p in enumerate(slots) if p < 0)

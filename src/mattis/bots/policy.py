@@ -1,0 +1,176 @@
+"""Fast rule-of-thumb move choice, shared by the heuristic bot and by playouts.
+
+The functions here take plain values (cards, the table, the trump) so the same
+advice drives the :class:`~mattis.bots.heuristic.HeuristicBot` (from an
+observation) and the simulated games inside the search bots (from sampled
+states).  The advice is the seed texts': give away low tricks, take high ones
+cheaply, chance (sjanse) when the hand is all keepers; in phase 2 lead low,
+beat cheaply and save trumps (trumf), and lead what the next player cannot
+beat under undertrekk (pickup of the first entry).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..core import CHANCE, PICKUP, RANK, SUIT, Card, Move, State
+from ..core.observation import PHASE1, PHASE2
+
+
+@dataclass(frozen=True, slots=True)
+class Knobs:
+    """The heuristic's parameters."""
+
+    keep_rank: int = 9
+    """Phase 1: cards of this rank or higher (9 = jack) are keepers; a trick whose
+    best card reaches it is worth winning."""
+    chance_all_keepers: bool = True
+    """Phase 1: take a chance (sjanse) when leading with a hand of keepers only."""
+    trump_cost: int = 14
+    """Phase 2: extra cost of beating with a trump instead of following suit."""
+    seq_bonus: int = 3
+    """Phase 2: bonus per extra card shed by a sequence (serie)."""
+    safe_lead_bonus: int = 8
+    """Phase 2: bonus for a lead the next player cannot beat (under undertrekk)."""
+
+
+DEFAULT_KNOBS = Knobs()
+
+
+def _value(card: Card, trump: int) -> int:
+    """How much a card is worth keeping (higher = better to hold in phase 2)."""
+    return RANK[card] + (13 if SUIT[card] == trump else 0)
+
+
+def phase1_choice(hand: Sequence[Card], round_cards: Sequence[Card], pot: Sequence[Card],
+                  legal: Sequence[Move], trump: int, k: Knobs = DEFAULT_KNOBS) -> Move:
+    """Phase 1: ``round_cards`` were laid in this round (the cards to beat),
+    ``pot`` is every card in the trick so far."""
+    cards = [m for m in legal if m.kind == "play"]
+    can_chance = CHANCE in legal
+    if not cards:
+        return CHANCE if can_chance else legal[0]
+    hand_sorted = sorted((m.cards[0] for m in cards), key=lambda c: (_value(c, trump), c))
+    if not round_cards:
+        # Leading: chance when every card is a keeper, else lead the least useful card.
+        if can_chance and k.chance_all_keepers and all(RANK[c] >= k.keep_rank for c in hand_sorted):
+            return CHANCE
+        return Move("play", (hand_sorted[0],))
+    threat = max(RANK[c] for c in round_cards)
+    best_in_pot = max(RANK[c] for c in pot)
+    want = best_in_pot >= k.keep_rank or any(SUIT[c] == trump for c in pot)
+    above = [c for c in hand_sorted if RANK[c] > threat]
+    below = [c for c in hand_sorted if RANK[c] < threat]
+    if want and above:
+        return Move("play", (min(above, key=lambda c: (RANK[c], _value(c, trump))),))
+    if below:
+        # Give the trick away with the least useful card that loses.
+        return Move("play", (below[0],))
+    if can_chance and all(RANK[c] >= k.keep_rank for c in hand_sorted):
+        return CHANCE
+    if above:
+        return Move("play", (min(above, key=lambda c: (RANK[c], _value(c, trump))),))
+    return Move("play", (hand_sorted[0],))
+
+
+def _beats(hand: Sequence[Card], top: Sequence[Card], trump: int) -> bool:
+    ts = SUIT[top[0]]
+    tr = RANK[top[-1]]
+    for c in hand:
+        if (SUIT[c] == ts and RANK[c] > tr) or (SUIT[c] == trump and ts != trump):
+            return True
+    return False
+
+
+def phase2_choice(legal: Sequence[Move], table_empty: bool, trump: int, next_hand: Sequence[Card] | None,
+                  pickup_rule: str, my_count: int, k: Knobs = DEFAULT_KNOBS) -> Move:
+    """Phase 2: shed cheaply.  ``next_hand`` is what the next player is known to
+    hold (``None`` if unknown)."""
+    plays = [m for m in legal if m.kind == "play"]
+    if not plays:
+        return PICKUP
+    best: Move = plays[0]
+    best_cost = 10**9
+    for m in plays:
+        top = m.cards[-1]
+        cost = RANK[top] + (k.trump_cost if SUIT[top] == trump else 0) - k.seq_bonus * (len(m.cards) - 1)
+        if len(m.cards) == my_count:
+            cost -= 100  # going out
+        if table_empty and pickup_rule == "first" and next_hand is not None:
+            if not _beats(next_hand, m.cards, trump):
+                cost -= k.safe_lead_bonus
+        if cost < best_cost:
+            best, best_cost = m, cost
+    return best
+
+
+def next_in(state: State, seat: int) -> int:
+    """The next seat after ``seat`` still in phase 2."""
+    n = state.n
+    s = (seat + 1) % n
+    for _ in range(n):
+        if state.in_game >> s & 1:
+            return s
+        s = (s + 1) % n
+    return seat
+
+
+def _cards(mask: int) -> list[Card]:
+    out: list[Card] = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def state_choice(state: State, k: Knobs = DEFAULT_KNOBS) -> Move:
+    """The heuristic move in a full (sampled) state, for playouts."""
+    legal = state.legal_moves()
+    if len(legal) == 1:
+        return legal[0]
+    seat = state.to_act
+    assert seat is not None
+    trump = state.trump
+    if state.phase == PHASE1:
+        pot = [c for _, c in state.trick]
+        rnd = [c for _, c in state.round_laid]
+        return phase1_choice(_cards(state.hands[seat]), rnd, pot, legal, trump, k)
+    if state.phase == PHASE2:
+        nxt = next_in(state, seat)
+        return phase2_choice(legal, not state.table, trump, _cards(state.hands[nxt]), state.rules.pickup,
+                             state.hands[seat].bit_count(), k)
+    return legal[0]
+
+
+def playout(state: State, rng: random.Random, epsilon: float = 0.0, k: Knobs = DEFAULT_KNOBS,
+            max_moves: int = 4000) -> State:
+    """Play ``state`` (a scratch copy: it is changed) to the end with the heuristic,
+    a random legal move with probability ``epsilon``."""
+    moves = 0
+    while not state.is_over and moves < max_moves:
+        if epsilon and rng.random() < epsilon:
+            state.apply(rng.choice(state.legal_moves()))
+        else:
+            state.apply(state_choice(state, k))
+        moves += 1
+    return state
+
+
+def outcome(state: State, seat: int) -> float:
+    """The value of a finished (or stopped) game for ``seat``: 0 for the loser,
+    1 for the first out, in between by finishing place."""
+    if seat in state.losers:
+        return 0.0
+    if not state.is_over:
+        return 0.5
+    n = state.n
+    fin = state.finished
+    place = fin.index(seat) if seat in fin else n - 1
+    return 1.0 - 0.2 * place / max(1, n - 1)
+
+
+__all__ = ["DEFAULT_KNOBS", "PHASE2", "Knobs", "outcome", "phase1_choice", "phase2_choice", "playout",
+           "state_choice"]

@@ -1,0 +1,250 @@
+"""Search bots: ``rollout``, ``pimc``, ``ismcts`` and ``solver``.
+
+All of them see only their seat's observation.  To search they sample full
+states consistent with it (:func:`mattis.core.determinize.sample_state`) and
+simulate on those samples, never on the real game.  Budgets are counts
+(samples, playouts, iterations, solver nodes), so a bot with a given seed
+always makes the same move; ``time_cap`` (seconds, optional) is only a safety
+limit and makes results depend on machine speed when it triggers.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Sequence
+
+from ..core import Move, Observation, State
+from ..core.determinize import DeterminizeError, sample_state
+from ..core.observation import PHASE1, PHASE2
+from .heuristic import heuristic_move
+from .policy import outcome, playout
+from .solver import SearchLimit, Solver
+
+
+def perfect_info(obs: Observation) -> bool:
+    """Whether every card in every hand is known to this seat (phase 2)."""
+    for seat in range(obs.players):
+        if seat == obs.seat:
+            continue
+        if len(obs.known[seat]) != obs.hand_counts[seat]:
+            return False
+    return True
+
+
+class _Base:
+    """Shared budget handling and sampling."""
+
+    name = "base"
+
+    def __init__(self, seed: int | None = None, *, samples: int = 8, playouts: int = 2,
+                 epsilon: float = 0.1, solver_cards: int = 0, solver_nodes: int = 20_000,
+                 time_cap: float | None = None) -> None:
+        self.rng = random.Random(seed)
+        self.samples = samples
+        self.playouts = playouts
+        self.epsilon = epsilon
+        self.solver_cards = solver_cards
+        self.solver_nodes = solver_nodes
+        self.time_cap = time_cap
+
+    def _sample(self, obs: Observation, k: int) -> list[State]:
+        out: list[State] = []
+        for _ in range(k):
+            try:
+                out.append(sample_state(obs, self.rng))
+            except DeterminizeError:
+                break
+        return out
+
+    # ----------------------------------------------------------- phase 2
+    def _phase2(self, obs: Observation) -> Move:
+        legal = obs.legal
+        first = heuristic_move(obs)
+        if len(legal) == 1:
+            return legal[0]
+        full = perfect_info(obs)
+        dets = self._sample(obs, 1 if full else self.samples)
+        if not dets:
+            return first
+        cands: Sequence[Move] = legal
+        if self.solver_cards and full and sum(obs.hand_counts) <= self.solver_cards:
+            solver = Solver(obs.seat, self.solver_nodes)
+            try:
+                best, vals = solver.solve(dets[0])
+                cands = [m for m in legal if vals.get(m, -2) == best]
+                if best == 1 or len(cands) == 1:
+                    return first if first in cands else cands[0]
+            except SearchLimit:
+                cands = legal
+        return self._flat(obs, dets, cands, first, self.playouts)
+
+    def _flat(self, obs: Observation, dets: list[State], cands: Sequence[Move], first: Move,
+              per_move: int) -> Move:
+        """Flat Monte Carlo: ``per_move`` playouts of each candidate over the samples."""
+        order = sorted(cands, key=lambda m: m != first)
+        me = obs.seat
+        best, best_v = order[0], -1.0
+        deadline = time.perf_counter() + self.time_cap if self.time_cap else None
+        for m in order:
+            total = 0.0
+            for j in range(per_move):
+                st = dets[j % len(dets)].clone()
+                st.apply(m)
+                playout(st, self.rng, self.epsilon if j else 0.0)
+                total += outcome(st, me)
+            v = total / per_move
+            if v > best_v + 1e-9:
+                best, best_v = m, v
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+        return best
+
+
+class RolloutBot(_Base):
+    """Heuristic in phase 1; in phase 2 flat Monte Carlo over the sampled
+    (perfect-information) position: ``playouts`` heuristic playouts per legal move."""
+
+    name = "rollout"
+
+    def __init__(self, seed: int | None = None, **kw: float | int | None) -> None:
+        kw.setdefault("playouts", 3)
+        super().__init__(seed, **kw)  # type: ignore[arg-type]
+        self.name = "rollout"
+
+    def act(self, obs: Observation) -> Move:
+        if obs.phase == PHASE2:
+            return self._phase2(obs)
+        return heuristic_move(obs)
+
+
+class PimcBot(_Base):
+    """Perfect Information Monte Carlo in phase 1: ``samples`` determinizations,
+    each legal move played out ``p1_playouts`` times in all; ``rollout`` in phase 2."""
+
+    name = "pimc"
+
+    def __init__(self, seed: int | None = None, *, p1_playouts: int = 16, **kw: float | int | None) -> None:
+        kw.setdefault("playouts", 4)
+        kw.setdefault("samples", 16)
+        super().__init__(seed, **kw)  # type: ignore[arg-type]
+        self.p1_playouts = p1_playouts
+        self.name = "pimc"
+
+    def act(self, obs: Observation) -> Move:
+        if obs.phase == PHASE2:
+            return self._phase2(obs)
+        legal = obs.legal
+        first = heuristic_move(obs)
+        if len(legal) == 1:
+            return legal[0]
+        dets = self._sample(obs, min(self.samples, self.p1_playouts))
+        if not dets:
+            return first
+        return self._flat(obs, dets, legal, first, self.p1_playouts)
+
+
+class _Node:
+    __slots__ = ("children", "n", "avail", "w")
+
+    def __init__(self) -> None:
+        self.children: dict[Move, _Node] = {}
+        self.n = 0
+        self.avail = 0
+        self.w = 0.0
+
+
+class IsmctsBot(_Base):
+    """Single-observer Information Set MCTS (Cowling, Powley and Whitehouse 2012) in
+    phase 1: ``iterations`` iterations, each on a determinization (a pool of
+    ``samples`` is cycled), UCB with availability counts, heuristic playouts; in
+    phase 2 rollouts plus the exact endgame solver (``solver_cards`` cards or fewer)."""
+
+    name = "ismcts"
+
+    def __init__(self, seed: int | None = None, *, iterations: int = 200, c: float = 0.7,
+                 **kw: float | int | None) -> None:
+        kw.setdefault("playouts", 4)
+        kw.setdefault("samples", 24)
+        kw.setdefault("solver_cards", 14)
+        super().__init__(seed, **kw)  # type: ignore[arg-type]
+        self.iterations = iterations
+        self.c = c
+        self.name = "ismcts"
+
+    def act(self, obs: Observation) -> Move:
+        if obs.phase == PHASE2:
+            return self._phase2(obs)
+        legal = obs.legal
+        first = heuristic_move(obs)
+        if len(legal) == 1:
+            return legal[0]
+        dets = self._sample(obs, min(self.samples, self.iterations))
+        if not dets:
+            return first
+        root = _Node()
+        rng = self.rng
+        deadline = time.perf_counter() + self.time_cap if self.time_cap else None
+        for it in range(self.iterations):
+            st = dets[it % len(dets)].clone()
+            node = root
+            trail: list[tuple[_Node, int]] = []
+            while st.phase == PHASE1:
+                moves = st.legal_moves()
+                mover = st.to_act
+                assert mover is not None
+                untried = [m for m in moves if m not in node.children]
+                for m in moves:
+                    ch = node.children.get(m)
+                    if ch is not None:
+                        ch.avail += 1
+                if untried:
+                    m = rng.choice(untried)
+                    ch = _Node()
+                    ch.avail = 1
+                    node.children[m] = ch
+                    st.apply(m)
+                    trail.append((ch, mover))
+                    break
+                c = self.c
+                best_m, best_u = moves[0], -1.0
+                for m in moves:
+                    ch = node.children[m]
+                    u = ch.w / ch.n + c * math.sqrt(math.log(ch.avail) / ch.n)
+                    if u > best_u:
+                        best_m, best_u = m, u
+                node = node.children[best_m]
+                st.apply(best_m)
+                trail.append((node, mover))
+            playout(st, rng, self.epsilon)
+            for nd, mover in trail:
+                nd.n += 1
+                nd.w += outcome(st, mover)
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+        best = max(legal, key=lambda m: (root.children[m].n if m in root.children else -1, m == first))
+        return best
+
+
+class SolverBot(_Base):
+    """A phase 2 specialist: heuristic in phase 1; in phase 2 the exact solver once
+    ``solver_cards`` or fewer cards are in the hands (``solver_nodes`` nodes at
+    most), else rollouts."""
+
+    name = "solver"
+
+    def __init__(self, seed: int | None = None, **kw: float | int | None) -> None:
+        kw.setdefault("playouts", 4)
+        kw.setdefault("solver_cards", 16)
+        kw.setdefault("solver_nodes", 50_000)
+        super().__init__(seed, **kw)  # type: ignore[arg-type]
+        self.name = "solver"
+
+    def act(self, obs: Observation) -> Move:
+        if obs.phase == PHASE2:
+            return self._phase2(obs)
+        return heuristic_move(obs)
+
+
+__all__ = ["IsmctsBot", "PimcBot", "RolloutBot", "SolverBot", "perfect_info"]
