@@ -72,10 +72,14 @@ def position(rules: Rules | str, hands: Sequence[str | Sequence[str]], trump: st
 
 
 def phase1_position(rules: Rules | str, hands: Sequence[str | Sequence[str]], stock: str | Sequence[str],
-                    leader: int, dealer: int = 0, won: Sequence[int] | None = None) -> State:
+                    leader: int, dealer: int = 0, won: Sequence[int] | None = None,
+                    piles: Sequence[str | Sequence[str]] | None = None,
+                    trump_card: tuple[str, int] | None = None) -> State:
     """White-box: a phase 1 position late in the game: the given hands (any size) and
     stock (top first); every other card is put aside so that the accounting holds.
-    For ``trump=bottom_up`` the bottom stock card is the (shown) trump card."""
+    For ``trump=bottom_up`` the bottom stock card is the (shown) trump card.
+    ``trump_card=(code, seat)``: the trump card has already been drawn by ``seat``
+    (face down for ``last_card``; in that seat's hand, shown, for ``bottom_up``)."""
     r = preset(rules) if isinstance(rules, str) else rules
     n = len(hands)
     s = State.new(r, n, seed=0, dealer=dealer)
@@ -84,15 +88,28 @@ def phase1_position(rules: Rules | str, hands: Sequence[str | Sequence[str]], st
     s.hands = hs
     s.piles = [0] * n
     s.stock = list(reversed(st))
-    s.aside = FULL & ~mask_of(st) & ~_or(hs)
+    ps = [mask_of(cs(p)) for p in piles] if piles is not None else [0] * n
+    s.piles = ps
     s.known = [0] * n
     s.trump = -1
     s.trump_card = -1
-    if r.trump == "bottom_up" and st:
+    s.trump_holder = -1
+    tc = 0
+    if trump_card is not None:
+        c = parse_card(trump_card[0])
+        s.trump_card = c
+        s.trump_holder = trump_card[1]
+        if r.trump == "bottom_up":
+            s.trump = SUIT[c]
+            assert (hs[trump_card[1]] | (mask_of(cs(piles[trump_card[1]])) if piles else 0)) & BIT[c]
+            s.known[trump_card[1]] |= BIT[c]
+        else:
+            tc = BIT[c]
+    elif r.trump == "bottom_up" and st:
         s.trump_card = st[-1]
         s.trump = SUIT[st[-1]]
-    if won is not None:
-        s.tricks_won = list(won)
+    s.aside = FULL & ~mask_of(st) & ~_or(hs) & ~_or(ps) & ~tc
+    s.tricks_won = list(won) if won is not None else [1 if p else 0 for p in ps]
     s._legal = None
     s._start_trick(leader)
     return s
