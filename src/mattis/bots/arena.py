@@ -1,0 +1,184 @@
+"""Playing bots against each other on duplicate deals, and the statistics.
+
+A *deal* is one shuffled deck; it is played once per seat rotation, so every
+bot sits in every seat on the same cards.  Each game is independent (its own
+bots, seeded from the tournament seed, the deal and the rotation), so games can
+run in any process in any order with the same results.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+import zlib
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from ..core import Rules, State
+from .base import make_bot
+
+
+@dataclass(frozen=True, slots=True)
+class SeatResult:
+    """One seat of one finished game (a row of the results file)."""
+
+    deal: int
+    rotation: int
+    seat: int
+    bot: str
+    lost: int
+    place: int
+    """1 = first out ... players = Mattis."""
+    decisions: int
+    think_s: float
+    end_reason: str
+
+
+FIELDS = ("deal", "rotation", "seat", "bot", "lost", "place", "decisions", "think_s", "end_reason")
+
+
+def seat_bots(bots: Sequence[str], rotation: int) -> list[str]:
+    """The bot in each seat for a rotation: seat ``i`` gets ``bots[(i + rotation) % n]``."""
+    n = len(bots)
+    return [bots[(i + rotation) % n] for i in range(n)]
+
+
+def sub_seed(seed: int, *parts: int) -> int:
+    """A reproducible seed for one deal / rotation / seat."""
+    return zlib.crc32(":".join(str(p) for p in (seed, *parts)).encode())
+
+
+def play_game(rules: Rules, bots: Sequence[str], deal: int, rotation: int, seed: int) -> list[SeatResult]:
+    """Play one game of a duplicate deal; the referee is the only one holding the State."""
+    n = len(bots)
+    names = seat_bots(bots, rotation)
+    agents = [make_bot(name, sub_seed(seed, deal, rotation, i)) for i, name in enumerate(names)]
+    state = State.new(rules, n, seed=sub_seed(seed, deal), dealer=0)
+    think = [0.0] * n
+    decisions = [0] * n
+    while not state.is_over:
+        seat = state.to_act
+        assert seat is not None
+        obs = state.observation(seat)
+        t0 = time.perf_counter()
+        move = agents[seat].act(obs)
+        think[seat] += time.perf_counter() - t0
+        decisions[seat] += 1
+        state.apply(move)
+    order = list(state.finished) + [s for s in state.losers if s not in state.finished]
+    place = {s: i + 1 for i, s in enumerate(order)}
+    reason = state.end_reason or "normal"
+    return [SeatResult(deal, rotation, i, names[i], int(i in state.losers), place.get(i, n), decisions[i],
+                       think[i], reason) for i in range(n)]
+
+
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval for ``k`` successes in ``n`` trials."""
+    if n == 0:
+        return 0.0, 1.0
+    p = k / n
+    den = 1 + z * z / n
+    mid = (p + z * z / (2 * n)) / den
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
+    return max(0.0, mid - half), min(1.0, mid + half)
+
+
+@dataclass(frozen=True, slots=True)
+class BotSummary:
+    bot: str
+    games: int
+    losses: int
+    loss_rate: float
+    low: float
+    high: float
+    mean_place: float
+    think_ms: float
+
+
+def summarize(rows: Iterable[SeatResult]) -> list[BotSummary]:
+    """Games, loss rate with its 95% Wilson interval, mean place and think time per bot."""
+    games: dict[str, int] = defaultdict(int)
+    losses: dict[str, int] = defaultdict(int)
+    places: dict[str, int] = defaultdict(int)
+    think: dict[str, float] = defaultdict(float)
+    dec: dict[str, int] = defaultdict(int)
+    order: list[str] = []
+    for r in rows:
+        if r.bot not in games:
+            order.append(r.bot)
+        games[r.bot] += 1
+        losses[r.bot] += r.lost
+        places[r.bot] += r.place
+        think[r.bot] += r.think_s
+        dec[r.bot] += r.decisions
+    out = []
+    for b in order:
+        lo, hi = wilson(losses[b], games[b])
+        out.append(BotSummary(b, games[b], losses[b], losses[b] / games[b], lo, hi, places[b] / games[b],
+                              1000 * think[b] / max(1, dec[b])))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Paired:
+    a: str
+    b: str
+    deals: int
+    diff: float
+    """Mean over deals of (loss rate of ``a``) - (loss rate of ``b``)."""
+    low: float
+    high: float
+
+
+def paired(rows: Iterable[SeatResult], a: str, b: str, rotations: int) -> Paired:
+    """Paired comparison on complete deals: per deal, the loss rate of ``a`` over its
+    seats in every rotation minus that of ``b``; mean with a 95% normal interval."""
+    per: dict[int, dict[str, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0]))
+    rots: dict[int, set[int]] = defaultdict(set)
+    for r in rows:
+        cell = per[r.deal][r.bot]
+        cell[0] += r.lost
+        cell[1] += 1
+        rots[r.deal].add(r.rotation)
+    diffs = []
+    for deal, d in per.items():
+        if len(rots[deal]) < rotations or a not in d or b not in d:
+            continue
+        diffs.append(d[a][0] / d[a][1] - d[b][0] / d[b][1])
+    k = len(diffs)
+    if k == 0:
+        return Paired(a, b, 0, 0.0, -1.0, 1.0)
+    mean = sum(diffs) / k
+    if k == 1:
+        return Paired(a, b, 1, mean, -1.0, 1.0)
+    var = sum((x - mean) ** 2 for x in diffs) / (k - 1)
+    half = 1.96 * math.sqrt(var / k)
+    return Paired(a, b, k, mean, mean - half, mean + half)
+
+
+def openskill_ratings(rows: Iterable[SeatResult]) -> dict[str, tuple[float, float]]:
+    """OpenSkill (Plackett-Luce) ratings per bot from the finishing places of every
+    game, in game order; a bot in several seats of one game gets the mean update."""
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce()
+    ratings = {}
+    games: dict[tuple[int, int], list[SeatResult]] = defaultdict(list)
+    for r in rows:
+        games[(r.deal, r.rotation)].append(r)
+    for key in sorted(games):
+        seats = sorted(games[key], key=lambda r: r.seat)
+        for r in seats:
+            if r.bot not in ratings:
+                ratings[r.bot] = model.rating(name=r.bot)
+        teams = [[model.rating(mu=ratings[r.bot].mu, sigma=ratings[r.bot].sigma)] for r in seats]
+        new = model.rate(teams, ranks=[r.place for r in seats])
+        upd: dict[str, list[tuple[float, float]]] = defaultdict(list)
+        for r, t in zip(seats, new, strict=True):
+            upd[r.bot].append((t[0].mu, t[0].sigma))
+        for b, vals in upd.items():
+            mu = sum(v[0] for v in vals) / len(vals)
+            sigma = sum(v[1] for v in vals) / len(vals)
+            ratings[b] = model.rating(mu=mu, sigma=sigma, name=b)
+    return {b: (r.mu, r.sigma) for b, r in ratings.items()}

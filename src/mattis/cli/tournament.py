@@ -1,0 +1,260 @@
+"""``mattis tournament``: bots against each other on duplicate deals.
+
+Every deal is played once per seat rotation with the same deck.  Games run in
+one process per core; with ``--out DIR`` each finished game is appended to
+``DIR/results.csv`` at once, so an interrupted run loses nothing and
+``--resume`` plays only the games still missing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import multiprocessing
+import os
+import secrets
+import sys
+import tempfile
+from collections.abc import Iterator, Sequence
+
+from ..bots.arena import FIELDS, SeatResult, openskill_ratings, paired, play_game, summarize
+from ..bots.base import bot_names, make_bot
+from ..core import Rules, rules_to_json
+from .common import add_rules_arguments, rules_from_args
+from .main import CliError
+
+RESULTS = "results.csv"
+META = "tournament.json"
+CHART = "loss_rates.png"
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    add_rules_arguments(p)
+    p.add_argument("--bots", required=True,
+                   help="one bot name or level per seat, comma separated, e.g. ismcts,heuristic,heuristic")
+    p.add_argument("--deals", type=int, required=True, help="number of deals (each played once per rotation)")
+    p.add_argument("--seed", type=int, default=None, help="seed for the deals and the bots (reproducible)")
+    p.add_argument("--workers", type=int, default=None, help="processes (default: one per core)")
+    p.add_argument("--out", metavar="DIR", help="write results.csv, tournament.json and loss_rates.png here")
+    p.add_argument("--resume", action="store_true", help="continue the run in --out, skipping finished games")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def _task(job: tuple[Rules, tuple[str, ...], int, int, int]) -> list[SeatResult]:
+    rules, bots, deal, rotation, seed = job
+    return play_game(rules, bots, deal, rotation, seed)
+
+
+def _read_results(path: str, players: int) -> list[SeatResult]:
+    """The complete games in a results file (a game cut off mid-write is dropped)."""
+    rows: list[SeatResult] = []
+    try:
+        with open(path, encoding="utf-8", newline="") as f:
+            for rec in csv.DictReader(f):
+                try:
+                    rows.append(SeatResult(int(rec["deal"]), int(rec["rotation"]), int(rec["seat"]), rec["bot"],
+                                           int(rec["lost"]), int(rec["place"]), int(rec["decisions"]),
+                                           float(rec["think_s"]), rec["end_reason"]))
+                except (KeyError, TypeError, ValueError):
+                    continue
+    except FileNotFoundError:
+        return []
+    except (OSError, csv.Error) as e:
+        raise CliError(f"cannot read {path}: {e}") from None
+    count: dict[tuple[int, int], int] = {}
+    for r in rows:
+        count[(r.deal, r.rotation)] = count.get((r.deal, r.rotation), 0) + 1
+    return [r for r in rows if count[(r.deal, r.rotation)] == players]
+
+
+def _write_rows(f: object, rows: Sequence[SeatResult]) -> None:
+    w = csv.writer(f)  # type: ignore[arg-type]
+    for r in rows:
+        w.writerow([r.deal, r.rotation, r.seat, r.bot, r.lost, r.place, r.decisions, f"{r.think_s:.6f}",
+                    r.end_reason])
+
+
+def _rewrite(path: str, rows: Sequence[SeatResult]) -> None:
+    """Replace the results file by ``rows`` atomically (drops any half-written game)."""
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".results-", suffix=".csv")
+    with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+        csv.writer(f).writerow(FIELDS)
+        _write_rows(f, rows)
+    os.replace(tmp, path)
+
+
+def _check_args(args: argparse.Namespace) -> tuple[Rules, list[str]]:
+    rules = rules_from_args(args)
+    n = args.players
+    bots = [b.strip().lower() for b in args.bots.split(",") if b.strip()]
+    if len(bots) != n:
+        raise CliError(f"--bots names {len(bots)} bots for {n} players (give one per seat)")
+    for b in bots:
+        try:
+            make_bot(b, 0)
+        except ValueError:
+            raise CliError(f"unknown bot {b!r}; choose from {', '.join(bot_names())}") from None
+    if args.deals < 1:
+        raise CliError("--deals must be at least 1")
+    if args.workers is not None and args.workers < 1:
+        raise CliError("--workers must be at least 1")
+    if args.resume and not args.out:
+        raise CliError("--resume needs --out DIR (the folder of the run to continue)")
+    return rules, bots
+
+
+def _prepare_out(args: argparse.Namespace, rules: Rules, bots: list[str]) -> tuple[int, list[SeatResult]]:
+    """Check or create the output folder; return the seed and the games already done."""
+    out = args.out
+    meta_path = os.path.join(out, META)
+    res_path = os.path.join(out, RESULTS)
+    meta = {"rules": rules_to_json(rules), "players": args.players, "bots": bots}
+    if os.path.exists(meta_path) or os.path.exists(res_path):
+        if not args.resume:
+            raise CliError(f"{out} already holds a tournament; use --resume to continue it or another --out")
+        try:
+            with open(meta_path, encoding="utf-8") as f:
+                old = json.load(f)
+        except (OSError, ValueError) as e:
+            raise CliError(f"cannot read {meta_path}: {e}") from None
+        if not isinstance(old, dict) or {k: old.get(k) for k in meta} != meta:
+            raise CliError(f"{out} holds a different tournament ({old.get('bots') if isinstance(old, dict) else '?'}"
+                           f"); the rules, players and bots must match to resume")
+        seed = old.get("seed")
+        if not isinstance(seed, int):
+            raise CliError(f"{meta_path} has no seed")
+        if args.seed is not None and args.seed != seed:
+            raise CliError(f"--seed {args.seed} differs from the run's seed {seed}")
+        done = _read_results(res_path, args.players)
+        _rewrite(res_path, done)
+    else:
+        try:
+            os.makedirs(out, exist_ok=True)
+        except OSError as e:
+            raise CliError(f"cannot create {out}: {e.strerror}") from None
+        seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
+        done = []
+        _rewrite(res_path, done)
+    meta["seed"] = seed
+    meta["deals"] = max(args.deals, max((r.deal + 1 for r in done), default=0))
+    with open(meta_path, "w", encoding="utf-8") as f:
+        json.dump(meta, f, indent=1)
+    return seed, done
+
+
+def _results(jobs: list[tuple[Rules, tuple[str, ...], int, int, int]], workers: int) -> Iterator[list[SeatResult]]:
+    if workers <= 1 or len(jobs) <= 1:
+        for j in jobs:
+            yield _task(j)
+        return
+    ctx = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
+    pool = ctx.Pool(workers)
+    try:
+        yield from pool.imap_unordered(_task, jobs, chunksize=1)
+        pool.close()
+    finally:
+        pool.terminate()
+        pool.join()
+
+
+def run(args: argparse.Namespace) -> int:
+    rules, bots = _check_args(args)
+    n = args.players
+    if args.out:
+        seed, done = _prepare_out(args, rules, bots)
+    else:
+        seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
+        done = []
+    finished = {(r.deal, r.rotation) for r in done}
+    jobs = [(rules, tuple(bots), d, rot, seed) for d in range(args.deals) for rot in range(n)
+            if (d, rot) not in finished]
+    workers = min(args.workers or os.cpu_count() or 1, max(1, len(jobs)))
+    rows = list(done)
+    out_file = open(os.path.join(args.out, RESULTS), "a", encoding="utf-8", newline="") if args.out else None
+    print(f"tournament: {rules.name}, {n} players, bots {','.join(bots)}, {args.deals} deals x {n} rotations, "
+          f"seed {seed}; {len(finished)} games done, {len(jobs)} to play on {workers} process(es)",
+          file=sys.stderr)
+    interrupted = False
+    try:
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+        with Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(), TextColumn("ETA"),
+                      TimeRemainingColumn(), disable=args.no_progress or not jobs,
+                      console=None, transient=False) as progress:
+            task = progress.add_task("games", total=len(jobs))
+            try:
+                for res in _results(jobs, workers):
+                    rows.extend(res)
+                    if out_file is not None:
+                        _write_rows(out_file, res)
+                        out_file.flush()
+                    progress.advance(task)
+            except KeyboardInterrupt:
+                interrupted = True
+    finally:
+        if out_file is not None:
+            out_file.close()
+    _report(rows, bots, n, args.out)
+    if interrupted:
+        where = f"; continue with --resume --out {args.out}" if args.out else ""
+        print(f"interrupted: {len({(r.deal, r.rotation) for r in rows})} games finished{where}", file=sys.stderr)
+        return 130
+    return 0
+
+
+def _report(rows: list[SeatResult], bots: list[str], n: int, out: str | None) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    if not rows:
+        console.print("no games played")
+        return
+    summary = summarize(rows)
+    table = Table(title=f"{len(rows) // n} games")
+    for col in ("bot", "games", "loss rate", "95% interval", "mean place", "think ms/decision"):
+        table.add_column(col, justify="left" if col == "bot" else "right")
+    for s in summary:
+        table.add_row(s.bot, str(s.games), f"{100 * s.loss_rate:.1f}%", f"{100 * s.low:.1f}-{100 * s.high:.1f}%",
+                      f"{s.mean_place:.2f}", f"{s.think_ms:.2f}")
+    console.print(table)
+    distinct = list(dict.fromkeys(bots))
+    if len(distinct) >= 2:
+        p = paired(rows, distinct[0], distinct[1], n)
+        console.print(f"paired on {p.deals} complete deals: loss rate {p.a} - {p.b} = {100 * p.diff:+.1f} points "
+                      f"(95% interval {100 * p.low:+.1f} to {100 * p.high:+.1f})")
+    try:
+        ratings = openskill_ratings(rows)
+        console.print("OpenSkill: " + ", ".join(f"{b} {mu:.1f}±{sigma:.1f}"
+                                                for b, (mu, sigma) in sorted(ratings.items(), key=lambda x: -x[1][0])))
+    except ImportError:
+        console.print("OpenSkill: not installed")
+    if out:
+        _chart(summary, os.path.join(out, CHART), n, len(rows) // n)
+
+
+def _chart(summary: Sequence[object], path: str, n: int, games: int) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from ..bots.arena import BotSummary
+
+    ss = [s for s in summary if isinstance(s, BotSummary)]
+    fig, ax = plt.subplots(figsize=(max(4.0, 1.4 * len(ss) + 2), 3.5))
+    xs = list(range(len(ss)))
+    rates = [100 * s.loss_rate for s in ss]
+    err = [[100 * (s.loss_rate - s.low) for s in ss], [100 * (s.high - s.loss_rate) for s in ss]]
+    ax.bar(xs, rates, color="#7a9cc6")
+    ax.errorbar(xs, rates, yerr=err, fmt="none", ecolor="black", capsize=5)
+    ax.axhline(100 / n, color="gray", linestyle="--", linewidth=1, label=f"1/{n}")
+    ax.set_xticks(xs, [s.bot for s in ss])
+    ax.set_ylabel("loss rate (%), 95% Wilson interval")
+    ax.set_title(f"{games} games")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
