@@ -1,0 +1,211 @@
+"""The Textual card table, driven headless through Textual's Pilot with keys only."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import Static
+
+from mattis.core import PHASE2, GameRecord, Move, load_record, preset, seat_names
+from mattis.tui.app import EndScreen, InfoScreen, MattisApp
+from mattis.tui.session import Session
+
+SIZE = (110, 44)
+
+
+@pytest.fixture(autouse=True)
+def quick_pilot(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Pilot waits for the app to go idle after each key in slices of 20 ms; 4 ms slices
+    detect idleness just as well and make these whole-game tests four times quicker."""
+    import textual._wait
+
+    monkeypatch.setattr(textual._wait, "SLEEP_GRANULARITY", 0.004)
+
+
+def make_app(tmp_path: Path, rules: str = "mattis", seed: int = 1, lang: str = "nb", players: int = 3,
+             delay: float = 0.0, **overrides: object) -> MattisApp:
+    session = Session(rules=preset(rules, **overrides), players=players, levels=["medium"] * players,
+                      lang=lang, seed=seed, save_path=tmp_path / "game.json")  # type: ignore[arg-type]
+    session.start()
+    return MattisApp(session, delay=delay)
+
+
+def text_of(widget: Static) -> str:
+    return str(widget.render())
+
+
+async def lay_by_keys(pilot: Pilot[object], app: MattisApp, move: Move) -> None:
+    """Make ``move`` the way a person would: arrows to a card, Space to mark, Enter to lay."""
+    if move.kind == "chance":
+        await pilot.press("c")
+        return
+    if move.kind == "pickup":
+        await pilot.press("p")
+        return
+    hand = app.hand
+    marked = len(move.cards) > 1
+    for card in move.cards:
+        target = hand.cards.index(card)
+        step = target - hand.cursor
+        keys = ["right"] * step if step > 0 else ["left"] * -step
+        if keys:
+            await pilot.press(*keys)
+        assert hand.cards[hand.cursor] == card
+        if marked:
+            await pilot.press("space")
+    await pilot.press("enter")
+
+
+async def play_to_end(pilot: Pilot[object], app: MattisApp, rng: random.Random) -> int:
+    """Play the human seat with random legal moves, by keys, until the end screen shows."""
+    moves = 0
+    while not isinstance(app.screen, EndScreen):
+        obs = app.session.observation()
+        assert obs.legal, "the human must be to act while the table is shown"
+        before = len(obs.history)
+        await lay_by_keys(pilot, app, rng.choice(obs.legal))
+        assert len(app.session.observation().history) > before, app.message
+        moves += 1
+        assert moves < 1000
+    return moves
+
+
+@pytest.mark.parametrize("rules", ["mattis", "hund", "blodmattis", "skitgubbe"])
+def test_whole_game_by_keys_reaches_the_end_screen(tmp_path: Path, rules: str) -> None:
+    app = make_app(tmp_path, rules=rules, seed=20 + len(rules), lang="en")
+
+    async def scenario() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            moves = await play_to_end(pilot, app, random.Random(rules))
+            assert moves > 0
+            end = text_of(app.screen.query_one("#end-text", Static))
+            # The saved record, replayed by the engine, is the truth the end screen must match.
+            truth = load_record(str(tmp_path / "game.json")).replay()
+            assert truth.is_over
+            names = seat_names(3, 0, "en")
+            order = [f"{i}. {names[s]}" for i, s in enumerate(truth.finished, start=1)]
+            positions = [end.index(line) for line in order]
+            assert positions == sorted(positions)
+            if truth.mattis is not None:
+                assert f"{names[truth.mattis]} is Mattis!" in end
+                assert f"{names[truth.mattis]}: 1" in end.split("Times Mattis")[1]
+            else:
+                assert "No Mattis this time." in end
+            for s in truth.blodmattis:
+                assert f"{names[s]} (Blodmattis)" in end
+            if rules == "mattis":
+                # Play again: the loser deals the next game.
+                await pilot.press("n")
+                assert not isinstance(app.screen, EndScreen)
+                assert app.session.observation().dealer == truth.next_dealer
+                assert app.session.observation().history == () or app.session.observation().legal
+
+    asyncio.run(scenario())
+
+
+def test_illegal_choice_shows_the_reason_and_changes_nothing(tmp_path: Path) -> None:
+    app = make_app(tmp_path, rules="mattis", seed=3, lang="nb", sequences=2)
+
+    async def scenario() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            # Phase 1: there is nothing to pick up.
+            before = app.session.record_text()
+            await pilot.press("p")
+            assert app.session.record_text() == before
+            assert text_of(app.query_one("#message", Static)) == "det er ingenting å ta opp i fase 1"
+            # Play on (by keys) until phase 2 offers a card that may not be laid.
+            rng = random.Random(5)
+            while True:
+                assert not isinstance(app.screen, EndScreen), "no illegal card came up in phase 2"
+                obs = app.session.observation()
+                illegal = [c for c in app.hand.cards if c not in app.hand.legal]
+                if obs.phase == PHASE2 and obs.table2 and illegal:
+                    break
+                await lay_by_keys(pilot, app, rng.choice(obs.legal))
+            before = app.session.record_text()
+            step = app.hand.cards.index(illegal[0]) - app.hand.cursor
+            await pilot.press(*(["right"] * step if step > 0 else ["left"] * -step), "enter")
+            message = text_of(app.query_one("#message", Static))
+            assert app.session.record_text() == before
+            assert message.startswith(("det må være høyere enn", "du må følge farge"))
+            # ... and the game goes on: a legal move is accepted and clears the message.
+            await lay_by_keys(pilot, app, app.session.observation().legal[0])
+            assert app.session.record_text() != before
+            assert text_of(app.query_one("#message", Static)) == ""
+
+    asyncio.run(scenario())
+
+
+def test_keys_during_a_bots_turn_wait(tmp_path: Path) -> None:
+    # Seat 1 (a bot) leads the first trick; with a long delay the bot has not moved yet.
+    app = make_app(tmp_path, seed=8, lang="en", delay=600)
+
+    async def scenario() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.press("enter")
+            assert text_of(app.query_one("#message", Static)) == "Wait, it is Bjørn's turn."
+            assert app.session.observation().history == ()
+            await pilot.press("q")
+        assert app.return_value == tmp_path / "game.json"
+
+    asyncio.run(scenario())
+
+
+@pytest.mark.parametrize("key", ["q", "ctrl+c"])
+def test_quit_saves_a_record_that_resume_continues(tmp_path: Path, key: str) -> None:
+    app = make_app(tmp_path, seed=4, lang="en")
+
+    async def scenario() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            rng = random.Random(2)
+            for _ in range(4):
+                await lay_by_keys(pilot, app, rng.choice(app.session.observation().legal))
+            await pilot.press(key)
+
+    asyncio.run(scenario())
+    saved = GameRecord.loads((tmp_path / "game.json").read_text(encoding="utf-8"))
+    assert saved.moves == GameRecord.from_state(saved.replay()).moves
+    assert len(saved.moves) >= 4 and not saved.replay().is_over
+    # Resume in a new app: the same position, and play goes on to the end.
+    session = Session(rules=saved.rules, players=saved.players, levels=["medium"] * 3, lang="en",
+                      save_path=tmp_path / "game.json")
+    session.resume(saved)
+    assert session.observation() == saved.replay().observation(0)
+    resumed = MattisApp(session, delay=0)
+
+    async def finish() -> None:
+        async with resumed.run_test(size=SIZE) as pilot:
+            await play_to_end(pilot, resumed, random.Random(9))
+
+    asyncio.run(finish())
+    final = load_record(str(tmp_path / "game.json"))
+    assert final.moves[: len(saved.moves)] == saved.moves
+    assert final.replay().is_over
+
+
+def test_rules_last_trick_and_hint_screens(tmp_path: Path) -> None:
+    app = make_app(tmp_path, seed=6, lang="nb")
+
+    async def scenario() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.press("r")
+            assert isinstance(app.screen, InfoScreen)
+            text = text_of(app.screen.query_one("#info-text", Static))
+            assert "Regler i bruk: mattis" in text and "Sjanse: når du spiller ut" in text
+            await pilot.press("x")
+            assert not isinstance(app.screen, InfoScreen)
+            await pilot.press("l")
+            text = text_of(app.screen.query_one("#info-text", Static))
+            assert text.startswith("Siste stikk: Bjørn tok") or text.startswith("Siste stikk: Cato tok")
+            await pilot.press("escape")
+            before = app.session.record_text()
+            await pilot.press("h")
+            hint = text_of(app.query_one("#message", Static))
+            assert hint.startswith("Hint: ")
+            assert app.session.record_text() == before  # a hint makes no move
+
+    asyncio.run(scenario())
