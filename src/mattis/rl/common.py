@@ -11,8 +11,9 @@ from ..core import Rules, parse_overrides, preset
 def make_rules(rules: str | Rules = "mattis", overrides: Mapping[str, Any] | str | None = None) -> Rules:
     """A rule set from a preset name (or a :class:`Rules`) and overrides.
 
-    ``overrides`` is a mapping (``{"sequences": 3}``) or a text ``"sequences=3,pickup=last"``; ``:`` may stand for ``=`` and ``;``, ``+`` or a
-    space for ``,`` (OpenSpiel game strings: ``overrides=sequences:3;pickup:last``).
+    ``overrides`` is a mapping (``{"sequences": 3}``) or a text ``"sequences=3,pickup=last"``;
+    ``:`` may stand for ``=``, and ``;``, ``+`` or a space for ``,`` (OpenSpiel game
+    strings: ``overrides=sequences:3;pickup:last``).
     Raises :class:`mattis.core.RulesError` for a bad preset, option or value.
     """
     items: dict[str, Any]

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from ..core import CHANCE, PICKUP, OVER, PHASE1, PHASE2, Move, Observation, Rules, play
+from ..core import CHANCE, OVER, PHASE1, PHASE2, PICKUP, Move, Observation, Rules, play
 from ..core.cards import RANK_LETTERS, SUIT_LETTERS, card_code
 
 OBS_LAYOUT_DOC = """\
@@ -206,7 +206,7 @@ class ActionSpace:
     @property
     def size(self) -> int:
         """Number of distinct actions."""
-        return len(self._moves)  # type: ignore[attr-defined,no-any-return]
+        return len(self._moves)  # type: ignore[attr-defined]
 
     @property
     def chance_action(self) -> int:

@@ -272,8 +272,6 @@ def _slot_owners(rules: Rules, players: int, dealer: int, deck: list[int],
     first_lay: dict[int, int] = {}
     public = 0
     for t, mv in enumerate(moves, start=1):
-        seat = s.to_act
-        assert seat is not None
         if mv.kind == "play":
             for c in mv.cards:
                 if not public >> c & 1:

@@ -1,0 +1,174 @@
+"""Mattis as a PettingZoo AEC environment (``mattis_v0``).
+
+>>> from mattis.rl import mattis_v0
+>>> env = mattis_v0.env(rules="skitgubbe", players=3, overrides={"sequences": 3})
+>>> env.reset(seed=1)
+>>> obs, reward, terminated, truncated, info = env.last()
+>>> sorted(obs), obs["action_mask"].dtype.name
+(['action_mask', 'observation'], 'int8')
+
+Agents are ``player_0 .. player_{n-1}`` (seat numbers).  Each agent observes a dict:
+``observation`` (float32, :func:`mattis.rl.encoding.encode` of its own
+``state.observation(seat)``) and ``action_mask`` (int8 over the fixed action space of
+:class:`mattis.rl.encoding.ActionSpace`; all zero when it is not the agent's turn).
+Rewards come once, when the game ends: -1 for each loser (Mattis; in Blodmattis rules
+also every Blodmattis), 0 for the others.  Every game ends (the engine stops phase 2
+after ``rules.phase2_cap`` moves and ranks the players), so nothing is truncated.
+An illegal action raises ``ValueError``.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from ..core import OVER, Rules, State, card_code, seat_names
+from ..core.cards import SUIT_LETTERS
+from .common import loser_rewards, make_rules
+from .encoding import ActionSpace, encode, obs_size
+
+ObsDict = dict[str, npt.NDArray[Any]]
+
+
+class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming)
+    """The unwrapped AEC environment; use :func:`env` for the usual wrappers."""
+
+    metadata = {"render_modes": ["ansi"], "name": "mattis_v0", "is_parallelizable": False}
+
+    def __init__(self, rules: str | Rules = "mattis", players: int = 3,
+                 overrides: Mapping[str, Any] | str | None = None, render_mode: str | None = None,
+                 dealer: int = 0) -> None:
+        super().__init__()
+        self.rules = make_rules(rules, overrides)
+        self.rules.check_players(players)
+        if render_mode not in (None, "ansi"):
+            raise ValueError("render_mode must be 'ansi' or None")
+        self.render_mode = render_mode
+        self.players = players
+        self.dealer = dealer % players
+        self.space = ActionSpace(self.rules)
+        self.possible_agents = [f"player_{i}" for i in range(players)]
+        self._seat = {a: i for i, a in enumerate(self.possible_agents)}
+        size = obs_size(players)
+        self.observation_spaces = {
+            a: spaces.Dict({
+                "observation": spaces.Box(0.0, 1.0, (size,), np.float32),
+                "action_mask": spaces.Box(0, 1, (self.space.size,), np.int8),
+            })
+            for a in self.possible_agents
+        }
+        self.action_spaces = {a: spaces.Discrete(self.space.size) for a in self.possible_agents}
+        self._seeds: random.Random = random.Random(secrets.randbits(64))
+        self._game: State | None = None
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    # ---------------------------------------------------------------- AEC
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """A new deal: from ``seed`` when given (reproducible), else from the previous
+        sequence of seeds (itself seeded from :mod:`secrets`)."""
+        if seed is not None:
+            self._seeds = random.Random(seed)
+        self._game = State.new(self.rules, self.players, seed=self._seeds.getrandbits(64), dealer=self.dealer)
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._select()
+
+    def _select(self) -> None:
+        g = self._game
+        assert g is not None
+        if g.to_act is not None:
+            self.agent_selection = self.possible_agents[g.to_act]
+
+    def observe(self, agent: str) -> ObsDict:
+        g = self._game
+        if g is None:
+            raise RuntimeError("call reset() first")
+        obs = g.observation(self._seat[agent])
+        return {"observation": encode(obs), "action_mask": self.space.mask(obs.legal)}
+
+    def step(self, action: int | np.integer[Any] | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        g = self._game
+        assert g is not None
+        if action is None:
+            raise ValueError("a live agent must act (action None)")
+        a = int(action)
+        if not 0 <= a < self.space.size:
+            raise ValueError(f"action {a} is outside 0..{self.space.size - 1}")
+        move = self.space.move(a)
+        reason = g.why_illegal(move)
+        if reason is not None:
+            raise ValueError(f"illegal action {a} ({move}) for {agent}: {reason}")
+        g.apply(move)
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        if g.phase == OVER:
+            for a_name, r in zip(self.agents, loser_rewards(self.players, g.losers), strict=True):
+                self.rewards[a_name] = r
+                self.terminations[a_name] = True
+            self.infos = {a: {"losers": tuple(g.losers), "end_reason": g.end_reason} for a in self.agents}
+        else:
+            self._select()
+        self._accumulate_rewards()
+
+    def render(self) -> str | None:
+        """A text picture of the table from the public view (``render_mode="ansi"``)."""
+        if self.render_mode is None:
+            return None
+        g = self._game
+        if g is None:
+            return "(no game; call reset())"
+        return render_text(g)
+
+    def close(self) -> None:
+        pass
+
+
+def render_text(g: State) -> str:
+    """The public view of a game plus every hand (the environment's own view, for watching)."""
+    names = seat_names(g.players)
+    obs = g.observation(0)
+    lines = [f"{g.rules.name}, phase {obs.phase if obs.phase != OVER else 'over'}, stock {obs.stock_count}"
+             + (f", trump {SUIT_LETTERS[obs.trump]}" if obs.trump is not None else "")]
+    for s in range(g.players):
+        hand = " ".join(card_code(c) for c in g.hand(s)) or "-"
+        mark = "*" if g.to_act == s else " "
+        lines.append(f"{mark} {s} {names[s]:<6} hand: {hand}")
+    if obs.table1:
+        lines.append("table: " + " ".join(f"{s}:{card_code(c)}" for s, c in obs.table1))
+    if obs.table2:
+        lines.append("table: " + " ".join(f"{s}:" + "".join(card_code(c) for c in e) for s, e in obs.table2))
+    if g.is_over:
+        lines.append(f"over ({g.end_reason}); losers: {', '.join(names[s] for s in g.losers)}")
+    return "\n".join(lines)
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """The environment with PettingZoo's standard checks (order enforcing, bounds)."""
+    e: AECEnv = raw_env(**kwargs)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    e = wrappers.OrderEnforcingWrapper(e)
+    return e
+
+
+__all__ = ["env", "raw_env", "render_text"]
