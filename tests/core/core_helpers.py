@@ -61,7 +61,16 @@ def deck_for(players: int, dealer: int, hands: Sequence[str | Sequence[str]],
 
 
 def new_game(rules: Rules | str, players: int, dealer: int, hands: Sequence[Any], **kw: Any) -> State:
+    """A game dealt from :func:`deck_for`; with two players and a preset that sets cards
+    aside, the first unused cards (2D, 3D, ... as available) are set aside."""
     r = preset(rules) if isinstance(rules, str) else rules
+    if players == 2 and r.two_player_discard and "aside" not in kw:
+        used = set(cs(" ".join(h if isinstance(h, str) else " ".join(h) for h in hands)))
+        for key in ("stock", "bottom"):
+            v = kw.get(key, ())
+            used |= set(cs(v))
+        free = [c for c in range(52) if c not in used]
+        kw["aside"] = codes(free[-r.two_player_discard:])
     return State.from_deck(r, players, deck_for(players, dealer, hands, **kw), dealer)
 
 
