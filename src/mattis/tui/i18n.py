@@ -168,7 +168,7 @@ _EN: dict[str, str] = {
     "log.new_game": "New game, {dealer} deals.", "log.wins_trick": "{name} wins the stikk (trick).",
     "log.phase2": "Phase 2 begins. Trump is {trump}.", "log.phase2_notrump": "Phase 2 begins.",
     "log.avstikk": "{name} takes the avstikk (trick).", "log.out": "{name} is out (place {place}).",
-    "log.blodmattis": "{name} won no stikk and is Blodmattis (loses at once)!", "log.mattis": "{name} is Mattis!",
+    "log.blodmattis": "{name}: no stikk won, Blodmattis (loses at once)!", "log.mattis": "{name} is Mattis!",
     "last.none": "No trick has been completed yet.", "last.phase1": "Last stikk (trick): {name} took {cards}.",
     "last.phase2": "Last avstikk: {name} completed {cards}.",
     "hint": "Hint: {move}.", "hint.none": "No hint now: it is not your turn.",

@@ -57,7 +57,7 @@ def fix_you(line: str, you: str, lang: Lang) -> str:
                           ("wins", "win"), ("is", "are")):
         prefix = f"{you} {third}"
         if line.startswith(prefix + " ") or line == prefix:
-            return f"{you} {second}" + line[len(prefix):]
+            return (f"{you} {second}" + line[len(prefix):]).replace(" and turns up ", " and turn up ")
     return line
 
 

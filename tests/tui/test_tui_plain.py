@@ -1,0 +1,175 @@
+"""``mattis play --plain`` and the command line: piped games, bad input, saving and resuming."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from mattis.cli.main import main
+from mattis.core import GameRecord, load_record, preset, seat_names
+from mattis.tui.plain import PlainGame
+from mattis.tui.session import Session
+
+
+def test_piped_game_to_the_end(tmp_path: Path) -> None:
+    save = tmp_path / "piped.json"
+    answers = "help\nXX\nplay 2Z\n99\n" + "1\n" * 400 + "no\n"
+    proc = subprocess.run(
+        [sys.executable, "-m", "mattis.cli.main", "play", "--plain", "--instant", "--seed", "7", "--lang", "en",
+         "--save", str(save)],
+        input=answers, capture_output=True, text=True, timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert "Commands: hint, last (last trick), rules, status, quit (saves)." in out
+    assert out.count('Did not understand "XX"') == 1
+    assert 'Did not understand "play 2Z"' in out
+    assert "Choose a number from 1 to" in out
+    truth = load_record(str(save)).replay()
+    assert truth.is_over
+    names = seat_names(3, 0, "en")
+    assert truth.mattis is not None
+    assert f"{names[truth.mattis]} is Mattis!" in out
+    order = out[out.index("Finishing order:"):]
+    for i, s in enumerate(truth.finished, start=1):
+        assert f"  {i}. {names[s]}\n" in order
+    assert proc.stderr == ""
+
+
+class Scripted(io.StringIO):
+    """An input stream that answers the prompts through a function of the session."""
+
+    def __init__(self, session: Session, answer: object) -> None:
+        super().__init__()
+        self.session = session
+        self.answer = answer
+        self.asked = 0
+
+    def readline(self, size: int | None = -1) -> str:
+        self.asked += 1
+        line = self.answer(self.session, self.asked)  # type: ignore[operator]
+        return "" if line is None else line + "\n"
+
+
+def new_session(tmp_path: Path, lang: str = "nb", seed: int = 12, **overrides: object) -> Session:
+    s = Session(rules=preset("mattis", **overrides), players=3, levels=["medium"] * 3, lang=lang,  # type: ignore[arg-type]
+                seed=seed, save_path=tmp_path / "g.json")
+    s.start()
+    return s
+
+
+def test_illegal_move_is_explained_and_the_game_goes_on(tmp_path: Path) -> None:
+    session = new_session(tmp_path, lang="nb")
+    records: list[str] = []
+
+    def answer(s: Session, asked: int) -> str | None:
+        obs = s.observation()
+        if asked == 1:
+            records.append(s.record_text())
+            missing = next(c for c in range(52) if c not in obs.hand)
+            from mattis.core import card_code
+            return card_code(missing)
+        if asked == 2:
+            records.append(s.record_text())
+            return "ta opp"
+        if asked == 3:
+            records.append(s.record_text())
+            return "1"
+        return None
+
+    out = io.StringIO()
+    code = PlainGame(session, Scripted(session, answer), out).run()
+    text = out.getvalue()
+    assert code == 0
+    assert records[0] == records[1] == records[2]  # the illegal answers changed nothing
+    assert "Ikke lov: du har ikke " in text
+    assert "Ikke lov: det er ingenting å ta opp i fase 1." in text
+    assert "Du legger " in text  # the third answer was played
+    saved = load_record(str(tmp_path / "g.json"))
+    assert len(saved.moves) > len(GameRecord.loads(records[0]).moves)
+    assert "Fortsett med: mattis play --resume" in text
+
+
+def test_quit_saves_and_resume_continues_to_the_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    save = tmp_path / "g.json"
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n1\n1\nquit\n"))
+    assert main(["play", "--plain", "--seed", "5", "--lang", "en", "--save", str(save)]) == 0
+    out = capsys.readouterr().out
+    assert f"Continue with: mattis play --resume {save}" in out
+    first = load_record(str(save))
+    assert len(first.moves) >= 3 and not first.replay().is_over
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 400))
+    assert main(["play", "--plain", "--lang", "en", "--resume", str(save)]) == 0
+    out = capsys.readouterr().out
+    final = load_record(str(save))  # --resume keeps saving to the same file
+    assert final.moves[: len(first.moves)] == first.moves
+    assert final.replay().is_over
+    assert "Game over" in out
+
+    # A finished game cannot be resumed: one line, exit 2.
+    assert main(["play", "--plain", "--resume", str(save)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "already over" in err
+
+
+@pytest.mark.parametrize("content", [None, "{not json", '{"players": 3, "deck": ["AS"]}', "\xff\xfe"])
+def test_bad_resume_file_is_one_line_and_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                 content: str | None) -> None:
+    path = tmp_path / "bad.json"
+    if content is not None:
+        path.write_bytes(content.encode("latin-1"))
+    assert main(["play", "--plain", "--resume", str(path)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith("mattis play: cannot resume ") and captured.err.count("\n") == 1
+    if content is not None:
+        assert path.read_bytes() == content.encode("latin-1")  # a bad file is never overwritten
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--bots", "easy,hard,expert"], "3 levels but there are 2 bots"),
+    (["--bots", "grandmaster"], "unknown bot"),
+    (["--set", "sequences=1"], "sequences"),
+    (["--set", "nonsense"], "option=value"),
+    (["--players", "9"], "players"),
+    (["--rules", "hund", "--resume", "x.json"], "leave out --rules"),
+])
+def test_bad_options_are_one_line_and_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                             argv: list[str], words: str) -> None:
+    assert main(["play", "--plain", "--save", str(tmp_path / "g.json"), *argv]) == 2
+    err = capsys.readouterr().err
+    assert words in err and err.count("\n") == 1
+    assert not (tmp_path / "g.json").exists()
+
+
+def test_new_game_keeps_an_unfinished_saved_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    save = tmp_path / "g.json"
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\nquit\n"))
+    assert main(["play", "--plain", "--seed", "1", "--save", str(save)]) == 0
+    unfinished = save.read_text(encoding="utf-8")
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    assert main(["play", "--plain", "--seed", "2", "--save", str(save)]) == 0
+    assert (tmp_path / "g.previous.json").read_text(encoding="utf-8") == unfinished
+    assert "uferdig spill ble tatt vare på" in capsys.readouterr().out
+
+
+def test_same_seed_same_game(tmp_path: Path) -> None:
+    """--seed makes the deal and the bots reproducible."""
+    texts = []
+    for run in range(2):
+        s = Session(rules=preset("hund"), players=4, levels=["medium"] * 4, lang="en", seed="x",
+                    save_path=tmp_path / f"{run}.json")
+        s.start()
+        while not s.over:
+            s.run_bots()
+            if s.human_to_act:
+                assert s.try_move(s.observation().legal[-1]) is None
+        texts.append(s.record_text())
+    assert texts[0] == texts[1]
