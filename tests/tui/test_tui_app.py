@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+import io
 import random
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 from textual.pilot import Pilot
 from textual.widgets import Static
 
-from mattis.core import PHASE2, GameRecord, Move, load_record, preset, seat_names
+from mattis.core import CHANCE, PHASE2, GameRecord, Move, load_record, preset, seat_names
 from mattis.tui.app import EndScreen, InfoScreen, MattisApp
 from mattis.tui.session import Session
 
@@ -35,7 +37,13 @@ def make_app(tmp_path: Path, rules: str = "mattis", seed: int = 1, lang: str = "
 
 
 def text_of(widget: Static) -> str:
-    return str(widget.render())
+    """What a Static shows, as plain text."""
+    content = widget.content
+    if isinstance(content, str):
+        return content
+    console = Console(width=200, file=io.StringIO(), record=True)
+    console.print(content)
+    return console.export_text(styles=False).rstrip("\n")
 
 
 async def lay_by_keys(pilot: Pilot[object], app: MattisApp, move: Move) -> None:
@@ -207,5 +215,67 @@ def test_rules_last_trick_and_hint_screens(tmp_path: Path) -> None:
             hint = text_of(app.query_one("#message", Static))
             assert hint.startswith("Hint: ")
             assert app.session.record_text() == before  # a hint makes no move
+
+    asyncio.run(scenario())
+
+
+def screen_text(app: MattisApp) -> list[str]:
+    parts = [text_of(app.query_one(f"#{name}", Static)) for name in ("top", "players", "table", "log", "turn")]
+    return [*parts, str(app.hand.render()), str(app.hand.cards), str(sorted(app.hand.legal))]
+
+
+def test_screen_shows_nothing_hidden_from_the_human(tmp_path: Path) -> None:
+    """Information boundary: deal the cards hidden from seat 0 afresh (same observation for
+    seat 0) and the screen and the hint stay exactly the same."""
+    from mattis.core.determinize import relabel_hidden
+
+    app = make_app(tmp_path, rules="mattis", seed=31, lang="en")
+
+    async def scenario() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            rng = random.Random(3)
+            checked = 0
+            for turn in range(60):
+                if isinstance(app.screen, EndScreen):
+                    break
+                if turn % 6 == 0:
+                    session = app.session
+                    real = session.state
+                    before, hint = screen_text(app), session.hint()
+                    other = relabel_hidden(real, 0, random.Random(turn))
+                    differs = (other.snapshot()["hands"][1:] != real.snapshot()["hands"][1:]
+                               or other.snapshot()["stock"] != real.snapshot()["stock"])
+                    session.state = other
+                    app.refresh_view()
+                    assert screen_text(app) == before
+                    assert session.hint() == hint
+                    session.state = real
+                    app.refresh_view()
+                    checked += differs
+                await lay_by_keys(pilot, app, rng.choice(app.session.observation().legal))
+            assert checked >= 3  # positions where the hidden cards really were dealt differently
+
+    asyncio.run(scenario())
+
+
+def test_mouse_click_lays_a_card(tmp_path: Path) -> None:
+    app = make_app(tmp_path, seed=2, lang="en")
+
+    async def scenario() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            hand = app.hand
+            target = 2 if len(hand.cards) > 2 else 0
+            card = hand.cards[target]
+            before = len(app.session.observation().history)
+            # the hand view has one column of padding; each card is 6 columns wide
+            assert await pilot.click("#hand", offset=(1 + 6 * target + 2, 0))
+            history = app.session.observation().history
+            assert len(history) > before and history[before][1].cards == (card,)
+            # the Sjanse button does what the c key does
+            while app.session.observation().legal and CHANCE not in app.session.observation().legal:
+                await lay_by_keys(pilot, app, app.session.observation().legal[0])
+            n = len(app.session.observation().history)
+            assert await pilot.click("#b-chance")
+            assert app.session.observation().history[n][1] == CHANCE
 
     asyncio.run(scenario())

@@ -46,6 +46,9 @@ CELL = 6
 
 RED_SUITS = (1, 2)
 
+OUT_PACE = 0.15
+"""Seconds between bot moves once the human has finished (nothing left to follow closely)."""
+
 
 def card_style(card: Card, legal: bool = True) -> str:
     """A card face: white with red or black ink; dimmed when it may not be laid now."""
@@ -391,10 +394,16 @@ class MattisApp(App[Path | None]):
                 self.refresh_view()
             elif not self._bot_pending:
                 self._bot_pending = True
-                self.set_timer(self.delay, self._bot_tick)
+                self.set_timer(self.pace(), self._bot_tick)
                 return
         if s.over:
             self.show_end()
+
+    def pace(self) -> float:
+        """Seconds between bot moves: the set delay, quicker once the human is out of the game."""
+        if HUMAN in self.session.observation().in_game:
+            return self.delay
+        return min(self.delay, OUT_PACE)
 
     def _bot_tick(self) -> None:
         self._bot_pending = False
