@@ -143,7 +143,8 @@ class MattisEnv(gym.Env[Obs, np.int64]):
         g = self._game
         assert g is not None
         obs = g.observation(self.seat)
-        return {"action_mask": self.space.mask(obs.legal), "phase": obs.phase}
+        return {"action_mask": self.space.mask(obs.legal), "phase": obs.phase,
+                "finished": obs.finished, "losers": obs.losers}
 
 
 def register() -> None:

@@ -1,0 +1,78 @@
+"""The Gymnasium single-agent environment: Gymnasium's checker and our rules."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("gymnasium", reason="the research extra is not installed: pip install 'mattis[rl]'")
+np = pytest.importorskip("numpy", reason="the research extra is not installed: pip install 'mattis[rl]'")
+
+import gymnasium as gym  # noqa: E402
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+
+from mattis.rl.gym_env import MattisEnv, register  # noqa: E402
+
+
+@pytest.mark.parametrize("kwargs", [
+    {"opponents": "random"},
+    {"rules": "blodmattis", "players": 4, "opponents": "random", "seat": 2},
+    {"rules": "skitgubbe", "players": 2, "overrides": "sequences=3", "opponents": "random"},
+])
+def test_gymnasium_check_env(kwargs) -> None:
+    check_env(MattisEnv(**kwargs), skip_render_check=True)
+
+
+def run_episode(env: MattisEnv, seed: int) -> tuple[list[int], float, dict]:
+    obs, info = env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    actions: list[int] = []
+    while True:
+        mask = env.action_masks()
+        assert mask.dtype == np.bool_ and mask.any()
+        assert np.array_equal(mask, info["action_mask"].astype(bool))
+        a = int(rng.choice(np.flatnonzero(mask)))
+        actions.append(a)
+        obs, reward, terminated, truncated, info = env.step(a)
+        assert env.observation_space.contains(obs) and not truncated
+        if terminated:
+            assert "illegal_action" not in info
+            return actions, float(reward), info
+
+
+@pytest.mark.parametrize("kwargs", [{}, {"rules": "blodmattis", "players": 5, "seat": 3}])
+def test_reward_is_minus_one_exactly_when_the_learner_loses(kwargs) -> None:
+    env = MattisEnv(opponents="random", **kwargs)
+    outcomes = set()
+    for seed in range(12):
+        _, reward, info = run_episode(env, seed)
+        assert reward == (-1.0 if env.seat in info["losers"] else 0.0)
+        assert reward == -1.0 or env.seat in info["finished"]
+        outcomes.add(reward)
+    assert outcomes == {-1.0, 0.0}
+
+
+def test_seeded_reset_is_reproducible() -> None:
+    a = run_episode(MattisEnv(opponents="random"), 5)
+    b = run_episode(MattisEnv(opponents="random"), 5)
+    c = run_episode(MattisEnv(opponents="random"), 6)
+    assert a[0] == b[0] and a[1] == b[1]
+    assert a[0] != c[0]
+
+
+def test_an_illegal_action_ends_the_episode_with_a_loss() -> None:
+    env = MattisEnv(opponents="random")
+    env.reset(seed=1)
+    illegal = int(np.flatnonzero(~env.action_masks())[0])
+    _, reward, terminated, _, info = env.step(illegal)
+    assert terminated and reward == -1.0 and info["illegal_action"]
+
+
+def test_default_opponents_come_from_the_bot_levels_and_make_works() -> None:
+    register()
+    env = gym.make("mattis/Mattis-v0", players=4, opponents=["easy", "random", "random"])
+    obs, info = env.reset(seed=0)
+    assert obs.shape == env.observation_space.shape
+    with pytest.raises(ValueError, match="unknown bot"):
+        MattisEnv(opponents="grandmaster")
+    with pytest.raises(ValueError, match="opponents"):
+        MattisEnv(players=4, opponents=["random"])

@@ -1,0 +1,171 @@
+"""The OpenSpiel game ``python_mattis``: OpenSpiel's own test, its bots, and our rules."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel", reason="the research extra is not installed: pip install 'mattis[rl]'")
+np = pytest.importorskip("numpy", reason="the research extra is not installed: pip install 'mattis[rl]'")
+
+from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
+from rl_helpers import hidden_swaps, random_game, replay  # noqa: E402
+
+from mattis.core import State, preset  # noqa: E402
+from mattis.rl import openspiel_game  # noqa: E402
+from mattis.rl.encoding import ActionSpace, obs_size  # noqa: E402
+
+
+def sample_chance(state, rng: random.Random) -> int:
+    actions, probs = zip(*state.chance_outcomes(), strict=True)
+    assert abs(sum(probs) - 1.0) < 1e-9
+    return rng.choices(actions, weights=probs)[0]
+
+
+def random_state(spec: str, seed: int, decisions: int | None = None):
+    """A state after the deal and ``decisions`` random moves (to the end if None)."""
+    g = pyspiel.load_game(spec)
+    s = g.new_initial_state()
+    rng = random.Random(seed)
+    made = 0
+    while not s.is_terminal() and (decisions is None or made < decisions or s.is_chance_node()):
+        if s.is_chance_node():
+            s.apply_action(sample_chance(s, rng))
+        else:
+            s.apply_action(rng.choice(s.legal_actions()))
+            made += 1
+    return g, s
+
+
+@pytest.mark.parametrize("spec", ["python_mattis", "python_mattis(rules=skitgubbe,players=2,overrides=sequences:3)"])
+def test_openspiel_random_sim_test(spec) -> None:
+    pyspiel.random_sim_test(pyspiel.load_game(spec), num_sims=2, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize("spec,actions,players", [
+    ("python_mattis", 54, 3),
+    ("python_mattis(rules=blodmattis,players=5)", 366, 5),
+    ("python_mattis(rules=skitgubbe,players=4,overrides=sequences:3;phase2_cap:300)", 318, 4),
+])
+def test_game_size_figures_follow_the_parameters(spec, actions, players) -> None:
+    g = pyspiel.load_game(spec)
+    assert g.num_distinct_actions() == actions
+    assert g.num_players() == players
+    assert g.max_chance_outcomes() == 52
+    assert g.min_utility() == -1.0 and g.max_utility() == 0.0
+    cap = 300 if "phase2_cap" in spec else 2000
+    assert g.max_game_length() == 52 + cap
+    assert g.observation_tensor_size() == obs_size(players)
+    assert g.information_state_tensor_size() == obs_size(players) + 104
+
+
+def test_bad_parameters_are_refused() -> None:
+    with pytest.raises(Exception, match="unknown rules"):
+        pyspiel.load_game("python_mattis(rules=poker)")
+    with pytest.raises(Exception, match="allows"):
+        pyspiel.load_game("python_mattis(rules=blodmattis,players=2)")
+
+
+def test_the_deal_is_fifty_two_chance_nodes_then_the_engines_deal() -> None:
+    g = pyspiel.load_game("python_mattis(players=4,dealer=2)")
+    s = g.new_initial_state()
+    deck = list(range(51, -1, -1))
+    for k, c in enumerate(deck):
+        assert s.is_chance_node() and len(s.chance_outcomes()) == 52 - k
+        s.apply_action(c)
+    ref = State.from_deck(preset("mattis"), 4, deck, 2)
+    assert s.current_player() == ref.to_act
+    space = ActionSpace(preset("mattis"))
+    assert s.legal_actions() == sorted(space.actions(ref.legal_moves()))
+
+
+def test_returns_are_minus_one_for_the_losers() -> None:
+    for seed in range(5):
+        g, s = random_state("python_mattis(rules=blodmattis,players=4)", seed)
+        losers = s.engine.losers
+        assert s.returns() == [(-1.0 if p in losers else 0.0) for p in range(4)]
+        assert len(s.history()) <= 52 + g.max_game_length()
+
+
+def spiel_state(deck: list[int], moves: list):
+    """``python_mattis`` (standard rules, 3 players) dealt from ``deck``, after ``moves``."""
+    s = pyspiel.load_game("python_mattis").new_initial_state()
+    for c in deck:
+        s.apply_action(c)
+    space = ActionSpace(preset("mattis"))
+    for mv in moves:
+        s.apply_action(space.action(mv))
+    return s
+
+
+def test_information_state_does_not_change_when_hidden_cards_are_swapped() -> None:
+    rules = preset("mattis")
+    rng = random.Random(3)
+    compared = 0
+    for seed in range(3):
+        full, moves = random_game(rules, 3, seed)
+        cut = 12 + seed
+        t = replay(rules, 3, list(full.deck or ()), moves[:cut])
+        assert t is not None
+        seat = seed % 3
+        held: list[set[int]] = [set() for _ in range(3)]
+        u = State.from_deck(rules, 3, list(full.deck or ()), 0)
+        for mv in moves[:cut]:
+            for q in range(3):
+                held[q].update(u.hand(q))
+            u.apply(mv)
+
+        mine = spiel_state(list(full.deck or ()), moves[:cut])
+        for deck, _ in hidden_swaps(t, moves[:cut], seat, rng, held):
+            theirs = spiel_state(deck, moves[:cut])
+            assert mine.information_state_string(seat) == theirs.information_state_string(seat)
+            assert mine.observation_string(seat) == theirs.observation_string(seat)
+            assert mine.information_state_tensor(seat) == theirs.information_state_tensor(seat)
+            assert mine.observation_tensor(seat) == theirs.observation_tensor(seat)
+            compared += 1
+    assert compared >= 10
+
+
+@pytest.mark.parametrize("spec", ["python_mattis", "python_mattis(rules=blodmattis,players=4)",
+                                  "python_mattis(rules=skitgubbe,players=2)"])
+def test_resampling_keeps_the_information_set_and_hides_the_rest(spec) -> None:
+    for seed in range(3):
+        _, s = random_state(spec, seed, decisions=10 + 15 * seed)
+        p = s.current_player()
+        key = s.information_state_string(p)
+        true_deck = s.history()[:52]
+        differ = 0
+        for k in range(6):
+            r = s.resample_from_infostate(p, None, rng=random.Random(k))
+            assert r.information_state_string(p) == key
+            assert r.legal_actions() == s.legal_actions()
+            differ += r.history()[:52] != true_deck
+        assert differ >= 5
+
+
+def test_ismcts_and_mcts_play_a_full_game() -> None:
+    g = pyspiel.load_game("python_mattis(players=3)")
+    ev = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(0))
+    bots = [ismcts.ISMCTSBot(g, ev, uct_c=2.0, max_simulations=8, random_state=np.random.RandomState(1)),
+            mcts.MCTSBot(g, uct_c=2.0, max_simulations=8, evaluator=ev, random_state=np.random.RandomState(2)),
+            pyspiel.make_uniform_random_bot(2, 3)]
+    rng = random.Random(4)
+    s = g.new_initial_state()
+    decisions = 0
+    while not s.is_terminal():
+        if s.is_chance_node():
+            s.apply_action(sample_chance(s, rng))
+        else:
+            a = bots[s.current_player()].step(s)
+            assert a in s.legal_actions()
+            s.apply_action(a)
+            decisions += 1
+    assert decisions > 20 and sorted(s.returns()) in ([-1.0, 0.0, 0.0],)
+
+
+def test_action_strings_name_the_move() -> None:
+    _, s = random_state("python_mattis", 0, decisions=0)
+    strings = [s.action_to_string(s.current_player(), a) for a in s.legal_actions()]
+    assert all(t.startswith("play ") or t == "chance" for t in strings)
+    assert openspiel_game.SHORT_NAME == "python_mattis"
