@@ -46,6 +46,9 @@ CELL = 6
 
 RED_SUITS = (1, 2)
 
+KNOWN_SHOWN = 6
+"""Known cards of another hand shown in the players panel (the rest as ``+N``)."""
+
 OUT_PACE = 0.15
 """Seconds between bot moves once the human has finished (nothing left to follow closely)."""
 
@@ -236,8 +239,8 @@ class MattisApp(App[Path | None]):
     Screen { background: #0f3d22; color: #f0f0e8; }
     #top { height: 1; background: #072a16; color: #ffe08a; padding: 0 1; text-style: bold; }
     #middle { height: auto; }
-    #players { width: 1fr; height: auto; border: round #5f9f6f; border-title-color: #ffe08a; padding: 0 1; }
-    #table { width: 1fr; height: auto; min-height: 7; border: round #5f9f6f; border-title-color: #ffe08a;
+    #players { width: 3fr; height: auto; border: round #5f9f6f; border-title-color: #ffe08a; padding: 0 1; }
+    #table { width: 2fr; height: auto; min-height: 7; border: round #5f9f6f; border-title-color: #ffe08a;
              padding: 0 1; }
     #log { height: 9; border: round #5f9f6f; border-title-color: #ffe08a; padding: 0 1; color: #d8e8d8; }
     #turn { height: 1; padding: 0 1; text-style: bold; color: #ffe08a; }
@@ -340,7 +343,8 @@ class MattisApp(App[Path | None]):
         table.add_column(t(lang, "col.pile"), justify="right")
         table.add_column(t(lang, "col.tricks"), justify="right")
         table.add_column(t(lang, "col.status"))
-        for seat, (name, hand, pile, tricks, status) in enumerate(player_rows(obs, self.session.names, lang)):
+        rows = player_rows(obs, self.session.names, lang, known_limit=KNOWN_SHOWN)
+        for seat, (name, hand, pile, tricks, status) in enumerate(rows):
             mark = "▶ " if obs.to_act == seat else "  "
             style = "bold #ffe08a" if obs.to_act == seat else ""
             table.add_row(Text(mark + name, style=style), hand, pile, tricks, status)

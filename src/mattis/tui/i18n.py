@@ -66,11 +66,11 @@ _NB: dict[str, str] = {
     "table.need": "{have} av {need} for avstikk", "word.and": " og ",
     # standing
     "status.finished": "ferdig, {place}. plass", "status.mattis": "Mattis", "status.to_act": "i tur",
-    "status.known": "kjente kort: {cards}", "status.trump_holder": "(har trumfkortet)",
+    "status.known": "kjent: {cards}", "status.trump_holder": "(har trumfkortet)",
     # moves
     "move.play": "legg {cards}", "move.chance": "sjanse", "move.pickup": "ta opp",
     # log
-    "log.new_game": "Nytt spill, {dealer} gir.", "log.wins_trick": "{name} tar stikket.",
+    "log.new_game": "{dealer} gir til et nytt spill.", "log.wins_trick": "{name} tar stikket.",
     "log.phase2": "Fase 2 begynner. Trumf er {trump}.", "log.phase2_notrump": "Fase 2 begynner.",
     "log.avstikk": "{name} tar avstikket.", "log.out": "{name} er ferdig ({place}. plass).",
     "log.blodmattis": "{name} vant ingen stikk og er Blodmattis!", "log.mattis": "{name} er Mattis!",
@@ -163,9 +163,9 @@ _EN: dict[str, str] = {
     "table.empty": "(empty table)", "table.fight": "{fight} between {names}!",
     "table.need": "{have} of {need} for the avstikk", "word.and": " and ",
     "status.finished": "out, place {place}", "status.mattis": "Mattis", "status.to_act": "to act",
-    "status.known": "known cards: {cards}", "status.trump_holder": "(holds the trump card)",
+    "status.known": "known: {cards}", "status.trump_holder": "(holds the trump card)",
     "move.play": "play {cards}", "move.chance": "sjanse (chance)", "move.pickup": "pick up",
-    "log.new_game": "New game, {dealer} deals.", "log.wins_trick": "{name} wins the stikk (trick).",
+    "log.new_game": "{dealer} deals a new game.", "log.wins_trick": "{name} wins the stikk (trick).",
     "log.phase2": "Phase 2 begins. Trump is {trump}.", "log.phase2_notrump": "Phase 2 begins.",
     "log.avstikk": "{name} takes the avstikk (trick).", "log.out": "{name} is out (place {place}).",
     "log.blodmattis": "{name}: no stikk won, Blodmattis (loses at once)!", "log.mattis": "{name} is Mattis!",

@@ -21,6 +21,7 @@ from .render import (
     hand_order,
     last_trick_text,
     move_label,
+    ordered_moves,
     phase_text,
     player_rows,
     rules_lines,
@@ -58,8 +59,9 @@ def parse_answer(text: str, obs: Observation) -> Move | str:
         return MOVE_WORDS[low]
     if low.isdigit():
         i = int(low)
-        if 1 <= i <= len(obs.legal):
-            return obs.legal[i - 1]
+        choices = ordered_moves(obs)
+        if 1 <= i <= len(choices):
+            return choices[i - 1]
         return "?number"
     words = low.split()
     if words and words[0] in ("play", "legg", "spill"):
@@ -120,7 +122,8 @@ class PlainGame:
         self.say(f"{t(lang, 'label.hand')}: {cards_label(hand_order(obs), codes=True) or '-'}")
         self.say(turn_text(obs, names, lang))
         if obs.legal:
-            choices = "  ".join(f"{i}) {move_label(m, lang, codes=True)}" for i, m in enumerate(obs.legal, 1))
+            choices = "  ".join(f"{i}) {move_label(m, lang, codes=True)}"
+                                for i, m in enumerate(ordered_moves(obs), 1))
             self.say(f"{t(lang, 'label.choices')}: {choices}")
 
     def run(self) -> int:

@@ -42,6 +42,15 @@ def hand_order(obs: Observation) -> list[Card]:
     return sort_for_phase2(obs.hand, obs.trump)
 
 
+def ordered_moves(obs: Observation) -> list[Move]:
+    """The legal moves in the order of the sorted hand (sequences after their first card's
+    single), then sjanse / pick up."""
+    pos = {c: i for i, c in enumerate(hand_order(obs))}
+    plays = sorted((m for m in obs.legal if m.kind == "play"),
+                   key=lambda m: (min(pos.get(c, 99) for c in m.cards), len(m.cards)))
+    return plays + [m for m in obs.legal if m.kind != "play"]
+
+
 def legal_cards(obs: Observation) -> set[Card]:
     """The hand cards that are part of some legal move now."""
     return {c for m in obs.legal if m.kind == "play" for c in m.cards}
@@ -130,16 +139,21 @@ def status_text(obs: Observation, seat: int, lang: Lang) -> str:
     return ""
 
 
-def player_rows(obs: Observation, names: Sequence[str], lang: Lang,
-                codes: bool = False) -> list[tuple[str, str, str, str, str]]:
+def player_rows(obs: Observation, names: Sequence[str], lang: Lang, codes: bool = False,
+                known_limit: int | None = None) -> list[tuple[str, str, str, str, str]]:
     """(name, hand size, pile size, tricks won, standing) for every seat; the known cards
-    of another seat's hand (picked up in public) follow its standing."""
+    of another seat's hand (seen in public) follow its standing, at most ``known_limit``
+    of them (then ``+N``)."""
     rows = []
     for s in range(obs.players):
         status = status_text(obs, s, lang)
         if s != obs.seat and obs.known[s]:
             order = sort_by_rank(obs.known[s]) if obs.phase == PHASE1 else sort_for_phase2(obs.known[s], obs.trump)
-            known = t(lang, "status.known", cards=cards_label(order, codes))
+            more = ""
+            if known_limit is not None and len(order) > known_limit:
+                more = f" +{len(order) - known_limit}"
+                order = order[:known_limit]
+            known = t(lang, "status.known", cards=cards_label(order, codes) + more)
             status = f"{status} {known}".strip()
         trump = " " + t(lang, "status.trump_holder") if obs.trump_holder == s and obs.phase == PHASE1 else ""
         rows.append((names[s], str(obs.hand_counts[s]), str(len(obs.piles[s])),

@@ -54,7 +54,7 @@ def fix_you(line: str, you: str, lang: Lang) -> str:
     if lang != "en" or not line.startswith(you + " "):
         return line
     for third, second in (("plays", "play"), ("picks up", "pick up"), ("takes", "take"), ("lays", "lay"),
-                          ("wins", "win"), ("is", "are")):
+                          ("wins", "win"), ("is", "are"), ("deals", "deal")):
         prefix = f"{you} {third}"
         if line.startswith(prefix + " ") or line == prefix:
             return (f"{you} {second}" + line[len(prefix):]).replace(" and turns up ", " and turn up ")
@@ -104,7 +104,8 @@ class Session:
         self.bots = {s: make_bot(self.levels[s], _derive_seed(self.seed, "bot", self.games, s))
                      for s in range(self.players) if s != HUMAN}
         self._counted = False
-        self.log.append(t(self.lang, "log.new_game", dealer=self.names[state.dealer]))
+        you = self.names[HUMAN]
+        self.log.append(fix_you(t(self.lang, "log.new_game", dealer=self.names[state.dealer]), you, self.lang))
         self._last_obs = self.observation()
         self._count_if_over()
 
