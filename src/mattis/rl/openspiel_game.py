@@ -113,10 +113,14 @@ class _Core:
         return c
 
     def hand_log(self, seat: int) -> list[str]:
-        """The seat's hand (hex mask) after each snapshot, from its own observations."""
+        """The seat's hand (hex mask) after each snapshot.
+
+        ``State.hand(seat)`` is the same value as ``observation(seat).hand`` (the seat's
+        own cards), read without building a whole observation for every snapshot.
+        """
         log = self.hands[seat]
         for i in range(len(log), len(self.snaps)):
-            log.append(format(mask_of(self.snaps[i].observation(seat).hand), "x"))
+            log.append(format(mask_of(self.snaps[i].hand(seat)), "x"))
         return log
 
 
