@@ -14,7 +14,7 @@ from textual.widgets import Static
 
 from mattis.core import CHANCE, PHASE2, GameRecord, Move, load_record, preset, seat_names
 from mattis.tui.app import EndScreen, InfoScreen, MattisApp
-from mattis.tui.session import Session
+from mattis.tui.session import Session, fix_you
 
 SIZE = (110, 44)
 
@@ -99,7 +99,7 @@ def test_whole_game_by_keys_reaches_the_end_screen(tmp_path: Path, rules: str) -
             positions = [end.index(line) for line in order]
             assert positions == sorted(positions)
             if truth.mattis is not None:
-                assert f"{names[truth.mattis]} is Mattis!" in end
+                assert fix_you(f"{names[truth.mattis]} is Mattis!", "You", "en") in end
                 assert f"{names[truth.mattis]}: 1" in end.split("Times Mattis")[1]
             else:
                 assert "No Mattis this time." in end

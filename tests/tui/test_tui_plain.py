@@ -12,7 +12,7 @@ import pytest
 from mattis.cli.main import main
 from mattis.core import GameRecord, load_record, preset, seat_names
 from mattis.tui.plain import PlainGame
-from mattis.tui.session import Session
+from mattis.tui.session import Session, fix_you
 
 
 def test_piped_game_to_the_end(tmp_path: Path) -> None:
@@ -33,7 +33,7 @@ def test_piped_game_to_the_end(tmp_path: Path) -> None:
     assert truth.is_over
     names = seat_names(3, 0, "en")
     assert truth.mattis is not None
-    assert f"{names[truth.mattis]} is Mattis!" in out
+    assert fix_you(f"{names[truth.mattis]} is Mattis!", "You", "en") in out
     order = out[out.index("Finishing order:"):]
     for i, s in enumerate(truth.finished, start=1):
         assert f"  {i}. {names[s]}\n" in order

@@ -23,7 +23,7 @@ from ..core import (
     sort_for_phase2,
 )
 from .i18n import TERMS, Lang, has, t
-from .session import mattis_of
+from .session import fix_you, mattis_of
 
 
 def card_label(card: Card, codes: bool = False) -> str:
@@ -180,7 +180,9 @@ def end_lines(obs: Observation, names: Sequence[str], tally: Sequence[int], lang
     if m is not None:
         lines.append("  " + t(lang, "end.mattis_line", place=len(obs.finished) + 1, name=names[m]))
     lines.append("")
-    lines.append(t(lang, "end.mattis", name=names[m]) if m is not None else t(lang, "end.no_mattis"))
+    you = names[obs.seat]
+    lines.append(fix_you(t(lang, "end.mattis", name=names[m]), you, lang) if m is not None
+                 else t(lang, "end.no_mattis"))
     if obs.end_reason and obs.end_reason != "normal":
         lines.append(t(lang, f"end.reason.{obs.end_reason}") if has(lang, f"end.reason.{obs.end_reason}")
                      else obs.end_reason)
