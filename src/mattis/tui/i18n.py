@@ -89,7 +89,7 @@ _NB: dict[str, str] = {
     "end.reason.repetition": "Spillet ble stoppet fordi stillingen gjentok seg; rangert etter kort på hånden.",
     "end.reason.cap": "Spillet ble stoppet etter for mange trekk; rangert etter kort på hånden.",
     "end.reason.stuck": "Spillet kunne ikke fortsette; rangert etter kort på hånden.",
-    "end.tally": "Ganger Mattis denne økten:",
+    "end.tally": "Ganger Mattis denne økten (Blodmattis teller med):",
     # buttons and keys
     "btn.lay": "Legg", "btn.chance": "Sjanse", "btn.pickup": "Ta opp", "btn.last": "Siste stikk",
     "btn.rules": "Regler", "btn.hint": "Hint", "btn.quit": "Lagre og avslutt", "btn.again": "Spill igjen (n)",
@@ -181,7 +181,7 @@ _EN: dict[str, str] = {
     "end.reason.repetition": "The game was stopped because the position repeated; ranked by cards held.",
     "end.reason.cap": "The game was stopped after too many moves; ranked by cards held.",
     "end.reason.stuck": "The game could not go on; ranked by cards held.",
-    "end.tally": "Times Mattis this session:",
+    "end.tally": "Times Mattis this session (Blodmattis counts too):",
     "btn.lay": "Lay", "btn.chance": "Sjanse", "btn.pickup": "Pick up", "btn.last": "Last trick",
     "btn.rules": "Rules", "btn.hint": "Hint", "btn.quit": "Save and quit", "btn.again": "Play again (n)",
     "keys": "←/→ choose card · Enter lay · Space mark a sequence · c sjanse (chance) · p pick up · "
