@@ -1,0 +1,361 @@
+"""The ASGI app: pages, the table API, the WebSocket hub and the bots.
+
+Every change follows one path (:meth:`Hub.commit`): the request is checked
+against the table and the engine, the event is appended to the SQLite log, then
+applied in memory, then every connection at the table is sent its own view
+(built by :func:`mattis.web.view.frame`).  Bots act from their seat's
+observation only, after a delay people can follow.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from importlib.resources import files
+from pathlib import Path
+from typing import Any, Final
+from urllib.parse import urlsplit
+
+from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+
+from ..bots.base import DEFAULT_LEVEL
+from ..core import CHOICES, PRESET_DOCS, PRESETS
+from ..core.cards import Lang
+from .store import Store, StoreError
+from .table import LEVELS, Event, Refusal, Table
+from .view import frame, notice
+
+log = logging.getLogger("mattis.web")
+
+STATIC: Final = Path(str(files("mattis.web") / "static"))
+MAX_MESSAGE: Final = 4096
+QUEUE_LIMIT: Final = 500
+HEADERS: Final = {
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; connect-src 'self'; "
+                               "style-src 'self'; script-src 'self'; frame-ancestors 'none'",
+    "Referrer-Policy": "no-referrer",
+    "X-Content-Type-Options": "nosniff",
+}
+
+
+@dataclass(eq=False)
+class Conn:
+    """One open WebSocket: bound to a seat (or ``None`` = spectator) when it opened."""
+
+    ws: WebSocket
+    seat: int | None
+    lang: Lang
+    queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
+
+    def push(self, text: str) -> None:
+        if self.queue.qsize() > QUEUE_LIMIT:
+            return  # a client that stopped reading; it gets the latest state when it reconnects
+        self.queue.put_nowait(text)
+
+
+def _lang(value: object) -> Lang:
+    return "nb" if value == "nb" else "en"
+
+
+class Hub:
+    """All tables, their connections and their bots."""
+
+    def __init__(self, db_path: str, bot_delay: float, test_mode: bool) -> None:
+        self.db_path = db_path
+        self.bot_delay = bot_delay
+        self.test_mode = test_mode
+        self.store: Store | None = None
+        self.tables: dict[str, Table] = {}
+        self.conns: dict[str, set[Conn]] = {}
+        self.bot_tasks: dict[str, asyncio.Task[None]] = {}
+
+    # ----------------------------------------------------------- lifecycle
+    def open(self) -> None:
+        """Open the log and rebuild every table by replaying its events."""
+        self.store = Store(self.db_path)
+        for tid, events in self.store.tables():
+            t = Table.from_create(events[0])
+            for ev in events[1:]:
+                t.apply(ev)
+            self.tables[tid] = t
+        for t in self.tables.values():
+            self.kick_bots(t)
+
+    async def close(self) -> None:
+        for task in list(self.bot_tasks.values()):
+            task.cancel()
+        if self.store is not None:
+            self.store.close()
+
+    # -------------------------------------------------------------- changes
+    def commit(self, table: Table, ev: Event) -> None:
+        """Log the event, apply it, tell everyone, wake the bots."""
+        assert self.store is not None
+        self.store.append(table.id, table.events, ev)
+        table.apply(ev)
+        self.broadcast(table)
+        self.kick_bots(table)
+
+    def create(self, ev: Event) -> Table:
+        assert self.store is not None
+        self.store.append(ev["id"], 0, ev)
+        t = self.tables[ev["id"]] = Table.from_create(ev)
+        return t
+
+    def connected(self, table: Table) -> set[int]:
+        return {c.seat for c in self.conns.get(table.id, ()) if c.seat is not None}
+
+    def broadcast(self, table: Table) -> None:
+        conns = self.conns.get(table.id, set())
+        on = self.connected(table)
+        for c in conns:
+            c.push(frame(table, c.seat, c.lang, connected=on))
+
+    def reply(self, table: Table, conn: Conn, error: Refusal | None = None) -> None:
+        conn.push(frame(table, conn.seat, conn.lang, connected=self.connected(table), error=error))
+
+    # ----------------------------------------------------------------- bots
+    def kick_bots(self, table: Table) -> None:
+        st = table.state
+        if st is None or st.is_over or st.to_act is None or table.seats[st.to_act].kind != "bot":
+            return
+        task = self.bot_tasks.get(table.id)
+        if task is None or task.done():
+            self.bot_tasks[table.id] = asyncio.get_running_loop().create_task(self._bots(table))
+
+    async def _bots(self, table: Table) -> None:
+        """Play the bots' turns at this table until a person is to act."""
+        while True:
+            await asyncio.sleep(self.bot_delay)
+            st = table.state
+            if st is None or st.is_over or st.to_act is None or table.seats[st.to_act].kind != "bot":
+                return
+            seat, game, seq = st.to_act, table.game, st.n_moves
+            obs = st.observation(seat)
+            bot = table.bot(seat)
+            move = bot.act(obs) if self.bot_delay == 0 else await asyncio.to_thread(bot.act, obs)
+            try:
+                ev = table.move_event(seat, game, seq, str(move))
+                self.commit_quiet(table, ev)
+            except Refusal as r:  # a bot returning an illegal move is a bug in the bot: log it, stop
+                log.error("bot at table %s seat %d: %s", table.id, seat, r.en)
+                return
+            except StoreError as e:
+                log.error("%s", e)
+                return
+
+    def commit_quiet(self, table: Table, ev: Event) -> None:
+        """:meth:`commit` without re-waking the bots (the bot loop is already running)."""
+        assert self.store is not None
+        self.store.append(table.id, table.events, ev)
+        table.apply(ev)
+        self.broadcast(table)
+
+    # ------------------------------------------------------------ websocket
+    def origin_ok(self, ws: WebSocket) -> bool:
+        """Only pages served by this server may open a WebSocket (same scheme-less host:port)."""
+        origin = ws.headers.get("origin")
+        host = ws.headers.get("host")
+        if not origin or not host:
+            return False
+        return urlsplit(origin).netloc.lower() == host.lower()
+
+    async def serve_ws(self, ws: WebSocket, tid: str) -> None:
+        if not self.origin_ok(ws):
+            await ws.close(code=4403)  # before accept: the handshake is refused (HTTP 403)
+            return
+        await ws.accept()
+        try:
+            hello = json.loads(await asyncio.wait_for(ws.receive_text(), timeout=15))
+        except (TimeoutError, json.JSONDecodeError, WebSocketDisconnect, KeyError, RuntimeError):
+            await ws.close(code=4400)
+            return
+        if not isinstance(hello, dict):
+            hello = {}
+        lang = _lang(hello.get("lang"))
+        table = self.tables.get(tid)
+        if table is None:
+            await ws.send_text(notice("there is no such table", "det finnes ikke noe slikt bord", lang))
+            await ws.close(code=4404)
+            return
+        seat: int | None = None
+        if hello.get("token") is not None:
+            seat = table.seat_of(hello.get("token"))
+            if seat is None:
+                await ws.send_text(notice("this seat token is not valid at this table",
+                                          "denne plassnøkkelen gjelder ikke ved dette bordet", lang))
+                await ws.close(code=4401)
+                return
+        conn = Conn(ws, seat, lang)
+        self.conns.setdefault(tid, set()).add(conn)
+        writer = asyncio.get_running_loop().create_task(self._writer(conn))
+        if seat is not None:
+            self.broadcast(table)
+        else:
+            self.reply(table, conn)
+        try:
+            while True:
+                text = await ws.receive_text()
+                self.handle(table, conn, text)
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            self.conns[tid].discard(conn)
+            conn.queue.put_nowait(None)
+            with contextlib.suppress(Exception):
+                await writer
+            if seat is not None:
+                self.broadcast(table)
+
+    async def _writer(self, conn: Conn) -> None:
+        while True:
+            text = await conn.queue.get()
+            if text is None:
+                return
+            try:
+                await conn.ws.send_text(text)
+            except Exception:  # the peer is gone; the reader side cleans up
+                return
+
+    def handle(self, table: Table, conn: Conn, text: str) -> None:
+        """One request from a connection; refusals go back to that connection only."""
+        try:
+            if len(text) > MAX_MESSAGE:
+                raise Refusal("message too long", "meldingen er for lang")
+            try:
+                msg = json.loads(text)
+            except json.JSONDecodeError:
+                raise Refusal("not a JSON message", "ikke en JSON-melding") from None
+            if not isinstance(msg, dict):
+                raise Refusal("not a JSON object", "ikke et JSON-objekt")
+            kind = msg.get("type")
+            if kind == "lang":
+                conn.lang = _lang(msg.get("lang"))
+                self.reply(table, conn)
+                return
+            if kind == "sync":
+                self.reply(table, conn)
+                return
+            if conn.seat is None:
+                raise Refusal("spectators cannot play", "tilskuere kan ikke spille")
+            if "seat" in msg and msg["seat"] != conn.seat:
+                raise Refusal("you can only act for your own seat", "du kan bare spille for din egen plass")
+            if kind == "move":
+                ev = table.move_event(conn.seat, msg.get("game"), msg.get("seq"), msg.get("move"))
+            elif kind in ("start", "rematch"):
+                if (kind == "start") != (table.state is None):
+                    raise Refusal("the game has already started" if kind == "start" else "no game to rematch yet",
+                                  "spillet har allerede startet" if kind == "start" else "ingen runde å ta omkamp på")
+                ev = table.deal_event(conn.seat, msg.get("level"))
+            else:
+                raise Refusal("unknown request", "ukjent forespørsel")
+            self.commit(table, ev)
+        except Refusal as r:
+            self.reply(table, conn, r)
+        except StoreError as e:
+            log.error("%s", e)
+            self.reply(table, conn, Refusal("the server could not save that; try again",
+                                            "tjeneren klarte ikke å lagre det; prøv igjen"))
+
+
+def create_app(db_path: str = "mattis.db", bot_delay: float = 0.8, test_mode: bool = False) -> FastAPI:
+    """The web app.  ``test_mode`` lets table creation take a ``seed`` (reproducible deals)."""
+    hub = Hub(db_path, bot_delay, test_mode)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        hub.open()
+        yield
+        await hub.close()
+
+    app = FastAPI(lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
+    app.state.hub = hub
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    def page() -> FileResponse:
+        return FileResponse(STATIC / "index.html", headers=HEADERS)
+
+    @app.get("/")
+    async def index() -> FileResponse:
+        return page()
+
+    @app.get("/t/{tid}")
+    async def table_page(tid: str) -> FileResponse:
+        return page()
+
+    @app.get("/api/meta")
+    async def meta() -> dict[str, Any]:
+        return {"presets": {name: {"doc": PRESET_DOCS[name], "players": [r.allowed_players().start,
+                                                                         r.allowed_players().stop - 1]}
+                            for name, r in PRESETS.items()},
+                "choices": CHOICES, "levels": list(LEVELS), "default_level": DEFAULT_LEVEL}
+
+    async def body(request: Request) -> dict[str, Any]:
+        if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+            raise Refusal("send JSON", "send JSON")
+        try:
+            data = json.loads(await request.body())
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            raise Refusal("not valid JSON", "ugyldig JSON") from None
+        if not isinstance(data, dict):
+            raise Refusal("not a JSON object", "ikke et JSON-objekt")
+        return data
+
+    def refused(r: Refusal, lang: object, status: int = 400) -> JSONResponse:
+        return JSONResponse({"error": r.nb if lang == "nb" else r.en}, status_code=status)
+
+    @app.post("/api/tables")
+    async def create_table(request: Request) -> JSONResponse:
+        lang: object = None
+        try:
+            data = await body(request)
+            lang = data.get("lang")
+            seed = data.get("seed")
+            if seed is not None and (not hub.test_mode or not isinstance(seed, int) or isinstance(seed, bool)):
+                raise Refusal("seeded deals are only for test servers", "faste kortstokkinger er bare for testtjenere")
+            ev, token = Table.create_event(data.get("preset", "mattis"), data.get("overrides"), data.get("players"),
+                                           data.get("seats"), data.get("name"), seed)
+            t = hub.create(ev)
+        except Refusal as r:
+            return refused(r, lang)
+        except StoreError as e:
+            return refused(Refusal(str(e), str(e)), lang, 503)
+        return JSONResponse({"table": t.id, "seat": 0, "token": token, "invite": t.invite})
+
+    @app.post("/api/tables/{tid}/join")
+    async def join_table(tid: str, request: Request) -> JSONResponse:
+        lang: object = None
+        try:
+            data = await body(request)
+            lang = data.get("lang")
+            t = hub.tables.get(tid)
+            if t is None:
+                return refused(Refusal("there is no such table", "det finnes ikke noe slikt bord"), lang, 404)
+            ev, token = t.join_event(data.get("invite"), data.get("name"))
+            hub.commit(t, ev)
+        except Refusal as r:
+            return refused(r, lang)
+        except StoreError as e:
+            return refused(Refusal(str(e), str(e)), lang, 503)
+        return JSONResponse({"table": t.id, "seat": ev["seat"], "token": token})
+
+    @app.get("/api/tables/{tid}/games/{game}/record")
+    async def record(tid: str, game: int) -> Response:
+        t = hub.tables.get(tid)
+        text = t.records.get(game) if t is not None else None
+        if text is None:
+            return JSONResponse({"error": "no finished game with that number at this table"}, status_code=404)
+        return Response(text, media_type="application/json",
+                        headers={"Content-Disposition": f'attachment; filename="mattis-{tid}-{game}.json"'})
+
+    @app.websocket("/ws/{tid}")
+    async def ws_endpoint(ws: WebSocket, tid: str) -> None:
+        await hub.serve_ws(ws, tid)
+
+    return app

@@ -1,0 +1,137 @@
+"""The one door out: every byte the server sends on a table's WebSocket is built here.
+
+:func:`frame` builds what one viewer (a seat, or ``None`` for a spectator) may
+see, from ``state.observation(seat)`` and the table's public facts (seat names,
+tally, rules).  Nothing else of the :class:`~mattis.core.State` is read: not the
+deck, not other hands, not the stock, not the bot seed.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, Final
+
+from ..core import OVER, Observation, card_code, describe_move, rules_to_json
+from ..core.cards import SUIT_LETTERS, Lang
+from .table import Refusal, Table
+
+LOG_TAIL: Final = 60
+
+_REASONS: Final[list[tuple[str, str]]] = [
+    (r"the game is over", "spillet er over"),
+    (r"there is nothing to pick up in phase 1", "det er ingenting å ta opp i fase 1"),
+    (r"chance \(sjanse\) is not allowed in these rules", "sjanse er ikke lov med disse reglene"),
+    (r"chance needs at least two cards in the stock", "sjanse krever minst to kort i bunken"),
+    (r"chance is only allowed when you lead", "du kan bare sjanse når du spiller ut"),
+    (r"in phase 1 you lay one card at a time", "i fase 1 legger du ett kort om gangen"),
+    (r"you do not hold (.+)", "du har ikke {0}"),
+    (r"there is no chance \(sjanse\) in phase 2", "det er ingen sjanse i fase 2"),
+    (r"there is nothing on the table to pick up", "det ligger ingenting på bordet å ta opp"),
+    (r"you can beat the top entry, and these rules do not let you pick up instead",
+     "du kan stikke det øverste, og disse reglene lar deg ikke ta opp i stedet"),
+    (r"sequences \(serie\) are not allowed in these rules", "serier er ikke lov med disse reglene"),
+    (r"a sequence must be consecutive cards of one suit", "en serie må være kort på rad i samme farge"),
+    (r"a sequence must be at least (\d+) cards long", "en serie må ha minst {0} kort"),
+    (r"that entry cannot be led", "det kan ikke spilles ut"),
+    (r"you can beat in the suit, so you must follow suit instead of trumping",
+     "du kan stikke i fargen, så du må følge farge i stedet for å trumfe"),
+    (r"it must be higher than (.+)", "det må være høyere enn {0}"),
+    (r"you must follow suit with a higher card, or trump", "du må følge farge med et høyere kort, eller trumfe"),
+    (r"illegal move", "ulovlig trekk"),
+]
+
+
+def translate_reason(reason: str) -> str:
+    """The engine's reason (English) in Norwegian; unknown reasons stay in English."""
+    for pattern, nb in _REASONS:
+        m = re.fullmatch(pattern, reason)
+        if m:
+            return nb.format(*m.groups())
+    return reason
+
+
+def _codes(cards: tuple[int, ...] | list[int]) -> list[str]:
+    return [card_code(c) for c in cards]
+
+
+def _obs_json(table: Table, obs: Observation, public: bool, lang: Lang) -> dict[str, Any]:
+    names = [s.name for s in table.seats]
+    hist = obs.history
+    start = max(0, len(hist) - LOG_TAIL)
+    log = [{"seat": seat, "move": str(mv), "shown": _codes(shown),
+            "text": describe_move(names[seat], mv, shown, lang)} for seat, mv, shown in hist[start:]]
+    mattis: int | None = None
+    if obs.phase == OVER:
+        rest = [s for s in obs.losers if s not in obs.blodmattis]
+        mattis = rest[0] if rest else None
+    return {
+        "phase": obs.phase,
+        "to_act": obs.to_act,
+        "dealer": obs.dealer,
+        "hand": [] if public else _codes(obs.hand),
+        "legal": [] if public else [str(m) for m in obs.legal],
+        "hand_counts": list(obs.hand_counts),
+        "piles": [_codes(p) for p in obs.piles],
+        "tricks_won": list(obs.tricks_won),
+        "stock_count": obs.stock_count,
+        "set_aside_count": obs.set_aside_count,
+        "trump": None if obs.trump is None else SUIT_LETTERS[obs.trump],
+        "trump_card": None if obs.trump_card is None else card_code(obs.trump_card),
+        "trump_holder": obs.trump_holder,
+        "trump_rule": obs.rules.trump,
+        "trick_leader": obs.trick_leader,
+        "table1": [[s, card_code(c)] for s, c in obs.table1],
+        "fighters": list(obs.fighters),
+        "table2": [[s, _codes(e)] for s, e in obs.table2],
+        "trick_need": obs.trick_need,
+        "known": [_codes(k) for k in obs.known],
+        "in_game": list(obs.in_game),
+        "finished": list(obs.finished),
+        "losers": list(obs.losers),
+        "blodmattis": list(obs.blodmattis),
+        "mattis": mattis,
+        "last_trick": None if obs.last_trick is None else [obs.last_trick[0], _codes(obs.last_trick[1])],
+        "out_count": obs.out_count,
+        "log": log,
+        "log_start": start,
+        "end_reason": obs.end_reason,
+    }
+
+
+def frame(table: Table, viewer: int | None, lang: Lang, *, connected: set[int] | frozenset[int] = frozenset(),
+          error: Refusal | None = None) -> str:
+    """The JSON text one viewer is sent: the table as that seat (or a spectator) may see it,
+    plus an optional refusal of that viewer's own request."""
+    rules = table.rules
+    seats = [{"name": s.name, "kind": s.kind, "level": s.level if s.kind == "bot" else None,
+              "connected": s.kind == "bot" or i in connected} for i, s in enumerate(table.seats)]
+    out: dict[str, Any] = {
+        "type": "state",
+        "table": table.id,
+        "you": viewer,
+        "host": viewer == 0,
+        "status": table.status,
+        "game": table.game,
+        "seq": table.seq,
+        "players": table.players,
+        "rules": rules_to_json(rules),
+        "rules_name": rules.name,
+        "sequences": rules.sequences,
+        "seats": seats,
+        "tally": {"games": table.games_done, "mattis": list(table.mattis_count)},
+        "records": sorted(table.records),
+        "invite": table.invite if viewer is not None and table.status == "lobby" else None,
+    }
+    st = table.state
+    if st is not None:
+        seat = 0 if viewer is None else viewer
+        out["obs"] = _obs_json(table, st.observation(seat), viewer is None, lang)
+    if error is not None:
+        out["error"] = error.nb if lang == "nb" else error.en
+    return json.dumps(out, ensure_ascii=False, separators=(",", ":"))
+
+
+def notice(message_en: str, message_nb: str, lang: Lang) -> str:
+    """A message to a connection that has no seat view yet (a refused hello)."""
+    return json.dumps({"type": "refused", "error": message_nb if lang == "nb" else message_en}, ensure_ascii=False)
