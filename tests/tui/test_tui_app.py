@@ -204,6 +204,8 @@ def test_rules_last_trick_and_hint_screens(tmp_path: Path) -> None:
             assert isinstance(app.screen, InfoScreen)
             text = text_of(app.screen.query_one("#info-text", Static))
             assert "Regler i bruk: mattis" in text and "Sjanse: når du spiller ut" in text
+            await pilot.press("down", "pagedown")
+            assert isinstance(app.screen, InfoScreen)  # arrows scroll, they do not close
             await pilot.press("x")
             assert not isinstance(app.screen, InfoScreen)
             await pilot.press("l")

@@ -18,7 +18,7 @@ from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.geometry import Size
 from textual.screen import ModalScreen
 from textual.widget import Widget
@@ -163,13 +163,15 @@ class HandView(Widget):
 
 
 class InfoScreen(ModalScreen[None]):
-    """A text shown over the table (rules, last trick); any key closes it."""
+    """A text shown over the table (rules, last trick).  Arrows and Page Up/Down scroll it;
+    any other key or a click closes it."""
 
     DEFAULT_CSS = """
     InfoScreen { align: center middle; }
-    InfoScreen > Vertical { width: 90; height: auto; max-height: 90%; border: thick $accent;
-                            background: $surface; padding: 1 2; }
+    InfoScreen > VerticalScroll { width: 96; height: auto; max-height: 90%; border: thick $accent;
+                                  background: $surface; padding: 1 2; }
     """
+    SCROLL: ClassVar[dict[str, float]] = {"up": -1, "down": 1, "pageup": -10, "pagedown": 10}
 
     def __init__(self, lines: list[str], close_hint: str) -> None:
         super().__init__()
@@ -177,12 +179,15 @@ class InfoScreen(ModalScreen[None]):
         self.close_hint = close_hint
 
     def compose(self) -> ComposeResult:
-        with Vertical():
+        with VerticalScroll():
             yield Static("\n".join(self.lines), id="info-text", markup=False)
             yield Static(self.close_hint, id="info-close")
 
     def on_key(self, event: events.Key) -> None:
         event.stop()
+        if event.key in self.SCROLL:
+            self.query_one(VerticalScroll).scroll_relative(y=self.SCROLL[event.key], animate=False)
+            return
         self.dismiss(None)
 
     def on_click(self) -> None:

@@ -95,7 +95,7 @@ _NB: dict[str, str] = {
     "btn.rules": "Regler", "btn.hint": "Hint", "btn.quit": "Lagre og avslutt", "btn.again": "Spill igjen (n)",
     "keys": "←/→ velg kort · Enter legg · Mellomrom marker serie · c sjanse · p ta opp · l siste stikk · "
             "r regler · h hint · q lagre og avslutt",
-    "info.close": "Trykk en tast for å lukke.",
+    "info.close": "Piltaster blar; trykk en annen tast for å lukke.",
     "saved": "Spillet er lagret i {path}.",
     "saved_resume": "Spillet er lagret i {path}. Fortsett med: mattis play --resume {path}",
     "kept_previous": "Et uferdig spill ble tatt vare på i {path}.",
@@ -186,7 +186,7 @@ _EN: dict[str, str] = {
     "btn.rules": "Rules", "btn.hint": "Hint", "btn.quit": "Save and quit", "btn.again": "Play again (n)",
     "keys": "←/→ choose card · Enter lay · Space mark a sequence · c sjanse (chance) · p pick up · "
             "l last trick · r rules · h hint · q save and quit",
-    "info.close": "Press any key to close.",
+    "info.close": "Arrows scroll; press any other key to close.",
     "saved": "The game is saved in {path}.",
     "saved_resume": "The game is saved in {path}. Continue with: mattis play --resume {path}",
     "kept_previous": "An unfinished game was kept in {path}.",
