@@ -25,7 +25,7 @@ def quick_pilot(monkeypatch: pytest.MonkeyPatch) -> None:
     detect idleness just as well and make these whole-game tests four times quicker."""
     import textual._wait
 
-    monkeypatch.setattr(textual._wait, "SLEEP_GRANULARITY", 0.004)
+    monkeypatch.setattr(textual._wait, "SLEEP_GRANULARITY", 0.004, raising=False)
 
 
 def make_app(tmp_path: Path, rules: str = "mattis", seed: int = 1, lang: str = "nb", players: int = 3,
