@@ -33,7 +33,7 @@ import numpy as np
 import numpy.typing as npt
 import pyspiel
 
-from ..core import IllegalMoveError, Rules, State, card_code, mask_of
+from ..core import IllegalMoveError, Move, Rules, State, card_code, mask_of
 from .common import loser_rewards, make_rules
 from .encoding import ActionSpace, encode, history_string, layout, obs_size, obs_string
 
@@ -92,36 +92,47 @@ class _Spec:
 class _Core:
     """The referee's side of one OpenSpiel state, with a cheap deep copy.
 
-    ``snaps`` holds the engine state after the deal and after every move (never
-    mutated afterwards); ``hands`` caches, per seat, its hand after each snapshot.
+    ``moves`` lists the moves made; ``hands`` caches, per seat, its own hand after the
+    deal and after each move, filled on demand by ``cursor`` (a replay of the game
+    kept at the end of the cache), so plain playouts pay nothing for it.
     """
 
-    __slots__ = ("deck", "state", "snaps", "hands")
+    __slots__ = ("deck", "state", "moves", "cursor", "hands", "to_act")
 
     def __init__(self, players: int) -> None:
         self.deck: list[int] = []
         self.state: State | None = None
-        self.snaps: list[State] = []
+        self.moves: list[Move] = []
+        self.cursor: State | None = None
         self.hands: list[list[str]] = [[] for _ in range(players)]
+        self.to_act: int = int(pyspiel.PlayerId.CHANCE)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Core:
         c = _Core.__new__(_Core)
         c.deck = self.deck[:]
         c.state = self.state.clone() if self.state is not None else None
-        c.snaps = self.snaps[:]
+        c.moves = self.moves[:]
+        c.cursor = self.cursor.clone() if self.cursor is not None else None
         c.hands = [h[:] for h in self.hands]
+        c.to_act = self.to_act
         return c
 
-    def hand_log(self, seat: int) -> list[str]:
-        """The seat's hand (hex mask) after each snapshot.
+    def hand_log(self, seat: int, rules: Rules, dealer: int) -> list[str]:
+        """The seat's hand (hex mask) after the deal and after each move.
 
         ``State.hand(seat)`` is the same value as ``observation(seat).hand`` (the seat's
-        own cards), read without building a whole observation for every snapshot.
+        own cards), read without building a whole observation at every step.
         """
-        log = self.hands[seat]
-        for i in range(len(log), len(self.snaps)):
-            log.append(format(mask_of(self.snaps[i].hand(seat)), "x"))
-        return log
+        if self.cursor is None:
+            self.cursor = State.from_deck(rules, len(self.hands), self.deck, dealer)
+            for q, log in enumerate(self.hands):
+                log.append(format(mask_of(self.cursor.hand(q)), "x"))
+        cur = self.cursor
+        while len(self.hands[0]) <= len(self.moves):
+            cur.apply(self.moves[len(self.hands[0]) - 1])
+            for q, log in enumerate(self.hands):
+                log.append(format(mask_of(cur.hand(q)), "x"))
+        return self.hands[seat]
 
 
 class MattisGame(pyspiel.Game):  # type: ignore[misc]
@@ -168,13 +179,7 @@ class MattisState(pyspiel.State):  # type: ignore[misc]
         return self._core.state
 
     def current_player(self) -> int:
-        s = self._core.state
-        if s is None:
-            return int(pyspiel.PlayerId.CHANCE)
-        if s.is_over:
-            return int(pyspiel.PlayerId.TERMINAL)
-        assert s.to_act is not None
-        return s.to_act
+        return self._core.to_act
 
     def is_terminal(self) -> bool:
         s = self._core.state
@@ -202,10 +207,19 @@ class MattisState(pyspiel.State):  # type: ignore[misc]
             core.deck.append(action)
             if len(core.deck) == 52:
                 core.state = State.from_deck(self._g.rules, self._g.players, core.deck, self._g.dealer)
-                core.snaps.append(core.state.clone())
+                core.to_act = self._player_to_act()
             return
-        core.state.apply(self._g.space.move(action))
-        core.snaps.append(core.state.clone())
+        mv = self._g.space.move(action)
+        core.state.apply(mv)
+        core.moves.append(mv)
+        core.to_act = self._player_to_act()
+
+    def _player_to_act(self) -> int:
+        s = self._core.state
+        assert s is not None
+        if s.to_act is None:
+            return int(pyspiel.PlayerId.TERMINAL)
+        return s.to_act
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -234,7 +248,8 @@ class MattisState(pyspiel.State):  # type: ignore[misc]
         if core.state is None:
             return f"p{player} dealing {len(core.deck)}"
         obs = core.state.observation(player)
-        return f"p{player} " + history_string(obs) + " | " + ",".join(core.hand_log(player))
+        hands = core.hand_log(player, self._g.rules, self._g.dealer)
+        return f"p{player} " + history_string(obs) + " | " + ",".join(hands)
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any = None,
                                 rng: random.Random | None = None) -> MattisState:
@@ -251,7 +266,7 @@ class MattisState(pyspiel.State):  # type: ignore[misc]
             for c in r.sample([c for c in range(52)], len(core.deck)):
                 new.apply_action(c)
             return new
-        moves = [m for _, m in core.state.moves()]
+        moves = core.moves[:]
         deck = resample_deck(self._g.rules, self._g.players, self._g.dealer, core.deck, moves, player_id, r)
         for c in deck:
             new.apply_action(c)
@@ -393,7 +408,7 @@ class MattisObserver:
         encode(obs, self.tensor[:self.base])
         if self.perfect_recall:
             held = self.dict["first_held"]
-            for t, hx in enumerate(core.hand_log(player)):
+            for t, hx in enumerate(core.hand_log(player, state._g.rules, state._g.dealer)):
                 m = int(hx, 16)
                 while m:
                     low = m & -m

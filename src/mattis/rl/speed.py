@@ -2,7 +2,8 @@
 
 Every row plays whole games with uniformly random legal moves for about
 ``seconds_per_row`` seconds, in this one process, and counts player decisions
-(chance steps are timed but not counted).  Rows:
+(chance steps are timed but not counted).  Time is this process's CPU time
+(``time.process_time``), so other work on a shared machine does not skew a row.  Rows:
 
 * ``mattis raw``: the engine's own API, ``legal_moves()`` + ``apply()``;
 * ``mattis pettingzoo``: the ``mattis_v0`` AEC env, an agent loop reading
@@ -28,17 +29,19 @@ Row = dict[str, Any]
 
 def _timed(name: str, detail: str, seconds: float, one_game: Callable[[int], int]) -> Row:
     games = decisions = 0
-    start = time.perf_counter()
+    start = time.process_time()
+    wall = time.perf_counter()
     deadline = start + seconds
     while True:
         decisions += one_game(games)
         games += 1
-        now = time.perf_counter()
+        now = time.process_time()
         if now >= deadline:
             break
     elapsed = now - start
+    wall = time.perf_counter() - wall
     return {"name": name, "detail": detail, "games": games, "decisions": decisions,
-            "seconds": elapsed, "decisions_per_s": decisions / elapsed}
+            "seconds": elapsed, "wall_seconds": wall, "decisions_per_s": decisions / elapsed}
 
 
 def _raw(rules_name: str, players: int) -> Callable[[int], int]:
@@ -151,7 +154,7 @@ def format_table(rows: list[Row]) -> str:
 
 def main_race(seconds: float = 3.0) -> int:
     """Print the race table (for ``mattis bench --vs-openspiel``); returns 0."""
-    print(f"Random playouts, {seconds:g} s per row, one process (decisions = player moves):")
+    print(f"Random playouts, {seconds:g} CPU s per row, one process (decisions = player moves, per CPU second):")
     print(format_table(race(seconds)))
     return 0
 
