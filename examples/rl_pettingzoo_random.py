@@ -3,7 +3,7 @@
 Seat 0 plays a policy, the other seats play uniformly random legal actions.  A
 random seat 0 loses about 1/players of the games; a better policy loses fewer.
 
-    python examples/rl_pettingzoo_random.py --games 200 --rules mattis --players 3
+    python examples/rl_pettingzoo_random.py --games 100 --rules mattis --players 3
 """
 
 from __future__ import annotations
@@ -35,8 +35,8 @@ def make_lowest_policy(space: ActionSpace) -> Policy:
     return policy
 
 
-def loss_rate(policy: Policy, games: int, rules: str, players: int, seed: int) -> tuple[float, float]:
-    """Seat 0's loss rate and a 95% Wilson half-width."""
+def loss_rate(policy: Policy, games: int, rules: str, players: int, seed: int) -> tuple[float, float, float]:
+    """Seat 0's loss rate and its 95% Wilson interval."""
     env = mattis_v0.env(rules=rules, players=players)
     rng = np.random.default_rng(seed)
     losses = 0
@@ -53,13 +53,14 @@ def loss_rate(policy: Policy, games: int, rules: str, players: int, seed: int) -
             env.step(pol(obs["observation"], obs["action_mask"], rng))
     p = losses / games
     z = 1.96
+    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
     half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
-    return p, half
+    return p, centre - half, centre + half
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=int, default=200)
+    ap.add_argument("--games", type=int, default=100)
     ap.add_argument("--rules", default="mattis")
     ap.add_argument("--players", type=int, default=3)
     ap.add_argument("--seed", type=int, default=0)
@@ -69,8 +70,8 @@ def main() -> None:
     print(f"{a.rules}, {a.players} players, {a.games} games; seat 0 vs random opponents "
           f"(a random seat loses about {1 / a.players:.2f})")
     for name, pol in (("random", random_policy), ("lowest card", make_lowest_policy(space))):
-        p, half = loss_rate(pol, a.games, a.rules, a.players, a.seed)
-        print(f"  {name:<12} loss rate {p:.3f} ± {half:.3f}")
+        p, lo, hi = loss_rate(pol, a.games, a.rules, a.players, a.seed)
+        print(f"  {name:<12} loss rate {p:.3f} (95% interval {lo:.3f}-{hi:.3f})")
 
 
 if __name__ == "__main__":
