@@ -32,8 +32,11 @@ def main() -> None:
         ismcts_seat = g % a.players  # rotate the ISMCTS seat
         evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(a.seed + g))
         bots = {p: pyspiel.make_uniform_random_bot(p, a.seed + 100 * g + p) for p in range(a.players)}
-        bots[ismcts_seat] = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=a.simulations,
-                                             random_state=np.random.RandomState(a.seed + g))
+        bot = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=a.simulations,
+                               random_state=np.random.RandomState(a.seed + g))
+        worlds = random.Random(a.seed + g)  # seeded determinizations: the run is reproducible
+        bot.set_resampler(lambda state, player, w=worlds: state.resample_from_infostate(player, None, rng=w))
+        bots[ismcts_seat] = bot
         state = game.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():

@@ -147,7 +147,10 @@ def test_resampling_keeps_the_information_set_and_hides_the_rest(spec) -> None:
 def test_ismcts_and_mcts_play_a_full_game() -> None:
     g = pyspiel.load_game("python_mattis(players=3)")
     ev = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(0))
-    bots = [ismcts.ISMCTSBot(g, ev, uct_c=2.0, max_simulations=8, random_state=np.random.RandomState(1)),
+    worlds = random.Random(5)
+    searcher = ismcts.ISMCTSBot(g, ev, uct_c=2.0, max_simulations=8, random_state=np.random.RandomState(1))
+    searcher.set_resampler(lambda state, player: state.resample_from_infostate(player, None, rng=worlds))
+    bots = [searcher,
             mcts.MCTSBot(g, uct_c=2.0, max_simulations=8, evaluator=ev, random_state=np.random.RandomState(2)),
             pyspiel.make_uniform_random_bot(2, 3)]
     rng = random.Random(4)
@@ -162,6 +165,14 @@ def test_ismcts_and_mcts_play_a_full_game() -> None:
             s.apply_action(a)
             decisions += 1
     assert decisions > 20 and sorted(s.returns()) in ([-1.0, 0.0, 0.0],)
+
+
+def test_ismcts_default_resampling_uses_openspiels_sampler() -> None:
+    """Without a resampler callback ISMCTS passes a UniformProbabilitySampler; it must work."""
+    g, s = random_state("python_mattis", 2, decisions=6)
+    bot = ismcts.ISMCTSBot(g, mcts.RandomRolloutEvaluator(1, np.random.RandomState(0)), uct_c=2.0,
+                           max_simulations=4, random_state=np.random.RandomState(0))
+    assert bot.step(s) in s.legal_actions()
 
 
 def test_action_strings_name_the_move() -> None:

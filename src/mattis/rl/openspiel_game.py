@@ -256,11 +256,17 @@ class MattisState(pyspiel.State):  # type: ignore[misc]
         """A state drawn from ``player_id``'s information set (a determinization).
 
         Hidden cards are dealt again at random, consistent with the public history and
-        the seat's own cards (see :func:`resample_deck`).  ``probability_sampler`` is
-        accepted for OpenSpiel's signature; randomness comes from ``rng``.
+        the seat's own cards (see :func:`resample_deck`).  Randomness comes from ``rng``
+        when given (reproducible), else from ``probability_sampler`` (OpenSpiel's
+        ``UniformProbabilitySampler``, called for a seed), else from the OS.
         """
         core = self._core
-        r = rng or random.Random()
+        if rng is not None:
+            r = rng
+        elif callable(probability_sampler):
+            r = random.Random(int(float(probability_sampler()) * 2**53))
+        else:
+            r = random.Random()
         new = MattisState(self.get_game())
         if core.state is None:
             for c in r.sample([c for c in range(52)], len(core.deck)):
