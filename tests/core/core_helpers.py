@@ -187,23 +187,22 @@ ALL_MOVES = [play(c) for c in range(52)] + [CHANCE, PICKUP]
 
 def check_move_agreement(state: State, rng: random.Random, samples: int = 3) -> None:
     """Every legal move is accepted by apply on a clone; a sample of other moves is
-    rejected and changes nothing."""
+    rejected (with a reason) and changes nothing."""
     legal = state.legal_moves()
     for m in legal:
         c = state.clone()
         c.apply(m)
-        check_accounting(c)
     lset = set(legal)
-    cand = [m for m in ALL_MOVES if m not in lset]
+    cand = [m for m in rng.sample(ALL_MOVES, min(len(ALL_MOVES), samples + len(legal))) if m not in lset][:samples]
     if state.phase == PHASE2:
-        # sequences that are not legal: two cards of the hand, or a non-run
-        h = cards_of(state.hands[state._turn])
-        if len(h) >= 2:
-            a, b = rng.sample(h, 2)
+        # a two-card entry: a non-run, or a run the rules may not allow here
+        h = state.hands[state._turn]
+        if h.bit_count() >= 2:
+            a, b = rng.sample(cards_of(h), 2)
             m = play(a, b)
             if m not in lset:
                 cand.append(m)
-    for m in rng.sample(cand, min(samples, len(cand))):
+    for m in cand:
         key = (tuple(state.hands), tuple(state.stock), tuple(state.table), tuple(state.trick),
                state._turn, state.phase, state.n_moves, state.log)
         try:
