@@ -180,3 +180,30 @@ def test_action_strings_name_the_move() -> None:
     strings = [s.action_to_string(s.current_player(), a) for a in s.legal_actions()]
     assert all(t.startswith("play ") or t == "chance" for t in strings)
     assert openspiel_game.SHORT_NAME == "python_mattis"
+
+
+@pytest.mark.parametrize("perfect_recall", [False, True])
+def test_public_observer_shows_no_private_cards(perfect_recall) -> None:
+    from open_spiel.python.observation import make_observation
+
+    g, s = random_state("python_mattis", 4, decisions=9)
+    public = make_observation(g, pyspiel.IIGObservationType(
+        perfect_recall=perfect_recall, public_info=True, private_info=pyspiel.PrivateInfoType.NONE))
+    private = make_observation(g, pyspiel.IIGObservationType(
+        perfect_recall=perfect_recall, public_info=False, private_info=pyspiel.PrivateInfoType.SINGLE_PLAYER))
+    full = make_observation(g, pyspiel.IIGObservationType(
+        perfect_recall=perfect_recall, public_info=True, private_info=pyspiel.PrivateInfoType.SINGLE_PLAYER))
+    strings = {public.string_from(s, p) for p in range(3)}
+    assert len(strings) == 1  # the same public view for every seat
+    for p in range(3):
+        hand = s.engine.hand(p)  # the referee's truth, to compare with
+        public.set_from(s, p)
+        private.set_from(s, p)
+        full.set_from(s, p)
+        assert not public.dict["hand"].any()
+        assert set(np.flatnonzero(private.dict["hand"])) == set(hand) == set(np.flatnonzero(full.dict["hand"]))
+        assert private.tensor.sum() == pytest.approx(private.dict["hand"].sum()
+                                                     + (private.dict["first_held"].sum() if perfect_recall else 0))
+        text = public.string_from(s, p)
+        assert not any(w.startswith("hand:") for w in text.split())
+        assert private.string_from(s, p).startswith(f"p{p} hand")

@@ -160,8 +160,13 @@ class MattisGame(pyspiel.Game):  # type: ignore[misc]
         return self.spec.players
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> MattisObserver:
-        perfect = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
-        return MattisObserver(self, perfect)
+        if iig_obs_type is None:
+            return MattisObserver(self, perfect_recall=False)
+        if iig_obs_type.private_info == pyspiel.PrivateInfoType.ALL_PLAYERS:
+            raise ValueError("python_mattis has no observer that sees every player's private cards")
+        return MattisObserver(self, perfect_recall=bool(iig_obs_type.perfect_recall),
+                              public=bool(iig_obs_type.public_info),
+                              private=iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER)
 
 
 class MattisState(pyspiel.State):  # type: ignore[misc]
@@ -387,11 +392,18 @@ def _replays(rules: Rules, players: int, dealer: int, deck: list[int], moves: li
 
 
 class MattisObserver:
-    """OpenSpiel's observer for ``python_mattis`` (observation or information state)."""
+    """OpenSpiel's observer for ``python_mattis`` (observation or information state).
 
-    def __init__(self, game: MattisGame, perfect_recall: bool) -> None:
+    ``private=False`` leaves out the seat's own cards (the ``hand`` and ``first_held``
+    blocks stay zero, the string shows no hand): a public observer.  ``public=False``
+    keeps only those private blocks.
+    """
+
+    def __init__(self, game: MattisGame, perfect_recall: bool, public: bool = True, private: bool = True) -> None:
         n = game.spec.players
         self.perfect_recall = perfect_recall
+        self.public = public
+        self.private = private
         self.base = obs_size(n)
         size = self.base + (104 if perfect_recall else 0)
         self.tensor: npt.NDArray[np.float32] = np.zeros(size, np.float32)
@@ -428,14 +440,32 @@ class MattisObserver:
                     for c in shown:
                         if laid[c] == 0.0:
                             laid[c] = t / self._max_len
+        if not self.private:
+            self.dict["hand"].fill(0.0)
+            if self.perfect_recall:
+                self.dict["first_held"].fill(0.0)
+        if not self.public:
+            keep = [self.dict["hand"].copy()] + ([self.dict["first_held"].copy()] if self.perfect_recall else [])
+            self.tensor.fill(0.0)
+            self.dict["hand"][:] = keep[0]
+            if self.perfect_recall:
+                self.dict["first_held"][:] = keep[1]
 
     def string_from(self, state: MattisState, player: int) -> str:
         core = state._core
-        if self.perfect_recall:
-            return state.info_string(player)
         if core.state is None:
             return f"p{player} dealing {len(core.deck)}"
-        return obs_string(core.state.observation(player))
+        if self.public and self.private:
+            return state.info_string(player) if self.perfect_recall else obs_string(core.state.observation(player))
+        obs = core.state.observation(player)
+        if not self.public:
+            if self.perfect_recall:
+                return f"p{player} hands " + ",".join(core.hand_log(player, state._g.rules, state._g.dealer))
+            return f"p{player} hand " + "".join(card_code(c) for c in obs.hand)
+        text = history_string(obs) if self.perfect_recall else obs_string(obs)
+        if not self.perfect_recall:  # drop the seat number and the hand from the present view
+            text = " ".join(w for w in text.split(" ")[1:] if not w.startswith("hand:"))
+        return f"public {text}"
 
 
 def load(rules: str = "mattis", players: int = 3, overrides: str = "", dealer: int = 0) -> MattisGame:
