@@ -33,9 +33,8 @@ from gymnasium import spaces
 from ..bots import Agent, make_bot
 from ..bots.base import DEFAULT_LEVEL
 from ..core import Rules, State
-from .common import make_rules
+from .common import make_rules, render_text
 from .encoding import ActionSpace, encode, obs_size
-from .pettingzoo_env import render_text
 
 Obs = npt.NDArray[np.float32]
 

@@ -30,9 +30,8 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from ..core import OVER, Rules, State, card_code, seat_names
-from ..core.cards import SUIT_LETTERS
-from .common import loser_rewards, make_rules
+from ..core import OVER, Rules, State
+from .common import loser_rewards, make_rules, render_text
 from .encoding import ActionSpace, encode, obs_size
 
 ObsDict = dict[str, npt.NDArray[Any]]
@@ -142,25 +141,6 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming)
 
     def close(self) -> None:
         pass
-
-
-def render_text(g: State) -> str:
-    """The public view of a game plus every hand (the environment's own view, for watching)."""
-    names = seat_names(g.players)
-    obs = g.observation(0)
-    lines = [f"{g.rules.name}, phase {obs.phase if obs.phase != OVER else 'over'}, stock {obs.stock_count}"
-             + (f", trump {SUIT_LETTERS[obs.trump]}" if obs.trump is not None else "")]
-    for s in range(g.players):
-        hand = " ".join(card_code(c) for c in g.hand(s)) or "-"
-        mark = "*" if g.to_act == s else " "
-        lines.append(f"{mark} {s} {names[s]:<6} hand: {hand}")
-    if obs.table1:
-        lines.append("table: " + " ".join(f"{s}:{card_code(c)}" for s, c in obs.table1))
-    if obs.table2:
-        lines.append("table: " + " ".join(f"{s}:" + "".join(card_code(c) for c in e) for s, e in obs.table2))
-    if g.is_over:
-        lines.append(f"over ({g.end_reason}); losers: {', '.join(names[s] for s in g.losers)}")
-    return "\n".join(lines)
 
 
 def env(**kwargs: Any) -> AECEnv:
