@@ -278,11 +278,21 @@ class State:
     __copy__ = clone
 
     def __getstate__(self) -> dict[str, Any]:
-        return {k: getattr(self, k) for k in State.__slots__}
+        d = {k: getattr(self, k) for k in State.__slots__}
+        # the log is a linked list as deep as the game is long: store it flat, or
+        # pickle hits the recursion limit on games of about 1,000 moves
+        d["log"] = self.history()
+        return d
 
     def __setstate__(self, d: dict[str, Any]) -> None:
         for k, v in d.items():
             object.__setattr__(self, k, v)
+        flat = d.get("log")
+        if isinstance(flat, list):
+            log: _LogCell | None = None
+            for seat, mv, shown in flat:
+                log = (log, seat, mv, shown)
+            object.__setattr__(self, "log", log)
 
     # ------------------------------------------------------------ public view
     @property
