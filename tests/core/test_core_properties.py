@@ -173,10 +173,10 @@ def check_no_leak(state: State, rng: random.Random) -> int:
     return done
 
 
-LEAK_CONFIGS = CONFIGS + [("mattis", {"two_player_discard": 10}, 2)]
+LEAK_CONFIGS = CONFIGS + [("hund", {"trump": "bottom_up", "sequences": 2, "pickup": "last"}, 3)]
 
 
-@pytest.mark.parametrize("name,opts,players", LEAK_CONFIGS, ids=[*CONFIG_IDS, "mattis-2p-aside"])
+@pytest.mark.parametrize("name,opts,players", LEAK_CONFIGS, ids=[*CONFIG_IDS, "hund-bottom_up-seq-3p"])
 def test_observation_leak(name: str, opts: dict[str, Any], players: int) -> None:
     """12 games per configuration (240 in all), the swap check after every move for
     every seat."""

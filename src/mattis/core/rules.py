@@ -278,6 +278,8 @@ def rules_from_json(data: Any) -> Rules:
     if isinstance(data, dict):
         d = dict(data)
         name = d.pop("preset", "mattis")
+        if "name" in d:
+            raise RulesError("unknown rule option 'name' (use 'preset' to name the preset)")
         if not isinstance(name, str):
             raise RulesError("rules.preset must be a preset name")
         return preset(name, **d)

@@ -51,6 +51,10 @@ def _runs(bits: int, base: int, min_len: int, out: list[Move]) -> None:
                 out.append(play(*range(base + a, base + b)))
 
 
+_SINGLES_CACHE: dict[int, tuple[Move, ...]] = {}
+"""(suit << 13 | 13-bit rank pattern) -> the single-card moves; a pure memo table."""
+
+
 def _entries(hand: int, suit_filter: int, lo_rank: int, min_seq: int, out: list[Move]) -> None:
     """Append the single cards (and sequences) of ``hand`` in suit ``suit_filter``
     (or every suit for -1) with rank above ``lo_rank``."""
@@ -62,11 +66,12 @@ def _entries(hand: int, suit_filter: int, lo_rank: int, min_seq: int, out: list[
         if not bits:
             continue
         base = 13 * s
-        b = bits
-        while b:
-            low = b & -b
-            out.append(_SINGLE[base + low.bit_length() - 1])
-            b ^= low
+        key = (s << 13) | bits
+        singles = _SINGLES_CACHE.get(key)
+        if singles is None:
+            singles = _SINGLES_CACHE[key] = tuple(
+                _SINGLE[base + r] for r in range(13) if bits >> r & 1)
+        out.extend(singles)
         if min_seq:
             _runs(bits, base, min_seq, out)
 
@@ -82,7 +87,7 @@ class State:
         "aside", "out", "trump", "trump_card", "trump_holder", "trick", "trick_leader",
         "round_seats", "round_idx", "round_laid", "fighting", "tricks_won", "last_winner",
         "last_trick", "table", "trick_need", "in_game", "laid_once", "finished", "losers",
-        "blodmattis", "p2_moves", "rep", "known", "log", "n_moves", "end_reason", "_legal",
+        "blodmattis", "p2_moves", "rep", "known", "log", "n_moves", "end_reason", "_legal", "_hist",
     )
 
     rules: Rules
@@ -123,6 +128,7 @@ class State:
     n_moves: int
     end_reason: str | None
     _legal: tuple[Move, ...] | None
+    _hist: tuple[_LogCell | None, tuple[tuple[int, Move, tuple[Card, ...]], ...]]
 
     # ------------------------------------------------------------------ setup
     @classmethod
@@ -175,7 +181,9 @@ class State:
         seen: set[Card] = set()
         for h in hands:
             for c in h:
-                if c in seen or not 0 <= c < 52:
+                if not isinstance(c, int) or not 0 <= c < 52:
+                    raise GameSetupError(f"not a card: {c!r} (cards are 0..51)")
+                if c in seen:
                     raise GameSetupError(f"card {card_code(c)} appears twice in the position")
                 seen.add(c)
         s = cls._blank(rules, players, dealer)
@@ -230,6 +238,7 @@ class State:
         s.n_moves = 0
         s.end_reason = None
         s._legal = None
+        s._hist = (None, ())
         return s
 
     def clone(self) -> State:
@@ -273,6 +282,7 @@ class State:
         c.n_moves = self.n_moves
         c.end_reason = self.end_reason
         c._legal = self._legal
+        c._hist = self._hist
         return c
 
     __copy__ = clone
@@ -335,14 +345,24 @@ class State:
 
     def history(self) -> list[tuple[int, Move, tuple[Card, ...]]]:
         """The public history: (seat, move, cards shown)."""
-        out: list[tuple[int, Move, tuple[Card, ...]]] = []
+        return list(self._history_tuple())
+
+    def _history_tuple(self) -> tuple[tuple[int, Move, tuple[Card, ...]], ...]:
+        cached_cell, cached = self._hist
+        if cached_cell is self.log:
+            return cached
+        new: list[tuple[int, Move, tuple[Card, ...]]] = []
         cell = self.log
-        while cell is not None:
+        while cell is not None and cell is not cached_cell:
             prev, seat, mv, shown = cell
-            out.append((seat, mv, shown))
+            new.append((seat, mv, shown))
             cell = prev
-        out.reverse()
-        return out
+        if cell is None and cached_cell is not None:
+            cached = ()
+        new.reverse()
+        result = cached + tuple(new)
+        self._hist = (self.log, result)
+        return result
 
     def hand(self, seat: int) -> list[Card]:
         return cards_of(self.hands[seat])
@@ -446,8 +466,12 @@ class State:
         """Make a move for the player to act.  Raises :class:`IllegalMoveError`
         (and changes nothing) if the move is not legal."""
         legal = self._legal if self._legal is not None else self.legal_moves()
-        if move not in legal:
-            raise IllegalMoveError(self.why_illegal(move) or "illegal move")
+        for m in legal:
+            if m is move:
+                break
+        else:
+            if move not in legal:
+                raise IllegalMoveError(self.why_illegal(move) or "illegal move")
         self._legal = None
         seat = self._turn
         self.n_moves += 1
@@ -781,7 +805,7 @@ class State:
         n = self.n
         shown_trump = self.trump if self.trump >= 0 else None
         tcard = self.trump_card if self.trump >= 0 and self.trump_card >= 0 else None
-        hist = tuple(self.history())
+        hist = self._history_tuple()
         return Observation(
             seat=seat,
             rules=self.rules,
