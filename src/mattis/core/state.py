@@ -292,6 +292,7 @@ class State:
         # the log is a linked list as deep as the game is long: store it flat, or
         # pickle hits the recursion limit on games of about 1,000 moves
         d["log"] = self.history()
+        d["_hist"] = (None, ())
         return d
 
     def __setstate__(self, d: dict[str, Any]) -> None:

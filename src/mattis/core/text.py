@@ -35,16 +35,19 @@ def list_cards(cards: Sequence[Card], lang: Lang) -> str:
 
 
 def describe_move(name: str, move: Move, shown: Sequence[Card], lang: Lang = "en") -> str:
-    """One move in words, as a log line."""
+    """One move in words, as a log line (English verbs agree with "You")."""
+    s = "" if name in ("You", "you") else "s"
     if move.kind == "chance":
         if lang == "nb":
             return f"{name} sjanser og snur {card_name(shown[0], lang)}" if shown else f"{name} sjanser"
-        return f"{name} takes a chance and turns up {card_name(shown[0], lang)}" if shown else f"{name} takes a chance"
+        take = f"{name} take{s} a chance"
+        return f"{take} and turn{s} up {card_name(shown[0], lang)}" if shown else take
     if move.kind == "pickup":
+        pick = "pick" + s
         return (f"{name} tar inn {list_cards(shown, lang)}" if lang == "nb"
-                else f"{name} picks up {list_cards(shown, lang)}")
+                else f"{name} {pick} up {list_cards(shown, lang)}")
     if len(move.cards) > 1:
         return (f"{name} legger serien {list_cards(move.cards, lang)}" if lang == "nb"
-                else f"{name} lays the sequence {list_cards(move.cards, lang)}")
+                else f"{name} lay{s} the sequence {list_cards(move.cards, lang)}")
     return (f"{name} legger {card_name(move.cards[0], lang)}" if lang == "nb"
-            else f"{name} plays {card_name(move.cards[0], lang)}")
+            else f"{name} play{s} {card_name(move.cards[0], lang)}")
