@@ -55,6 +55,21 @@ _SINGLES_CACHE: dict[int, tuple[Move, ...]] = {}
 """(suit << 13 | 13-bit rank pattern) -> the single-card moves; a pure memo table."""
 
 
+_PHASE1_CACHE: dict[int, tuple[Move, ...]] = {}
+"""(hand mask << 1 | chance allowed) -> phase 1 legal moves; a pure memo table."""
+_PICKUP_ONLY: tuple[Move, ...] = (PICKUP,)
+
+
+def _suit_singles(suit: int, bits: int) -> tuple[Move, ...]:
+    """The single-card moves of a 13-bit rank pattern in ``suit`` (memoised)."""
+    key = (suit << 13) | bits
+    singles = _SINGLES_CACHE.get(key)
+    if singles is None:
+        base = 13 * suit
+        singles = _SINGLES_CACHE[key] = tuple(_SINGLE[base + r] for r in range(13) if bits >> r & 1)
+    return singles
+
+
 def _entries(hand: int, suit_filter: int, lo_rank: int, min_seq: int, out: list[Move]) -> None:
     """Append the single cards (and sequences) of ``hand`` in suit ``suit_filter``
     (or every suit for -1) with rank above ``lo_rank``."""
@@ -379,19 +394,43 @@ class State:
     def _compute_legal(self) -> tuple[Move, ...]:
         if self.phase == PHASE1:
             h = self.hands[self._turn]
-            out: list[Move] = []
-            while h:
-                low = h & -h
-                out.append(_SINGLE[low.bit_length() - 1])
-                h ^= low
+            chance = False
             if len(self.stock) >= 2:
                 ch = self.rules.chance
-                if not out or ch == "any" or (ch == "lead" and not self.round_laid):
-                    out.append(CHANCE)
-            return tuple(out)
+                chance = not h or ch == "any" or (ch == "lead" and not self.round_laid)
+            key = h << 1 | chance
+            lm = _PHASE1_CACHE.get(key)
+            if lm is None:
+                singles = tuple(_SINGLE[c] for c in range(52) if h >> c & 1)
+                lm = singles + (CHANCE,) if chance else singles
+                if len(_PHASE1_CACHE) < 1_000_000:
+                    _PHASE1_CACHE[key] = lm
+            return lm
         if self.phase == PHASE2:
-            return tuple(self._legal2())
+            if self.rules.sequences:
+                return tuple(self._legal2())
+            return self._legal2_singles()
         return ()
+
+    def _legal2_singles(self) -> tuple[Move, ...]:
+        """Phase 2 legal moves when sequences are not allowed (the hot path)."""
+        h = self.hands[self._turn]
+        table = self.table
+        if not table:
+            if not h:
+                return ()
+            return (_suit_singles(0, h & 0x1FFF) + _suit_singles(1, h >> 13 & 0x1FFF)
+                    + _suit_singles(2, h >> 26 & 0x1FFF) + _suit_singles(3, h >> 39 & 0x1FFF))
+        top = table[-1][1]
+        ts = SUIT[top[0]]
+        above = RANK[top[-1]] + 1
+        out = _suit_singles(ts, (h >> (13 * ts) & 0x1FFF) >> above << above)
+        trump = self.trump
+        if ts != trump and (not out or self.rules.follow == "free"):
+            out = out + _suit_singles(trump, h >> (13 * trump) & 0x1FFF)
+        if not out or self.rules.pickup_optional:
+            out = out + _PICKUP_ONLY
+        return out
 
     def _legal2(self) -> list[Move]:
         r = self.rules
@@ -689,39 +728,51 @@ class State:
         self._p2_turn(leader)
 
     def _p2_turn(self, seat: int) -> None:
-        if self.in_game.bit_count() <= 1:
-            if self.in_game:
-                self.losers.append(self.in_game.bit_length() - 1)
+        in_game = self.in_game
+        if in_game.bit_count() <= 1:
+            if in_game:
+                self.losers.append(in_game.bit_length() - 1)
             self._over("normal")
             return
         n = self.n
         s = seat % n
+        hands = self.hands
+        table = self.table
         for _ in range(n):
-            if self.in_game >> s & 1 and (self.hands[s] or self.table):
+            if in_game >> s & 1 and (hands[s] or table):
                 self._turn = s
                 return
             s = (s + 1) % n
         self._end_by_ranking("stuck", seat % n)
 
     def _p2_play(self, seat: int, cards: tuple[Card, ...]) -> None:
-        mask = mask_of(cards)
-        self.hands[seat] &= ~mask
+        mask = BIT[cards[0]] if len(cards) == 1 else mask_of(cards)
+        hands = self.hands
+        h = hands[seat] & ~mask
+        hands[seat] = h
         self.known[seat] &= ~mask
-        if not self.table:
-            self.trick_need = self.in_game.bit_count()
-        self.table.append((seat, cards))
+        table = self.table
+        in_game = self.in_game
+        if not table:
+            self.trick_need = in_game.bit_count()
+        table.append((seat, cards))
         self.laid_once |= 1 << seat
-        if not self.hands[seat]:
+        if not h:
             self.finished.append(seat)
-            self.in_game &= ~(1 << seat)
+            in_game &= ~(1 << seat)
+            self.in_game = in_game
             self.rep.clear()
+        count = in_game.bit_count()
         ts = self.rules.trick_size
-        need = self.trick_need if ts == "start" else self.in_game.bit_count() if ts == "active" else self.n
-        if len(self.table) >= need and self.in_game.bit_count() > 1:
+        need = self.trick_need if ts == "start" else count if ts == "active" else self.n
+        if len(table) >= need and count > 1:
             allc: list[Card] = []
-            for _, e in self.table:
+            out = self.out
+            for _, e in table:
                 allc.extend(e)
-                self.out |= mask_of(e)
+                for c in e:
+                    out |= BIT[c]
+            self.out = out
             self.last_trick = (seat, tuple(allc))
             self.table = []
             self.trick_need = 0
