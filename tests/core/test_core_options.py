@@ -350,6 +350,24 @@ def test_leader2(rule: str, leader: int) -> None:
     assert "2S" in hand(s, 0)
 
 
+# -------------------------------------------------------- leftovers_shown
+@pytest.mark.parametrize("shown", [False, True])
+def test_leftovers_shown(shown: bool) -> None:
+    """004: 'Har noen fortsatt kort på hånden, viser de dem fram og beholder dem'."""
+    r = preset("skitgubbe", leftovers_shown=shown)
+    s = phase1_position(r, ["5C", "6C KH", "8C QH"], "", leader=0, piles=["2H", "3H", "4H"],
+                        trump_card=("2S", 0), won=[1, 1, 1])
+    do(s, "0 play 5C", "1 play 6C", "1 play KH", "2 play 8C")
+    # Bjørn won and must lead with no card: phase 1 ends with Cato's QH still in hand
+    assert s.phase == PHASE2 and "QH" in hand(s, 2)
+    qh = cs("QH")[0]
+    assert bool(s.known[2] & BIT[qh]) == shown
+    assert (qh in s.observation(0).known[2]) == shown
+    # the won pile is public either way (it was laid face up), and so is the trump card
+    assert set(cs("4H")) <= set(s.observation(0).known[2])
+    assert cs("2S")[0] in s.observation(1).known[0]
+
+
 # ----------------------------------------------------------------- follow
 @pytest.mark.parametrize("follow", ["free", "suit_first"])
 def test_follow(follow: str) -> None:
@@ -533,19 +551,20 @@ def test_presets_match_the_issue_table() -> None:
         "mattis": dict(min_players=2, max_players=6, two_player_discard=10, tricks="pair", ties="war",
                        draw="after_card", chance="lead", trump="last_card", phase1_end="one_holder",
                        empty_hand="pick_up", leader2="trump_holder", follow="free", pickup="first",
-                       pickup_optional=False, trick_size="start", sequences=0),
+                       pickup_optional=False, trick_size="start", sequences=0, leftovers_shown=False),
         "hund": dict(min_players=2, max_players=6, two_player_discard=10, tricks="all", ties="war",
                      draw="after_trick", chance="lead", trump="last_card", phase1_end="one_holder",
                      empty_hand="pick_up", leader2="trump_holder", follow="free", pickup="first",
-                     pickup_optional=False, trick_size="start", sequences=0),
+                     pickup_optional=False, trick_size="start", sequences=0, leftovers_shown=False),
         "blodmattis": dict(min_players=3, max_players=6, two_player_discard=0, tricks="all", ties="stoting",
                            draw="after_trick", chance="off", trump="bottom_up", phase1_end="first_empty",
                            empty_hand="loses", leader2="trump_holder", follow="suit_first", pickup="first",
-                           pickup_optional=True, trick_size="active", sequences=2),
+                           pickup_optional=True, trick_size="active", sequences=2, leftovers_shown=False),
         "skitgubbe": dict(min_players=2, max_players=6, max_pair_players=4, two_player_discard=0, tricks="pair",
                           ties="war", draw="after_card", chance="any", trump="last_card",
                           phase1_end="first_empty", empty_hand="safe", leader2="trump_holder", follow="free",
-                          pickup="last", pickup_optional=True, trick_size="start", sequences=0),
+                          pickup="last", pickup_optional=True, trick_size="start", sequences=0,
+                          leftovers_shown=True),
     }
     assert set(table) == set(PRESETS)
     for name, opts in table.items():

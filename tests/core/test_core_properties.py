@@ -115,9 +115,11 @@ def test_preset_games(name: str, opts: dict[str, Any], players: int, seed: int, 
 def rule_sets() -> st.SearchStrategy[Rules]:
     word = {k: st.sampled_from(v) for k, v in CHOICES.items()}
     return st.builds(
-        lambda name, d, opt, seq, cap: preset(name, pickup_optional=opt, sequences=seq, phase2_cap=cap, **d),
+        lambda name, d, opt, shown, seq, cap: preset(name, pickup_optional=opt, leftovers_shown=shown,
+                                                     sequences=seq, phase2_cap=cap, **d),
         st.sampled_from(["mattis", "hund", "blodmattis", "skitgubbe"]),
         st.fixed_dictionaries({}, optional=word),
+        st.booleans(),
         st.booleans(),
         st.sampled_from([0, 0, 2, 3]),
         st.sampled_from([2000, 2000, 2000, 40]),
