@@ -333,6 +333,12 @@ def test_empty_hand_loses_one_other_left_is_finished() -> None:
     assert s.finished == [0] and s.mattis is None and s.end_reason == "normal"
 
 
+def test_several_blodmattis_clockwise_from_dealer_left() -> None:
+    assert position("blodmattis", ["5C 6C", "", ""], "S", leader=0, dealer=0).blodmattis == [1, 2]
+    s = position("blodmattis", ["5C 6C", "", ""], "S", leader=0, dealer=1)
+    assert s.blodmattis == [2, 1] and s.losers == [2, 1] and s.next_dealer == 2
+
+
 def test_empty_hand_safe_clockwise_from_dealer_left() -> None:
     s = position("skitgubbe", ["5C", "", "7C", ""], "S", leader=0, dealer=2)
     assert s.finished == [3, 1]

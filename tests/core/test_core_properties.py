@@ -4,7 +4,8 @@ and over random combinations of rule options.
 After every move of every game: all 52 cards are accounted for exactly once, exactly
 one player is to act or the game is over, every legal move is accepted by ``apply``
 on a clone and a sample of other moves is rejected without changing anything, and a
-pickup takes exactly the entry the ``pickup`` option names.  At the end the losers
+pickup takes exactly the entry the ``pickup`` option names; the legal moves equal
+an independent computation from the rule text (``reference_legal``).  At the end the losers
 are what the rules define, and the record round-trips.
 
 Number of random games in this file (all deterministic: hypothesis runs
@@ -26,7 +27,7 @@ from core_helpers import check_accounting, check_end, check_move_agreement, chec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mattis.core import CHOICES, PICKUP, GameRecord, Rules, State, preset
+from mattis.core import CHOICES, PICKUP, GameRecord, Rules, State, card_code, preset
 from mattis.core.cards import RANK, SUIT
 from mattis.core.observation import PHASE2
 
@@ -71,12 +72,55 @@ def expected_pickup(state: State) -> tuple[int, ...]:
     return tuple(out)
 
 
+def all_entries(hand: int, min_seq: int) -> list[tuple[int, ...]]:
+    """Every single card and every run of ``min_seq``+ consecutive cards of one suit."""
+    cards = [c for c in range(52) if hand >> c & 1]
+    out = [(c,) for c in cards]
+    if min_seq:
+        for c in cards:
+            run = [c]
+            while run[-1] % 13 != 12 and hand >> (run[-1] + 1) & 1:
+                run.append(run[-1] + 1)
+                if len(run) >= min_seq:
+                    out.append(tuple(run))
+    return out
+
+
+def reference_legal(state: State) -> set[str]:
+    """The legal moves computed from the rule texts, independently of the engine."""
+    r = state.rules
+    seat = state.to_act
+    assert seat is not None
+    hand = state.hands[seat]
+    if state.phase != PHASE2:
+        out = {f"play {card_code(c)}" for c in range(52) if hand >> c & 1}
+        first_in_round = not state.round_laid
+        if len(state.stock) >= 2 and (not hand or r.chance == "any" or (r.chance == "lead" and first_in_round)):
+            out.add("chance")
+        return out
+    entries = all_entries(hand, r.sequences)
+    if not state.table:
+        return {"play " + " ".join(card_code(c) for c in e) for e in entries}
+    top = state.table[-1][1]
+    top_suit, top_high = SUIT[top[0]], max(RANK[c] for c in top)
+    same = [e for e in entries if SUIT[e[0]] == top_suit and min(RANK[c] for c in e) > top_high]
+    trumps = [e for e in entries if SUIT[e[0]] == state.trump and top_suit != state.trump]
+    if r.follow == "suit_first" and same:
+        trumps = []
+    out = {"play " + " ".join(card_code(c) for c in e) for e in same + trumps}
+    if not out or r.pickup_optional:
+        out.add("pickup")
+    return out
+
+
 def play_checked(state: State, rng: random.Random, roundtrip: bool = True) -> State:
     """Play random legal moves to the end, checking the invariants after every move."""
     check_accounting(state)
     check_turn(state)
     while not state.is_over:
         check_move_agreement(state, rng)
+        assert {str(m) for m in state.legal_moves()} == reference_legal(state)
+        assert len(set(state.legal_moves())) == len(state.legal_moves()), "a legal move listed twice"
         move = rng.choice(state.legal_moves())
         want = expected_pickup(state) if move == PICKUP else None
         seat = state.to_act
