@@ -113,6 +113,63 @@ def reference_legal(state: State) -> set[str]:
     return out
 
 
+def reference_phase2_step(pre: State, move: Any) -> tuple[Any, ...]:
+    """(table, player to act or None, finished, in_game) after ``move`` in phase 2, from
+    the fixed rules of issue 2, computed independently of the engine."""
+    r = pre.rules
+    n = pre.n
+    seat = pre.to_act
+    assert seat is not None
+    hands = list(pre.hands)
+    table = [e for _, e in pre.table]
+    in_game = {i for i in range(n) if pre.in_game >> i & 1}
+    finished = list(pre.finished)
+    need_start = pre.trick_need
+    if move == PICKUP:
+        taken = expected_pickup(pre)
+        if r.pickup == "first":
+            table = table[1:]
+        elif r.pickup == "lowest":
+            idx = table.index(tuple(taken))
+            table = table[:idx] + table[idx + 1:]
+        else:
+            # the top entry, or the run of entries at the top
+            size = 0
+            cut = len(table)
+            while size < len(taken):
+                cut -= 1
+                size += len(table[cut])
+            table = table[:cut]
+        for c in taken:
+            hands[seat] |= 1 << c
+        start = seat + 1
+    else:
+        e = move.cards
+        if not table:
+            need_start = len(in_game)
+        table.append(e)
+        for c in e:
+            hands[seat] &= ~(1 << c)
+        if not hands[seat]:
+            in_game.discard(seat)
+            finished.append(seat)
+        need = need_start if r.trick_size == "start" else len(in_game) if r.trick_size == "active" else n
+        if len(in_game) > 1 and len(table) >= need:
+            table = []
+            start = seat
+        else:
+            start = seat + 1
+    if len(in_game) <= 1:
+        return ([list(e) for e in table], None, finished, in_game)
+    to_act = None
+    for j in range(n):
+        q = (start + j) % n
+        if q in in_game and (hands[q] or table):
+            to_act = q
+            break
+    return ([list(e) for e in table], to_act, finished, in_game)
+
+
 def play_checked(state: State, rng: random.Random, roundtrip: bool = True) -> State:
     """Play random legal moves to the end, checking the invariants after every move."""
     check_accounting(state)
@@ -125,7 +182,14 @@ def play_checked(state: State, rng: random.Random, roundtrip: bool = True) -> St
         want = expected_pickup(state) if move == PICKUP else None
         seat = state.to_act
         before = state.hands[seat] if want is not None else 0
+        ref = reference_phase2_step(state, move) if state.phase == PHASE2 else None
         state.apply(move)
+        if ref is not None and state.end_reason in (None, "normal"):
+            table, to_act, finished, in_game = ref
+            if state.end_reason is None:
+                assert [list(e) for _, e in state.table] == table and state.to_act == to_act
+                assert {i for i in range(state.n) if state.in_game >> i & 1} == in_game
+            assert state.finished[: len(finished)] == finished
         if want is not None:
             taken = state.log[3]  # the last history item's cards
             assert sorted(taken) == sorted(want), (state.rules.pickup, taken, want)
