@@ -60,6 +60,12 @@ class Player:
             if pred(f):
                 return f
 
+    def sync(self) -> Frame:
+        """Ask for the table now and read up to that answer (so ``last`` is current)."""
+        self.echo = getattr(self, "echo", 0) + 1
+        self.send({"type": "sync", "echo": self.echo})
+        return self.until(lambda f: f.get("echo") == self.echo)
+
     def send(self, obj: dict[str, Any]) -> None:
         self.ws.send_text(json.dumps(obj))
 
@@ -111,6 +117,8 @@ def play_out(players: dict[int, Player], watchers: list[Player],
     reads every frame it is sent.  Returns the last frame."""
     conns = list(players.values()) + watchers
     p0 = conns[0]
+    for c in conns:
+        c.sync()
     f = p0.until(lambda g: g.get("status") in ("playing", "over") and settled(g))
     for _ in range(max_moves):
         game, seq = f["game"], f["seq"]

@@ -117,8 +117,8 @@ class Hub:
         for c in conns:
             c.push(frame(table, c.seat, c.lang, connected=on))
 
-    def reply(self, table: Table, conn: Conn, error: Refusal | None = None) -> None:
-        conn.push(frame(table, conn.seat, conn.lang, connected=self.connected(table), error=error))
+    def reply(self, table: Table, conn: Conn, error: Refusal | None = None, echo: int | None = None) -> None:
+        conn.push(frame(table, conn.seat, conn.lang, connected=self.connected(table), error=error, echo=echo))
 
     # ----------------------------------------------------------------- bots
     def kick_bots(self, table: Table) -> None:
@@ -239,8 +239,9 @@ class Hub:
                 conn.lang = _lang(msg.get("lang"))
                 self.reply(table, conn)
                 return
-            if kind == "sync":
-                self.reply(table, conn)
+            if kind == "sync":  # "send me the table now", numbered so the client knows the answer
+                echo = msg.get("echo")
+                self.reply(table, conn, echo=echo if isinstance(echo, int) and not isinstance(echo, bool) else None)
                 return
             if conn.seat is None:
                 raise Refusal("spectators cannot play", "tilskuere kan ikke spille")

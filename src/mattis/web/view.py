@@ -100,9 +100,9 @@ def _obs_json(table: Table, obs: Observation, public: bool, lang: Lang) -> dict[
 
 
 def frame(table: Table, viewer: int | None, lang: Lang, *, connected: set[int] | frozenset[int] = frozenset(),
-          error: Refusal | None = None) -> str:
+          error: Refusal | None = None, echo: int | None = None) -> str:
     """The JSON text one viewer is sent: the table as that seat (or a spectator) may see it,
-    plus an optional refusal of that viewer's own request."""
+    plus an optional refusal of that viewer's own request (or the number of its ``sync`` request)."""
     rules = table.rules
     seats = [{"name": s.name, "kind": s.kind, "level": s.level if s.kind == "bot" else None,
               "connected": s.kind == "bot" or i in connected} for i, s in enumerate(table.seats)]
@@ -127,6 +127,8 @@ def frame(table: Table, viewer: int | None, lang: Lang, *, connected: set[int] |
     if st is not None:
         seat = 0 if viewer is None else viewer
         out["obs"] = _obs_json(table, st.observation(seat), viewer is None, lang)
+    if echo is not None:
+        out["echo"] = echo
     if error is not None:
         out["error"] = error.nb if lang == "nb" else error.en
     return json.dumps(out, ensure_ascii=False, separators=(",", ":"))
