@@ -26,9 +26,9 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(db: Path, port: int) -> subprocess.Popen[bytes]:
+def start_server(db: Path, port: int, bot_delay: str = "0.05") -> subprocess.Popen[bytes]:
     proc = subprocess.Popen([sys.executable, "-m", "mattis.cli.main", "serve", "--host", "127.0.0.1",
-                             "--port", str(port), "--db", str(db), "--bot-delay", "0.05", "--test-mode"],
+                             "--port", str(port), "--db", str(db), "--bot-delay", bot_delay, "--test-mode"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     for _ in range(200):
         try:

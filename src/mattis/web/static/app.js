@@ -103,7 +103,10 @@
         level: document.getElementById("seat-level-" + i).value });
       try {
         localStorage.setItem("mattis.name", name.value);
-        const r = await api("/api/tables", { preset: presetSel.value, players: n, overrides: ov, seats, name: name.value });
+        const body = { preset: presetSel.value, players: n, overrides: ov, seats, name: name.value };
+        const seed = new URLSearchParams(location.search).get("seed");  // honoured only by test servers
+        if (seed) body.seed = +seed;
+        const r = await api("/api/tables", body);
         localStorage.setItem(seatKey(r.table), JSON.stringify({ token: r.token, seat: r.seat }));
         history.pushState(null, "", "/t/" + r.table);
         route();
@@ -390,7 +393,7 @@
     else if (e.key === "p") { const b = document.getElementById("btn-pickup"); if (b && !b.disabled) b.click(); }
     else if (e.key === "l") { if (o.last_trick) { showLast = !showLast; render(); } }
     else if (e.key === "Escape") { selected.clear(); render(); }
-    else if (e.key === "Enter" && selected.size && i < 0) { const b = document.getElementById("btn-play"); if (b && !b.disabled) b.click(); }
+    else if (e.key === "Enter" && selected.size) { e.preventDefault(); const b = document.getElementById("btn-play"); if (b && !b.disabled) b.click(); }
   });
 
   // ------------------------------------------------------------------ route

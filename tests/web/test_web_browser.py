@@ -1,0 +1,161 @@
+"""Browser tests: Debian's Chromium driven by Playwright plays whole games by clicking."""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+pw = pytest.importorskip("playwright.sync_api")
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium at /usr/bin/chromium")
+
+from test_web_restart import free_port, start_server  # noqa: E402
+
+from mattis.core import GameRecord  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    db = tmp_path_factory.mktemp("browser") / "b.db"
+    port = free_port()
+    proc = start_server(db, port, bot_delay="0")
+    yield f"http://127.0.0.1:{port}"
+    proc.kill()
+    proc.wait()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with pw.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+def dataset(page: Any) -> dict[str, str]:
+    d: dict[str, str] = page.evaluate("() => Object.assign({}, document.body.dataset)")
+    return d
+
+
+def act(page: Any, keyboard: bool = False) -> None:
+    """Play this page's turn the way a person would: the first playable card, else chance / pick up."""
+    cards = page.locator(".hand .card")
+    legal = page.locator(".hand .card.legal")
+    if legal.count():
+        if keyboard:
+            codes = [cards.nth(i).get_attribute("data-card") for i in range(cards.count())]
+            idx = codes.index(legal.first.get_attribute("data-card"))
+            if idx < 9:
+                page.keyboard.press(str(idx + 1))
+            else:
+                legal.first.click()
+        else:
+            legal.first.click()
+        if page.locator("#btn-play").is_enabled():
+            if keyboard:
+                page.keyboard.press("Enter")
+            else:
+                page.click("#btn-play")
+    elif page.locator("#btn-chance").is_enabled():
+        page.keyboard.press("c") if keyboard else page.click("#btn-chance")
+    else:
+        page.keyboard.press("p") if keyboard else page.click("#btn-pickup")
+
+
+def play_to_end(pages: list[Any], keyboard: bool = False, limit: float = 120) -> None:
+    acted: dict[int, str] = {}
+    end = time.monotonic() + limit
+    while time.monotonic() < end:
+        states = [dataset(p) for p in pages]
+        if all(s.get("status") == "over" for s in states):
+            for p in pages:
+                p.wait_for_selector("#result")
+            return
+        for i, (p, s) in enumerate(zip(pages, states, strict=True)):
+            if s.get("myturn") == "1" and acted.get(i) != s.get("seq") and "sent" not in s:
+                acted[i] = s["seq"]
+                act(p, keyboard)
+                break
+        else:
+            time.sleep(0.01)
+    raise AssertionError("the game did not end in time")
+
+
+def create_table(page: Any, base: str, preset: str, players: int, kinds: list[str], seed: int) -> None:
+    page.goto(f"{base}/?seed={seed}")
+    page.fill("#name", "Anne")
+    page.select_option("#preset", preset)
+    page.select_option("#players", str(players))
+    for i, kind in enumerate(kinds, start=1):
+        page.select_option(f"#seat-kind-{i}", kind)
+    page.click("#create")
+    page.wait_for_selector(".lobby h2")
+
+
+def test_three_friends_and_a_bot_play_a_whole_game(server: str, browser: Any) -> None:
+    ctxs = [browser.new_context(viewport={"width": 1000, "height": 800}) for _ in range(3)]
+    try:
+        host = ctxs[0].new_page()
+        create_table(host, server, "mattis", 4, ["human", "human", "bot"], seed=4)
+        invite = host.locator("#invite-link").input_value()
+        assert "?invite=" in invite
+        guests = []
+        for k, ctx in enumerate(ctxs[1:], start=1):
+            g = ctx.new_page()
+            g.goto(invite)
+            g.fill("#name", ["Bjørn", "Cato"][k - 1])
+            g.click("#join")
+            g.wait_for_selector(".seatlist")
+            guests.append(g)
+        host.wait_for_function("() => document.querySelectorAll('.seatlist li').length === 4 && "
+                               "!document.querySelector('.seatlist').textContent.includes('free seat')")
+        host.click("#btn-start")
+        pages = [host, *guests]
+        for p in pages:
+            p.wait_for_selector("#felt")
+        # Each page shows its own hand only, and the others' as counts.
+        for i, p in enumerate(pages):
+            assert p.locator(".hand .card").count() == 3
+            assert p.locator(f"#seat-{(i + 1) % 4} .mini").inner_text().strip().endswith("3")
+        play_to_end(pages)
+        for p in pages:
+            assert re.search("is Mattis|game is over", p.locator("#result h2").inner_text())
+        # The record of the game can be downloaded and replayed.
+        href = host.locator("#download").get_attribute("href")
+        rec = GameRecord.loads(host.request.get(server + href).text())
+        assert rec.players == 4 and rec.replay().is_over
+    finally:
+        for c in ctxs:
+            c.close()
+
+
+@pytest.mark.parametrize("preset,players,seed", [("mattis", 2, 3), ("hund", 3, 5), ("blodmattis", 3, 6),
+                                                 ("skitgubbe", 2, 7)])
+def test_each_preset_short_game_by_keyboard_and_rematch(server: str, browser: Any, preset: str,
+                                                        players: int, seed: int) -> None:
+    ctx = browser.new_context(viewport={"width": 390, "height": 844})  # a phone in portrait
+    try:
+        page = ctx.new_page()
+        create_table(page, server, preset, players, ["bot"] * (players - 1), seed)
+        page.click("#btn-start")
+        page.wait_for_selector("#felt")
+        assert page.locator(f"text={preset}").count()
+        play_to_end([page], keyboard=True)
+        # Norwegian and back.
+        page.click("#lang")
+        pw.expect(page.locator("#btn-rematch")).to_have_text("Omkamp (taperen gir)")
+        pw.expect(page.locator("#turn")).to_contain_text(re.compile("er Mattis|Spillet er over"))
+        page.click("#lang")
+        pw.expect(page.locator("#btn-rematch")).to_have_text("Rematch (the loser deals)")
+        page.click("#btn-rematch")
+        page.wait_for_function("() => document.body.dataset.status === 'playing'")
+        pw.expect(page.locator(".rulesname")).to_contain_text("game 2")
+    finally:
+        ctx.close()
