@@ -40,7 +40,8 @@ def run(args: argparse.Namespace) -> int:
     app = create_app(args.db, args.bot_delay, args.test_mode)
     print(f"mattis serve: http://{args.host}:{args.port}/  (event log {args.db}; Ctrl-C stops)", flush=True)
     try:
-        uvicorn.run(app, host=args.host, port=args.port, log_level="warning", ws_max_size=65536)
+        uvicorn.run(app, host=args.host, port=args.port, log_level="warning", ws_max_size=65536,
+                    ws_per_message_deflate=False)
     except OSError as e:
         raise CliError(f"cannot listen on {args.host}:{args.port}: {e.strerror}") from None
     return 0

@@ -16,7 +16,7 @@ from ..core import OVER, Observation, card_code, describe_move, rules_to_json
 from ..core.cards import SUIT_LETTERS, Lang
 from .table import Refusal, Table
 
-LOG_TAIL: Final = 60
+LOG_TAIL: Final = 30
 
 _REASONS: Final[list[tuple[str, str]]] = [
     (r"the game is over", "spillet er over"),

@@ -350,6 +350,7 @@
     const o = view.obs;
     document.body.dataset.status = view.status;
     document.body.dataset.seq = view.seq;
+    document.body.dataset.phase = o ? o.phase : 0;
     document.body.dataset.myturn = o && o.to_act === view.you && o.phase !== 3 ? "1" : "0";
     delete document.body.dataset.sent;
     const focusKey = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.card : null;
