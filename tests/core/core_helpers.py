@@ -193,7 +193,13 @@ def check_move_agreement(state: State, rng: random.Random, samples: int = 2) -> 
         c = state.clone()
         c.apply(m)
     lset = set(legal)
-    cand = [m for m in rng.sample(ALL_MOVES, min(len(ALL_MOVES), samples + len(legal))) if m not in lset][:samples]
+    cand = []
+    for _ in range(4 * samples):
+        m = ALL_MOVES[rng.randrange(54)]
+        if m not in lset:
+            cand.append(m)
+            if len(cand) == samples:
+                break
     if state.phase == PHASE2:
         # a two-card entry: a non-run, or a run the rules may not allow here
         h = state.hands[state._turn]

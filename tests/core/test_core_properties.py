@@ -5,7 +5,11 @@ After every move of every game: all 52 cards are accounted for exactly once, exa
 one player is to act or the game is over, every legal move is accepted by ``apply``
 on a clone and a sample of other moves is rejected without changing anything, and a
 pickup takes exactly the entry the ``pickup`` option names; the legal moves equal
-an independent computation from the rule text (``reference_legal``).  At the end the losers
+an independent computation from the rule text (``reference_legal``); every phase 2
+move leads to the table, player to act and players in that an independent model of
+the fixed rules gives (``reference_phase2_step``); every phase 1 trick goes to the
+right player with the right cards, followed by the right draw and lead
+(``check_phase1_step``).  At the end the losers
 are what the rules define, and the record round-trips.
 
 Number of random games in this file (all deterministic: hypothesis runs
@@ -27,7 +31,7 @@ from core_helpers import check_accounting, check_end, check_move_agreement, chec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mattis.core import CHOICES, PICKUP, GameRecord, Rules, State, card_code, preset
+from mattis.core import CHANCE, CHOICES, PICKUP, GameRecord, Move, Rules, State, cards_of, play, preset
 from mattis.core.cards import RANK, SUIT
 from mattis.core.observation import PHASE2
 
@@ -74,7 +78,7 @@ def expected_pickup(state: State) -> tuple[int, ...]:
 
 def all_entries(hand: int, min_seq: int) -> list[tuple[int, ...]]:
     """Every single card and every run of ``min_seq``+ consecutive cards of one suit."""
-    cards = [c for c in range(52) if hand >> c & 1]
+    cards = cards_of(hand)
     out = [(c,) for c in cards]
     if min_seq:
         for c in cards:
@@ -86,30 +90,30 @@ def all_entries(hand: int, min_seq: int) -> list[tuple[int, ...]]:
     return out
 
 
-def reference_legal(state: State) -> set[str]:
+def reference_legal(state: State) -> set[Move]:
     """The legal moves computed from the rule texts, independently of the engine."""
     r = state.rules
     seat = state.to_act
     assert seat is not None
     hand = state.hands[seat]
     if state.phase != PHASE2:
-        out = {f"play {card_code(c)}" for c in range(52) if hand >> c & 1}
+        out = {play(c) for c in cards_of(hand)}
         first_in_round = not state.round_laid
         if len(state.stock) >= 2 and (not hand or r.chance == "any" or (r.chance == "lead" and first_in_round)):
-            out.add("chance")
+            out.add(CHANCE)
         return out
     entries = all_entries(hand, r.sequences)
     if not state.table:
-        return {"play " + " ".join(card_code(c) for c in e) for e in entries}
+        return {play(*e) for e in entries}
     top = state.table[-1][1]
     top_suit, top_high = SUIT[top[0]], max(RANK[c] for c in top)
     same = [e for e in entries if SUIT[e[0]] == top_suit and min(RANK[c] for c in e) > top_high]
     trumps = [e for e in entries if SUIT[e[0]] == state.trump and top_suit != state.trump]
     if r.follow == "suit_first" and same:
         trumps = []
-    out = {"play " + " ".join(card_code(c) for c in e) for e in same + trumps}
+    out = {play(*e) for e in same + trumps}
     if not out or r.pickup_optional:
-        out.add("pickup")
+        out.add(PICKUP)
     return out
 
 
@@ -170,20 +174,71 @@ def reference_phase2_step(pre: State, move: Any) -> tuple[Any, ...]:
     return ([list(e) for e in table], to_act, finished, in_game)
 
 
+def fight_winners(r: Rules, laid: list[tuple[int, int]]) -> list[int]:
+    """The seats still contending after a round of phase 1 cards: those with the highest
+    rank (war), or those with the highest rank laid twice or more (støting)."""
+    ranks = [RANK[c] for _, c in laid]
+    if r.ties == "stoting":
+        dups = [k for k in set(ranks) if ranks.count(k) >= 2]
+        if dups:
+            return [s for s, c in laid if RANK[c] == max(dups)]
+    top = max(ranks)
+    return [s for s, c in laid if RANK[c] == top]
+
+
+def check_phase1_step(pre: State, move: Any, post: State) -> None:
+    """Phase 1 from the rule texts: who takes a trick and what, the draw, the next lead."""
+    r = pre.rules
+    n = pre.n
+    seat = pre.to_act
+    assert seat is not None
+    card = pre.stock[-1] if move.kind == "chance" else move.cards[0]
+    laid = pre.round_laid + [(seat, card)]
+    if post.phase != pre.phase:
+        return
+    gained = [s for s in range(n) if post.piles[s] != pre.piles[s]]
+    if not gained:
+        assert post.trick == pre.trick + [(seat, card)]
+        if move.kind != "chance" and r.draw == "after_card" and post.stock:
+            assert post.hands[seat].bit_count() == 3
+        return
+    assert len(gained) == 1
+    w = gained[0]
+    taken = post.piles[w] & ~pre.piles[w]
+    assert taken == sum(1 << c for _, c in pre.trick) | 1 << card
+    assert post.tricks_won[w] == pre.tricks_won[w] + 1
+    contenders = fight_winners(r, laid)
+    assert w in contenders, (laid, w)
+    if len(contenders) > 1:
+        # a tie was left undecided only because the other fighters could not lay
+        assert len(pre.stock) - (move.kind == "chance") < 2
+    if r.draw == "after_trick" and post.stock:
+        assert all(h.bit_count() == 3 for h in post.hands)
+    # the winner leads the next trick (one_holder: the next holder on the left)
+    lead = w
+    if r.phase1_end == "one_holder":
+        while not post.hands[lead]:
+            lead = (lead + 1) % n
+    assert post.trick_leader == lead and post.to_act == lead
+
+
 def play_checked(state: State, rng: random.Random, roundtrip: bool = True) -> State:
     """Play random legal moves to the end, checking the invariants after every move."""
     check_accounting(state)
     check_turn(state)
     while not state.is_over:
         check_move_agreement(state, rng)
-        assert {str(m) for m in state.legal_moves()} == reference_legal(state)
+        assert set(state.legal_moves()) == reference_legal(state)
         assert len(set(state.legal_moves())) == len(state.legal_moves()), "a legal move listed twice"
         move = rng.choice(state.legal_moves())
         want = expected_pickup(state) if move == PICKUP else None
         seat = state.to_act
         before = state.hands[seat] if want is not None else 0
         ref = reference_phase2_step(state, move) if state.phase == PHASE2 else None
+        pre = state.clone() if state.phase != PHASE2 else None
         state.apply(move)
+        if pre is not None:
+            check_phase1_step(pre, move, state)
         if ref is not None and state.end_reason in (None, "normal"):
             table, to_act, finished, in_game = ref
             if state.end_reason is None:
