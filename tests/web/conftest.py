@@ -4,31 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
-from web_helpers import Player, deadline
+from web_helpers import Web, deadline
 
 from mattis.web.app import create_app
-
-
-class Web:
-    """An in-process server (bots without delay, seeded deals allowed) and its connections."""
-
-    def __init__(self, client: TestClient, db: Path) -> None:
-        self.client = client
-        self.db = db
-        self.players: list[Player] = []
-
-    def player(self, tid: str, token: str | None, lang: str = "en") -> Player:
-        p = Player(self.client, tid, token, lang)
-        self.players.append(p)
-        return p
-
-    @property
-    def hub(self) -> Any:
-        return self.client.app.state.hub  # type: ignore[attr-defined]
 
 
 @pytest.fixture

@@ -6,8 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import Web
-from web_helpers import cards_in, create, join, names_in_text, play_out, secret_cards, states_by_seq
+from web_helpers import Web, cards_in, create, join, names_in_text, play_out, secret_cards, states_by_seq
 
 from mattis.core import card_code, card_name
 

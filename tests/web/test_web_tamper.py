@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from conftest import Web
 from starlette.websockets import WebSocketDisconnect
-from web_helpers import ORIGIN, create, first_legal, join, play_out, states_by_seq
+from web_helpers import ORIGIN, Web, create, first_legal, join, play_out, states_by_seq
 
 from mattis.core import card_code
 

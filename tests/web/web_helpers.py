@@ -7,6 +7,7 @@ import json
 import re
 import signal
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 from starlette.testclient import TestClient
@@ -189,3 +190,21 @@ def names_in_text(text: str, cards: set[int]) -> set[int]:
     low = text.lower()
     return {c for c in cards if card_name(c, "en") in low or card_name(c, "nb") in low
             or re.search(rf"\b{card_code(c)}\b", text)}
+
+
+class Web:
+    """An in-process server (bots without delay, seeded deals allowed) and its connections."""
+
+    def __init__(self, client: TestClient, db: Path) -> None:
+        self.client = client
+        self.db = db
+        self.players: list[Player] = []
+
+    def player(self, tid: str, token: str | None, lang: str = "en") -> Player:
+        p = Player(self.client, tid, token, lang)
+        self.players.append(p)
+        return p
+
+    @property
+    def hub(self) -> Any:
+        return self.client.app.state.hub  # type: ignore[attr-defined]

@@ -37,6 +37,13 @@ def run(args: argparse.Namespace) -> int:
         Store(args.db).close()
     except StoreError as e:
         raise CliError(str(e)) from None
+    import socket
+
+    try:  # a clear message for a port in use, before uvicorn starts
+        with socket.create_server((args.host, args.port)):
+            pass
+    except OSError as e:
+        raise CliError(f"cannot listen on {args.host}:{args.port}: {e.strerror}") from None
     app = create_app(args.db, args.bot_delay, args.test_mode)
     print(f"mattis serve: http://{args.host}:{args.port}/  (event log {args.db}; Ctrl-C stops)", flush=True)
     try:
