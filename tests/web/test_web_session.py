@@ -1,0 +1,55 @@
+"""A session at one table: rematch with the loser dealing, the tally, bots resuming after a restart."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from starlette.testclient import TestClient
+from web_helpers import Player, Web, create, deadline, first_legal, play_out
+
+from mattis.core import GameRecord
+from mattis.web.app import create_app
+
+
+def test_rematch_the_loser_deals_and_the_tally_counts(web: Web) -> None:
+    t = create(web.client, "mattis", [{"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}], seed=9)
+    p0 = web.player(t["table"], t["token"])
+    p0.sync()
+    p0.send({"type": "start"})
+    losers: list[int] = []
+    for game in (1, 2):
+        last = play_out({0: p0}, [])
+        assert last["game"] == game and last["status"] == "over"
+        rec = GameRecord.loads(web.client.get(f"/api/tables/{t['table']}/games/{game}/record").text)
+        end = rec.replay()
+        assert last["obs"]["losers"] == end.losers
+        losers += end.losers
+        tally = [losers.count(s) for s in range(3)]
+        assert last["tally"] == {"games": game, "mattis": tally}
+        p0.send({"type": "rematch"})
+        nxt = p0.until(lambda f, g=game: f["game"] == g + 1)
+        assert nxt["obs"]["dealer"] == end.next_dealer  # the loser deals
+        assert nxt["seq"] == 0 and nxt["status"] == "playing"
+
+
+def test_bots_resume_after_a_restart(tmp_path: Path) -> None:
+    db = str(tmp_path / "r.db")
+    slow = create_app(db, bot_delay=3600, test_mode=True)  # the bot never gets to move here
+    with TestClient(slow) as client, deadline(60):
+        t = create(client, "mattis", [{"kind": "human"}, {"kind": "bot"}], seed=2)
+        p = Player(client, t["table"], t["token"])
+        p.sync()
+        p.send({"type": "start"})
+        f = p.until(lambda f: f["status"] == "playing")
+        while f["obs"]["to_act"] == 0:  # play until the bot is to act
+            p.move(first_legal(f))
+            f = p.until(lambda g, s=f["seq"]: g["seq"] > s)
+        stuck = f["seq"]
+        assert f["obs"]["to_act"] == 1
+        p.close()
+    fast = create_app(db, bot_delay=0, test_mode=True)
+    with TestClient(fast) as client, deadline(60):
+        p = Player(client, t["table"], t["token"])
+        g = p.until(lambda g: g.get("seq", 0) > stuck)  # the bot moved on its own after the restart
+        assert g["you"] == 0 and g["game"] == 1
+        p.close()
