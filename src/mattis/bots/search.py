@@ -20,7 +20,7 @@ from ..core.determinize import DeterminizeError, sample_state
 from ..core.observation import PHASE1, PHASE2
 from .heuristic import heuristic_move
 from .policy import outcome, playout
-from .solver import SearchLimit, Solver
+from .solver import SearchLimit, Solver, two_player_values
 
 
 def perfect_info(obs: Observation) -> bool:
@@ -69,10 +69,14 @@ class _Base:
         if not dets:
             return first
         cands: Sequence[Move] = legal
-        if self.solver_cards and full and sum(obs.hand_counts) <= self.solver_cards:
-            solver = Solver(obs.seat, self.solver_nodes)
+        limit = max(self.solver_cards, 20) if obs.players == 2 and self.solver_cards else self.solver_cards
+        if limit and full and sum(obs.hand_counts) <= limit:
             try:
-                best, vals = solver.solve(dets[0])
+                if obs.players == 2 and len(obs.in_game) == 2:
+                    vals = two_player_values(dets[0], self.solver_nodes * 10)
+                    best = max(vals.values())
+                else:
+                    best, vals = Solver(obs.seat, self.solver_nodes).solve(dets[0])
                 cands = [m for m in legal if vals.get(m, -2) == best]
                 if best == 1 or len(cands) == 1:
                     return first if first in cands else cands[0]

@@ -142,3 +142,169 @@ def brute_force(s: State, me: int, path: frozenset[Key] = frozenset()) -> int:
         c.apply(m)
         vals.append(brute_force(c, me, p2))
     return max(vals) if s.to_act == me else min(vals)
+
+
+# --------------------------------------------------------------- two players
+# With two players a phase 2 trick is one entry and its answer: beat it (the
+# trick is complete and the beater leads) or pick it up (the leader leads again).
+# Every move either removes cards from play or shrinks the leader's hand, so no
+# position repeats, and the game value (win/lose for the player to move) can be
+# stored for every position: a plain AND-OR search with a table is exact.
+
+
+def _suit_entries(bits: int, base: int, min_seq: int) -> list[int]:
+    """Masks of the single cards and sequences in one suit's 13-bit field."""
+    out: list[int] = []
+    b = bits
+    while b:
+        low = b & -b
+        out.append(low << base)
+        b ^= low
+    if min_seq:
+        r = 0
+        while bits >> r:
+            if not (bits >> r) & 1:
+                r += 1
+                continue
+            start = r
+            while (bits >> r) & 1:
+                r += 1
+            for a in range(start, r):
+                for e in range(a + min_seq, r + 1):
+                    out.append(((1 << (e - a)) - 1) << (a + base))
+    return out
+
+
+class TwoPlayerSolver:
+    """Exact 2-player phase 2 solver on bit masks (rules read from ``rules``)."""
+
+    def __init__(self, trump: int, min_seq: int, follow_free: bool, pickup_optional: bool,
+                 node_limit: int = 10_000_000) -> None:
+        self.trump = trump
+        self.min_seq = min_seq
+        self.follow_free = follow_free
+        self.pickup_optional = pickup_optional
+        self.node_limit = node_limit
+        self.nodes = 0
+        self.memo: dict[tuple[int, int, int], bool] = {}
+
+    def leads(self, a: int) -> list[int]:
+        out: list[int] = []
+        for s in range(4):
+            bits = (a >> (13 * s)) & 0x1FFF
+            if bits:
+                out.extend(_suit_entries(bits, 13 * s, self.min_seq))
+        # Shed low cards first: the usual best lead, so the search cuts early.
+        out.sort(key=lambda m: ((m.bit_length() - 1) // 13 == self.trump, (m.bit_length() - 1) % 13))
+        return out
+
+    def beats(self, a: int, top: int) -> list[int]:
+        hi = top.bit_length() - 1
+        ts, tr = hi // 13, hi % 13
+        bits = (a >> (13 * ts)) & 0x1FFF
+        bits = (bits >> (tr + 1)) << (tr + 1)
+        out = _suit_entries(bits, 13 * ts, self.min_seq) if bits else []
+        if ts != self.trump and (self.follow_free or not out):
+            tb = (a >> (13 * self.trump)) & 0x1FFF
+            if tb:
+                out.extend(_suit_entries(tb, 13 * self.trump, self.min_seq))
+        return out
+
+    def canon(self, a: int, b: int, top: int) -> tuple[int, int, int]:
+        """A key equal for equivalent positions: in each suit only the order of the
+        cards in play matters (gaps shrink to one rank when sequences are allowed,
+        as a gap breaks a sequence), and the non-trump suits are interchangeable."""
+        parts: list[tuple[int, int, int]] = []
+        gap = 1 if self.min_seq else 0
+        trump_part = (0, 0, 0)
+        for s in range(4):
+            sa = (a >> (13 * s)) & 0x1FFF
+            sb = (b >> (13 * s)) & 0x1FFF
+            st = (top >> (13 * s)) & 0x1FFF
+            u = sa | sb | st
+            ca = cb = ct = 0
+            k = 0
+            prev = -2
+            r = 0
+            while u >> r:
+                if (u >> r) & 1:
+                    if gap and prev >= 0 and r > prev + 1:
+                        k += 1
+                    bit = 1 << k
+                    if (sa >> r) & 1:
+                        ca |= bit
+                    elif (sb >> r) & 1:
+                        cb |= bit
+                    else:
+                        ct |= bit
+                    k += 1
+                    prev = r
+                r += 1
+            if s == self.trump:
+                trump_part = (ca, cb, ct)
+            else:
+                parts.append((ca, cb, ct))
+        parts.sort()
+        a2, b2, t2 = trump_part
+        for i, (ca, cb, ct) in enumerate(parts):
+            sh = 26 * (i + 1)
+            a2 |= ca << sh
+            b2 |= cb << sh
+            t2 |= ct << sh
+        return a2, b2, t2
+
+    def win(self, a: int, b: int, top: int) -> bool:
+        """Whether the player to move (holding ``a``; the other holds ``b``; ``top`` is
+        the other's entry on the table, 0 if none) can force the other to be Mattis."""
+        key = self.canon(a, b, top)
+        hit = self.memo.get(key)
+        if hit is not None:
+            return hit
+        self.nodes += 1
+        if self.nodes > self.node_limit:
+            raise SearchLimit
+        res = False
+        if top == 0:
+            for e in self.leads(a):
+                if e == a or not self.win(b, a & ~e, e):
+                    res = True
+                    break
+        else:
+            beats = self.beats(a, top)
+            for e in sorted(beats, key=lambda m: -m.bit_count()):
+                if e == a or self.win(a & ~e, b, 0):
+                    res = True
+                    break
+            if not res and (not beats or self.pickup_optional):
+                res = not self.win(b, a | top, 0)
+        self.memo[key] = res
+        return res
+
+
+def two_player_values(s: State, node_limit: int = 10_000_000) -> dict[Move, int]:
+    """For the player to act in a 2-player phase 2 state: +1 (wins) or -1 (loses)
+    per legal move, under perfect play by both."""
+    from ..core import mask_of
+
+    if s.n != 2 or s.phase != PHASE2 or s.in_game != 3:
+        raise ValueError("two_player_values needs a 2-player phase 2 state with both players in")
+    me = s.to_act
+    assert me is not None
+    r = s.rules
+    sv = TwoPlayerSolver(s.trump, r.sequences, r.follow == "free", r.pickup_optional, node_limit)
+    a, b = s.hands[me], s.hands[1 - me]
+    top = mask_of(s.table[-1][1]) if s.table else 0
+    out: dict[Move, int] = {}
+    for m in s.legal_moves():
+        if m == PICKUP:
+            v = not sv.win(b, a | top, 0)
+        else:
+            e = mask_of(m.cards)
+            if e == a:
+                v = True
+            elif top:
+                v = sv.win(a & ~e, b, 0)
+            else:
+                v = not sv.win(b, a & ~e, e)
+        out[m] = 1 if v else -1
+    return out
