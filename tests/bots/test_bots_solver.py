@@ -6,8 +6,8 @@ import random
 
 import pytest
 
+from mattis.bots.solver import Solver, brute_force, two_player_values
 from mattis.core import PICKUP, State, play, preset
-from mattis.bots.solver import Solver, brute_force, position_key, two_player_values
 
 RULES = [
     ("mattis", {}),
@@ -48,7 +48,7 @@ def test_two_player_solver_is_exact(name: str, kw: dict[str, object]) -> None:
             compared += 1
         # The general alpha-beta search agrees on the position's value.
         assert Solver(me).solve(s)[0] == max(values.values())
-    assert compared > 150
+    assert compared > 100
 
 
 def test_known_two_player_endgame() -> None:
