@@ -264,6 +264,15 @@ def test_game_ends_the_moment_one_player_is_left() -> None:
     assert_illegal(s2, "play 2C", "over")
 
 
+def test_game_over_mid_trick_leaves_the_table() -> None:
+    """The entry that completes a trick also leaves one player in: the game is over at
+    once and the table is not cleared (nobody leads again)."""
+    s = position("mattis", ["4C 9D", "5C"], "S", leader=0)
+    do(s, "0 play 4C", "1 play 5C")
+    assert s.is_over and s.losers == [0] and table2(s) == [["4C"], ["5C"]]
+    assert s.snapshot()["out_of_play"] == [c for c in s.snapshot()["out_of_play"] if c not in ("4C", "5C")]
+
+
 def test_next_dealer_blodmattis() -> None:
     s = position("blodmattis", ["5C 6C", "", ""], "S", leader=0)
     assert s.next_dealer == 1 and s.losers == [1, 2]

@@ -422,6 +422,14 @@ def test_pickup_last_takes_run_only_with_sequences() -> None:
         assert hand(s, 3) == {"2C", "5D", "5H"} | taken
 
 
+def test_pickup_last_run_is_one_suit() -> None:
+    """A trump 9S on an 8C is not part of a run: only the 9S is taken."""
+    r = preset("skitgubbe", sequences=2)
+    s = position(r, ["8C 2D", "9S 3D", "2C 4D"], "S", leader=0)
+    do(s, "0 play 8C", "1 play 9S", "2 pickup")
+    assert hand(s, 2) == {"2C", "4D", "9S"} and table2(s) == [["8C"]]
+
+
 @pytest.mark.parametrize("optional", [False, True])
 def test_pickup_optional(optional: bool) -> None:
     r = preset("mattis", pickup_optional=optional)
