@@ -1,0 +1,104 @@
+"""``mattis tournament`` on tiny runs: results file, resume, bad input."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import pytest
+
+from mattis.bots.arena import paired, seat_bots, summarize, wilson
+from mattis.cli.main import main
+
+
+def _rows(path: Path) -> list[dict[str, str]]:
+    with open(path / "results.csv", newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def test_results_file_has_every_seat_of_every_rotation(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "run"
+    code = main(["tournament", "--bots", "heuristic,random,random", "--deals", "3", "--seed", "4",
+                 "--workers", "2", "--no-progress", "--out", str(out)])
+    assert code == 0
+    rows = _rows(out)
+    assert len(rows) == 3 * 3 * 3
+    games: dict[tuple[str, str], list[dict[str, str]]] = {}
+    for r in rows:
+        games.setdefault((r["deal"], r["rotation"]), []).append(r)
+    assert sorted(games) == [(str(d), str(r)) for d in range(3) for r in range(3)]
+    for (_, rot), seats in games.items():
+        seats.sort(key=lambda r: int(r["seat"]))
+        assert [r["bot"] for r in seats] == seat_bots(["heuristic", "random", "random"], int(rot))
+        assert sum(int(r["lost"]) for r in seats) == 1
+        assert sorted(int(r["place"]) for r in seats) == [1, 2, 3]
+        loser = next(r for r in seats if r["lost"] == "1")
+        assert loser["place"] == "3"
+    meta = json.loads((out / "tournament.json").read_text())
+    assert meta["seed"] == 4 and meta["bots"] == ["heuristic", "random", "random"]
+    assert (out / "loss_rates.png").read_bytes()[:4] == b"\x89PNG"
+    text = capsys.readouterr().out
+    assert "heuristic" in text and "paired on 3 complete deals" in text and "OpenSkill" in text
+
+
+def test_same_seed_same_results_and_resume_skips_done_games(tmp_path: Path) -> None:
+    base = ["tournament", "--bots", "rollout,heuristic,heuristic", "--seed", "9", "--workers", "1", "--no-progress"]
+    full = tmp_path / "full"
+    assert main(base + ["--deals", "3", "--out", str(full)]) == 0
+    part = tmp_path / "part"
+    assert main(base + ["--deals", "2", "--out", str(part)]) == 0
+    # An interrupted run: half a game written at the end of the file.
+    with open(part / "results.csv", "a") as f:
+        f.write("2,0,0,rollout,0,1,12,0.01,normal\n")
+    assert main(base + ["--deals", "3", "--out", str(part), "--resume"]) == 0
+    a = {(r["deal"], r["rotation"], r["seat"]): (r["bot"], r["lost"], r["place"]) for r in _rows(full)}
+    b_rows = _rows(part)
+    b = {(r["deal"], r["rotation"], r["seat"]): (r["bot"], r["lost"], r["place"]) for r in b_rows}
+    assert len(b_rows) == len(b) == 27  # no game twice, the half game replaced
+    assert a == b  # games are independent of order, process and interruption
+    # Resuming a finished run plays nothing new.
+    before = (part / "results.csv").read_text()
+    assert main(base + ["--deals", "3", "--out", str(part), "--resume"]) == 0
+    assert (part / "results.csv").read_text() == before
+
+
+@pytest.mark.parametrize("argv", [
+    ["--bots", "heuristic,nosuchbot,random", "--deals", "2"],
+    ["--bots", "heuristic,random", "--deals", "2"],
+    ["--bots", "random,random,random", "--deals", "0"],
+    ["--bots", "random,random,random", "--deals", "2", "--players", "9"],
+    ["--bots", "random,random,random", "--deals", "2", "--set", "nonsense=1"],
+    ["--bots", "random,random,random", "--deals", "2", "--resume"],
+    ["--bots", "random,random,random", "--deals", "2", "--rules", "poker"],
+])
+def test_bad_arguments_exit_2_with_one_line(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["tournament", *argv]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("mattis tournament:") and "\n" not in err and "Traceback" not in err
+
+
+def test_existing_run_is_never_overwritten(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "run"
+    args = ["tournament", "--bots", "random,random,random", "--deals", "1", "--seed", "1", "--no-progress",
+            "--out", str(out)]
+    assert main(args) == 0
+    before = (out / "results.csv").read_text()
+    assert main(args) == 2  # without --resume
+    other = ["tournament", "--bots", "heuristic,random,random", "--deals", "1", "--no-progress", "--out", str(out),
+             "--resume"]
+    assert main(other) == 2  # a different tournament in that folder
+    assert (out / "results.csv").read_text() == before
+
+
+def test_statistics() -> None:
+    lo, hi = wilson(5, 100)
+    assert 0.021 < lo < 0.023 and 0.111 < hi < 0.113  # the textbook values for 5/100
+    assert wilson(0, 10)[0] == 0.0
+    from mattis.bots.arena import SeatResult
+
+    rows = [SeatResult(d, r, s, b, int(b == "x" and d % 2 == 0), 3 if (b == "x" and d % 2 == 0) else 1, 1, 0.0,
+                       "normal") for d in range(4) for r in range(2) for s, b in enumerate(["x", "y"])]
+    p = paired(rows, "x", "y", 2)
+    assert p.deals == 4 and p.diff == pytest.approx(0.5)
+    assert {s.bot: s.losses for s in summarize(rows)} == {"x": 4, "y": 0}
