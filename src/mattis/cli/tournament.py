@@ -232,7 +232,10 @@ def _report(rows: list[SeatResult], bots: list[str], n: int, out: str | None) ->
     except ImportError:
         console.print("OpenSkill: not installed")
     if out:
-        _chart(summary, os.path.join(out, CHART), n, len(rows) // n)
+        try:
+            _chart(summary, os.path.join(out, CHART), n, len(rows) // n)
+        except ImportError:
+            console.print("chart: matplotlib is not installed (pip install 'mattis[bots]')")
 
 
 def _chart(summary: Sequence[object], path: str, n: int, games: int) -> None:

@@ -1,0 +1,56 @@
+"""Think time per decision of each level (mean, 99th percentile, max) and the
+2-player phase 2 solver on 12 cards each.  Usage: python benchmarks/bots_think.py [games]"""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+
+from mattis.bots import make_bot
+from mattis.bots.solver import two_player_values
+from mattis.core import State, preset
+
+
+def think(level: str, games: int) -> None:
+    times: list[float] = []
+    for g in range(games):
+        s = State.new(preset("mattis"), 3, seed=g)
+        bots = [make_bot(level, g), make_bot("heuristic", 1), make_bot("heuristic", 2)]
+        while not s.is_over:
+            seat = s.to_act
+            assert seat is not None
+            obs = s.observation(seat)
+            t0 = time.perf_counter()
+            mv = bots[seat].act(obs)
+            if seat == 0:
+                times.append(time.perf_counter() - t0)
+            s.apply(mv)
+    times.sort()
+    p99 = times[int(0.99 * (len(times) - 1))]
+    print(f"{level:8s} decisions {len(times):5d}  mean {1000 * sum(times) / len(times):7.1f} ms  "
+          f"p99 {1000 * p99:7.1f} ms  max {1000 * times[-1]:7.1f} ms")
+
+
+def solver12(rules_name: str, positions: int) -> None:
+    r = preset(rules_name, min_players=2) if rules_name == "blodmattis" else preset(rules_name)
+    ts: list[float] = []
+    for seed in range(positions):
+        rng = random.Random(seed)
+        deck = list(range(52))
+        rng.shuffle(deck)
+        s = State.from_position(r, [deck[:12], deck[12:24]], trump=rng.randrange(4), leader=0)
+        t0 = time.perf_counter()
+        two_player_values(s)
+        ts.append(time.perf_counter() - t0)
+    ts.sort()
+    print(f"2-player solver, 12 cards each, {rules_name}: {positions} random positions, every root move solved: "
+          f"median {ts[len(ts) // 2]:.2f} s, max {ts[-1]:.2f} s, under 1 s: {sum(t < 1 for t in ts)}/{len(ts)}")
+
+
+if __name__ == "__main__":
+    games = int(sys.argv[1]) if len(sys.argv) > 1 else 3
+    for level in ("easy", "medium", "hard", "expert"):
+        think(level, games)
+    solver12("mattis", 20)
+    solver12("skitgubbe", 5)
