@@ -17,7 +17,6 @@ from core_helpers import (
     phase1_position,
     pile,
     position,
-    random_playout,
     table2,
 )
 

@@ -24,7 +24,7 @@ from core_helpers import (
 
 from mattis.core import CHANCE, PRESETS, RulesError, State, card_code, preset
 from mattis.core.cards import BIT, SUIT
-from mattis.core.observation import OVER, PHASE1, PHASE2
+from mattis.core.observation import PHASE1, PHASE2
 
 # Seat names as in the seeds: Anne/Anna = 0, Bjørn = 1, Cato = 2, Dina = 3.
 
@@ -286,7 +286,7 @@ def test_phase1_end_differential_on_random_games() -> None:
         elif b.phase == PHASE1:
             played_on += 1
             # the seat first_empty stopped at is skipped; the player to act can lay
-            assert b.hands[b.to_act] or len(b.stock) >= 2
+            assert b.to_act is not None and (b.hands[b.to_act] or len(b.stock) >= 2)
             assert sum(1 for h in b.hands if h) >= 1
     assert played_on > 10
 
@@ -420,6 +420,31 @@ def test_pickup_last_takes_run_only_with_sequences() -> None:
         s = position(r, hands, "S", leader=0)
         do(s, "0 play 3C", "1 play 6C", "2 play 7C", "3 pickup")
         assert hand(s, 3) == {"2C", "5D", "5H"} | taken
+
+
+def test_pickup_lowest_is_always_the_first_entry_in_play() -> None:
+    """Finding: within a trick each entry beats the one below it (same suit and higher, or
+    trump over non-trump, then higher trumps), so the entry holding the lowest card, with
+    trumps ranked above non-trumps, is always the first entry: pickup=lowest plays exactly
+    like pickup=first.  (A crafted table could tell them apart; play cannot.)"""
+    from mattis.core import PICKUP
+
+    pickups = 0
+    for g in range(60):
+        rng = random.Random(g)
+        r = preset(rng.choice(["mattis", "hund", "skitgubbe"]), pickup="lowest", pickup_optional=True,
+                   sequences=rng.choice([0, 2]))
+        s = State.new(r, rng.choice([3, 4]), seed=g)
+        while not s.is_over:
+            m = rng.choice(s.legal_moves())
+            if m == PICKUP:
+                pickups += 1
+                first = s.table[0][1]
+                s.apply(m)
+                assert s.log is not None and s.log[3] == first
+            else:
+                s.apply(m)
+    assert pickups > 1000
 
 
 def test_pickup_last_run_is_one_suit() -> None:

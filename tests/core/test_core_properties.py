@@ -79,7 +79,7 @@ def expected_pickup(state: State) -> tuple[int, ...]:
 def all_entries(hand: int, min_seq: int) -> list[tuple[int, ...]]:
     """Every single card and every run of ``min_seq``+ consecutive cards of one suit."""
     cards = cards_of(hand)
-    out = [(c,) for c in cards]
+    out: list[tuple[int, ...]] = [(c,) for c in cards]
     if min_seq:
         for c in cards:
             run = [c]
@@ -232,7 +232,7 @@ def play_checked(state: State, rng: random.Random, roundtrip: bool = True) -> St
         assert len(set(state.legal_moves())) == len(state.legal_moves()), "a legal move listed twice"
         move = rng.choice(state.legal_moves())
         want = expected_pickup(state) if move == PICKUP else None
-        seat = state.to_act
+        seat = state._turn
         before = state.hands[seat] if want is not None else 0
         ref = reference_phase2_step(state, move) if state.phase == PHASE2 else None
         pre = state.clone() if state.phase != PHASE2 else None
@@ -246,6 +246,7 @@ def play_checked(state: State, rng: random.Random, roundtrip: bool = True) -> St
                 assert {i for i in range(state.n) if state.in_game >> i & 1} == in_game
             assert state.finished[: len(finished)] == finished
         if want is not None:
+            assert state.log is not None
             taken = state.log[3]  # the last history item's cards
             assert sorted(taken) == sorted(want), (state.rules.pickup, taken, want)
             assert state.hands[seat] == before | sum(1 << c for c in want)
