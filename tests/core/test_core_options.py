@@ -23,7 +23,7 @@ from core_helpers import (
 )
 
 from mattis.core import CHANCE, PRESETS, RulesError, State, card_code, preset
-from mattis.core.cards import BIT, SUIT
+from mattis.core.cards import BIT, RANK, SUIT
 from mattis.core.observation import PHASE1, PHASE2
 
 # Seat names as in the seeds: Anne/Anna = 0, Bjørn = 1, Cato = 2, Dina = 3.
@@ -392,7 +392,7 @@ def test_follow(follow: str) -> None:
 
 
 # ----------------------------------------------------------------- pickup
-@pytest.mark.parametrize("rule,taken", [("first", "5C"), ("last", "3S"), ("lowest", "5C")])
+@pytest.mark.parametrize("rule,taken", [("first", "5C"), ("last", "3S"), ("lowest", "3S")])
 def test_pickup_which_entry(rule: str, taken: str) -> None:
     r = preset("mattis", pickup=rule)
     s = position(r, ["5C 9D", "3S 9H", "2C 2D", "KD 4H"], "S", leader=0)
@@ -405,12 +405,21 @@ def test_pickup_which_entry(rule: str, taken: str) -> None:
     assert table2(s) == rest and s.to_act == 3
 
 
-def test_pickup_lowest_ranks_trumps_above_non_trumps() -> None:
-    """The trump 3S is lower in rank than the 5C, but pickup=lowest takes the 5C."""
-    r = preset("mattis", pickup="lowest")
-    s = position(r, ["5C 9D", "3S 9H", "2C 2D", "KD 4H"], "S", leader=0)
-    do(s, "0 play 5C", "1 play 3S", "2 pickup")
-    assert "5C" in hand(s, 2) and "3S" not in hand(s, 2)
+def test_pickup_lowest_is_by_face_value_trumps_included() -> None:
+    """The trump 3S is lower in face value than the 9C laid first: pickup=lowest takes the
+    3S, pickup=first the 9C (decision 7 in docs/rules.md)."""
+    hands = ["9C 9D", "3S 9H", "2C 2D", "KD 4H"]
+    for rule, taken, left in [("lowest", "3S", [["9C"]]), ("first", "9C", [["3S"]])]:
+        s = position(preset("mattis", pickup=rule), hands, "S", leader=0)
+        do(s, "0 play 9C", "1 play 3S", "2 pickup")
+        assert taken in hand(s, 2) and table2(s) == left
+
+
+def test_pickup_lowest_ties_take_the_older_entry() -> None:
+    """9C then the trump 9S: both are nines, so the older entry (9C) is taken."""
+    s = position(preset("mattis", pickup="lowest"), ["9C 2D", "9S 9H", "2C 3D", "KD 4H"], "S", leader=0)
+    do(s, "0 play 9C", "1 play 9S", "2 pickup")
+    assert "9C" in hand(s, 2) and table2(s) == [["9S"]]
 
 
 def test_pickup_last_takes_run_only_with_sequences() -> None:
@@ -422,14 +431,12 @@ def test_pickup_last_takes_run_only_with_sequences() -> None:
         assert hand(s, 3) == {"2C", "5D", "5H"} | taken
 
 
-def test_pickup_lowest_is_always_the_first_entry_in_play() -> None:
-    """Finding: within a trick each entry beats the one below it (same suit and higher, or
-    trump over non-trump, then higher trumps), so the entry holding the lowest card, with
-    trumps ranked above non-trumps, is always the first entry: pickup=lowest plays exactly
-    like pickup=first.  (A crafted table could tell them apart; play cannot.)"""
+def test_pickup_lowest_differs_from_first_only_after_a_low_trump() -> None:
+    """In random play, pickup=lowest takes the first entry unless a trump of lower face
+    value than the first entry lies on the table; then it takes that trump."""
     from mattis.core import PICKUP
 
-    pickups = 0
+    pickups = differ = 0
     for g in range(60):
         rng = random.Random(g)
         r = preset(rng.choice(["mattis", "hund", "skitgubbe"]), pickup="lowest", pickup_optional=True,
@@ -440,11 +447,17 @@ def test_pickup_lowest_is_always_the_first_entry_in_play() -> None:
             if m == PICKUP:
                 pickups += 1
                 first = s.table[0][1]
+                lowest = min((e for _, e in s.table), key=lambda e: RANK[e[0]])
                 s.apply(m)
-                assert s.log is not None and s.log[3] == first
+                assert s.log is not None
+                if RANK[lowest[0]] < RANK[first[0]]:
+                    differ += 1
+                    assert s.log[3] == lowest and SUIT[lowest[0]] == s.trump
+                else:
+                    assert s.log[3] == first
             else:
                 s.apply(m)
-    assert pickups > 1000
+    assert pickups > 1000 and differ > 50
 
 
 def test_pickup_last_run_is_one_suit() -> None:

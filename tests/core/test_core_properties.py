@@ -56,10 +56,9 @@ def expected_pickup(state: State) -> tuple[int, ...]:
     if r.pickup == "first":
         return table[0][1]
     if r.pickup == "lowest":
-        def key(k: int) -> tuple[bool, int, int]:
+        def key(k: int) -> tuple[int, int]:
             e = table[k][1]
-            low = min(e, key=lambda c: RANK[c])
-            return (SUIT[low] == state.trump, RANK[low], k)
+            return (min(RANK[c] for c in e), k)
         return table[min(range(len(table)), key=key)][1]
     i = len(table) - 1
     if r.sequences:

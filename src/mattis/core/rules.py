@@ -107,8 +107,8 @@ class Rules:
     """What you take when you do not beat.  ``first``: the first entry of the trick
     (undertrekk, 000/002/003; 001 "det eldste kortet eller raden"); ``last``: the top entry,
     and with sequences the whole run of consecutive same-suit cards at the top (004);
-    ``lowest``: the entry holding the lowest card (Denexa/GameRules, quoted in 001; 002's
-    forum)."""
+    ``lowest``: the entry holding the lowest card by face value, trumps included (Denexa/
+    GameRules, quoted in 001; 002's forum)."""
 
     pickup_optional: bool = False
     """May you pick up although you could beat (001 "Kan eller vil du ikke stikke", 004

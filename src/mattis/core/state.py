@@ -675,6 +675,9 @@ class State:
         self.round_seats = []
         self.round_laid = []
         self.fighting = False
+        if self.rules.leftovers_shown:
+            for s in range(self.n):
+                self.known[s] |= self.hands[s]
         stock = self.stock
         while stock:
             c = stock.pop()
@@ -686,9 +689,6 @@ class State:
                 self.known[taker] |= BIT[c]
             self.hands[taker] |= BIT[c]
         # Show the trump; the trump card joins its holder's hand (last_card).
-        if self.rules.leftovers_shown:
-            for s in range(self.n):
-                self.known[s] |= self.hands[s]
         self.trump = SUIT[self.trump_card]
         if self.rules.trump == "last_card":
             self.hands[self.trump_holder] |= BIT[self.trump_card]
@@ -797,9 +797,8 @@ class State:
                     else:
                         break
         else:
-            trump = self.trump
-            best = min(range(len(table)),
-                       key=lambda k: (SUIT[table[k][1][0]] == trump, RANK[table[k][1][0]], k))
+            # the lowest card by face value, trumps included; ties: the older entry
+            best = min(range(len(table)), key=lambda k: (RANK[table[k][1][0]], k))
             i, j = best, best + 1
         taken: list[Card] = []
         for _, e in table[i:j]:
