@@ -40,13 +40,14 @@ class _Base:
 
     def __init__(self, seed: int | None = None, *, samples: int = 8, playouts: int = 2,
                  epsilon: float = 0.1, solver_cards: int = 0, solver_nodes: int = 20_000,
-                 time_cap: float | None = None) -> None:
+                 max_playouts: int | None = None, time_cap: float | None = None) -> None:
         self.rng = random.Random(seed)
         self.samples = samples
         self.playouts = playouts
         self.epsilon = epsilon
         self.solver_cards = solver_cards
         self.solver_nodes = solver_nodes
+        self.max_playouts = max_playouts
         self.time_cap = time_cap
 
     def _sample(self, obs: Observation, k: int) -> list[State]:
@@ -82,7 +83,10 @@ class _Base:
                     return first if first in cands else cands[0]
             except SearchLimit:
                 cands = legal
-        return self._flat(obs, dets, cands, first, self.playouts)
+        per_move = self.playouts
+        if self.max_playouts:
+            per_move = max(1, min(per_move, self.max_playouts // len(cands)))
+        return self._flat(obs, dets, cands, first, per_move)
 
     def _flat(self, obs: Observation, dets: list[State], cands: Sequence[Move], first: Move,
               per_move: int) -> Move:
@@ -108,12 +112,15 @@ class _Base:
 
 class RolloutBot(_Base):
     """Heuristic in phase 1; in phase 2 flat Monte Carlo over the sampled
-    (perfect-information) position: ``playouts`` heuristic playouts per legal move."""
+    (perfect-information) position: ``playouts`` heuristic playouts per legal move,
+    ``max_playouts`` in all per decision (the default level for play: <= 50 ms)."""
 
     name = "rollout"
 
     def __init__(self, seed: int | None = None, **kw: float | int | None) -> None:
         kw.setdefault("playouts", 3)
+        kw.setdefault("samples", 4)
+        kw.setdefault("max_playouts", 18)
         super().__init__(seed, **kw)  # type: ignore[arg-type]
         self.name = "rollout"
 
