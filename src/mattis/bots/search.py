@@ -119,8 +119,7 @@ class RolloutBot(_Base):
 
     def __init__(self, seed: int | None = None, **kw: float | int | None) -> None:
         kw.setdefault("playouts", 3)
-        kw.setdefault("samples", 4)
-        kw.setdefault("max_playouts", 18)
+        kw.setdefault("max_playouts", 30)
         super().__init__(seed, **kw)  # type: ignore[arg-type]
         self.name = "rollout"
 
