@@ -16,6 +16,7 @@ from typing import Any
 import httpx
 from web_helpers import first_legal
 from websockets.sync.client import ClientConnection, connect
+from websockets.typing import Origin
 
 from mattis.core import GameRecord
 
@@ -29,7 +30,7 @@ def free_port() -> int:
 def start_server(db: Path, port: int, bot_delay: str = "0.05") -> subprocess.Popen[bytes]:
     proc = subprocess.Popen([sys.executable, "-m", "mattis.cli.main", "serve", "--host", "127.0.0.1",
                              "--port", str(port), "--db", str(db), "--bot-delay", bot_delay, "--test-mode"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                            stdout=subprocess.DEVNULL, stderr=open(str(db) + ".log", "ab"))
     for _ in range(200):
         try:
             if httpx.get(f"http://127.0.0.1:{port}/api/meta", timeout=1).status_code == 200:
@@ -37,13 +38,13 @@ def start_server(db: Path, port: int, bot_delay: str = "0.05") -> subprocess.Pop
         except httpx.HTTPError:
             time.sleep(0.05)
     proc.kill()
-    raise AssertionError("the server did not start: " + (proc.stderr.read().decode() if proc.stderr else ""))
+    raise AssertionError("the server did not start: " + Path(str(db) + ".log").read_text())
 
 
 class Seat:
     def __init__(self, port: int, tid: str, token: str) -> None:
-        self.ws: ClientConnection = connect(f"ws://127.0.0.1:{port}/ws/{tid}", origin=f"http://127.0.0.1:{port}",
-                                            open_timeout=5)  # type: ignore[arg-type]
+        origin = Origin(f"http://127.0.0.1:{port}")
+        self.ws: ClientConnection = connect(f"ws://127.0.0.1:{port}/ws/{tid}", origin=origin, open_timeout=5)
         self.ws.send(json.dumps({"type": "hello", "token": token}))
         self.last: dict[str, Any] = {}
         self.n = 0
@@ -71,7 +72,8 @@ def seen_moves(frames: list[dict[str, Any]], into: dict[int, str]) -> None:
 
 def play_until(seats: dict[int, Seat], stop: int, log: dict[int, str]) -> dict[str, Any]:
     """Play first-legal moves until ``stop`` moves are made or the game ends."""
-    while True:
+    give_up = time.monotonic() + 60
+    while time.monotonic() < give_up:
         f = {}
         for s in seats.values():
             f = s.sync()
@@ -79,13 +81,14 @@ def play_until(seats: dict[int, Seat], stop: int, log: dict[int, str]) -> dict[s
         obs = f["obs"]
         if f["status"] == "over" or f["seq"] >= stop:
             return f
-        s = seats.get(obs["to_act"])
-        if s is not None and s.last["seq"] == f["seq"] and s.last["obs"]["legal"]:
-            s.ws.send(json.dumps({"type": "move", "game": s.last["game"], "seq": s.last["seq"],
-                                  "move": first_legal(s.last)}))
-            s.recv()
+        who = seats.get(obs["to_act"])
+        if who is not None and who.last["seq"] == f["seq"] and who.last["obs"]["legal"]:
+            who.ws.send(json.dumps({"type": "move", "game": who.last["game"], "seq": who.last["seq"],
+                                    "move": first_legal(who.last)}))
+            who.recv()
         else:
             time.sleep(0.02)  # a bot is thinking
+    raise AssertionError("the game got stuck")
 
 
 def test_kill_9_mid_game_and_finish_after_restart(tmp_path: Path) -> None:

@@ -27,7 +27,7 @@ def test_rematch_the_loser_deals_and_the_tally_counts(web: Web) -> None:
         tally = [losers.count(s) for s in range(3)]
         assert last["tally"] == {"games": game, "mattis": tally}
         p0.send({"type": "rematch"})
-        nxt = p0.until(lambda f, g=game: f["game"] == g + 1)
+        nxt = p0.until(lambda f: bool(f["game"] == game + 1))  # noqa: B023
         assert nxt["obs"]["dealer"] == end.next_dealer  # the loser deals
         assert nxt["seq"] == 0 and nxt["status"] == "playing"
 
@@ -43,7 +43,8 @@ def test_bots_resume_after_a_restart(tmp_path: Path) -> None:
         f = p.until(lambda f: f["status"] == "playing")
         while f["obs"]["to_act"] == 0:  # play until the bot is to act
             p.move(first_legal(f))
-            f = p.until(lambda g, s=f["seq"]: g["seq"] > s)
+            seq = f["seq"]
+            f = p.until(lambda g: bool(g["seq"] > seq))  # noqa: B023
         stuck = f["seq"]
         assert f["obs"]["to_act"] == 1
         p.close()

@@ -124,12 +124,12 @@ def play_out(players: dict[int, Player], watchers: list[Player],
     for _ in range(max_moves):
         game, seq = f["game"], f["seq"]
         for c in conns:
-            c.until(lambda g, game=game, seq=seq: g.get("game") == game and g.get("seq") == seq and settled(g))
+            c.until(lambda g: bool(g.get("game") == game and g.get("seq") == seq and settled(g)))  # noqa: B023
         if f["status"] == "over":
             return f
         actor = players[f["obs"]["to_act"]]
         actor.move(policy(actor.last))
-        f = p0.until(lambda g, game=game, seq=seq: g.get("game") == game and g.get("seq", 0) > seq and settled(g))
+        f = p0.until(lambda g: bool(g.get("game") == game and g.get("seq", 0) > seq and settled(g)))  # noqa: B023
     raise AssertionError("the game did not end")
 
 
