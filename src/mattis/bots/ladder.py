@@ -3,7 +3,7 @@
 | level (en / nb)       | bot       | think budget per decision                        |
 |-----------------------|-----------|--------------------------------------------------|
 | easy / lett           | heuristic | rules of thumb, microseconds                      |
-| medium / middels      | rollout   | phase 2: 3 playouts per move (<= ~50 ms)          |
+| medium / middels      | rollout   | phase 2: 3 playouts per move, 30 at most (< 50 ms) |
 | hard / vanskelig      | pimc      | phase 1: 16 playouts per move; phase 2: 4         |
 | expert / ekspert      | ismcts    | phase 1: 200 iterations; phase 2: 4 + solver      |
 """
