@@ -22,7 +22,17 @@ from .cards import (
 from .moves import CHANCE, PICKUP, Move, MoveError, format_record_move, parse_move, parse_record_move, play
 from .observation import OVER, PHASE1, PHASE2, HistoryItem, Observation
 from .record import GameRecord, RecordError, ReplayError, load_record
-from .rules import CHOICES, PRESET_DOCS, PRESETS, Rules, RulesError, parse_overrides, preset, rules_from_json, rules_to_json
+from .rules import (
+    CHOICES,
+    PRESET_DOCS,
+    PRESETS,
+    Rules,
+    RulesError,
+    parse_overrides,
+    preset,
+    rules_from_json,
+    rules_to_json,
+)
 from .state import GameSetupError, IllegalMoveError, State
 from .text import describe_move, seat_names
 
