@@ -178,7 +178,7 @@ def _unseen_places(s: State, shown: set[Card]) -> list[tuple[Card, int]]:
     return out
 
 
-def sample_state(obs: Observation, rng: random.Random, tries: int = 50) -> State:
+def sample_state(obs: Observation, rng: random.Random, tries: int = 20) -> State:
     """A full state consistent with everything ``obs.seat`` has seen.
 
     Raises :class:`DeterminizeError` if the game began from a position (no deck
