@@ -147,6 +147,8 @@ def test_each_preset_short_game_by_keyboard_and_rematch(server: str, browser: An
         page.click("#btn-start")
         page.wait_for_selector("#felt")
         assert page.locator(f"text={preset}").count()
+        page.reload()  # a reload (or a lost connection) gives the seat back
+        page.wait_for_selector(".hand .card")
         play_to_end([page], keyboard=True)
         # Norwegian and back.
         page.click("#lang")
