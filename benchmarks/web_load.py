@@ -100,7 +100,6 @@ async def main_async(args: argparse.Namespace, base: str) -> Stats:
         for tok in tokens:
             tasks.append(asyncio.create_task(seat(f"{ws_base}/ws/{tid}", tid, tok, random.Random(rng.random()),
                                                   stats, stop, asyncio.Event(), held, args.think)))
-    t0 = time.monotonic()
     await asyncio.sleep(5)  # warm up: connect and start every table
     stats.latencies.clear()
     stats.moves = 0
@@ -118,7 +117,6 @@ async def main_async(args: argparse.Namespace, base: str) -> Stats:
         print(f"move latency ms: p50 {p(0.5):.1f}  p90 {p(0.9):.1f}  p99 {p(0.99):.1f}  max {lat[-1] * 1000:.1f} "
               f"(mean {statistics.mean(lat) * 1000:.1f})")
     print(f"refusals: {len(stats.errors)} {stats.errors[:3]}")
-    del t0
     return stats
 
 

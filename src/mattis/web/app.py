@@ -80,9 +80,13 @@ class Hub:
         """Open the log and rebuild every table by replaying its events."""
         self.store = Store(self.db_path)
         for tid, events in self.store.tables():
-            t = Table.from_create(events[0])
-            for ev in events[1:]:
-                t.apply(ev)
+            try:
+                t = Table.from_create(events[0])
+                for ev in events[1:]:
+                    t.apply(ev)
+            except Exception as e:  # keep serving the other tables; the log itself is left untouched
+                log.error("table %s could not be restored from its log (%s: %s); skipped", tid, type(e).__name__, e)
+                continue
             self.tables[tid] = t
         for t in self.tables.values():
             self.kick_bots(t)
