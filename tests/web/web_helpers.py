@@ -140,23 +140,22 @@ def states_by_seq(record_text: str) -> list[tuple[State, set[int]]]:
     st = rec.start()
     public: set[int] = set()
 
-    def shown(st: State) -> set[int]:
+    def shown(st: State, before: State | None) -> set[int]:
         if st.trump_shown and st.trump_card >= 0:
             public.add(st.trump_card)
-        if st.phase != 1 and st.rules.leftovers_shown and not shown.done:  # type: ignore[attr-defined]
-            shown.done = True  # type: ignore[attr-defined]
-            for s in range(st.players):  # this rule shows every hand when phase 1 ends
-                public.update(st.hand(s))
+        if before is not None and before.phase == 1 and st.phase != 1 and st.rules.leftovers_shown:
+            for s in range(st.players):  # this rule shows the cards left in hand when phase 1 ends
+                public.update(before.hand(s))
         return set(public)
 
-    shown.done = False  # type: ignore[attr-defined]
-    out = [(st.clone(), shown(st))]
+    out = [(st.clone(), shown(st, None))]
     for text in rec.moves:
         seat, _, mv = text.partition(" ")
         assert st.to_act == int(seat)
+        before = st.clone()
         st.apply(parse_move(mv))
         public.update(st.history()[-1][2])
-        out.append((st.clone(), shown(st)))
+        out.append((st.clone(), shown(st, before)))
     return out
 
 
