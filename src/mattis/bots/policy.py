@@ -15,7 +15,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..core import CHANCE, PICKUP, RANK, SUIT, Card, Move, State
+from ..core import CHANCE, PICKUP, RANK, SUIT, Card, Move, State, cards_of
 from ..core.observation import PHASE1, PHASE2
 
 
@@ -117,15 +117,6 @@ def next_in(state: State, seat: int) -> int:
     return seat
 
 
-def _cards(mask: int) -> list[Card]:
-    out: list[Card] = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
 def state_choice(state: State, k: Knobs = DEFAULT_KNOBS) -> Move:
     """The heuristic move in a full (sampled) state, for playouts."""
     legal = state.legal_moves()
@@ -137,10 +128,10 @@ def state_choice(state: State, k: Knobs = DEFAULT_KNOBS) -> Move:
     if state.phase == PHASE1:
         pot = [c for _, c in state.trick]
         rnd = [c for _, c in state.round_laid]
-        return phase1_choice(_cards(state.hands[seat]), rnd, pot, legal, trump, k)
+        return phase1_choice(cards_of(state.hands[seat]), rnd, pot, legal, trump, k)
     if state.phase == PHASE2:
         nxt = next_in(state, seat)
-        return phase2_choice(legal, not state.table, trump, _cards(state.hands[nxt]), state.rules.pickup,
+        return phase2_choice(legal, not state.table, trump, cards_of(state.hands[nxt]), state.rules.pickup,
                              state.hands[seat].bit_count(), k)
     return legal[0]
 

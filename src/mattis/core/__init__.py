@@ -34,7 +34,7 @@ from .rules import (
     rules_to_json,
 )
 from .state import GameSetupError, IllegalMoveError, State
-from .text import describe_move, seat_names
+from .text import describe_move, seat_names, translate_reason
 
 __all__ = [
     "CHANCE", "CHOICES", "OVER", "PHASE1", "PHASE2", "PICKUP", "PRESETS", "PRESET_DOCS", "RANK", "SUIT",
@@ -43,5 +43,5 @@ __all__ = [
     "card_code", "card_name", "card_symbol", "cards_of", "describe_move", "format_record_move",
     "load_record", "mask_of", "parse_card", "parse_move", "parse_overrides", "parse_record_move",
     "parse_suit", "play", "preset", "rules_from_json", "rules_to_json", "seat_names", "sort_by_rank",
-    "sort_for_phase2", "suit_name",
+    "sort_for_phase2", "suit_name", "translate_reason",
 ]

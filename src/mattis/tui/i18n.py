@@ -12,8 +12,9 @@ for an illegal move (English) into Norwegian.
 
 from __future__ import annotations
 
-import re
 from typing import Final, Literal
+
+from ..core.text import translate_reason as translate_reason  # re-exported for the UI
 
 Lang = Literal["nb", "en"]
 LANGS: Final[tuple[Lang, ...]] = ("nb", "en")
@@ -252,38 +253,3 @@ def t(lang: Lang, key: str, **values: object) -> str:
 def has(lang: Lang, key: str) -> bool:
     return key in STRINGS[lang]
 
-
-#: The engine's reasons for an illegal move (English) and their Norwegian text.
-REASONS_NB: Final[list[tuple[re.Pattern[str], str]]] = [(re.compile(p), nb) for p, nb in (
-    (r"the game is over", "spillet er over"),
-    (r"there is nothing to pick up in phase 1", "det er ingenting å ta opp i fase 1"),
-    (r"chance \(sjanse\) is not allowed in these rules", "sjanse er ikke lov med disse reglene"),
-    (r"chance needs at least two cards in the stock", "sjanse krever minst to kort i bunken"),
-    (r"chance is only allowed when you lead", "sjanse er bare lov når du spiller ut"),
-    (r"in phase 1 you lay one card at a time", "i fase 1 legger du ett kort om gangen"),
-    (r"you do not hold (.+)", "du har ikke {0}"),
-    (r"there is no chance \(sjanse\) in phase 2", "det er ingen sjanse i fase 2"),
-    (r"there is nothing on the table to pick up", "det ligger ingenting på bordet å ta opp"),
-    (r"you can beat the top entry, and these rules do not let you pick up instead",
-     "du kan stikke over, og disse reglene lar deg ikke ta opp i stedet"),
-    (r"sequences \(serie\) are not allowed in these rules", "serier er ikke lov med disse reglene"),
-    (r"a sequence must be consecutive cards of one suit", "en serie må være kort på rad i samme farge"),
-    (r"a sequence must be at least (\d+) cards long", "en serie må ha minst {0} kort"),
-    (r"that entry cannot be led", "det kan ikke spilles ut"),
-    (r"you can beat in the suit, so you must follow suit instead of trumping",
-     "du kan stikke i fargen, så du må følge farge i stedet for å trumfe"),
-    (r"it must be higher than (\S+)", "det må være høyere enn {0}"),
-    (r"you must follow suit with a higher card, or trump", "du må følge farge med et høyere kort, eller trumfe"),
-    (r"illegal move", "ulovlig trekk"),
-)]
-
-
-def translate_reason(reason: str, lang: Lang) -> str:
-    """The engine's reason in ``lang`` (unknown reasons are passed on as they are)."""
-    if lang == "en":
-        return reason
-    for pattern, nb in REASONS_NB:
-        m = pattern.fullmatch(reason)
-        if m:
-            return nb.format(*m.groups())
-    return reason

@@ -9,46 +9,18 @@ deck, not other hands, not the stock, not the bot seed.
 from __future__ import annotations
 
 import json
-import re
 from typing import Any, Final
 
 from ..core import OVER, Observation, card_code, describe_move, rules_to_json
 from ..core.cards import SUIT_LETTERS, Lang
+from ..core.text import translate_reason as core_translate_reason
 from .table import Refusal, Table
 
 LOG_TAIL: Final = 30
 
-_REASONS: Final[list[tuple[str, str]]] = [
-    (r"the game is over", "spillet er over"),
-    (r"there is nothing to pick up in phase 1", "det er ingenting å ta opp i fase 1"),
-    (r"chance \(sjanse\) is not allowed in these rules", "sjanse er ikke lov med disse reglene"),
-    (r"chance needs at least two cards in the stock", "sjanse krever minst to kort i bunken"),
-    (r"chance is only allowed when you lead", "du kan bare sjanse når du spiller ut"),
-    (r"in phase 1 you lay one card at a time", "i fase 1 legger du ett kort om gangen"),
-    (r"you do not hold (.+)", "du har ikke {0}"),
-    (r"there is no chance \(sjanse\) in phase 2", "det er ingen sjanse i fase 2"),
-    (r"there is nothing on the table to pick up", "det ligger ingenting på bordet å ta opp"),
-    (r"you can beat the top entry, and these rules do not let you pick up instead",
-     "du kan stikke det øverste, og disse reglene lar deg ikke ta opp i stedet"),
-    (r"sequences \(serie\) are not allowed in these rules", "serier er ikke lov med disse reglene"),
-    (r"a sequence must be consecutive cards of one suit", "en serie må være kort på rad i samme farge"),
-    (r"a sequence must be at least (\d+) cards long", "en serie må ha minst {0} kort"),
-    (r"that entry cannot be led", "det kan ikke spilles ut"),
-    (r"you can beat in the suit, so you must follow suit instead of trumping",
-     "du kan stikke i fargen, så du må følge farge i stedet for å trumfe"),
-    (r"it must be higher than (.+)", "det må være høyere enn {0}"),
-    (r"you must follow suit with a higher card, or trump", "du må følge farge med et høyere kort, eller trumfe"),
-    (r"illegal move", "ulovlig trekk"),
-]
-
-
 def translate_reason(reason: str) -> str:
     """The engine's reason (English) in Norwegian; unknown reasons stay in English."""
-    for pattern, nb in _REASONS:
-        m = re.fullmatch(pattern, reason)
-        if m:
-            return nb.format(*m.groups())
-    return reason
+    return core_translate_reason(reason, "nb")
 
 
 def _codes(cards: tuple[int, ...] | list[int]) -> list[str]:
