@@ -51,12 +51,12 @@ def _runs(bits: int, base: int, min_len: int, out: list[Move]) -> None:
                 out.append(play(*range(base + a, base + b)))
 
 
+# Memo tables of immutable move tuples: pure functions of their keys, so sharing them
+# between states and threads is safe (they hold no game state).
 _SINGLES_CACHE: dict[int, tuple[Move, ...]] = {}
-"""(suit << 13 | 13-bit rank pattern) -> the single-card moves; a pure memo table."""
-
-
+"""(suit << 13 | 13-bit rank pattern) -> the single-card moves."""
 _PHASE1_CACHE: dict[int, tuple[Move, ...]] = {}
-"""(hand mask << 1 | chance allowed) -> phase 1 legal moves; a pure memo table."""
+"""(hand mask << 1 | chance allowed) -> phase 1 legal moves."""
 _PICKUP_ONLY: tuple[Move, ...] = (PICKUP,)
 
 
@@ -80,15 +80,9 @@ def _entries(hand: int, suit_filter: int, lo_rank: int, min_seq: int, out: list[
             bits = (bits >> (lo_rank + 1)) << (lo_rank + 1)
         if not bits:
             continue
-        base = 13 * s
-        key = (s << 13) | bits
-        singles = _SINGLES_CACHE.get(key)
-        if singles is None:
-            singles = _SINGLES_CACHE[key] = tuple(
-                _SINGLE[base + r] for r in range(13) if bits >> r & 1)
-        out.extend(singles)
+        out.extend(_suit_singles(s, bits))
         if min_seq:
-            _runs(bits, base, min_seq, out)
+            _runs(bits, 13 * s, min_seq, out)
 
 
 class State:
