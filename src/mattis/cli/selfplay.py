@@ -41,7 +41,8 @@ def run(args: argparse.Namespace) -> int:
     lang = args.lang
     people = seat_names(n, lang=lang)
     nb = lang == "nb"
-    print(("Regler" if nb else "Rules") + f": {rules.name} {rules.overrides() or ''}".rstrip()
+    house = ", ".join(f"{k}={v}" for k, v in rules.overrides().items())
+    print(("Regler" if nb else "Rules") + f": {rules.name}" + (f" ({house})" if house else "")
           + f", {n} " + ("spillere" if nb else "players"))
     print(("Giver" if nb else "Dealer") + f": {people[args.dealer]}")
     phase_seen = 1
