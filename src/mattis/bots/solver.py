@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..core import PICKUP, Move, State
+from ..core import PICKUP, Move, State, sequence_spans
 from ..core.observation import PHASE2
 from .policy import state_choice
 
@@ -161,17 +161,8 @@ def _suit_entries(bits: int, base: int, min_seq: int) -> list[int]:
         out.append(low << base)
         b ^= low
     if min_seq:
-        r = 0
-        while bits >> r:
-            if not (bits >> r) & 1:
-                r += 1
-                continue
-            start = r
-            while (bits >> r) & 1:
-                r += 1
-            for a in range(start, r):
-                for e in range(a + min_seq, r + 1):
-                    out.append(((1 << (e - a)) - 1) << (a + base))
+        for a, e in sequence_spans(bits, min_seq):
+            out.append(((1 << (e - a)) - 1) << (a + base))
     return out
 
 

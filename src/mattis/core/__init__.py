@@ -15,6 +15,7 @@ from .cards import (
     mask_of,
     parse_card,
     parse_suit,
+    sequence_spans,
     sort_by_rank,
     sort_for_phase2,
     suit_name,
@@ -42,6 +43,6 @@ __all__ = [
     "MoveError", "Observation", "RecordError", "ReplayError", "Rules", "RulesError", "State",
     "card_code", "card_name", "card_symbol", "cards_of", "describe_move", "format_record_move",
     "load_record", "mask_of", "parse_card", "parse_move", "parse_overrides", "parse_record_move",
-    "parse_suit", "play", "preset", "rules_from_json", "rules_to_json", "seat_names", "sort_by_rank",
+    "parse_suit", "play", "preset", "sequence_spans", "rules_from_json", "rules_to_json", "seat_names", "sort_by_rank",
     "sort_for_phase2", "suit_name", "translate_reason",
 ]

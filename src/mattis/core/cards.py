@@ -144,6 +144,24 @@ def sort_for_phase2(cards: Iterable[Card], trump: int | None) -> list[Card]:
     return sorted(cards, key=lambda c: (SUIT[c] == trump, SUIT[c], RANK[c]))
 
 
+def sequence_spans(bits: int, min_len: int) -> list[tuple[int, int]]:
+    """Every run of ``min_len`` or more consecutive ranks in a 13-bit suit field, as
+    ``(lowest rank, one past the highest)``: the sequences (serie/rad) that can be laid."""
+    spans: list[tuple[int, int]] = []
+    r = 0
+    while bits >> r:
+        if not (bits >> r) & 1:
+            r += 1
+            continue
+        start = r
+        while (bits >> r) & 1:
+            r += 1
+        for a in range(start, r):
+            for b in range(a + min_len, r + 1):
+                spans.append((a, b))
+    return spans
+
+
 def full_deck() -> list[Card]:
     """The 52 cards in a fixed order."""
     return list(range(52))

@@ -18,7 +18,7 @@ import secrets
 from collections.abc import Sequence
 from typing import Any
 
-from .cards import BIT, RANK, SUIT, Card, card_code, cards_of, mask_of
+from .cards import BIT, RANK, SUIT, Card, card_code, cards_of, mask_of, sequence_spans
 from .moves import _SINGLE, CHANCE, PICKUP, Move, play
 from .observation import OVER, PHASE1, PHASE2, Observation
 from .rules import Rules
@@ -38,17 +38,8 @@ _LogCell = tuple[Any, int, Move, tuple[Card, ...]]
 
 def _runs(bits: int, base: int, min_len: int, out: list[Move]) -> None:
     """Append every sequence of ``min_len``+ consecutive cards in a 13-bit suit field."""
-    r = 0
-    while bits >> r:
-        if not (bits >> r) & 1:
-            r += 1
-            continue
-        start = r
-        while (bits >> r) & 1:
-            r += 1
-        for a in range(start, r):
-            for b in range(a + min_len, r + 1):
-                out.append(play(*range(base + a, base + b)))
+    for a, b in sequence_spans(bits, min_len):
+        out.append(play(*range(base + a, base + b)))
 
 
 # Memo tables of immutable move tuples: pure functions of their keys, so sharing them
@@ -611,19 +602,12 @@ class State:
                     self._end_phase1(s)
                     return
                 seats.pop(self.round_idx)
-                if self.fighting:
-                    if len(seats) == 1:
-                        self._win_trick(seats[0])
-                        return
-                    if not seats:
-                        self._end_phase1(self.trick_leader)
-                        return
+                # Fighters drop out one at a time, so the last one left takes the trick.
+                if self.fighting and len(seats) == 1:
+                    self._win_trick(seats[0])
+                    return
                 continue
-            laid = self.round_laid
-            if not laid:
-                self._end_phase1(self.trick_leader)
-                return
-            fighters = self._fighters(laid)
+            fighters = self._fighters(self.round_laid)
             if len(fighters) == 1:
                 self._win_trick(fighters[0])
                 return
