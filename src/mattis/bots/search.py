@@ -129,7 +129,27 @@ class RolloutBot(_Base):
         return heuristic_move(obs)
 
 
-class PimcBot(_Base):
+class _Phase1Search(_Base):
+    """A bot that searches phase 1 on determinizations (and plays phase 2 like
+    ``rollout``); subclasses give the sample budget and the search."""
+
+    def _phase1_budget(self) -> int:
+        raise NotImplementedError
+
+    def _phase1_search(self, obs: Observation, dets: list[State], first: Move) -> Move:
+        raise NotImplementedError
+
+    def act(self, obs: Observation) -> Move:
+        if obs.phase == PHASE2:
+            return self._phase2(obs)
+        first = heuristic_move(obs)
+        if len(obs.legal) == 1:
+            return obs.legal[0]
+        dets = self._sample(obs, min(self.samples, self._phase1_budget()))
+        return self._phase1_search(obs, dets, first) if dets else first
+
+
+class PimcBot(_Phase1Search):
     """Perfect Information Monte Carlo in phase 1: ``samples`` determinizations,
     each legal move played out ``p1_playouts`` times in all; ``rollout`` in phase 2."""
 
@@ -142,17 +162,11 @@ class PimcBot(_Base):
         self.p1_playouts = p1_playouts
         self.name = "pimc"
 
-    def act(self, obs: Observation) -> Move:
-        if obs.phase == PHASE2:
-            return self._phase2(obs)
-        legal = obs.legal
-        first = heuristic_move(obs)
-        if len(legal) == 1:
-            return legal[0]
-        dets = self._sample(obs, min(self.samples, self.p1_playouts))
-        if not dets:
-            return first
-        return self._flat(obs, dets, legal, first, self.p1_playouts)
+    def _phase1_budget(self) -> int:
+        return self.p1_playouts
+
+    def _phase1_search(self, obs: Observation, dets: list[State], first: Move) -> Move:
+        return self._flat(obs, dets, obs.legal, first, self.p1_playouts)
 
 
 class _Node:
@@ -165,7 +179,7 @@ class _Node:
         self.w = 0.0
 
 
-class IsmctsBot(_Base):
+class IsmctsBot(_Phase1Search):
     """Single-observer Information Set MCTS (Cowling, Powley and Whitehouse 2012) in
     phase 1: ``iterations`` iterations, each on a determinization (a pool of
     ``samples`` is cycled), UCB with availability counts, heuristic playouts; in
@@ -183,16 +197,11 @@ class IsmctsBot(_Base):
         self.c = c
         self.name = "ismcts"
 
-    def act(self, obs: Observation) -> Move:
-        if obs.phase == PHASE2:
-            return self._phase2(obs)
+    def _phase1_budget(self) -> int:
+        return self.iterations
+
+    def _phase1_search(self, obs: Observation, dets: list[State], first: Move) -> Move:
         legal = obs.legal
-        first = heuristic_move(obs)
-        if len(legal) == 1:
-            return legal[0]
-        dets = self._sample(obs, min(self.samples, self.iterations))
-        if not dets:
-            return first
         root = _Node()
         rng = self.rng
         deadline = time.perf_counter() + self.time_cap if self.time_cap else None
