@@ -107,6 +107,15 @@ def test_forced_chance_with_empty_hand() -> None:
         assert pile(s, 0) == {"5C", "6C", "7C", "5D", "6D", "7D", "AS", "KS"}
 
 
+def test_empty_fighter_drop_drops_out_although_the_stock_has_cards() -> None:
+    """empty_fighter=drop: the same krig, but the fighter with an empty hand drops out,
+    so the other fighter takes the trick at once without laying."""
+    s = new_game(preset("hund", empty_fighter="drop"), 2, 1, ["5C 6C 7C", "5D 6D 7D"], stock="AS KS")
+    do(s, "0 play 5C", "1 play 5D", "0 play 6C", "1 play 6D", "0 play 7C", "1 play 7D")
+    assert pile(s, 1) == {"5C", "6C", "7C", "5D", "6D", "7D"} and pile(s, 0) == set()
+    assert not s.fighting and s.to_act == 1 and hand(s, 1) >= {"AS"}
+
+
 def test_fight_cannot_be_finished_cards_go_back_and_stock_to_taker() -> None:
     """first_empty: a fighter with no card and too small a stock ends phase 1; the
     unfinished trick goes back to whoever laid each card, and the cards left in the stock

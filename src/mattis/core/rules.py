@@ -36,6 +36,7 @@ CHOICES: Final[dict[str, tuple[str, ...]]] = {
     "follow": ("free", "suit_first"),
     "pickup": ("first", "last", "lowest"),
     "trick_size": ("start", "active", "seated"),
+    "empty_fighter": ("chance", "drop"),
 }
 
 
@@ -123,6 +124,14 @@ class Rules:
     """Minimum length of a sequence (serie/rad: consecutive cards of one suit laid as one
     entry) in phase 2; 0 = not allowed.  2 (001, 000/002/003/004 optional), 3 ("noen bord
     krever minst tre", 000/003)."""
+
+    empty_fighter: str = "chance"
+    """A player due to lay in phase 1 with an empty hand while the stock holds two or more
+    cards (possible with ``draw="after_trick"``, in a krig/støting).  001 lists this as an
+    open point ("Hva som skjer i en støting hvis en spiller ikke har kort igjen på hånden
+    til kampkort").  ``chance``: she lays the top stock card (a forced sjanse, whatever
+    ``chance`` says); ``drop``: she cannot lay, as when the stock is empty (she drops out of
+    the fight, or with ``first_empty`` phase 1 ends)."""
 
     leftovers_shown: bool = False
     """Cards still in hand when phase 1 ends are shown to everyone before they join the

@@ -595,7 +595,7 @@ class State:
             seats = self.round_seats
             if self.round_idx < len(seats):
                 s = seats[self.round_idx]
-                if self.hands[s] or len(self.stock) >= 2:
+                if self.hands[s] or (len(self.stock) >= 2 and self.rules.empty_fighter == "chance"):
                     self._turn = s
                     return
                 if self.rules.phase1_end == "first_empty":
