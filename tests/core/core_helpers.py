@@ -18,11 +18,13 @@ from mattis.core import (
     mask_of,
     parse_card,
     parse_move,
+    parse_position,
     play,
     preset,
 )
-from mattis.core.cards import BIT, SUIT
+from mattis.core.cards import BIT
 from mattis.core.observation import OVER, PHASE1, PHASE2
+from mattis.core.testing import all_card_masks
 
 FULL = (1 << 52) - 1
 
@@ -84,44 +86,31 @@ def phase1_position(rules: Rules | str, hands: Sequence[str | Sequence[str]], st
                     leader: int, dealer: int = 0, won: Sequence[int] | None = None,
                     piles: Sequence[str | Sequence[str]] | None = None,
                     trump_card: tuple[str, int] | None = None) -> State:
-    """White-box: a phase 1 position late in the game: the given hands (any size) and
-    stock (top first); every other card is put aside so that the accounting holds.
-    For ``trump=bottom_up`` the bottom stock card is the (shown) trump card.
+    """A phase 1 position late in the game, in the position notation: the given hands
+    (any size) and stock (top first); every other card is set aside.  For
+    ``trump=bottom_up`` the bottom stock card is the (shown) trump card.
     ``trump_card=(code, seat)``: the trump card has already been drawn by ``seat``
-    (face down for ``last_card``; in that seat's hand, shown, for ``bottom_up``)."""
+    (face down for ``last_card``; in that seat's hand or pile, shown, for ``bottom_up``)."""
     r = preset(rules) if isinstance(rules, str) else rules
     n = len(hands)
-    s = State.new(r, n, seed=0, dealer=dealer)
-    hs = [mask_of(cs(h)) for h in hands]
-    st = cs(stock)
-    s.hands = hs
-    s.piles = [0] * n
-    s.stock = list(reversed(st))
-    ps = [mask_of(cs(p)) for p in piles] if piles is not None else [0] * n
-    s.piles = ps
-    s.known = [0] * n
-    s.trump = -1
-    s.trump_card = -1
-    s.trump_holder = -1
-    tc = 0
+
+    def cards(h: str | Sequence[str]) -> str:
+        return "".join(codes(cs(h))) or "-"
+
+    pile_texts = [cards(p) for p in piles] if piles is not None else ["-"] * n
     if trump_card is not None:
-        c = parse_card(trump_card[0])
-        s.trump_card = c
-        s.trump_holder = trump_card[1]
-        if r.trump == "bottom_up":
-            s.trump = SUIT[c]
-            assert (hs[trump_card[1]] | (mask_of(cs(piles[trump_card[1]])) if piles else 0)) & BIT[c]
-            s.known[trump_card[1]] |= BIT[c]
-        else:
-            tc = BIT[c]
-    elif r.trump == "bottom_up" and st:
-        s.trump_card = st[-1]
-        s.trump = SUIT[st[-1]]
-    s.aside = FULL & ~mask_of(st) & ~_or(hs) & ~_or(ps) & ~tc
-    s.tricks_won = list(won) if won is not None else [1 if p else 0 for p in ps]
-    s._legal = None
-    s._start_trick(leader)
-    return s
+        trump = f"{codes([parse_card(trump_card[0])])[0]}@{trump_card[1]}"
+    elif r.trump == "bottom_up" and cs(stock):
+        trump = codes(cs(stock))[-1]
+    else:
+        trump = "-"
+    fields = [
+        "1", f"dealer={dealer}", "hands=" + "/".join(cards(h) for h in hands), "piles=" + "/".join(pile_texts),
+        f"stock={cards(stock)}", f"trump={trump}", f"leader={leader}",
+    ]
+    if won is not None:
+        fields.append("won=" + "/".join(str(w) for w in won))
+    return parse_position(r, " ".join(fields))
 
 
 def _or(ms: Iterable[int]) -> int:
@@ -173,7 +162,7 @@ def assert_illegal(state: State, move: str, reason: str = "") -> str:
 
 
 def check_accounting(state: State) -> None:
-    masks = state.all_card_masks()
+    masks = all_card_masks(state)
     total = 0
     union = 0
     for m in masks:
@@ -202,14 +191,14 @@ def check_move_agreement(state: State, rng: random.Random, samples: int = 2) -> 
                 break
     if state.phase == PHASE2:
         # a two-card entry: a non-run, or a run the rules may not allow here
-        h = state.hands[state._turn]
+        h = state.hands[state.to_act or 0]
         if h.bit_count() >= 2:
             a, b = rng.sample(cards_of(h), 2)
             m = play(a, b)
             if m not in lset:
                 cand.append(m)
     key = (tuple(state.hands), tuple(state.stock), tuple(state.table), tuple(state.trick),
-           state._turn, state.phase, state.n_moves, state.log)
+           state.to_act, state.phase, state.n_moves, state.history_tuple())
     for m in cand:
         try:
             state.apply(m)
@@ -218,7 +207,7 @@ def check_move_agreement(state: State, rng: random.Random, samples: int = 2) -> 
         else:
             raise AssertionError(f"illegal move {m} accepted")
     assert key == (tuple(state.hands), tuple(state.stock), tuple(state.table), tuple(state.trick),
-                   state._turn, state.phase, state.n_moves, state.log)
+                   state.to_act, state.phase, state.n_moves, state.history_tuple())
 
 
 def check_turn(state: State) -> None:

@@ -189,7 +189,7 @@ def test_every_rejected_move_changes_nothing_on_random_states() -> None:
                 snap = s.snapshot()
                 with pytest.raises(IllegalMoveError) as e:
                     s.apply(m)
-                assert str(e.value) and s.why_illegal(m) == str(e.value)
+                assert str(e.value) and e.value.illegal == s.why_illegal(m) and str(s.why_illegal(m)) == str(e.value)
                 assert s.snapshot() == snap
             s.apply(rng.choice(s.legal_moves()))
 

@@ -34,6 +34,7 @@ from hypothesis import strategies as st
 from mattis.core import CHANCE, CHOICES, PICKUP, GameRecord, Move, Rules, State, cards_of, play, preset
 from mattis.core.cards import RANK, SUIT
 from mattis.core.observation import PHASE2
+from mattis.core.testing import relabelled
 
 CONFIGS: list[tuple[str, dict[str, Any], int]] = []
 for _name in ("mattis", "hund", "blodmattis", "skitgubbe"):
@@ -231,7 +232,8 @@ def play_checked(state: State, rng: random.Random, roundtrip: bool = True) -> St
         assert len(set(state.legal_moves())) == len(state.legal_moves()), "a legal move listed twice"
         move = rng.choice(state.legal_moves())
         want = expected_pickup(state) if move == PICKUP else None
-        seat = state._turn
+        seat = state.to_act
+        assert seat is not None
         before = state.hands[seat] if want is not None else 0
         ref = reference_phase2_step(state, move) if state.phase == PHASE2 else None
         pre = state.clone() if state.phase != PHASE2 else None
@@ -331,7 +333,7 @@ def check_no_leak(state: State, rng: random.Random) -> int:
         if len(hid) < 2:
             continue
         a, b = rng.sample(hid, 2)
-        other = state.relabelled(swap_perm(a, b))
+        other = relabelled(state, swap_perm(a, b))
         check_accounting(other)
         assert other.observation(seat) == state.observation(seat), (seat, a, b)
         done += 1
@@ -364,7 +366,7 @@ def test_relabelled_is_a_renaming() -> None:
     s = State.new(preset("mattis"), 3, seed=5)
     a = s.hand(0)[0]
     b = s.hand(1)[0]
-    t = s.relabelled(swap_perm(a, b))
+    t = relabelled(s, swap_perm(a, b))
     assert t.hand(0) != s.hand(0) and t.observation(0) != s.observation(0)
     assert t.observation(2) == s.observation(2)
     check_accounting(t)
@@ -373,7 +375,7 @@ def test_relabelled_is_a_renaming() -> None:
     while not t.is_over:
         t.apply(rng.choice(t.legal_moves()))
         check_accounting(t)
-    assert t.relabelled(list(range(52))).snapshot() == t.snapshot()
+    assert relabelled(t, list(range(52))).snapshot() == t.snapshot()
 
 
 def test_observation_shows_what_is_public() -> None:

@@ -47,7 +47,10 @@ def test_roundtrip_with_overrides_and_position() -> None:
     while not p.is_over:
         p.apply(rng.choice(p.legal_moves()))
     text = GameRecord.from_state(p).dumps()
-    assert json.loads(text)["position"] == {"trump": "S", "hands": [["4C", "JC"], ["4D"], ["6H", "3S"]], "leader": 0}
+    assert json.loads(text)["position"] == "2 dealer=1 trump=S hands=4CJC/4D/6H3S lead=0"
+    # the object form of a phase 2 start reads as the same position
+    old = dict(json.loads(text), position={"trump": "S", "hands": [["4C", "JC"], ["4D"], ["6H", "3S"]], "leader": 0})
+    assert GameRecord.from_json(old).dumps() == text
     assert GameRecord.loads(text).dumps() == text
     assert GameRecord.loads(text).replay().snapshot() == p.snapshot()
 

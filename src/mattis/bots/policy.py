@@ -15,7 +15,8 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..core import CHANCE, PICKUP, RANK, SUIT, Card, Move, State, cards_of
+from ..core import CHANCE, PICKUP, RANK, SUIT, Card, Follow, Move, MoveKind, Pickup, State, cards_of, mask_of, play
+from ..core.legal import answer_mask
 from ..core.observation import PHASE1, PHASE2
 
 
@@ -48,7 +49,7 @@ def phase1_choice(hand: Sequence[Card], round_cards: Sequence[Card], pot: Sequen
                   legal: Sequence[Move], trump: int, k: Knobs = DEFAULT_KNOBS) -> Move:
     """Phase 1: ``round_cards`` were laid in this round (the cards to beat),
     ``pot`` is every card in the trick so far."""
-    cards = [m for m in legal if m.kind == "play"]
+    cards = [m for m in legal if m.kind is MoveKind.PLAY]
     can_chance = CHANCE in legal
     if not cards:
         return CHANCE if can_chance else legal[0]
@@ -57,38 +58,34 @@ def phase1_choice(hand: Sequence[Card], round_cards: Sequence[Card], pot: Sequen
         # Leading: chance when every card is a keeper, else lead the least useful card.
         if can_chance and k.chance_all_keepers and all(RANK[c] >= k.keep_rank for c in hand_sorted):
             return CHANCE
-        return Move("play", (hand_sorted[0],))
+        return play(hand_sorted[0])
     threat = max(RANK[c] for c in round_cards)
     best_in_pot = max(RANK[c] for c in pot)
     want = best_in_pot >= k.keep_rank or any(SUIT[c] == trump for c in pot)
     above = [c for c in hand_sorted if RANK[c] > threat]
     below = [c for c in hand_sorted if RANK[c] < threat]
     if want and above:
-        return Move("play", (min(above, key=lambda c: (RANK[c], _value(c, trump))),))
+        return play(min(above, key=lambda c: (RANK[c], _value(c, trump))))
     if below:
         # Give the trick away with the least useful card that loses.
-        return Move("play", (below[0],))
+        return play(below[0])
     if can_chance and all(RANK[c] >= k.keep_rank for c in hand_sorted):
         return CHANCE
     if above:
-        return Move("play", (min(above, key=lambda c: (RANK[c], _value(c, trump))),))
-    return Move("play", (hand_sorted[0],))
+        return play(min(above, key=lambda c: (RANK[c], _value(c, trump))))
+    return play(hand_sorted[0])
 
 
-def _beats(hand: Sequence[Card], top: Sequence[Card], trump: int) -> bool:
-    ts = SUIT[top[0]]
-    tr = RANK[top[-1]]
-    for c in hand:
-        if (SUIT[c] == ts and RANK[c] > tr) or (SUIT[c] == trump and ts != trump):
-            return True
-    return False
+def _beats(hand: Sequence[Card], top: tuple[Card, ...], trump: int) -> bool:
+    """Whether ``hand`` holds a card that may answer the entry ``top`` (the engine's rule)."""
+    return answer_mask(mask_of(hand), top, trump, Follow.FREE) != 0
 
 
 def phase2_choice(legal: Sequence[Move], table_empty: bool, trump: int, next_hand: Sequence[Card] | None,
-                  pickup_rule: str, my_count: int, k: Knobs = DEFAULT_KNOBS) -> Move:
+                  pickup_rule: Pickup, my_count: int, k: Knobs = DEFAULT_KNOBS) -> Move:
     """Phase 2: shed cheaply.  ``next_hand`` is what the next player is known to
     hold (``None`` if unknown)."""
-    plays = [m for m in legal if m.kind == "play"]
+    plays = [m for m in legal if m.kind is MoveKind.PLAY]
     if not plays:
         return PICKUP
     best: Move = plays[0]
@@ -98,7 +95,7 @@ def phase2_choice(legal: Sequence[Move], table_empty: bool, trump: int, next_han
         cost = RANK[top] + (k.trump_cost if SUIT[top] == trump else 0) - k.seq_bonus * (len(m.cards) - 1)
         if len(m.cards) == my_count:
             cost -= 100  # going out
-        if table_empty and pickup_rule == "first" and next_hand is not None:
+        if table_empty and pickup_rule is Pickup.FIRST and next_hand is not None:
             if not _beats(next_hand, m.cards, trump):
                 cost -= k.safe_lead_bonus
         if cost < best_cost:

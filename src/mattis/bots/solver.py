@@ -16,11 +16,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..core import PICKUP, Move, State, sequence_spans
+from ..core import PICKUP, Follow, Move, Rules, State, sequence_spans
+from ..core.legal import RepetitionKey, answer_bits, repetition_key
 from ..core.observation import PHASE2
 from .policy import state_choice
 
-Key = tuple[int, tuple[int, ...], tuple[tuple[int, tuple[int, ...]], ...], int, int]
+Key = RepetitionKey
 
 EXACT, LOWER, UPPER = 0, 1, 2
 
@@ -30,9 +31,8 @@ class SearchLimit(Exception):
 
 
 def position_key(s: State) -> Key:
-    """What decides the future of a phase 2 position (not how it was reached)."""
-    return (s.to_act if s.to_act is not None else -1, tuple(s.hands), tuple(s.table),
-            s.trick_need, s.in_game)
+    """What decides the future of a phase 2 position: the engine's repetition key."""
+    return repetition_key(s)
 
 
 @dataclass
@@ -167,14 +167,14 @@ def _suit_entries(bits: int, base: int, min_seq: int) -> list[int]:
 
 
 class TwoPlayerSolver:
-    """Exact 2-player phase 2 solver on bit masks (rules read from ``rules``)."""
+    """Exact 2-player phase 2 solver on bit masks; what may answer an entry is asked
+    of the engine (:func:`mattis.core.legal.answer_bits`)."""
 
-    def __init__(self, trump: int, min_seq: int, follow_free: bool, pickup_optional: bool,
-                 node_limit: int = 10_000_000) -> None:
+    def __init__(self, trump: int, rules: Rules, node_limit: int = 10_000_000) -> None:
         self.trump = trump
-        self.min_seq = min_seq
-        self.follow_free = follow_free
-        self.pickup_optional = pickup_optional
+        self.min_seq = rules.sequences
+        self.follow: Follow = rules.follow
+        self.pickup_optional = rules.pickup_optional
         self.node_limit = node_limit
         self.nodes = 0
         self.memo: dict[tuple[int, int, int], bool] = {}
@@ -190,15 +190,12 @@ class TwoPlayerSolver:
         return out
 
     def beats(self, a: int, top: int) -> list[int]:
-        hi = top.bit_length() - 1
-        ts, tr = hi // 13, hi % 13
-        bits = (a >> (13 * ts)) & 0x1FFF
-        bits = (bits >> (tr + 1)) << (tr + 1)
-        out = _suit_entries(bits, 13 * ts, self.min_seq) if bits else []
-        if ts != self.trump and (self.follow_free or not out):
-            tb = (a >> (13 * self.trump)) & 0x1FFF
-            if tb:
-                out.extend(_suit_entries(tb, 13 * self.trump, self.min_seq))
+        """The entries of hand ``a`` that may answer the entry ``top`` (a mask)."""
+        lo, hi = (top & -top).bit_length() - 1, top.bit_length() - 1
+        ts, sb, tb = answer_bits(a, (lo, hi), self.trump, self.follow)
+        out = _suit_entries(sb, 13 * ts, self.min_seq) if sb else []
+        if tb:
+            out.extend(_suit_entries(tb, 13 * self.trump, self.min_seq))
         return out
 
     def canon(self, a: int, b: int, top: int) -> tuple[int, int, int]:
@@ -282,7 +279,7 @@ def two_player_values(s: State, node_limit: int = 10_000_000) -> dict[Move, int]
     me = s.to_act
     assert me is not None
     r = s.rules
-    sv = TwoPlayerSolver(s.trump, r.sequences, r.follow == "free", r.pickup_optional, node_limit)
+    sv = TwoPlayerSolver(s.trump, r, node_limit)
     a, b = s.hands[me], s.hands[1 - me]
     top = mask_of(s.table[-1][1]) if s.table else 0
     out: dict[Move, int] = {}

@@ -20,29 +20,46 @@ from .cards import (
     sort_for_phase2,
     suit_name,
 )
-from .moves import CHANCE, PICKUP, Move, MoveError, format_record_move, parse_move, parse_record_move, play
+from .moves import CHANCE, PICKUP, Move, MoveError, MoveKind, format_record_move, parse_move, parse_record_move, play
+from .notation import parse_position, position_text
 from .observation import OVER, PHASE1, PHASE2, HistoryItem, Observation
 from .record import GameRecord, RecordError, ReplayError, load_record
 from .rules import (
     CHOICES,
+    OPTION_TYPES,
     PRESET_DOCS,
     PRESETS,
+    Chance,
+    Draw,
+    EmptyFighter,
+    EmptyHand,
+    Follow,
+    Leader2,
+    Phase1End,
+    Pickup,
     Rules,
     RulesError,
+    Ties,
+    Tricks,
+    TrickSize,
+    Trump,
     parse_overrides,
     preset,
     rules_from_json,
     rules_to_json,
 )
 from .state import GameSetupError, IllegalMoveError, State
-from .text import describe_move, seat_names, translate_reason
+from .text import describe_move, reason_text, say, seat_names
+from .vocabulary import Illegal, Outcome, Phase, Reason, Termination
 
 __all__ = [
-    "CHANCE", "CHOICES", "OVER", "PHASE1", "PHASE2", "PICKUP", "PRESETS", "PRESET_DOCS", "RANK", "SUIT",
-    "Card", "CardError", "GameRecord", "GameSetupError", "HistoryItem", "IllegalMoveError", "Move",
-    "MoveError", "Observation", "RecordError", "ReplayError", "Rules", "RulesError", "State",
-    "card_code", "card_name", "card_symbol", "cards_of", "describe_move", "format_record_move",
-    "load_record", "mask_of", "parse_card", "parse_move", "parse_overrides", "parse_record_move",
-    "parse_suit", "play", "preset", "sequence_spans", "rules_from_json", "rules_to_json", "seat_names", "sort_by_rank",
-    "sort_for_phase2", "suit_name", "translate_reason",
+    "CHANCE", "CHOICES", "OPTION_TYPES", "OVER", "PHASE1", "PHASE2", "PICKUP", "PRESETS", "PRESET_DOCS", "RANK",
+    "SUIT", "Card", "CardError", "Chance", "Draw", "EmptyFighter", "EmptyHand", "Follow", "GameRecord",
+    "GameSetupError", "HistoryItem", "Illegal", "IllegalMoveError", "Leader2", "Move", "MoveError", "MoveKind",
+    "Observation", "Outcome", "Phase", "Phase1End", "Pickup", "Reason", "RecordError", "ReplayError", "Rules",
+    "RulesError", "State", "Termination", "Ties", "TrickSize", "Tricks", "Trump", "card_code", "card_name",
+    "card_symbol", "cards_of", "describe_move", "format_record_move", "load_record", "mask_of", "parse_card",
+    "parse_move", "parse_overrides", "parse_position", "parse_record_move", "parse_suit", "play", "position_text",
+    "preset", "reason_text", "rules_from_json", "rules_to_json", "say", "seat_names", "sequence_spans",
+    "sort_by_rank", "sort_for_phase2", "suit_name",
 ]

@@ -21,38 +21,18 @@ from __future__ import annotations
 
 import random
 
-from .cards import BIT, RANK, SUIT, Card, cards_of, mask_of
-from .observation import PHASE1, Observation
+from .cards import BIT, Card, cards_of, mask_of
+from .legal import revealed_absent
+from .moves import MoveKind
+from .observation import Observation
 from .state import IllegalMoveError, State
+from .vocabulary import Phase
 
-__all__ = ["DeterminizeError", "beating_mask", "relabel_hidden", "sample_state"]
+__all__ = ["DeterminizeError", "hidden_cards", "relabel_hidden", "sample_state"]
 
 
 class DeterminizeError(ValueError):
     """No full state is consistent with the observation (or it came from a position)."""
-
-
-def beating_mask(top: tuple[Card, ...], trump: int, follow: str) -> int:
-    """The cards that could beat the phase 2 entry ``top`` (single cards suffice:
-    a beating sequence holds a beating card).  Under ``suit_first`` trumps count
-    only as a fallback, so they are included (a forced pickup rules them out too)."""
-    ts = SUIT[top[0]]
-    r = RANK[top[-1]]
-    m = 0
-    for k in range(r + 1, 13):
-        m |= BIT[ts * 13 + k]
-    if ts != trump:
-        for k in range(13):
-            m |= BIT[trump * 13 + k]
-    return m
-
-
-def _suit_above(top: tuple[Card, ...]) -> int:
-    ts = SUIT[top[0]]
-    m = 0
-    for k in range(RANK[top[-1]] + 1, 13):
-        m |= BIT[ts * 13 + k]
-    return m
 
 
 class _Trial:
@@ -64,29 +44,10 @@ class _Trial:
         self.pos = {c: i for i, c in enumerate(deck)}
 
     def swap(self, x: Card, y: Card) -> None:
-        """Exchange the places of two unseen cards (in hands, stock, aside,
-        face-down trump) and in the deck order."""
+        """Exchange the places of two unseen cards in the trial state and the deck order."""
         if x == y:
             return
-        s = self.s
-        bx, by = BIT[x], BIT[y]
-        both = bx | by
-        for i, h in enumerate(s.hands):
-            if bool(h & bx) != bool(h & by):
-                s.hands[i] = h ^ both
-        if bool(s.aside & bx) != bool(s.aside & by):
-            s.aside ^= both
-        st = s.stock
-        for i, c in enumerate(st):
-            if c == x:
-                st[i] = y
-            elif c == y:
-                st[i] = x
-        if s.trump_card == x:
-            s.trump_card = y
-        elif s.trump_card == y:
-            s.trump_card = x
-        s._legal = None
+        self.s.exchange(x, y)
         px, py = self.pos[x], self.pos[y]
         self.deck[px], self.deck[py] = y, x
         self.pos[x], self.pos[y] = py, px
@@ -122,7 +83,7 @@ def _pass1(obs: Observation, rng: random.Random) -> tuple[_Trial, set[Card], lis
         if s.to_act != seat:
             raise DeterminizeError(f"history has seat {seat} acting where seat {s.to_act} should")
         phase = s.phase
-        if phase == PHASE1 and move.kind == "chance":
+        if phase is Phase.COLLECT and move.kind is MoveKind.CHANCE:
             if not s.stock:
                 raise DeterminizeError("chance with an empty stock")
             top = s.stock[-1]
@@ -131,7 +92,7 @@ def _pass1(obs: Observation, rng: random.Random) -> tuple[_Trial, set[Card], lis
                 if x in shown:
                     raise DeterminizeError("a chance card was already seen")
                 trial.swap(x, top)
-        elif move.kind == "play":
+        elif move.kind is MoveKind.PLAY:
             hand = s.hands[seat]
             for x in move.cards:
                 if hand & BIT[x]:
@@ -139,25 +100,17 @@ def _pass1(obs: Observation, rng: random.Random) -> tuple[_Trial, set[Card], lis
                 if x in shown:
                     raise DeterminizeError(f"card {x} shown twice")
                 cand = [c for c in cards_of(s.hands[seat]) if c not in shown and c not in move.cards]
-                if phase != PHASE1:
+                if phase is not Phase.COLLECT:
                     cand = [c for c in cand if not forbid[seat] & BIT[c]]
                 if not cand:
                     raise DeterminizeError("no unseen card to trade for a played card")
                 trial.swap(x, rng.choice(cand))
                 hand = s.hands[seat]
-            if phase != PHASE1 and s.table and s.trump >= 0:
-                top_entry = s.table[-1][1]
-                if (SUIT[move.cards[0]] == s.trump and SUIT[top_entry[0]] != s.trump
-                        and rules.follow == "suit_first"):
-                    forbid[seat] |= _suit_above(top_entry)
-        elif move.kind == "pickup" and not rules.pickup_optional and s.table:
-            forbid[seat] |= beating_mask(s.table[-1][1], s.trump, rules.follow)
-        legal = s.legal_moves()
-        if move not in legal:
-            # Hidden cards in this trial deal may make a forced move look optional;
-            # the final deal below respects the void, pass 2 checks it.
-            s._legal = legal + (move,)
-        s.apply(move)
+        if phase is Phase.SHED:
+            forbid[seat] |= revealed_absent(move, s.table[-1][1] if s.table else None, s.trump, rules)
+        # Hidden cards in this trial deal may make a forced move look optional (or a
+        # void look broken); the final deal below respects the voids, pass 2 checks it.
+        s.force(move)
         shown.update(cards)
     return trial, shown, forbid
 
@@ -170,7 +123,7 @@ def _unseen_places(s: State, shown: set[Card]) -> list[tuple[Card, int]]:
             if c not in shown:
                 out.append((c, seat))
     rest = mask_of(s.stock) | s.aside
-    if s.phase == PHASE1 and s.trump_card >= 0:
+    if s.phase is Phase.COLLECT and s.trump_card >= 0:
         rest |= BIT[s.trump_card]
     for c in cards_of(rest):
         if c not in shown:
@@ -184,7 +137,7 @@ def sample_state(obs: Observation, rng: random.Random, tries: int = 20) -> State
     Raises :class:`DeterminizeError` if the game began from a position (no deck
     to sample) or no consistent state is found.
     """
-    if not obs.history and obs.phase != PHASE1:
+    if not obs.history and obs.phase is not Phase.COLLECT:
         raise DeterminizeError("cannot sample a game that started from a position")
     last: Exception | None = None
     for _ in range(tries):

@@ -5,8 +5,8 @@ A move is one of: ``play`` one card or a sequence (serie/rad), ``chance``
 table).  Moves carry no seat: the seat is whoever is to act.
 
 >>> m = parse_move("play 5H 6H 7H")
->>> str(m), m.kind, len(m.cards)
-('play 5H 6H 7H', 'play', 3)
+>>> str(m), m.kind is MoveKind.PLAY, len(m.cards)
+('play 5H 6H 7H', True, 3)
 >>> parse_move("chance") is CHANCE
 True
 """
@@ -14,6 +14,7 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Final
 
 from .cards import Card, CardError, card_code, parse_card
@@ -23,26 +24,37 @@ class MoveError(ValueError):
     """A move text that cannot be read."""
 
 
+class MoveKind(StrEnum):
+    """What a move does."""
+
+    PLAY = "play"
+    """Lay one card, or a sequence (serie/rad) in phase 2."""
+    CHANCE = "chance"
+    """Sjanse: lay the top stock card (phase 1)."""
+    PICKUP = "pickup"
+    """Take cards from the phase 2 table instead of beating."""
+
+
 @dataclass(frozen=True, slots=True)
 class Move:
-    """A move: ``kind`` is ``play``, ``chance`` or ``pickup``; ``cards`` for ``play``."""
+    """A move: its :class:`MoveKind`, and the cards it lays (``play`` only)."""
 
-    kind: str
+    kind: MoveKind
     cards: tuple[Card, ...] = ()
 
     def __str__(self) -> str:
-        if self.kind == "play":
+        if self.kind is MoveKind.PLAY:
             return "play " + " ".join(card_code(c) for c in self.cards)
-        return self.kind
+        return self.kind.value
 
     @property
     def is_play(self) -> bool:
-        return self.kind == "play"
+        return self.kind is MoveKind.PLAY
 
 
-CHANCE: Final = Move("chance")
-PICKUP: Final = Move("pickup")
-_SINGLE: Final[tuple[Move, ...]] = tuple(Move("play", (c,)) for c in range(52))
+CHANCE: Final = Move(MoveKind.CHANCE)
+PICKUP: Final = Move(MoveKind.PICKUP)
+_SINGLE: Final[tuple[Move, ...]] = tuple(Move(MoveKind.PLAY, (c,)) for c in range(52))
 _SEQ_CACHE: dict[tuple[Card, ...], Move] = {}
 
 
@@ -53,7 +65,7 @@ def play(*cards: Card) -> Move:
     key = tuple(sorted(cards))
     m = _SEQ_CACHE.get(key)
     if m is None:
-        m = Move("play", key)
+        m = Move(MoveKind.PLAY, key)
         if len(_SEQ_CACHE) < 100_000:
             _SEQ_CACHE[key] = m
     return m

@@ -9,12 +9,18 @@ the trump once it is shown; nothing else.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from .cards import Card
+from .cards import Card, cards_of
 from .moves import Move
 from .rules import Rules
+from .vocabulary import Outcome, Phase, Termination
 
-PHASE1, PHASE2, OVER = 1, 2, 3
+if TYPE_CHECKING:
+    from .state import State
+
+PHASE1, PHASE2, OVER = Phase.COLLECT, Phase.SHED, Phase.OVER
+"""Short names of the three phases."""
 
 HistoryItem = tuple[int, Move, tuple[Card, ...]]
 """One public event: (seat, move, cards it showed).  For ``chance`` the card
@@ -29,8 +35,8 @@ class Observation:
     rules: Rules
     players: int
     dealer: int
-    phase: int
-    """1 (stikk, collecting), 2 (shedding) or 3 (over)."""
+    phase: Phase
+    """Collecting tricks (stikk, 1), shedding (2) or over (3)."""
     to_act: int | None
     legal: tuple[Move, ...]
     """This seat's legal moves when it is to act, else empty."""
@@ -67,13 +73,62 @@ class Observation:
     (who completed it, cards)."""
     out_count: int
     history: tuple[HistoryItem, ...]
-    end_reason: str | None
-    """``None`` while playing; ``"normal"``, ``"repetition"``, ``"cap"`` or ``"stuck"``."""
+    end_reason: Termination | None
+    """``None`` while playing, else how the game ended."""
 
     @property
     def is_over(self) -> bool:
-        return self.phase == OVER
+        return self.phase is Phase.OVER
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """How the game ended (public), or ``None`` while it is being played."""
+        if self.end_reason is None:
+            return None
+        return Outcome.of(self.end_reason, self.finished, self.losers, self.blodmattis)
 
     @property
     def my_turn(self) -> bool:
         return self.to_act == self.seat
+
+
+def observe(state: State, seat: int) -> Observation:
+    """The observer: what ``seat`` may know of ``state`` now, and nothing else."""
+    if not 0 <= seat < state.n:
+        raise ValueError(f"no seat {seat}")
+    n = state.n
+    phase = state.phase
+    trump = state.trump
+    return Observation(
+        seat=seat,
+        rules=state.rules,
+        players=n,
+        dealer=state.dealer,
+        phase=phase,
+        to_act=state.to_act,
+        legal=state.legal_moves() if state.to_act == seat else (),
+        hand=tuple(cards_of(state.hands[seat])),
+        hand_counts=tuple(h.bit_count() for h in state.hands),
+        piles=tuple(tuple(cards_of(p)) for p in state.piles),
+        tricks_won=tuple(state.tricks_won),
+        stock_count=len(state.stock),
+        set_aside_count=state.aside.bit_count(),
+        trump=trump if trump >= 0 else None,
+        trump_card=state.trump_card if trump >= 0 and state.trump_card >= 0 else None,
+        trump_holder=state.trump_holder if state.trump_holder >= 0 else None,
+        trick_leader=state.trick_leader if phase is Phase.COLLECT else None,
+        table1=tuple(state.trick),
+        fighters=tuple(state.round_seats) if state.fighting and phase is Phase.COLLECT else (),
+        table2=tuple(state.table),
+        trick_need=state.trick_size_now(),
+        known=tuple(tuple(cards_of(k)) for k in state.known),
+        in_game=tuple(s for s in range(n) if state.in_game >> s & 1) if phase is not Phase.COLLECT
+        else tuple(range(n)),
+        finished=tuple(state.finished),
+        losers=tuple(state.losers),
+        blodmattis=tuple(state.blodmattis),
+        last_trick=state.last_trick,
+        out_count=state.out.bit_count(),
+        history=state.history_tuple(),
+        end_reason=state.end_reason,
+    )

@@ -11,10 +11,12 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import SUIT_LETTERS, CardError, card_code, parse_card, parse_suit
+from .cards import CardError, card_code, parse_card, parse_suit
 from .moves import MoveError, format_record_move, parse_record_move
+from .notation import parse_position, phase2_start_text
 from .rules import Rules, RulesError, preset, rules_from_json, rules_to_json
 from .state import GameSetupError, IllegalMoveError, State
+from .vocabulary import Illegal
 
 
 class RecordError(ValueError):
@@ -24,10 +26,12 @@ class RecordError(ValueError):
 class ReplayError(RecordError):
     """A move in a record that is illegal where it stands."""
 
-    def __init__(self, index: int, text: str, reason: str) -> None:
+    def __init__(self, index: int, text: str, reason: str, illegal: Illegal | None = None) -> None:
         self.index = index
         self.text = text
         self.reason = reason
+        self.illegal = illegal
+        """Why the engine refused the move (``None`` for a move that cannot be read)."""
         super().__init__(f"move {index} ({text!r}) is illegal: {reason}")
 
 
@@ -39,20 +43,23 @@ class GameRecord:
     players: int
     dealer: int = 0
     deck: list[int] | None = None
-    position: dict[str, Any] | None = None
+    position: str | None = None
+    """The starting position in the position notation (:mod:`mattis.core.notation`)."""
     moves: list[str] = field(default_factory=list)
 
     def start(self) -> State:
         """The starting state."""
         try:
             if self.position is not None:
-                p = self.position
-                return State.from_position(self.rules, p["hands"], p["trump"], p["leader"], self.dealer)
+                state = parse_position(self.rules, self.position)
+                if state.n != self.players:
+                    raise RecordError(f"players is {self.players} but the position has {state.n} hands")
+                return state
             if self.deck is None:
                 raise RecordError("a record needs a deck or a position")
             return State.from_deck(self.rules, self.players, self.deck, self.dealer)
         except (GameSetupError, RulesError) as e:
-            raise RecordError(str(e)) from None
+            raise RecordError(f"position: {e}" if self.position is not None else str(e)) from None
 
     def replay(self, upto: int | None = None) -> State:
         """Replay the moves (the first ``upto`` of them) and return the state.
@@ -72,19 +79,14 @@ class GameRecord:
             try:
                 state.apply(move)
             except IllegalMoveError as e:
-                raise ReplayError(i, text, str(e)) from None
+                raise ReplayError(i, text, str(e), e.illegal) from None
         return state
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"rules": rules_to_json(self.rules), "players": self.players,
                                "dealer": self.dealer}
         if self.position is not None:
-            p = self.position
-            out["position"] = {
-                "trump": SUIT_LETTERS[p["trump"]],
-                "hands": [[card_code(c) for c in h] for h in p["hands"]],
-                "leader": p["leader"],
-            }
+            out["position"] = self.position
         else:
             assert self.deck is not None
             out["deck"] = [card_code(c) for c in self.deck]
@@ -99,7 +101,7 @@ class GameRecord:
         """The record of a game so far."""
         moves = [format_record_move(seat, mv) for seat, mv in state.moves()]
         if state.position is not None:
-            return cls(state.rules, state.players, state.dealer, None, dict(state.position), moves)
+            return cls(state.rules, state.players, state.dealer, None, state.position, moves)
         assert state.deck is not None
         return cls(state.rules, state.players, state.dealer, list(state.deck), None, moves)
 
@@ -122,6 +124,15 @@ class GameRecord:
         dealer = data.get("dealer", 0)
         if not isinstance(dealer, int) or isinstance(dealer, bool):
             raise RecordError("dealer must be a seat number")
+        if "position" in data and isinstance(data["position"], str):
+            try:
+                start = parse_position(rules, data["position"])
+            except GameSetupError as e:
+                raise RecordError(f"position: {e}") from None
+            players = data.get("players", start.n)
+            if players != start.n:
+                raise RecordError(f"players is {players} but the position has {start.n} hands")
+            return cls(rules, start.n, start.dealer, None, start.position, moves)
         if "position" in data:
             pos = data["position"]
             if not isinstance(pos, dict) or not {"trump", "hands", "leader"} <= set(pos):
@@ -140,8 +151,7 @@ class GameRecord:
             players = data.get("players", len(hands))
             if players != len(hands):
                 raise RecordError(f"players is {players} but the position has {len(hands)} hands")
-            return cls(rules, len(hands), dealer, None,
-                       {"trump": trump, "hands": hands, "leader": leader}, moves)
+            return cls(rules, len(hands), dealer, None, phase2_start_text(hands, trump, leader, dealer), moves)
         players = data.get("players")
         if not isinstance(players, int) or isinstance(players, bool):
             raise RecordError("players must be a whole number")

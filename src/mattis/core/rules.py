@@ -6,8 +6,8 @@ Every option names the seed text(s) it comes from (``../shared/seeds``):
 004 = Skitgubbe (nb).
 
 >>> r = preset("skitgubbe", sequences=3)
->>> r.pickup, r.sequences, r.name
-('last', 3, 'skitgubbe')
+>>> r.pickup is Pickup.LAST, r.pickup == "last", r.sequences
+(True, True, 3)
 >>> rules_from_json(rules_to_json(r)) == r
 True
 """
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any, Final
 
 
@@ -23,20 +24,104 @@ class RulesError(ValueError):
     """An invalid rule set, option value or player count."""
 
 
-#: The allowed values of every option that takes a word.
+class Tricks(StrEnum):
+    """Phase 1 trick shape (see :attr:`Rules.tricks`)."""
+
+    PAIR = "pair"
+    ALL = "all"
+
+
+class Ties(StrEnum):
+    """A tie in phase 1 (see :attr:`Rules.ties`)."""
+
+    WAR = "war"
+    STOTING = "stoting"
+
+
+class Draw(StrEnum):
+    """When hands are topped up in phase 1 (see :attr:`Rules.draw`)."""
+
+    AFTER_CARD = "after_card"
+    AFTER_TRICK = "after_trick"
+
+
+class Chance(StrEnum):
+    """When sjanse is allowed (see :attr:`Rules.chance`)."""
+
+    OFF = "off"
+    LEAD = "lead"
+    ANY = "any"
+
+
+class Trump(StrEnum):
+    """How the trump (trumf) is chosen and shown (see :attr:`Rules.trump`)."""
+
+    LAST_CARD = "last_card"
+    BOTTOM_UP = "bottom_up"
+
+
+class Phase1End(StrEnum):
+    """When phase 1 ends (see :attr:`Rules.phase1_end`)."""
+
+    ONE_HOLDER = "one_holder"
+    FIRST_EMPTY = "first_empty"
+
+
+class EmptyHand(StrEnum):
+    """A player with nothing at the start of phase 2 (see :attr:`Rules.empty_hand`)."""
+
+    PICK_UP = "pick_up"
+    LOSES = "loses"
+    SAFE = "safe"
+
+
+class Leader2(StrEnum):
+    """Who leads phase 2 (see :attr:`Rules.leader2`)."""
+
+    TRUMP_HOLDER = "trump_holder"
+    LAST_TRICK = "last_trick"
+
+
+class Follow(StrEnum):
+    """What may beat an entry in phase 2 (see :attr:`Rules.follow`)."""
+
+    FREE = "free"
+    SUIT_FIRST = "suit_first"
+
+
+class Pickup(StrEnum):
+    """What a player takes who does not beat (see :attr:`Rules.pickup`)."""
+
+    FIRST = "first"
+    LAST = "last"
+    LOWEST = "lowest"
+
+
+class TrickSize(StrEnum):
+    """Entries that complete a phase 2 trick (see :attr:`Rules.trick_size`)."""
+
+    START = "start"
+    ACTIVE = "active"
+    SEATED = "seated"
+
+
+class EmptyFighter(StrEnum):
+    """An empty-handed player due to lay in phase 1 (see :attr:`Rules.empty_fighter`)."""
+
+    CHANCE = "chance"
+    DROP = "drop"
+
+
+#: The type of every option that takes a word.
+OPTION_TYPES: Final[dict[str, type[StrEnum]]] = {
+    "tricks": Tricks, "ties": Ties, "draw": Draw, "chance": Chance, "trump": Trump,
+    "phase1_end": Phase1End, "empty_hand": EmptyHand, "leader2": Leader2, "follow": Follow,
+    "pickup": Pickup, "trick_size": TrickSize, "empty_fighter": EmptyFighter,
+}
+
+#: The allowed values of every option that takes a word, as spelled in records.
 CHOICES: Final[dict[str, tuple[str, ...]]] = {
-    "tricks": ("pair", "all"),
-    "ties": ("war", "stoting"),
-    "draw": ("after_card", "after_trick"),
-    "chance": ("off", "lead", "any"),
-    "trump": ("last_card", "bottom_up"),
-    "phase1_end": ("one_holder", "first_empty"),
-    "empty_hand": ("pick_up", "loses", "safe"),
-    "leader2": ("trump_holder", "last_trick"),
-    "follow": ("free", "suit_first"),
-    "pickup": ("first", "last", "lowest"),
-    "trick_size": ("start", "active", "seated"),
-    "empty_fighter": ("chance", "drop"),
+    option: tuple(v.value for v in kind) for option, kind in OPTION_TYPES.items()
 }
 
 
@@ -60,51 +145,51 @@ class Rules:
     """Cards set aside unseen when two play (000/002/003: ten; 001 has no 2-player game;
     004's stock table is missing, so no source sets cards aside there)."""
 
-    tricks: str = "pair"
+    tricks: Tricks = Tricks.PAIR
     """Phase 1 trick shape.  ``pair``: lead to the left neighbour, who answers
     (000/002/003 Mattis, 004 Skitgubbe); ``all``: everyone lays one card, clockwise from
     the leader (000/003 Hund/Dog, 001)."""
 
-    ties: str = "war"
+    ties: Ties = Ties.WAR
     """``war`` (krig/stunsa, 000/002/003/004): a tie for the highest card is fought again by
     the tied players; ``stoting`` (støting, 001): any rank laid twice starts a fight among
     those who laid the highest such rank, even when a higher card lies there."""
 
-    draw: str = "after_card"
+    draw: Draw = Draw.AFTER_CARD
     """``after_card``: top up to 3 right after you lay (000/002/003/004); ``after_trick``:
     after each trick, the winner first, then clockwise (001; Hund as documented here)."""
 
-    chance: str = "lead"
+    chance: Chance = Chance.LEAD
     """Sjanse (chance): lay the top stock card instead of a hand card.  ``off`` (001),
     ``lead`` (only when leading: 000/002/003), ``any`` (whenever you lay: 004).  Never with
     fewer than two cards in the stock (004: "bare lov så lenge det ligger mer enn ett kort")."""
 
-    trump: str = "last_card"
+    trump: Trump = Trump.LAST_CARD
     """Trumf.  ``last_card``: whoever would draw the last stock card sets it aside face down,
     shown when phase 2 starts (000/002/003/004); ``bottom_up``: the bottom card is turned
     face up at the start and drawn last like any card (001)."""
 
-    phase1_end: str = "one_holder"
+    phase1_end: Phase1End = Phase1End.ONE_HOLDER
     """``one_holder``: play goes on, skipping players with no cards, while two or more hold
     cards (000/002/003); ``first_empty``: phase 1 ends as soon as a player due to lay has no
     card (001 "til en spiller er tom", 004 "den som står for tur, ikke har noe kort")."""
 
-    empty_hand: str = "pick_up"
+    empty_hand: EmptyHand = EmptyHand.PICK_UP
     """A player with nothing at the start of phase 2.  ``pick_up``: stays in and must pick up
     and lay at least once (bordmattis 000/002, blåmattis 003); ``loses``: won no trick in
     phase 1 and loses at once, even with cards in hand (Blodmattis, 001); ``safe``:
     finished, skips phase 2 (004 "er du ferdig og slipper fase 2")."""
 
-    leader2: str = "trump_holder"
+    leader2: Leader2 = Leader2.TRUMP_HOLDER
     """Who leads phase 2: ``trump_holder`` (000/001/002/003/004) or ``last_trick`` (the
     GameRules variant quoted in 001)."""
 
-    follow: str = "free"
+    follow: Follow = Follow.FREE
     """``free``: beat with a higher card of the suit or with trump (000/002/003/004);
     ``suit_first``: if you can beat in the suit you may not trump instead (001 "Følg farge
     hvis du kan")."""
 
-    pickup: str = "first"
+    pickup: Pickup = Pickup.FIRST
     """What you take when you do not beat.  ``first``: the first entry of the trick
     (undertrekk, 000/002/003; 001 "det eldste kortet eller raden"); ``last``: the top entry,
     and with sequences the whole run of consecutive same-suit cards at the top (004);
@@ -115,7 +200,7 @@ class Rules:
     """May you pick up although you could beat (001 "Kan eller vil du ikke stikke", 004
     "Du kan alltid ta opp", 002 forum)?"""
 
-    trick_size: str = "start"
+    trick_size: TrickSize = TrickSize.START
     """Entries that complete a phase 2 trick.  ``start``: players still in when the trick
     began (002 forum, 004); ``active``: players still in, counted now (001 "aktive
     spillere"); ``seated``: everyone at the table (000/003 "spillere ved bordet")."""
@@ -125,7 +210,7 @@ class Rules:
     entry) in phase 2; 0 = not allowed.  2 (001, 000/002/003/004 optional), 3 ("noen bord
     krever minst tre", 000/003)."""
 
-    empty_fighter: str = "chance"
+    empty_fighter: EmptyFighter = EmptyFighter.CHANCE
     """A player due to lay in phase 1 with an empty hand while the stock holds two or more
     cards (possible with ``draw="after_trick"``, in a krig/støting).  001 lists this as an
     open point ("Hva som skjer i en støting hvis en spiller ikke har kort igjen på hånden
@@ -143,7 +228,7 @@ class Rules:
 
     def allowed_players(self) -> range:
         """The player counts this rule set allows."""
-        hi = self.max_players if self.tricks == "all" else min(self.max_players, self.max_pair_players)
+        hi = self.max_players if self.tricks is Tricks.ALL else min(self.max_players, self.max_pair_players)
         return range(self.min_players, hi + 1)
 
     def check_players(self, players: int) -> None:
@@ -151,7 +236,7 @@ class Rules:
         allowed = self.allowed_players()
         if players not in allowed:
             extra = ""
-            if self.tricks == "pair" and players <= self.max_players and players > self.max_pair_players:
+            if self.tricks is Tricks.PAIR and players <= self.max_players and players > self.max_pair_players:
                 extra = f" ({players} players need tricks=all)"
             raise RulesError(
                 f"{self.name} allows {allowed.start}-{allowed.stop - 1} players; {players} given{extra}"
@@ -172,10 +257,9 @@ class Rules:
 
 
 def _validate(r: Rules) -> Rules:
-    for option, values in CHOICES.items():
-        v = getattr(r, option)
-        if v not in values:
-            raise RulesError(f"{option} must be one of {', '.join(values)}; got {v!r}")
+    for option, kind in OPTION_TYPES.items():
+        if not isinstance(getattr(r, option), kind):
+            raise RulesError(f"{option} must be one of {', '.join(CHOICES[option])}")
     for option in ("pickup_optional", "leftovers_shown"):
         if not isinstance(getattr(r, option), bool):
             raise RulesError(f"{option} must be true or false")
@@ -193,23 +277,23 @@ def _validate(r: Rules) -> Rules:
         raise RulesError("two_player_discard must be 0..40")
     if r.phase2_cap < 1:
         raise RulesError("phase2_cap must be at least 1")
-    if r.tricks == "pair" and r.min_players > r.max_pair_players:
+    if r.tricks is Tricks.PAIR and r.min_players > r.max_pair_players:
         raise RulesError("pair tricks with this many players need tricks=all")
     return r
 
 
 PRESETS: Final[dict[str, Rules]] = {
     "mattis": Rules(name="mattis"),
-    "hund": Rules(name="hund", tricks="all", draw="after_trick"),
+    "hund": Rules(name="hund", tricks=Tricks.ALL, draw=Draw.AFTER_TRICK),
     "blodmattis": Rules(
-        name="blodmattis", min_players=3, two_player_discard=0, tricks="all", ties="stoting",
-        draw="after_trick", chance="off", trump="bottom_up", phase1_end="first_empty",
-        empty_hand="loses", follow="suit_first", pickup_optional=True, trick_size="active",
+        name="blodmattis", min_players=3, two_player_discard=0, tricks=Tricks.ALL, ties=Ties.STOTING,
+        draw=Draw.AFTER_TRICK, chance=Chance.OFF, trump=Trump.BOTTOM_UP, phase1_end=Phase1End.FIRST_EMPTY,
+        empty_hand=EmptyHand.LOSES, follow=Follow.SUIT_FIRST, pickup_optional=True, trick_size=TrickSize.ACTIVE,
         sequences=2,
     ),
     "skitgubbe": Rules(
-        name="skitgubbe", max_pair_players=4, two_player_discard=0, chance="any",
-        phase1_end="first_empty", empty_hand="safe", pickup="last", pickup_optional=True,
+        name="skitgubbe", max_pair_players=4, two_player_discard=0, chance=Chance.ANY,
+        phase1_end=Phase1End.FIRST_EMPTY, empty_hand=EmptyHand.SAFE, pickup=Pickup.LAST, pickup_optional=True,
         leftovers_shown=True,
     ),
 }
@@ -228,6 +312,14 @@ def _coerce(option: str, value: Any) -> Any:
         raise RulesError(f"unknown rule option {option!r}; options: "
                          + ", ".join(f.name for f in dataclasses.fields(Rules) if f.name != "name"))
     kind = field_types[option]
+    enum = OPTION_TYPES.get(option)
+    if enum is not None:
+        if isinstance(value, str):
+            try:
+                return enum(value.strip())
+            except ValueError:
+                pass
+        raise RulesError(f"{option} must be one of {', '.join(CHOICES[option])}; got {value!r}")
     if isinstance(value, str):
         text = value.strip()
         if kind in ("int", int):

@@ -1,134 +1,146 @@
 """The game state: the referee's whole truth, and the one state machine for
 every variant.
 
+This module is the phase machine only: setting up a game, applying moves and
+moving between phases.  Which moves are legal is asked of
+:mod:`mattis.core.legal`; what a seat may see is built by
+:func:`mattis.core.observation.observe`; the text forms live in
+:mod:`mattis.core.notation` and :mod:`mattis.core.record`.
+
 >>> from mattis.core import State, preset
 >>> s = State.new(preset("mattis"), players=3, seed=7)
 >>> s.phase, s.to_act
-(1, 1)
+(<Phase.COLLECT: 1>, 1)
 >>> while not s.is_over:
 ...     s.apply(s.legal_moves()[0])
->>> len(s.losers)
-1
+>>> len(s.losers), s.outcome is not None
+(1, True)
 """
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import secrets
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
-from .cards import BIT, RANK, SUIT, Card, card_code, cards_of, mask_of, sequence_spans
-from .moves import _SINGLE, CHANCE, PICKUP, Move, play
-from .observation import OVER, PHASE1, PHASE2, Observation
-from .rules import Rules
+from .cards import BIT, RANK, SUIT, Card, card_code, cards_of, mask_of
+from .legal import RepetitionKey, explain, phase1_moves, phase2_moves, pickup_span, repetition_key
+from .moves import Move, MoveKind
+from .rules import Draw, EmptyFighter, EmptyHand, Leader2, Phase1End, Rules, Ties, Tricks, TrickSize, Trump
+from .vocabulary import Illegal, Outcome, Phase, Reason, Termination
+
+# Enum members as module constants: reading ``Enum.MEMBER`` costs a descriptor call.
+_DRAW_AFTER_CARD = Draw.AFTER_CARD
+_DRAW_AFTER_TRICK = Draw.AFTER_TRICK
+_EMPTYFIGHTER_CHANCE = EmptyFighter.CHANCE
+_EMPTYHAND_LOSES = EmptyHand.LOSES
+_EMPTYHAND_SAFE = EmptyHand.SAFE
+_LEADER2_LAST_TRICK = Leader2.LAST_TRICK
+_MOVEKIND_CHANCE = MoveKind.CHANCE
+_MOVEKIND_PICKUP = MoveKind.PICKUP
+_PHASE_COLLECT = Phase.COLLECT
+_PHASE_OVER = Phase.OVER
+_PHASE_SHED = Phase.SHED
+_PHASE1END_FIRST_EMPTY = Phase1End.FIRST_EMPTY
+_PHASE1END_ONE_HOLDER = Phase1End.ONE_HOLDER
+_TERMINATION_CAP = Termination.CAP
+_TERMINATION_NORMAL = Termination.NORMAL
+_TERMINATION_REPETITION = Termination.REPETITION
+_TERMINATION_STUCK = Termination.STUCK
+_TIES_STOTING = Ties.STOTING
+_TRICKSIZE_ACTIVE = TrickSize.ACTIVE
+_TRICKSIZE_START = TrickSize.START
+_TRICKS_PAIR = Tricks.PAIR
+_TRUMP_BOTTOM_UP = Trump.BOTTOM_UP
+_TRUMP_LAST_CARD = Trump.LAST_CARD
+
+if TYPE_CHECKING:
+    from .observation import Observation
 
 
 class IllegalMoveError(ValueError):
-    """A move that is not legal now.  The state is left unchanged."""
+    """A move that is not legal now.  The state is left unchanged.  ``illegal``
+    says why, as a code with parameters (the words are in the catalogue)."""
+
+    def __init__(self, illegal: Illegal) -> None:
+        self.illegal = illegal
+        super().__init__(str(illegal))
 
 
 class GameSetupError(ValueError):
     """A deck or position that cannot start a game."""
 
 
-_LogCell = tuple[Any, int, Move, tuple[Card, ...]]
-# (previous cell or None, seat, move, cards shown)
+LogCell = tuple[Any, int, Move, tuple[Card, ...]]
+"""One cell of the move log, a linked list: (previous cell or None, seat, move, cards shown)."""
+HistoryEntry = tuple[int, Move, tuple[Card, ...]]
 
 
-def _runs(bits: int, base: int, min_len: int, out: list[Move]) -> None:
-    """Append every sequence of ``min_len``+ consecutive cards in a 13-bit suit field."""
-    for a, b in sequence_spans(bits, min_len):
-        out.append(play(*range(base + a, base + b)))
-
-
-# Memo tables of immutable move tuples: pure functions of their keys, so sharing them
-# between states and threads is safe (they hold no game state).
-_SINGLES_CACHE: dict[int, tuple[Move, ...]] = {}
-"""(suit << 13 | 13-bit rank pattern) -> the single-card moves."""
-_PHASE1_CACHE: dict[int, tuple[Move, ...]] = {}
-"""(hand mask << 1 | chance allowed) -> phase 1 legal moves."""
-_PICKUP_ONLY: tuple[Move, ...] = (PICKUP,)
-
-
-def _suit_singles(suit: int, bits: int) -> tuple[Move, ...]:
-    """The single-card moves of a 13-bit rank pattern in ``suit`` (memoised)."""
-    key = (suit << 13) | bits
-    singles = _SINGLES_CACHE.get(key)
-    if singles is None:
-        base = 13 * suit
-        singles = _SINGLES_CACHE[key] = tuple(_SINGLE[base + r] for r in range(13) if bits >> r & 1)
-    return singles
-
-
-def _entries(hand: int, suit_filter: int, lo_rank: int, min_seq: int, out: list[Move]) -> None:
-    """Append the single cards (and sequences) of ``hand`` in suit ``suit_filter``
-    (or every suit for -1) with rank above ``lo_rank``."""
-    suits = range(4) if suit_filter < 0 else (suit_filter,)
-    for s in suits:
-        bits = (hand >> (13 * s)) & 0x1FFF
-        if lo_rank >= 0:
-            bits = (bits >> (lo_rank + 1)) << (lo_rank + 1)
-        if not bits:
-            continue
-        out.extend(_suit_singles(s, bits))
-        if min_seq:
-            _runs(bits, 13 * s, min_seq, out)
-
-
+@dataclass(slots=True, eq=False, repr=False)
 class State:
     """A game of the Mattis family: create it, ask for legal moves, apply them.
 
     Only the referee holds a ``State``; every seat gets :meth:`observation`.
+    The fields below are the referee's whole truth and the one list of them:
+    ``clone`` and pickling are generated from it.  Outside the core they are
+    read-only; ``-1`` in an int field means "none yet" and never leaves the
+    state (the observation, snapshot and properties say ``None``).
     """
-
-    __slots__ = (
-        "rules", "n", "dealer", "deck", "position", "phase", "_turn", "hands", "piles", "stock",
-        "aside", "out", "trump", "trump_card", "trump_holder", "trick", "trick_leader",
-        "round_seats", "round_idx", "round_laid", "fighting", "tricks_won", "last_winner",
-        "last_trick", "table", "trick_need", "in_game", "laid_once", "finished", "losers",
-        "blodmattis", "p2_moves", "rep", "known", "log", "n_moves", "end_reason", "_legal", "_hist",
-    )
 
     rules: Rules
     n: int
     dealer: int
-    deck: tuple[Card, ...] | None
-    position: dict[str, Any] | None
-    phase: int
-    _turn: int
-    hands: list[int]
-    piles: list[int]
-    stock: list[Card]
-    aside: int
-    out: int
-    trump: int
-    trump_card: int
-    trump_holder: int
-    trick: list[tuple[int, Card]]
-    trick_leader: int
-    round_seats: list[int]
-    round_idx: int
-    round_laid: list[tuple[int, Card]]
-    fighting: bool
-    tricks_won: list[int]
-    last_winner: int
-    last_trick: tuple[int, tuple[Card, ...]] | None
-    table: list[tuple[int, tuple[Card, ...]]]
-    trick_need: int
-    in_game: int
-    laid_once: int
-    finished: list[int]
-    losers: list[int]
-    blodmattis: list[int]
-    p2_moves: int
-    rep: dict[Any, int]
-    known: list[int]
-    log: _LogCell | None
-    n_moves: int
-    end_reason: str | None
-    _legal: tuple[Move, ...] | None
-    _hist: tuple[_LogCell | None, tuple[tuple[int, Move, tuple[Card, ...]], ...]]
+    deck: tuple[Card, ...] | None = None
+    """The deck the game was dealt from (``None`` for a game from a position)."""
+    position: str | None = None
+    """The position text (:mod:`mattis.core.notation`) the game started from, if any."""
+    phase: Phase = _PHASE_COLLECT
+    _turn: int = -1
+    hands: list[int] = field(default_factory=list)
+    piles: list[int] = field(default_factory=list)
+    """Phase 1: the cards each seat has won."""
+    stock: list[Card] = field(default_factory=list)
+    """The stock, bottom first: ``stock[-1]`` is the top card."""
+    aside: int = 0
+    """Cards set aside unseen (two players), or out of play from a position."""
+    out: int = 0
+    """Phase 2: cards out of play (completed tricks)."""
+    trump: int = -1
+    """The trump suit once it is shown."""
+    trump_card: int = -1
+    trump_holder: int = -1
+    trick: list[tuple[int, Card]] = field(default_factory=list)
+    """Phase 1: the cards on the table, in the order laid."""
+    trick_leader: int = -1
+    round_seats: list[int] = field(default_factory=list)
+    """Phase 1: who lays in this round of the trick (the fighters in a krig/støting)."""
+    round_idx: int = 0
+    round_laid: list[tuple[int, Card]] = field(default_factory=list)
+    fighting: bool = False
+    tricks_won: list[int] = field(default_factory=list)
+    last_winner: int = -1
+    last_trick: tuple[int, tuple[Card, ...]] | None = None
+    table: list[tuple[int, tuple[Card, ...]]] = field(default_factory=list)
+    """Phase 2: the entries of the trick, in order, with who laid each."""
+    trick_need: int = 0
+    in_game: int = 0
+    """Phase 2: a bit per seat still in."""
+    finished: list[int] = field(default_factory=list)
+    losers: list[int] = field(default_factory=list)
+    blodmattis: list[int] = field(default_factory=list)
+    p2_moves: int = 0
+    rep: dict[RepetitionKey, int] = field(default_factory=dict)
+    """How often each phase 2 position occurred since the last irreversible event."""
+    known: list[int] = field(default_factory=list)
+    """For each seat, the cards in its hand that everyone has seen."""
+    log: LogCell | None = None
+    n_moves: int = 0
+    end_reason: Termination | None = None
+    _legal: tuple[Move, ...] | None = None
+    _hist: tuple[LogCell | None, tuple[HistoryEntry, ...]] = (None, ())
 
     # ------------------------------------------------------------------ setup
     @classmethod
@@ -160,7 +172,7 @@ class State:
                 s.hands[seat] |= BIT[deck[idx]]
                 idx += 1
         s.stock = list(reversed(deck[idx:]))
-        if rules.trump == "bottom_up":
+        if rules.trump is _TRUMP_BOTTOM_UP:
             s.trump_card = deck[-1]
             s.trump = SUIT[deck[-1]]
         s._start_trick((dealer + 1) % players)
@@ -169,8 +181,9 @@ class State:
     @classmethod
     def from_position(cls, rules: Rules, hands: Sequence[Sequence[Card]], trump: int,
                       leader: int, dealer: int = 0) -> State:
-        """A phase 2 position (like a chess FEN).  Cards in no hand are out of play;
-        an empty hand counts as a player who won nothing in phase 1."""
+        """A phase 2 position at the start of a trick (like a chess FEN).  Cards in no
+        hand are out of play; an empty hand counts as a player who won nothing in
+        phase 1.  :func:`mattis.core.notation.parse_position` reads every position."""
         players = len(hands)
         if not 2 <= players <= 6:
             raise GameSetupError("a position needs 2 to 6 hands")
@@ -187,108 +200,32 @@ class State:
                     raise GameSetupError(f"card {card_code(c)} appears twice in the position")
                 seen.add(c)
         s = cls._blank(rules, players, dealer)
-        s.position = {"trump": trump, "hands": [list(h) for h in hands], "leader": leader}
         s.hands = [mask_of(h) for h in hands]
         s.out = ((1 << 52) - 1) & ~mask_of(seen)
         s.trump = trump
         s.trump_holder = leader
         s.tricks_won = [1 if h else 0 for h in s.hands]
-        s.phase = PHASE2
-        s._begin_phase2(leader, from_position=True)
+        s.phase = _PHASE_SHED
+        from .notation import phase2_start_text
+
+        s.position = phase2_start_text([list(h) for h in hands], trump, leader, dealer)
+        s._begin_phase2(leader)
         return s
 
     @classmethod
     def _blank(cls, rules: Rules, players: int, dealer: int) -> State:
-        s = object.__new__(cls)
-        s.rules = rules
-        s.n = players
-        s.dealer = dealer
-        s.deck = None
-        s.position = None
-        s.phase = PHASE1
-        s._turn = -1
-        s.hands = [0] * players
-        s.piles = [0] * players
-        s.stock = []
-        s.aside = 0
-        s.out = 0
-        s.trump = -1
-        s.trump_card = -1
-        s.trump_holder = -1
-        s.trick = []
-        s.trick_leader = -1
-        s.round_seats = []
-        s.round_idx = 0
-        s.round_laid = []
-        s.fighting = False
-        s.tricks_won = [0] * players
-        s.last_winner = -1
-        s.last_trick = None
-        s.table = []
-        s.trick_need = 0
-        s.in_game = (1 << players) - 1
-        s.laid_once = 0
-        s.finished = []
-        s.losers = []
-        s.blodmattis = []
-        s.p2_moves = 0
-        s.rep = {}
-        s.known = [0] * players
-        s.log = None
-        s.n_moves = 0
-        s.end_reason = None
-        s._legal = None
-        s._hist = (None, ())
-        return s
+        """An empty table (no cards anywhere): the start of every constructor."""
+        return cls(rules=rules, n=players, dealer=dealer, hands=[0] * players, piles=[0] * players,
+                   tricks_won=[0] * players, known=[0] * players, in_game=(1 << players) - 1)
 
     def clone(self) -> State:
         """A cheap independent copy."""
-        c = object.__new__(State)
-        c.rules = self.rules
-        c.n = self.n
-        c.dealer = self.dealer
-        c.deck = self.deck
-        c.position = self.position
-        c.phase = self.phase
-        c._turn = self._turn
-        c.hands = self.hands[:]
-        c.piles = self.piles[:]
-        c.stock = self.stock[:]
-        c.aside = self.aside
-        c.out = self.out
-        c.trump = self.trump
-        c.trump_card = self.trump_card
-        c.trump_holder = self.trump_holder
-        c.trick = self.trick[:]
-        c.trick_leader = self.trick_leader
-        c.round_seats = self.round_seats[:]
-        c.round_idx = self.round_idx
-        c.round_laid = self.round_laid[:]
-        c.fighting = self.fighting
-        c.tricks_won = self.tricks_won[:]
-        c.last_winner = self.last_winner
-        c.last_trick = self.last_trick
-        c.table = self.table[:]
-        c.trick_need = self.trick_need
-        c.in_game = self.in_game
-        c.laid_once = self.laid_once
-        c.finished = self.finished[:]
-        c.losers = self.losers[:]
-        c.blodmattis = self.blodmattis[:]
-        c.p2_moves = self.p2_moves
-        c.rep = self.rep.copy() if self.rep else {}
-        c.known = self.known[:]
-        c.log = self.log
-        c.n_moves = self.n_moves
-        c.end_reason = self.end_reason
-        c._legal = self._legal
-        c._hist = self._hist
-        return c
+        return _CLONE(self)
 
     __copy__ = clone
 
     def __getstate__(self) -> dict[str, Any]:
-        d = {k: getattr(self, k) for k in State.__slots__}
+        d = {f.name: getattr(self, f.name) for f in _FIELDS}
         # the log is a linked list as deep as the game is long: store it flat, or
         # pickle hits the recursion limit on games of about 1,000 moves
         d["log"] = self.history()
@@ -300,7 +237,7 @@ class State:
             object.__setattr__(self, k, v)
         flat = d.get("log")
         if isinstance(flat, list):
-            log: _LogCell | None = None
+            log: LogCell | None = None
             for seat, mv, shown in flat:
                 log = (log, seat, mv, shown)
             object.__setattr__(self, "log", log)
@@ -312,12 +249,12 @@ class State:
 
     @property
     def is_over(self) -> bool:
-        return self.phase == OVER
+        return self.phase is _PHASE_OVER
 
     @property
     def to_act(self) -> int | None:
         """The seat to act, or ``None`` when the game is over."""
-        return None if self.phase == OVER else self._turn
+        return None if self.phase is _PHASE_OVER else self._turn
 
     @property
     def trump_shown(self) -> bool:
@@ -325,12 +262,22 @@ class State:
         return self.trump >= 0
 
     @property
+    def trump_suit(self) -> int | None:
+        """The trump suit once it is shown, else ``None``."""
+        return self.trump if self.trump >= 0 else None
+
+    @property
     def mattis(self) -> int | None:
         """The player left holding cards at the end of phase 2, if any."""
-        if self.phase != OVER:
+        outcome = self.outcome
+        return outcome.mattis if outcome is not None else None
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """How the game ended, or ``None`` while it is being played."""
+        if self.phase is not _PHASE_OVER or self.end_reason is None:
             return None
-        rest = [s for s in self.losers if s not in self.blodmattis]
-        return rest[0] if rest else None
+        return Outcome.of(self.end_reason, self.finished, self.losers, self.blodmattis)
 
     @property
     def next_dealer(self) -> int:
@@ -344,15 +291,16 @@ class State:
         """Every move made so far, as (seat, move)."""
         return [(seat, mv) for seat, mv, _ in self.history()]
 
-    def history(self) -> list[tuple[int, Move, tuple[Card, ...]]]:
+    def history(self) -> list[HistoryEntry]:
         """The public history: (seat, move, cards shown)."""
-        return list(self._history_tuple())
+        return list(self.history_tuple())
 
-    def _history_tuple(self) -> tuple[tuple[int, Move, tuple[Card, ...]], ...]:
+    def history_tuple(self) -> tuple[HistoryEntry, ...]:
+        """The public history as a tuple (cached, cheap to ask again)."""
         cached_cell, cached = self._hist
         if cached_cell is self.log:
             return cached
-        new: list[tuple[int, Move, tuple[Card, ...]]] = []
+        new: list[HistoryEntry] = []
         cell = self.log
         while cell is not None and cell is not cached_cell:
             prev, seat, mv, shown = cell
@@ -368,6 +316,24 @@ class State:
     def hand(self, seat: int) -> list[Card]:
         return cards_of(self.hands[seat])
 
+    def observation(self, seat: int) -> Observation:
+        """What ``seat`` may know now (see :func:`mattis.core.observation.observe`)."""
+        from .observation import observe
+
+        return observe(self, seat)
+
+    def snapshot(self) -> dict[str, Any]:
+        """The full state as JSON-ready data (see :func:`mattis.core.notation.snapshot`)."""
+        from .notation import snapshot
+
+        return snapshot(self)
+
+    def position_text(self) -> str:
+        """This position in the position notation (see :mod:`mattis.core.notation`)."""
+        from .notation import position_text
+
+        return position_text(self)
+
     # ------------------------------------------------------------ legal moves
     def legal_moves(self) -> tuple[Move, ...]:
         """The legal moves of the player to act (empty when the game is over)."""
@@ -377,114 +343,23 @@ class State:
         return lm
 
     def _compute_legal(self) -> tuple[Move, ...]:
-        if self.phase == PHASE1:
+        phase = self.phase
+        if phase is _PHASE_COLLECT:
             h = self.hands[self._turn]
-            chance = False
-            if len(self.stock) >= 2:
-                ch = self.rules.chance
-                chance = not h or ch == "any" or (ch == "lead" and not self.round_laid)
-            key = h << 1 | chance
-            lm = _PHASE1_CACHE.get(key)
-            if lm is None:
-                singles = tuple(_SINGLE[c] for c in range(52) if h >> c & 1)
-                lm = singles + (CHANCE,) if chance else singles
-                if len(_PHASE1_CACHE) < 1_000_000:
-                    _PHASE1_CACHE[key] = lm
-            return lm
-        if self.phase == PHASE2:
-            if self.rules.sequences:
-                return tuple(self._legal2())
-            return self._legal2_singles()
+            return phase1_moves(h, self.rules, len(self.stock), not self.round_laid)
+        if phase is _PHASE_SHED:
+            r = self.rules
+            table = self.table
+            return phase2_moves(self.hands[self._turn], table[-1][1] if table else None, self.trump, r.follow,
+                                r.sequences, r.pickup_optional)
         return ()
-
-    def _legal2_singles(self) -> tuple[Move, ...]:
-        """Phase 2 legal moves when sequences are not allowed (the hot path)."""
-        h = self.hands[self._turn]
-        table = self.table
-        if not table:
-            if not h:
-                return ()
-            return (_suit_singles(0, h & 0x1FFF) + _suit_singles(1, h >> 13 & 0x1FFF)
-                    + _suit_singles(2, h >> 26 & 0x1FFF) + _suit_singles(3, h >> 39 & 0x1FFF))
-        top = table[-1][1]
-        ts = SUIT[top[0]]
-        above = RANK[top[-1]] + 1
-        out = _suit_singles(ts, (h >> (13 * ts) & 0x1FFF) >> above << above)
-        trump = self.trump
-        if ts != trump and (not out or self.rules.follow == "free"):
-            out = out + _suit_singles(trump, h >> (13 * trump) & 0x1FFF)
-        if not out or self.rules.pickup_optional:
-            out = out + _PICKUP_ONLY
-        return out
-
-    def _legal2(self) -> list[Move]:
-        r = self.rules
-        h = self.hands[self._turn]
-        out: list[Move] = []
-        if not self.table:
-            _entries(h, -1, -1, r.sequences, out)
-            return out
-        top = self.table[-1][1]
-        ts = SUIT[top[0]]
-        _entries(h, ts, RANK[top[-1]], r.sequences, out)
-        trump = self.trump
-        if ts != trump and (out == [] or r.follow == "free"):
-            _entries(h, trump, -1, r.sequences, out)
-        if not out or r.pickup_optional:
-            out.append(PICKUP)
-        return out
 
     def is_legal(self, move: Move) -> bool:
         return move in self.legal_moves()
 
-    def why_illegal(self, move: Move) -> str | None:
-        """``None`` if ``move`` is legal, else the reason in words."""
-        if self.phase == OVER:
-            return "the game is over"
-        if move in self.legal_moves():
-            return None
-        r = self.rules
-        seat = self._turn
-        if self.phase == PHASE1:
-            if move.kind == "pickup":
-                return "there is nothing to pick up in phase 1"
-            if move.kind == "chance":
-                if r.chance == "off":
-                    return "chance (sjanse) is not allowed in these rules"
-                if len(self.stock) < 2:
-                    return "chance needs at least two cards in the stock"
-                return "chance is only allowed when you lead"
-            if len(move.cards) != 1:
-                return "in phase 1 you lay one card at a time"
-            return f"you do not hold {card_code(move.cards[0])}"
-        if move.kind == "chance":
-            return "there is no chance (sjanse) in phase 2"
-        if move.kind == "pickup":
-            if not self.table:
-                return "there is nothing on the table to pick up"
-            return "you can beat the top entry, and these rules do not let you pick up instead"
-        cards = move.cards
-        mask = mask_of(cards)
-        if mask & ~self.hands[seat]:
-            missing = [card_code(c) for c in cards if not BIT[c] & self.hands[seat]]
-            return f"you do not hold {' '.join(missing)}"
-        if len(cards) > 1:
-            if r.sequences == 0:
-                return "sequences (serie) are not allowed in these rules"
-            if len({SUIT[c] for c in cards}) != 1 or RANK[cards[-1]] - RANK[cards[0]] != len(cards) - 1:
-                return "a sequence must be consecutive cards of one suit"
-            if len(cards) < r.sequences:
-                return f"a sequence must be at least {r.sequences} cards long"
-        if not self.table:
-            return "that entry cannot be led"
-        top = self.table[-1][1]
-        ts = SUIT[top[0]]
-        s = SUIT[cards[0]]
-        if s == self.trump and ts != self.trump and r.follow == "suit_first":
-            return "you can beat in the suit, so you must follow suit instead of trumping"
-        if s == ts:
-            return f"it must be higher than {card_code(top[-1])}"
-        return "you must follow suit with a higher card, or trump"
+    def why_illegal(self, move: Move) -> Illegal | None:
+        """``None`` if ``move`` is legal, else why not (``str()`` of it is English)."""
+        return explain(self, move)
 
     # ------------------------------------------------------------------ apply
     def apply(self, move: Move) -> None:
@@ -496,12 +371,13 @@ class State:
                 break
         else:
             if move not in legal:
-                raise IllegalMoveError(self.why_illegal(move) or "illegal move")
+                raise IllegalMoveError(explain(self, move) or Illegal(Reason.NOT_LEGAL))
         self._legal = None
         seat = self._turn
         self.n_moves += 1
-        if self.phase == PHASE1:
-            if move.kind == "chance":
+        kind = move.kind
+        if self.phase is _PHASE_COLLECT:
+            if kind is _MOVEKIND_CHANCE:
                 card = self.stock.pop()
                 self.log = (self.log, seat, move, (card,))
                 self._p1_lay(seat, card, True)
@@ -511,7 +387,7 @@ class State:
                 self.hands[seat] &= ~BIT[card]
                 self.known[seat] &= ~BIT[card]
                 self._p1_lay(seat, card, False)
-        elif move.kind == "pickup":
+        elif kind is _MOVEKIND_PICKUP:
             taken = self._p2_pickup(seat)
             self.log = (self.log, seat, move, taken)
             self._p2_after_move()
@@ -520,6 +396,15 @@ class State:
             self._p2_play(seat, move.cards)
             self._p2_after_move()
 
+    def force(self, move: Move) -> None:
+        """Apply ``move`` for the player to act without asking whether it is legal.
+
+        For the determinizer, whose trial deals may make a forced move look optional:
+        the caller guarantees the move is possible (the cards are in the hand, the
+        stock has a card for a sjanse, the table an entry to pick up)."""
+        self._legal = (move,)
+        self.apply(move)
+
     def apply_text(self, text: str) -> None:
         """Apply a move written as in a record (``"play 4C"``; a leading seat is checked)."""
         from .moves import parse_move, parse_record_move
@@ -527,18 +412,44 @@ class State:
         words = text.split()
         if words and words[0].isdigit():
             seat, mv = parse_record_move(text)
-            if self.phase != OVER and seat != self._turn:
-                raise IllegalMoveError(f"it is seat {self._turn}'s turn, not seat {seat}'s")
+            if self.phase is not _PHASE_OVER and seat != self._turn:
+                raise IllegalMoveError(Illegal(Reason.NOT_YOUR_TURN, number=self._turn))
         else:
             mv = parse_move(text)
         self.apply(mv)
+
+    def exchange(self, x: Card, y: Card) -> None:
+        """Exchange the places of two hidden cards (in hands, the stock, the cards set
+        aside, the face-down trump card).  A referee and determinizer tool: it must
+        only swap cards no seat has seen, or observations stop being consistent."""
+        if x == y:
+            return
+        bx, by = BIT[x], BIT[y]
+        both = bx | by
+        hands = self.hands
+        for i, h in enumerate(hands):
+            if bool(h & bx) != bool(h & by):
+                hands[i] = h ^ both
+        if bool(self.aside & bx) != bool(self.aside & by):
+            self.aside ^= both
+        st = self.stock
+        for i, c in enumerate(st):
+            if c == x:
+                st[i] = y
+            elif c == y:
+                st[i] = x
+        if self.trump_card == x:
+            self.trump_card = y
+        elif self.trump_card == y:
+            self.trump_card = x
+        self._legal = None
 
     # ---------------------------------------------------------------- phase 1
     def _p1_lay(self, seat: int, card: Card, from_stock: bool) -> None:
         self.trick.append((seat, card))
         self.round_laid.append((seat, card))
         self.round_idx += 1
-        if not from_stock and self.rules.draw == "after_card":
+        if not from_stock and self.rules.draw is _DRAW_AFTER_CARD:
             self._draw_up(seat)
         self._p1_advance()
 
@@ -549,7 +460,7 @@ class State:
             if len(stock) == 1:
                 c = stock.pop()
                 self.trump_holder = seat
-                if self.rules.trump == "last_card":
+                if self.rules.trump is _TRUMP_LAST_CARD:
                     self.trump_card = c
                 else:
                     h |= BIT[c]
@@ -565,7 +476,7 @@ class State:
         self.round_laid = []
         self.round_idx = 0
         self.fighting = False
-        if self.rules.phase1_end == "one_holder":
+        if self.rules.phase1_end is _PHASE1END_ONE_HOLDER:
             holders = 0
             for h in hands:
                 if h:
@@ -575,7 +486,7 @@ class State:
                 return
             while not hands[leader]:
                 leader = (leader + 1) % n
-            if self.rules.tricks == "pair":
+            if self.rules.tricks is _TRICKS_PAIR:
                 resp = (leader + 1) % n
                 while not hands[resp]:
                     resp = (resp + 1) % n
@@ -583,7 +494,7 @@ class State:
             else:
                 self.round_seats = [(leader + j) % n for j in range(n)]
         else:
-            if self.rules.tricks == "pair":
+            if self.rules.tricks is _TRICKS_PAIR:
                 self.round_seats = [leader, (leader + 1) % n]
             else:
                 self.round_seats = [(leader + j) % n for j in range(n)]
@@ -595,10 +506,10 @@ class State:
             seats = self.round_seats
             if self.round_idx < len(seats):
                 s = seats[self.round_idx]
-                if self.hands[s] or (len(self.stock) >= 2 and self.rules.empty_fighter == "chance"):
+                if self.hands[s] or (len(self.stock) >= 2 and self.rules.empty_fighter is _EMPTYFIGHTER_CHANCE):
                     self._turn = s
                     return
-                if self.rules.phase1_end == "first_empty":
+                if self.rules.phase1_end is _PHASE1END_FIRST_EMPTY:
                     self._end_phase1(s)
                     return
                 seats.pop(self.round_idx)
@@ -620,7 +531,7 @@ class State:
             self.fighting = True
 
     def _fighters(self, laid: list[tuple[int, Card]]) -> list[int]:
-        if self.rules.ties == "stoting":
+        if self.rules.ties is _TIES_STOTING:
             seen: set[int] = set()
             dup = -1
             for _, c in laid:
@@ -640,7 +551,7 @@ class State:
         self.last_winner = winner
         self.last_trick = (winner, cards)
         self.trick = []
-        if self.rules.draw == "after_trick":
+        if self.rules.draw is _DRAW_AFTER_TRICK:
             for j in range(self.n):
                 self._draw_up((winner + j) % self.n)
         self._start_trick(winner)
@@ -661,32 +572,32 @@ class State:
             c = stock.pop()
             if not stock:
                 self.trump_holder = taker
-                if self.rules.trump == "last_card":
+                if self.rules.trump is _TRUMP_LAST_CARD:
                     self.trump_card = c
                     break
                 self.known[taker] |= BIT[c]
             self.hands[taker] |= BIT[c]
         # Show the trump; the trump card joins its holder's hand (last_card).
         self.trump = SUIT[self.trump_card]
-        if self.rules.trump == "last_card":
+        if self.rules.trump is _TRUMP_LAST_CARD:
             self.hands[self.trump_holder] |= BIT[self.trump_card]
             self.known[self.trump_holder] |= BIT[self.trump_card]
         for s in range(self.n):
             self.hands[s] |= self.piles[s]
             self.known[s] |= self.piles[s]
             self.piles[s] = 0
-        self.phase = PHASE2
+        self.phase = _PHASE_SHED
         lead = self.trump_holder
-        if self.rules.leader2 == "last_trick" and self.last_winner >= 0:
+        if self.rules.leader2 is _LEADER2_LAST_TRICK and self.last_winner >= 0:
             lead = self.last_winner
-        self._begin_phase2(lead, from_position=False)
+        self._begin_phase2(lead)
 
     # ---------------------------------------------------------------- phase 2
-    def _begin_phase2(self, leader: int, from_position: bool) -> None:
+    def _begin_phase2(self, leader: int) -> None:
         n = self.n
         order = [(self.dealer + 1 + j) % n for j in range(n)]
         rule = self.rules.empty_hand
-        if rule == "loses":
+        if rule is _EMPTYHAND_LOSES:
             for s in order:
                 if self.tricks_won[s] == 0:
                     self.blodmattis.append(s)
@@ -696,9 +607,9 @@ class State:
                 last = self.in_game.bit_length() - 1
                 self.finished.append(last)
                 self.in_game = 0
-                self._over("normal")
+                self._over(_TERMINATION_NORMAL)
                 return
-        elif rule == "safe":
+        elif rule is _EMPTYHAND_SAFE:
             for s in order:
                 if not self.hands[s]:
                     self.finished.append(s)
@@ -710,7 +621,7 @@ class State:
         if in_game.bit_count() <= 1:
             if in_game:
                 self.losers.append(in_game.bit_length() - 1)
-            self._over("normal")
+            self._over(_TERMINATION_NORMAL)
             return
         n = self.n
         s = seat % n
@@ -721,7 +632,16 @@ class State:
                 self._turn = s
                 return
             s = (s + 1) % n
-        self._end_by_ranking("stuck", seat % n)
+        self._end_by_ranking(_TERMINATION_STUCK, seat % n)
+
+    def trick_size_now(self) -> int:
+        """Phase 2: the entries that complete the trick on the table (0 if it is empty)."""
+        if self.phase is not _PHASE_SHED or not self.table:
+            return 0
+        ts = self.rules.trick_size
+        if ts is _TRICKSIZE_START:
+            return self.trick_need
+        return self.in_game.bit_count() if ts is _TRICKSIZE_ACTIVE else self.n
 
     def _p2_play(self, seat: int, cards: tuple[Card, ...]) -> None:
         mask = BIT[cards[0]] if len(cards) == 1 else mask_of(cards)
@@ -734,16 +654,13 @@ class State:
         if not table:
             self.trick_need = in_game.bit_count()
         table.append((seat, cards))
-        self.laid_once |= 1 << seat
         if not h:
             self.finished.append(seat)
             in_game &= ~(1 << seat)
             self.in_game = in_game
             self.rep.clear()
         count = in_game.bit_count()
-        ts = self.rules.trick_size
-        need = self.trick_need if ts == "start" else count if ts == "active" else self.n
-        if len(table) >= need and count > 1:
+        if count > 1 and len(table) >= self.trick_size_now():
             allc: list[Card] = []
             out = self.out
             for _, e in table:
@@ -761,23 +678,7 @@ class State:
 
     def _p2_pickup(self, seat: int) -> tuple[Card, ...]:
         table = self.table
-        rule = self.rules.pickup
-        if rule == "first":
-            i, j = 0, 1
-        elif rule == "last":
-            i, j = len(table) - 1, len(table)
-            if self.rules.sequences:
-                while i > 0:
-                    below = table[i - 1][1][-1]
-                    cur = table[i][1][0]
-                    if SUIT[below] == SUIT[cur] and RANK[below] + 1 == RANK[cur]:
-                        i -= 1
-                    else:
-                        break
-        else:
-            # the lowest card by face value, trumps included; ties: the older entry
-            best = min(range(len(table)), key=lambda k: (RANK[table[k][1][0]], k))
-            i, j = best, best + 1
+        i, j = pickup_span(table, self.rules)
         taken: list[Card] = []
         for _, e in table[i:j]:
             taken.extend(e)
@@ -791,19 +692,19 @@ class State:
         return tuple(taken)
 
     def _p2_after_move(self) -> None:
-        if self.phase != PHASE2:
+        if self.phase is not _PHASE_SHED:
             return
         self.p2_moves += 1
         if self.p2_moves >= self.rules.phase2_cap:
-            self._end_by_ranking("cap", self._turn)
+            self._end_by_ranking(_TERMINATION_CAP, self._turn)
             return
-        key = (self._turn, tuple(self.hands), tuple(self.table), self.trick_need, self.in_game)
+        key = repetition_key(self)
         cnt = self.rep.get(key, 0) + 1
         self.rep[key] = cnt
         if cnt >= 3:
-            self._end_by_ranking("repetition", self._turn)
+            self._end_by_ranking(_TERMINATION_REPETITION, self._turn)
 
-    def _end_by_ranking(self, reason: str, first: int) -> None:
+    def _end_by_ranking(self, reason: Termination, first: int) -> None:
         """End a game that cannot or may not go on: the players still in are ranked
         by cards held, most cards = Mattis; ties: lower total rank is worse, then the
         seat nearer clockwise to ``first`` (the player to act) is worse."""
@@ -820,169 +721,36 @@ class State:
         self.in_game = 0
         self._over(reason)
 
-    def _over(self, reason: str) -> None:
-        self.phase = OVER
+    def _over(self, reason: Termination) -> None:
+        self.phase = _PHASE_OVER
         self._turn = -1
         self.end_reason = reason
         self._legal = ()
 
-    # ----------------------------------------------------------- observation
-    def observation(self, seat: int) -> Observation:
-        """What ``seat`` may know now."""
-        if not 0 <= seat < self.n:
-            raise ValueError(f"no seat {seat}")
-        n = self.n
-        shown_trump = self.trump if self.trump >= 0 else None
-        tcard = self.trump_card if self.trump >= 0 and self.trump_card >= 0 else None
-        hist = self._history_tuple()
-        return Observation(
-            seat=seat,
-            rules=self.rules,
-            players=n,
-            dealer=self.dealer,
-            phase=self.phase,
-            to_act=self.to_act,
-            legal=self.legal_moves() if self._turn == seat and self.phase != OVER else (),
-            hand=tuple(cards_of(self.hands[seat])),
-            hand_counts=tuple(h.bit_count() for h in self.hands),
-            piles=tuple(tuple(cards_of(p)) for p in self.piles),
-            tricks_won=tuple(self.tricks_won),
-            stock_count=len(self.stock),
-            set_aside_count=self.aside.bit_count(),
-            trump=shown_trump,
-            trump_card=tcard,
-            trump_holder=self.trump_holder if self.trump_holder >= 0 else None,
-            trick_leader=self.trick_leader if self.phase == PHASE1 else None,
-            table1=tuple(self.trick),
-            fighters=tuple(self.round_seats) if self.fighting and self.phase == PHASE1 else (),
-            table2=tuple(self.table),
-            trick_need=self._current_need(),
-            known=tuple(tuple(cards_of(k)) for k in self.known),
-            in_game=tuple(s for s in range(n) if self.in_game >> s & 1) if self.phase != PHASE1
-            else tuple(range(n)),
-            finished=tuple(self.finished),
-            losers=tuple(self.losers),
-            blodmattis=tuple(self.blodmattis),
-            last_trick=self.last_trick,
-            out_count=self.out.bit_count(),
-            history=hist,
-            end_reason=self.end_reason,
-        )
-
-    def _current_need(self) -> int:
-        if self.phase != PHASE2 or not self.table:
-            return 0
-        ts = self.rules.trick_size
-        if ts == "start":
-            return self.trick_need
-        return self.in_game.bit_count() if ts == "active" else self.n
-
-    # -------------------------------------------------------------- snapshot
-    def snapshot(self) -> dict[str, Any]:
-        """The full state as JSON-ready data (for the referee and ``mattis replay``)."""
-        from .cards import SUIT_LETTERS
-
-        def codes(mask: int) -> list[str]:
-            return [card_code(c) for c in cards_of(mask)]
-
-        trump: str | None = None
-        if self.trump >= 0:
-            trump = SUIT_LETTERS[self.trump]
-        elif self.trump_card >= 0:
-            trump = SUIT_LETTERS[SUIT[self.trump_card]]
-        table: list[Any]
-        if self.phase == PHASE1:
-            table = [card_code(c) for _, c in self.trick]
-        else:
-            table = [[card_code(c) for c in e] for _, e in self.table]
-        return {
-            "phase": "over" if self.phase == OVER else self.phase,
-            "trump": trump,
-            "trump_card": card_code(self.trump_card) if self.trump_card >= 0 else None,
-            "trump_holder": self.trump_holder if self.trump_holder >= 0 else None,
-            "to_act": self.to_act,
-            "hands": [codes(h) for h in self.hands],
-            "piles": [codes(p) for p in self.piles],
-            "table": table,
-            "table_seats": [s for s, _ in self.trick] if self.phase == PHASE1 else [s for s, _ in self.table],
-            "stock": [card_code(c) for c in reversed(self.stock)],
-            "set_aside": codes(self.aside),
-            "out_of_play": codes(self.out),
-            "finished": list(self.finished),
-            "losers": list(self.losers),
-            "blodmattis": list(self.blodmattis),
-            "end_reason": self.end_reason,
-            "moves_played": self.n_moves,
-            "legal": [f"{self._turn} {m}" for m in self.legal_moves()],
-        }
-
-    def all_card_masks(self) -> list[int]:
-        """Every place a card can be (for accounting checks): hands, piles, stock,
-        table, set aside, out of play, the face-down trump card."""
-        masks = list(self.hands) + list(self.piles)
-        masks.append(mask_of(self.stock))
-        masks.append(mask_of(c for _, c in self.trick))
-        for _, e in self.table:
-            masks.append(mask_of(e))
-        masks.append(self.aside)
-        masks.append(self.out)
-        if self.rules.trump == "last_card" and self.phase == PHASE1 and self.trump_card >= 0:
-            masks.append(BIT[self.trump_card])
-        return masks
-
-    def relabelled(self, perm: Sequence[Card]) -> State:
-        """A copy with every card ``c`` renamed ``perm[c]`` everywhere (hands, piles,
-        stock, table, set-aside and out-of-play cards, trump card, public knowledge,
-        history, the deck or position).  A referee/test helper: swapping two cards a
-        seat cannot see must leave that seat's :meth:`observation` unchanged."""
-        if sorted(perm) != list(range(52)):
-            raise ValueError("perm must be a permutation of the 52 cards")
-        p = list(perm)
-
-        def rm(mask: int) -> int:
-            out = 0
-            while mask:
-                low = mask & -mask
-                out |= 1 << p[low.bit_length() - 1]
-                mask ^= low
-            return out
-
-        def rmove(m: Move) -> Move:
-            return play(*(p[c] for c in m.cards)) if m.cards else m
-
-        c = self.clone()
-        c.deck = tuple(p[x] for x in self.deck) if self.deck is not None else None
-        if self.position is not None:
-            c.position = dict(self.position, hands=[[p[x] for x in h] for h in self.position["hands"]])
-        c.hands = [rm(h) for h in self.hands]
-        c.piles = [rm(h) for h in self.piles]
-        c.stock = [p[x] for x in self.stock]
-        c.aside = rm(self.aside)
-        c.out = rm(self.out)
-        if self.trump_card >= 0:
-            c.trump_card = p[self.trump_card]
-            if self.trump >= 0:
-                c.trump = SUIT[c.trump_card]
-        c.trick = [(s, p[x]) for s, x in self.trick]
-        c.round_laid = [(s, p[x]) for s, x in self.round_laid]
-        if self.last_trick is not None:
-            c.last_trick = (self.last_trick[0], tuple(p[x] for x in self.last_trick[1]))
-        c.table = [(s, tuple(p[x] for x in e)) for s, e in self.table]
-        c.known = [rm(k) for k in self.known]
-        cells = []
-        cell = self.log
-        while cell is not None:
-            cells.append(cell)
-            cell = cell[0]
-        log: _LogCell | None = None
-        for _, seat, mv, shown in reversed(cells):
-            log = (log, seat, rmove(mv), tuple(p[x] for x in shown))
-        c.log = log
-        c.rep = {(k[0], tuple(rm(h) for h in k[1]), tuple((s, tuple(p[x] for x in e)) for s, e in k[2]),
-                  k[3], k[4]): v for k, v in self.rep.items()}
-        c._legal = None
-        return c
-
     def __repr__(self) -> str:
-        return f"<State {self.rules.name} {self.n}p phase={self.phase} to_act={self.to_act} moves={self.n_moves}>"
+        return f"<State {self.rules.name} {self.n}p phase={int(self.phase)} to_act={self.to_act} moves={self.n_moves}>"
 
+
+_FIELDS = dataclasses.fields(State)
+
+
+def _make_clone() -> Callable[[State], State]:
+    """``clone`` generated from the one field list: lists are sliced, dicts copied,
+    everything else (ints, tuples, the frozen rules, the immutable log) shared."""
+    lines = ["def clone(self):", "    c = _new(_State)"]
+    for f in _FIELDS:
+        kind = str(f.type)
+        if kind.startswith("list["):
+            lines.append(f"    c.{f.name} = self.{f.name}[:]")
+        elif kind.startswith("dict["):
+            lines.append(f"    c.{f.name} = self.{f.name}.copy()")
+        else:
+            lines.append(f"    c.{f.name} = self.{f.name}")
+    lines.append("    return c")
+    namespace: dict[str, Any] = {"_new": object.__new__, "_State": State}
+    exec("\n".join(lines), namespace)  # noqa: S102 - generated from the field list above
+    clone: Callable[[State], State] = namespace["clone"]
+    return clone
+
+
+_CLONE = _make_clone()

@@ -1,20 +1,15 @@
 """Every string of the terminal UI in Norwegian (bokmål, ``nb``) and English (``en``).
 
 The game's own terms keep their Norwegian names; in English each comes with a
-gloss ("stikk (trick)").  :func:`translate_reason` turns the engine's reasons
-for an illegal move (English) into Norwegian.
+gloss ("stikk (trick)").
 
 >>> t("nb", "turn.other", name="Bjørn")
 'Bjørn sin tur'
->>> translate_reason("it must be higher than JC", "nb")
-'det må være høyere enn JC'
 """
 
 from __future__ import annotations
 
 from typing import Final, Literal
-
-from ..core.text import translate_reason as translate_reason  # re-exported for the UI
 
 Lang = Literal["nb", "en"]
 LANGS: Final[tuple[Lang, ...]] = ("nb", "en")

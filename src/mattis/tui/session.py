@@ -25,9 +25,10 @@ from ..core import (
     Rules,
     State,
     describe_move,
+    reason_text,
     seat_names,
 )
-from .i18n import Lang, t, translate_reason
+from .i18n import Lang, t
 
 HUMAN = 0
 """The human plays seat 0."""
@@ -142,13 +143,10 @@ class Session:
         if to_act != HUMAN:
             assert to_act is not None
             return t(self.lang, "err.not_your_turn", name=self.names[to_act])
-        reason = self.state.why_illegal(move)
-        if reason is not None:
-            return translate_reason(reason, self.lang)
         try:
             self.state.apply(move)
-        except IllegalMoveError as e:  # pragma: no cover - why_illegal said it was legal
-            return translate_reason(str(e), self.lang)
+        except IllegalMoveError as e:
+            return reason_text(e.illegal, self.lang)
         self._after_move()
         return None
 

@@ -18,7 +18,17 @@ from typing import Any
 
 from ..bots import Agent, make_bot
 from ..bots.base import DEFAULT_LEVEL
-from ..core import GameRecord, Move, MoveError, RulesError, State, parse_move, rules_from_json, rules_to_json
+from ..core import (
+    GameRecord,
+    Move,
+    MoveError,
+    RulesError,
+    State,
+    parse_move,
+    reason_text,
+    rules_from_json,
+    rules_to_json,
+)
 from ..core.text import DEFAULT_NAMES
 
 Event = dict[str, Any]
@@ -225,11 +235,9 @@ class Table:
             move = parse_move(text[:200])
         except MoveError as e:
             raise Refusal(f"cannot read the move: {e}", f"kan ikke lese trekket: {e}") from None
-        reason = st.why_illegal(move)
-        if reason is not None:
-            from .view import translate_reason
-
-            raise Refusal(reason, translate_reason(reason))
+        illegal = st.why_illegal(move)
+        if illegal is not None:
+            raise Refusal(reason_text(illegal, "en"), reason_text(illegal, "nb"))
         return {"type": "move", "game": self.game, "seq": st.n_moves, "seat": seat, "move": str(move)}
 
     def bot_move(self) -> tuple[int, Move] | None:

@@ -13,15 +13,9 @@ from typing import Any, Final
 
 from ..core import OVER, Observation, card_code, describe_move, rules_to_json
 from ..core.cards import SUIT_LETTERS, Lang
-from ..core.text import translate_reason as core_translate_reason
 from .table import Refusal, Table
 
 LOG_TAIL: Final = 30
-
-def translate_reason(reason: str) -> str:
-    """The engine's reason (English) in Norwegian; unknown reasons stay in English."""
-    return core_translate_reason(reason, "nb")
-
 
 def _codes(cards: tuple[int, ...] | list[int]) -> list[str]:
     return [card_code(c) for c in cards]

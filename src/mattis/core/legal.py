@@ -1,0 +1,264 @@
+"""The one source of move truth: which moves are legal, why another is not,
+what beats what, and which position counts for repetition.
+
+The state machine (:mod:`mattis.core.state`), the determinizer, the solver and
+the policy bots all ask these functions; none of them writes the rules again.
+A rule option that changes what may be laid is added here and nowhere else.
+
+Cards are ints and hands are bit masks (see :mod:`mattis.core.cards`).
+
+>>> from mattis.core.cards import mask_of, parse_card
+>>> from mattis.core.rules import Follow
+>>> hand = mask_of([parse_card(c) for c in ("8S", "2H", "3S")])
+>>> top = (parse_card("9S"),)
+>>> [str(m) for m in phase2_moves(hand, top, trump=2, follow=Follow.FREE, min_seq=0, pickup_optional=False)]
+['play 2H']
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Final
+
+from .cards import BIT, FULL_DECK_MASK, RANK, SUIT, Card, mask_of, sequence_spans
+from .moves import _SINGLE, CHANCE, PICKUP, Move, MoveKind, play
+from .rules import Chance, Follow, Pickup, Rules
+from .vocabulary import Illegal, Phase, Reason
+
+# Enum members as module constants: reading ``Enum.MEMBER`` costs a descriptor call.
+_CHANCE_ANY = Chance.ANY
+_CHANCE_LEAD = Chance.LEAD
+_CHANCE_OFF = Chance.OFF
+_FOLLOW_FREE = Follow.FREE
+_FOLLOW_SUIT_FIRST = Follow.SUIT_FIRST
+_MOVEKIND_CHANCE = MoveKind.CHANCE
+_MOVEKIND_PICKUP = MoveKind.PICKUP
+_MOVEKIND_PLAY = MoveKind.PLAY
+_PHASE_COLLECT = Phase.COLLECT
+_PHASE_OVER = Phase.OVER
+_PICKUP_FIRST = Pickup.FIRST
+_PICKUP_LAST = Pickup.LAST
+
+if TYPE_CHECKING:
+    from .state import State
+
+__all__ = [
+    "RepetitionKey", "answer_bits", "answer_mask", "beats", "explain", "phase1_moves", "phase2_moves",
+    "pickup_span", "repetition_key", "revealed_absent", "suit_above",
+]
+
+SUIT_BITS: Final = 0x1FFF
+"""The 13 rank bits of one suit."""
+
+# Memo tables of immutable move tuples: pure functions of their keys, so sharing them
+# between states and threads is safe (they hold no game state).
+_SINGLES: dict[int, tuple[Move, ...]] = {}
+"""(suit << 13 | 13-bit rank pattern) -> the single-card moves."""
+_ENTRIES: dict[int, tuple[Move, ...]] = {}
+"""(min_seq << 15 | suit << 13 | 13-bit rank pattern) -> singles and sequences."""
+_PHASE1: dict[int, tuple[Move, ...]] = {}
+"""(hand mask << 1 | chance allowed) -> phase 1 legal moves."""
+_PICKUP_ONLY: Final[tuple[Move, ...]] = (PICKUP,)
+
+
+def _suit_singles(suit: int, bits: int) -> tuple[Move, ...]:
+    """The single-card moves of a 13-bit rank pattern in ``suit`` (memoised)."""
+    key = (suit << 13) | bits
+    singles = _SINGLES.get(key)
+    if singles is None:
+        base = 13 * suit
+        singles = _SINGLES[key] = tuple(_SINGLE[base + r] for r in range(13) if bits >> r & 1)
+    return singles
+
+
+def _suit_entries(suit: int, bits: int, min_seq: int) -> tuple[Move, ...]:
+    """The entries of a 13-bit rank pattern in ``suit``: its single cards, then its
+    sequences (serie/rad) of ``min_seq`` or more cards (0 = none); memoised."""
+    if not min_seq:
+        return _suit_singles(suit, bits)
+    key = (min_seq << 15) | (suit << 13) | bits
+    entries = _ENTRIES.get(key)
+    if entries is None:
+        base = 13 * suit
+        entries = _ENTRIES[key] = _suit_singles(suit, bits) + tuple(
+            play(*range(base + a, base + b)) for a, b in sequence_spans(bits, min_seq))
+    return entries
+
+
+# ------------------------------------------------------------------ phase 1
+def phase1_moves(hand: int, rules: Rules, stock_count: int, leading: bool) -> tuple[Move, ...]:
+    """Phase 1: lay any card of ``hand`` (in card order), then sjanse (lay the top
+    stock card) where allowed: never with fewer than two cards in the stock, else
+    always with an empty hand, and as ``rules.chance`` says (``any``, or ``lead``:
+    only as the first to lay in a round)."""
+    chance = False
+    if stock_count >= 2:
+        ch = rules.chance
+        chance = not hand or ch is _CHANCE_ANY or (ch is _CHANCE_LEAD and leading)
+    key = hand << 1 | chance
+    moves = _PHASE1.get(key)
+    if moves is None:
+        singles = tuple(_SINGLE[c] for c in range(52) if hand >> c & 1)
+        moves = singles + (CHANCE,) if chance else singles
+        if len(_PHASE1) < 1_000_000:
+            _PHASE1[key] = moves
+    return moves
+
+
+# ------------------------------------------------------------------ phase 2
+def suit_above(top: tuple[Card, ...]) -> int:
+    """The cards of the suit of the entry ``top`` ranked above its highest card."""
+    ts, sb, _ = answer_bits(FULL_DECK_MASK, top, -1, _FOLLOW_FREE)
+    return sb << (13 * ts)
+
+
+def answer_bits(hand: int, top: tuple[Card, ...], trump: int, follow: Follow) -> tuple[int, int, int]:
+    """The rule for answering the phase 2 entry ``top``: ``(suit, suit_bits,
+    trump_bits)``, the 13-bit rank patterns of the cards of ``hand`` that may begin
+    an answer: higher cards of the entry's suit, and trumps (trumf) on a non-trump
+    entry, under ``follow=suit_first`` only when no higher card of the suit is held."""
+    ts = SUIT[top[0]]
+    above = RANK[top[-1]] + 1
+    sb = (hand >> (13 * ts) & SUIT_BITS) >> above << above
+    tb = 0
+    if ts != trump and trump >= 0 and (not sb or follow is _FOLLOW_FREE):
+        tb = hand >> (13 * trump) & SUIT_BITS
+    return ts, sb, tb
+
+
+def answer_mask(hand: int, top: tuple[Card, ...], trump: int, follow: Follow) -> int:
+    """The cards of ``hand`` that may begin an entry answering ``top`` (see :func:`answer_bits`)."""
+    ts, sb, tb = answer_bits(hand, top, trump, follow)
+    return sb << (13 * ts) | (tb << (13 * trump) if tb else 0)
+
+
+def beats(entry: tuple[Card, ...], top: tuple[Card, ...], trump: int) -> bool:
+    """Whether the entry ``entry`` (one card or a sequence) is higher than ``top``: of
+    the same suit and above its highest card, or a trump on a non-trump entry."""
+    es, ts = SUIT[entry[0]], SUIT[top[0]]
+    if es == ts:
+        return RANK[entry[0]] > RANK[top[-1]]
+    return es == trump
+
+
+def phase2_moves(hand: int, top: tuple[Card, ...] | None, trump: int, follow: Follow, min_seq: int,
+                 pickup_optional: bool) -> tuple[Move, ...]:
+    """Phase 2: lead any entry on an empty table (``top`` is ``None``); else answer
+    ``top`` (the suit first, then trumps), and pick up when you cannot answer or the
+    rules let you.  Entries are single cards and, with ``min_seq`` > 0, sequences."""
+    if top is None:
+        if not hand:
+            return ()
+        if not min_seq:
+            return (_suit_singles(0, hand & SUIT_BITS) + _suit_singles(1, hand >> 13 & SUIT_BITS)
+                    + _suit_singles(2, hand >> 26 & SUIT_BITS) + _suit_singles(3, hand >> 39 & SUIT_BITS))
+        return (_suit_entries(0, hand & SUIT_BITS, min_seq) + _suit_entries(1, hand >> 13 & SUIT_BITS, min_seq)
+                + _suit_entries(2, hand >> 26 & SUIT_BITS, min_seq) + _suit_entries(3, hand >> 39 & SUIT_BITS, min_seq))
+    ts, sb, tb = answer_bits(hand, top, trump, follow)
+    if min_seq:
+        out = _suit_entries(ts, sb, min_seq) + (_suit_entries(trump, tb, min_seq) if tb else ())
+    else:
+        out = _suit_singles(ts, sb) + _suit_singles(trump, tb) if tb else _suit_singles(ts, sb)
+    if not out or pickup_optional:
+        out = out + _PICKUP_ONLY
+    return out
+
+
+def pickup_span(table: list[tuple[int, tuple[Card, ...]]], rules: Rules) -> tuple[int, int]:
+    """Which entries of the phase 2 table a pickup takes: ``table[i:j]``.
+
+    ``first``: the first entry (undertrekk); ``last``: the top entry, and with
+    sequences the whole run of consecutive same-suit cards on top; ``lowest``: the
+    entry holding the lowest card by face value, trumps included (ties: the older)."""
+    rule = rules.pickup
+    if rule is _PICKUP_FIRST:
+        return 0, 1
+    if rule is _PICKUP_LAST:
+        i = len(table) - 1
+        if rules.sequences:
+            while i > 0:
+                below = table[i - 1][1][-1]
+                cur = table[i][1][0]
+                if SUIT[below] == SUIT[cur] and RANK[below] + 1 == RANK[cur]:
+                    i -= 1
+                else:
+                    break
+        return i, len(table)
+    best = min(range(len(table)), key=lambda k: (RANK[table[k][1][0]], k))
+    return best, best + 1
+
+
+def revealed_absent(move: Move, top: tuple[Card, ...] | None, trump: int, rules: Rules) -> int:
+    """The cards a phase 2 move shows its player did not hold: a forced pickup
+    (``pickup_optional`` off) shows no card could answer ``top``; a trump laid on a
+    non-trump entry under ``follow=suit_first`` shows no higher card of its suit."""
+    if top is None or trump < 0:
+        return 0
+    if move.kind is _MOVEKIND_PICKUP:
+        if rules.pickup_optional:
+            return 0
+        return answer_mask(FULL_DECK_MASK, top, trump, _FOLLOW_FREE)
+    if (move.kind is _MOVEKIND_PLAY and rules.follow is _FOLLOW_SUIT_FIRST
+            and SUIT[move.cards[0]] == trump and SUIT[top[0]] != trump):
+        return suit_above(top)
+    return 0
+
+
+RepetitionKey = tuple[int, tuple[int, ...], tuple[tuple[int, tuple[Card, ...]], ...], int, int]
+
+
+def repetition_key(state: State) -> RepetitionKey:
+    """What decides the future of a phase 2 position (not how it was reached): the
+    player to act, the hands, the table, the trick's size and who is still in."""
+    return (state._turn, tuple(state.hands), tuple(state.table), state.trick_need, state.in_game)
+
+
+# --------------------------------------------------------------- explanation
+def explain(state: State, move: Move) -> Illegal | None:
+    """``None`` if ``move`` is legal for the player to act in ``state``, else why not."""
+    if state.phase is _PHASE_OVER:
+        return Illegal(Reason.GAME_OVER)
+    if move in state.legal_moves():
+        return None
+    r = state.rules
+    seat = state.to_act
+    assert seat is not None
+    hand = state.hands[seat]
+    if state.phase is _PHASE_COLLECT:
+        if move.kind is _MOVEKIND_PICKUP:
+            return Illegal(Reason.NO_PICKUP_IN_PHASE1)
+        if move.kind is _MOVEKIND_CHANCE:
+            if r.chance is _CHANCE_OFF:
+                return Illegal(Reason.CHANCE_OFF)
+            if len(state.stock) < 2:
+                return Illegal(Reason.CHANCE_STOCK)
+            return Illegal(Reason.CHANCE_NOT_LEADING)
+        if len(move.cards) != 1:
+            return Illegal(Reason.ONE_CARD_IN_PHASE1)
+        return Illegal(Reason.NOT_HELD, cards=move.cards)
+    if move.kind is _MOVEKIND_CHANCE:
+        return Illegal(Reason.NO_CHANCE_IN_PHASE2)
+    table = state.table
+    if move.kind is _MOVEKIND_PICKUP:
+        if not table:
+            return Illegal(Reason.NOTHING_TO_PICK_UP)
+        return Illegal(Reason.MUST_BEAT_NOT_PICK_UP)
+    cards = move.cards
+    if mask_of(cards) & ~hand:
+        return Illegal(Reason.NOT_HELD, cards=tuple(c for c in cards if not BIT[c] & hand))
+    if len(cards) > 1:
+        if r.sequences == 0:
+            return Illegal(Reason.NO_SEQUENCES)
+        if len({SUIT[c] for c in cards}) != 1 or RANK[cards[-1]] - RANK[cards[0]] != len(cards) - 1:
+            return Illegal(Reason.NOT_A_SEQUENCE)
+        if len(cards) < r.sequences:
+            return Illegal(Reason.SEQUENCE_TOO_SHORT, number=r.sequences)
+    if not table:
+        return Illegal(Reason.CANNOT_LEAD)
+    top = table[-1][1]
+    ts = SUIT[top[0]]
+    s = SUIT[cards[0]]
+    if s == state.trump and ts != state.trump and r.follow is _FOLLOW_SUIT_FIRST:
+        return Illegal(Reason.MUST_FOLLOW_NOT_TRUMP)
+    if s == ts:
+        return Illegal(Reason.MUST_BEAT, cards=(top[-1],))
+    return Illegal(Reason.MUST_FOLLOW_OR_TRUMP)

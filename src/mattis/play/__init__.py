@@ -1,0 +1,36 @@
+"""The play layer: the referee, the one play loop, sessions, seeds and saving.
+
+Every front end (terminal, web, selfplay, tournaments, the research
+environments, benchmarks) runs games through this package; none of them holds
+a :class:`~mattis.core.State` itself.
+
+- :class:`Referee`: one game's truth; observations out, moves in, events back.
+- :func:`play_until`: the one loop that asks agents for moves.
+- :class:`Sitting`: game after game, the loser deals, a tally of losses.
+- :func:`derive_seed`: the one seed scheme.
+- :func:`atomic_write`: saving without ever losing a game.
+- :mod:`mattis.play.events`: the typed events a move causes.
+"""
+
+from .events import (
+    BlodmattisFound,
+    Event,
+    GameOver,
+    MovePlayed,
+    PhaseTwoBegins,
+    PlayerOut,
+    TrickCleared,
+    TrickTaken,
+    events_between,
+)
+from .loop import Clock, play_until
+from .referee import Referee, replay_events
+from .saving import atomic_write, generation
+from .seeds import Seed, derive_seed
+from .sitting import Sitting
+
+__all__ = [
+    "BlodmattisFound", "Clock", "Event", "GameOver", "MovePlayed", "PhaseTwoBegins", "PlayerOut", "Referee",
+    "Seed", "Sitting", "TrickCleared", "TrickTaken", "atomic_write", "derive_seed", "events_between",
+    "generation", "play_until", "replay_events",
+]

@@ -1,0 +1,58 @@
+"""The one play loop: ask the agent to act from its seat's observation, apply.
+
+Every front end runs games through :func:`play_until`: the terminal UI and the
+web server stop it at a human's turn, tournaments and ``mattis selfplay`` run it
+to the end, the Gymnasium env stops it at the learner's turn.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+from ..bots import Agent
+from .events import Event
+from .referee import Referee
+
+
+@dataclass
+class Clock:
+    """Decisions and thinking time per seat (for tournaments and benchmarks)."""
+
+    decisions: list[int] = field(default_factory=list)
+    think_s: list[float] = field(default_factory=list)
+
+    def ensure(self, players: int) -> None:
+        if len(self.decisions) < players:
+            self.decisions += [0] * (players - len(self.decisions))
+            self.think_s += [0.0] * (players - len(self.think_s))
+
+
+def play_until(referee: Referee, agents: Mapping[int, Agent], *,
+               stop: Callable[[Referee], bool] | None = None,
+               on_events: Callable[[int, list[Event]], None] | None = None,
+               clock: Clock | None = None, max_moves: int | None = None) -> int:
+    """Let the agents play until the game is over, the seat to act has no agent (a
+    human), ``stop(referee)`` says so, or ``max_moves`` moves were made.  Each
+    agent sees only its own seat's observation.  Returns the number of moves made."""
+    made = 0
+    if clock is not None:
+        clock.ensure(referee.players)
+    while max_moves is None or made < max_moves:
+        seat = referee.to_act
+        if seat is None or seat not in agents or (stop is not None and stop(referee)):
+            break
+        obs = referee.observation(seat)
+        if clock is not None:
+            t0 = time.perf_counter()
+            move = agents[seat].act(obs)
+            clock.think_s[seat] += time.perf_counter() - t0
+            clock.decisions[seat] += 1
+        else:
+            move = agents[seat].act(obs)
+        events = referee.apply(seat, move)
+        made += 1
+        if on_events is not None:
+            on_events(seat, events)
+    return made

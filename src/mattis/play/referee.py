@@ -1,0 +1,139 @@
+"""The referee: the only holder of a game's full :class:`~mattis.core.State`.
+
+Front ends, bots and adapters talk to a :class:`Referee`: they get one seat's
+observation, hand in a seat's move, and get back the typed events it caused.
+
+>>> from mattis.core import preset
+>>> ref = Referee.new(preset("mattis"), players=3, seed=1)
+>>> seat = ref.to_act
+>>> events = ref.apply(seat, ref.observation(seat).legal[0])
+>>> type(events[0]).__name__, events[0].seat == seat
+('MovePlayed', True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ..core import (
+    GameRecord,
+    Illegal,
+    IllegalMoveError,
+    Move,
+    Observation,
+    Outcome,
+    Reason,
+    Rules,
+    State,
+)
+from .events import Event, events_between
+from .seeds import Seed
+
+
+class Referee:
+    """One game: the truth, the observations and the moves."""
+
+    __slots__ = ("_state", "names")
+
+    def __init__(self, state: State, names: list[str] | None = None) -> None:
+        self._state = state
+        self.names = names or []
+        """The players' names (for records and front ends), if known."""
+
+    @classmethod
+    def new(cls, rules: Rules, players: int, seed: Seed = None, dealer: int = 0) -> Referee:
+        """A new deal: reproducible from ``seed``, else shuffled from :mod:`secrets`."""
+        return cls(State.new(rules, players, seed=seed, dealer=dealer))
+
+    @classmethod
+    def from_record(cls, record: GameRecord) -> Referee:
+        """A game continued from a record (replayed move by move)."""
+        return cls(record.replay())
+
+    # ------------------------------------------------------------ views
+    @property
+    def rules(self) -> Rules:
+        return self._state.rules
+
+    @property
+    def players(self) -> int:
+        return self._state.n
+
+    @property
+    def dealer(self) -> int:
+        return self._state.dealer
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat to act, ``None`` when the game is over."""
+        return self._state.to_act
+
+    @property
+    def is_over(self) -> bool:
+        return self._state.is_over
+
+    @property
+    def outcome(self) -> Outcome | None:
+        return self._state.outcome
+
+    @property
+    def next_dealer(self) -> int:
+        """Who deals the next game: the loser."""
+        return self._state.next_dealer
+
+    @property
+    def moves_played(self) -> int:
+        return self._state.n_moves
+
+    def observation(self, seat: int) -> Observation:
+        """What ``seat`` may know now: all that a seat's front end or bot is given."""
+        return self._state.observation(seat)
+
+    def record(self) -> GameRecord:
+        """The game so far as a record (JSON that replays exactly)."""
+        return GameRecord.from_state(self._state)
+
+    def snapshot_for_referee(self) -> dict[str, object]:
+        """The whole truth as JSON data, for ``mattis replay`` and tests only."""
+        return self._state.snapshot()
+
+    # ------------------------------------------------------------ moves
+    def check(self, seat: int, move: Move) -> Illegal | None:
+        """Why ``seat`` may not make ``move`` now (``None``: it may)."""
+        to_act = self._state.to_act
+        if to_act is None:
+            return Illegal(Reason.GAME_OVER)
+        if seat != to_act:
+            return Illegal(Reason.NOT_YOUR_TURN, number=to_act)
+        return self._state.why_illegal(move)
+
+    def apply(self, seat: int, move: Move) -> list[Event]:
+        """Make ``seat``'s move; the events it caused.  Raises
+        :class:`~mattis.core.IllegalMoveError` (changing nothing) if it may not."""
+        why = self.check(seat, move)
+        if why is not None:
+            raise IllegalMoveError(why)
+        before = self._state.observation(seat)
+        self._state.apply(move)
+        return events_between(before, self._state.observation(seat))
+
+    def undo_to(self, moves: int) -> None:
+        """Go back to the position after the first ``moves`` moves (take-backs)."""
+        record = self.record()
+        record.moves = record.moves[:moves]
+        self._state = record.replay()
+
+
+def replay_events(record: GameRecord) -> Iterator[tuple[Observation, list[Event]]]:
+    """A record as (observation after the move, events of the move) pairs, seen
+    from the public side (seat 0's observation carries every public fact)."""
+    ref = Referee(record.start())
+    for seat, move in (_parse(m) for m in record.moves):
+        events = ref.apply(seat, move)
+        yield ref.observation(0), events
+
+
+def _parse(text: str) -> tuple[int, Move]:
+    from ..core import parse_record_move
+
+    return parse_record_move(text)
