@@ -5,7 +5,8 @@ environments, benchmarks) runs games through this package; none of them holds
 a :class:`~mattis.core.State` itself.
 
 - :class:`Referee`: one game's truth; observations out, moves in, events back.
-- :func:`play_until`: the one loop that asks agents for moves.
+- :func:`play_until`: the one loop that asks agents for moves (:func:`next_move`: one
+  agent's choice, not yet made).
 - :class:`Sitting`: game after game, the loser deals, a tally of losses.
 - :func:`derive_seed`: the one seed scheme.
 - :func:`atomic_write`: saving without ever losing a game.
@@ -23,7 +24,7 @@ from .events import (
     TrickTaken,
     events_between,
 )
-from .loop import Clock, play_until
+from .loop import Clock, next_move, play_until
 from .referee import Referee, replay_events
 from .saving import atomic_write, generation
 from .seeds import Seed, derive_seed
@@ -32,5 +33,5 @@ from .sitting import Sitting
 __all__ = [
     "BlodmattisFound", "Clock", "Event", "GameOver", "MovePlayed", "PhaseTwoBegins", "PlayerOut", "Referee",
     "Seed", "Sitting", "TrickCleared", "TrickTaken", "atomic_write", "derive_seed", "events_between",
-    "generation", "play_until", "replay_events",
+    "generation", "next_move", "play_until", "replay_events",
 ]

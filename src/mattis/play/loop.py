@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from ..bots import Agent
+from ..core import Move
 from .events import Event
 from .referee import Referee
 
@@ -40,19 +41,33 @@ def play_until(referee: Referee, agents: Mapping[int, Agent], *,
     if clock is not None:
         clock.ensure(referee.players)
     while max_moves is None or made < max_moves:
-        seat = referee.to_act
-        if seat is None or seat not in agents or (stop is not None and stop(referee)):
+        if stop is not None and referee.to_act in agents and stop(referee):
             break
-        obs = referee.observation(seat)
-        if clock is not None:
-            t0 = time.perf_counter()
-            move = agents[seat].act(obs)
-            clock.think_s[seat] += time.perf_counter() - t0
-            clock.decisions[seat] += 1
-        else:
-            move = agents[seat].act(obs)
+        chosen = next_move(referee, agents, clock=clock)
+        if chosen is None:
+            break
+        seat, move = chosen
         events = referee.apply(seat, move)
         made += 1
         if on_events is not None:
             on_events(seat, events)
     return made
+
+
+def next_move(referee: Referee, agents: Mapping[int, Agent], *, clock: Clock | None = None) -> tuple[int, Move] | None:
+    """The seat to act and the move its agent chooses from that seat's observation,
+    not yet made; ``None`` when the game is over or the seat to act has no agent.
+    :func:`play_until` is this and :meth:`Referee.apply` in a loop; a front end that
+    must log a move before making it (the web server) calls this, logs, then applies."""
+    seat = referee.to_act
+    if seat is None or seat not in agents:
+        return None
+    obs = referee.observation(seat)
+    if clock is None:
+        return seat, agents[seat].act(obs)
+    clock.ensure(referee.players)
+    t0 = time.perf_counter()
+    move = agents[seat].act(obs)
+    clock.think_s[seat] += time.perf_counter() - t0
+    clock.decisions[seat] += 1
+    return seat, move

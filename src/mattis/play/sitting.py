@@ -6,11 +6,11 @@ sitting's seed by the one seed scheme (:mod:`mattis.play.seeds`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..bots import Agent, make_bot
-from ..core import Rules
+from ..core import Card, GameRecord, Rules
 from .referee import Referee
 from .seeds import Seed, derive_seed
 
@@ -36,10 +36,20 @@ class Sitting:
         if not self.tally:
             self.tally = [0] * self.players
 
-    def deal(self) -> Referee:
-        """The next game, dealt by :attr:`dealer`."""
-        referee = Referee.new(self.rules, self.players, seed=derive_seed(self.seed, "deal", self.games),
-                              dealer=self.dealer)
+    def upcoming(self) -> Referee:
+        """A next game dealt by :attr:`dealer`, the sitting unchanged (with a seed it is
+        the one :meth:`deal` deals): for a front end that logs a deal's deck before
+        making the deal."""
+        return Referee.new(self.rules, self.players, seed=derive_seed(self.seed, "deal", self.games),
+                           dealer=self.dealer)
+
+    def deal(self, deck: Sequence[Card] | None = None) -> Referee:
+        """The next game, dealt by :attr:`dealer`: shuffled by the seed scheme, or in the
+        order ``deck`` (a deal taken from a log)."""
+        if deck is None:
+            referee = self.upcoming()
+        else:
+            referee = Referee.from_record(GameRecord(self.rules, self.players, self.dealer, list(deck)))
         self.games += 1
         self.counted = False
         return referee
