@@ -54,6 +54,14 @@ class Sitting:
         self.counted = False
         return referee
 
+    def resume(self, record: GameRecord) -> Referee:
+        """A saved game, continued as the sitting's next game (its dealer deals it)."""
+        referee = Referee.from_record(record)
+        self.dealer = referee.dealer
+        self.games += 1
+        self.counted = False
+        return referee
+
     def bots(self, levels: Mapping[int, str]) -> dict[int, Agent]:
         """Bots for the seats in ``levels`` (seat -> bot name or level) for the game
         just dealt, each seeded by the seed scheme."""
