@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 import pytest
 
@@ -13,7 +14,7 @@ from mattis.core.determinize import hidden_cards, relabel_hidden
 BOTS = ["random", "heuristic", "rollout", "pimc", "ismcts", "solver"]
 
 
-def _positions(name: str, players: int, seed: int, every: int):
+def _positions(name: str, players: int, seed: int, every: int) -> Iterator[tuple[State, int]]:
     """Decision points of a heuristic game, every ``every``-th move."""
     s = State.new(preset(name), players, seed=seed)
     bots = [make_bot("heuristic", i) for i in range(players)]

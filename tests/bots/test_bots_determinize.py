@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 import pytest
 
@@ -11,7 +12,7 @@ from mattis.core.determinize import sample_state
 from mattis.core.observation import PHASE2
 
 
-def _random_positions(name: str, players: int, games: int, p: float, seed: int):
+def _random_positions(name: str, players: int, games: int, p: float, seed: int) -> Iterator[tuple[State, int]]:
     """(state, seat) at random decision points of random games."""
     rules = preset(name)
     rng = random.Random(seed)

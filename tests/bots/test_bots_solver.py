@@ -7,14 +7,21 @@ import random
 import pytest
 
 from mattis.bots.solver import Solver, brute_force, two_player_values
-from mattis.core import PICKUP, State, play, preset
+from mattis.core import CHOICES, PICKUP, State, play, preset
+from tiers import scale
 
-RULES = [
+RULES: list[tuple[str, dict[str, object]]] = [
     ("mattis", {}),
     ("mattis", {"sequences": 2}),
     ("blodmattis", {"min_players": 2}),  # follow suit first, optional pickup, sequences
     ("skitgubbe", {"sequences": 2}),  # pickup the last entry / run, optional pickup
 ]
+# Every value of every rule option (a new option or value is covered without editing
+# this file), with sequences on so that runs meet every phase 2 rule, plus the
+# yes/no options.  The solver must agree with plain minimax over the engine's moves.
+RULES += [("mattis", {option: value, "sequences": 2}) for option, values in CHOICES.items() for value in values]
+RULES += [("mattis", {"pickup_optional": True, "sequences": 3}), ("skitgubbe", {"pickup_optional": False})]
+RULE_IDS = [f"{name}-" + "-".join(f"{k}={v}" for k, v in kw.items()) for name, kw in RULES]
 
 
 def _tiny(rules_name: str, kw: dict[str, object], seed: int, players: int, most: int) -> State:
@@ -32,10 +39,10 @@ def _tiny(rules_name: str, kw: dict[str, object], seed: int, players: int, most:
                                leader=rng.randrange(players))
 
 
-@pytest.mark.parametrize(("name", "kw"), RULES)
+@pytest.mark.parametrize(("name", "kw"), RULES, ids=RULE_IDS)
 def test_two_player_solver_is_exact(name: str, kw: dict[str, object]) -> None:
     compared = 0
-    for seed in range(60):
+    for seed in range(scale(25, 60)):
         # Optional pickups make plain minimax slow: smaller hands there.
         s = _tiny(name, kw, seed, 2, 3 if preset(name, **kw).pickup_optional else 4)
         me = s.to_act
@@ -48,7 +55,7 @@ def test_two_player_solver_is_exact(name: str, kw: dict[str, object]) -> None:
             compared += 1
         # The general alpha-beta search agrees on the position's value.
         assert Solver(me).solve(s)[0] == max(values.values())
-    assert compared > 100
+    assert compared > scale(40, 100)
 
 
 def test_known_two_player_endgame() -> None:
@@ -63,8 +70,11 @@ def test_known_two_player_endgame() -> None:
 
 def test_paranoid_solver_matches_minimax_with_three_players() -> None:
     checked = 0
-    for name, kw in RULES[:2] + [("skitgubbe", {})]:
-        for seed in range(25):
+    # the options that matter with three or more players: who is still in, trick size
+    more = [r for r in RULES if {"trick_size", "empty_hand"} & set(r[1])]
+    three = [(r, 25) for r in RULES[:2] + [("skitgubbe", {})]] + [(r, scale(6, 25)) for r in more]
+    for (name, kw), seeds in three:
+        for seed in range(seeds):
             s = _tiny(name, kw, seed, 3, 2)
             if sum(len(s.hand(i)) for i in range(3)) > 4:
                 s = _tiny(name, kw, seed + 1000, 3, 1)  # plain minimax is slow where play cycles
@@ -72,7 +82,7 @@ def test_paranoid_solver_matches_minimax_with_three_players() -> None:
             expect = brute_force(s, me)
             assert Solver(me).value(s) == expect, (name, seed)
             checked += 1
-    assert checked == 75
+    assert checked == sum(seeds for _, seeds in three) and len(more) == 6
 
 
 def test_transposition_table_is_path_independent() -> None:

@@ -12,13 +12,14 @@ right player with the right cards, followed by the right draw and lead
 (``check_phase1_step``).  At the end the losers
 are what the rules define, and the record round-trips.
 
-Number of random games in this file (all deterministic: hypothesis runs
-derandomized without a database, the loops are seeded):
-  test_preset_games:      19 configurations x 400 examples      =  7,600
-  test_random_rule_games: 1,500 examples                        =  1,500
-  test_seeded_games:      19 configurations x 50 seeded games   =    950
-  test_observation_leak:  240 games (swap check after every move, every seat)
-  total                                                         = 10,290
+Number of random games in this file in the slow tier (``pytest --slow``; the fast
+tier in brackets; all deterministic: hypothesis runs derandomized without a
+database, the loops are seeded):
+  test_preset_games:      19 configurations x 400 examples      =  7,600  (570)
+  test_random_rule_games: 1,500 examples                        =  1,500  (120)
+  test_seeded_games:      19 configurations x 50 seeded games   =    950  (152)
+  test_observation_leak:  20 configurations x 12 games          =    240   (60)
+  total                                                         = 10,290  (902)
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from mattis.core import CHANCE, CHOICES, PICKUP, GameRecord, Move, Rules, State,
 from mattis.core.cards import RANK, SUIT
 from mattis.core.observation import PHASE2
 from mattis.core.testing import relabelled
+from tiers import scale
 
 CONFIGS: list[tuple[str, dict[str, Any], int]] = []
 for _name in ("mattis", "hund", "blodmattis", "skitgubbe"):
@@ -44,7 +46,7 @@ for _n in (5, 6):
     CONFIGS.append(("skitgubbe", {"tricks": "all"}, _n))
 CONFIG_IDS = [f"{n}{'-' + '-'.join(f'{k}={v}' for k, v in o.items()) if o else ''}-{p}p" for n, o, p in CONFIGS]
 
-GAMES_PER_CONFIG = 400
+GAMES_PER_CONFIG = scale(30, 400)
 
 SETTINGS = dict(deadline=None, derandomize=True, database=None, print_blob=True,
                 suppress_health_check=[HealthCheck.too_slow])
@@ -291,7 +293,7 @@ def rule_sets() -> st.SearchStrategy[Rules]:
     )
 
 
-@settings(max_examples=1500, **SETTINGS)  # type: ignore[arg-type]
+@settings(max_examples=scale(120, 1500), **SETTINGS)  # type: ignore[arg-type]
 @given(rules=rule_sets(), data=st.data())
 def test_random_rule_games(rules: Rules, data: st.DataObject) -> None:
     players = data.draw(st.sampled_from(list(rules.allowed_players())), label="players")
@@ -305,7 +307,7 @@ def test_seeded_games(name: str, opts: dict[str, Any], players: int) -> None:
     """A plain seeded loop: the same checks, plus the record round trip of every game and
     determinism (the same seed gives the same game)."""
     rules = preset(name, **opts)
-    for g in range(50):
+    for g in range(scale(8, 50)):
         seed = 1000 * players + g
         state = play_checked(State.new(rules, players, seed=seed), random.Random(seed))
         assert state.is_over
@@ -345,11 +347,11 @@ LEAK_CONFIGS = CONFIGS + [("hund", {"trump": "bottom_up", "sequences": 2, "picku
 
 @pytest.mark.parametrize("name,opts,players", LEAK_CONFIGS, ids=[*CONFIG_IDS, "hund-bottom_up-seq-3p"])
 def test_observation_leak(name: str, opts: dict[str, Any], players: int) -> None:
-    """12 games per configuration (240 in all), the swap check after every move for
-    every seat."""
+    """12 games per configuration in the slow tier (240 in all; 3 in the fast tier),
+    the swap check after every move for every seat."""
     rules = preset(name, **opts)
     swaps = 0
-    for g in range(12):
+    for g in range(scale(3, 12)):
         seed = 77 * players + g
         rng = random.Random(seed)
         state = State.new(rules, players, seed=seed, dealer=g % players)
@@ -357,7 +359,7 @@ def test_observation_leak(name: str, opts: dict[str, Any], players: int) -> None
         while not state.is_over:
             state.apply(rng.choice(state.legal_moves()))
             swaps += check_no_leak(state, rng)
-    assert swaps > 100
+    assert swaps > scale(20, 100)
 
 
 def test_relabelled_is_a_renaming() -> None:
