@@ -47,7 +47,7 @@ def play_until(referee: Referee, agents: Mapping[int, Agent], *,
         if chosen is None:
             break
         seat, move = chosen
-        events = referee.apply(seat, move)
+        events = referee.apply(seat, move, events=on_events is not None)
         made += 1
         if on_events is not None:
             on_events(seat, events)

@@ -107,12 +107,16 @@ class Referee:
             return Illegal(Reason.NOT_YOUR_TURN, number=to_act)
         return self._state.why_illegal(move)
 
-    def apply(self, seat: int, move: Move) -> list[Event]:
-        """Make ``seat``'s move; the events it caused.  Raises
+    def apply(self, seat: int, move: Move, *, events: bool = True) -> list[Event]:
+        """Make ``seat``'s move; the events it caused (none worked out with
+        ``events=False``, for fast loops that do not need them).  Raises
         :class:`~mattis.core.IllegalMoveError` (changing nothing) if it may not."""
         why = self.check(seat, move)
         if why is not None:
             raise IllegalMoveError(why)
+        if not events:
+            self._state.apply(move)
+            return []
         before = self._state.observation(seat)
         self._state.apply(move)
         return events_between(before, self._state.observation(seat))
