@@ -16,13 +16,15 @@ the order laid, ``seat:card`` joined by ``,``), ``round`` (the seats laying in
 this round, ``,``-joined), ``laid`` (how many of them have laid) and ``fight``
 (``1`` in a krig/støting).  Cards in no place are set aside unseen.
 
-Phase 2 (``2``): ``dealer``, ``trump`` (the suit), ``hands``, then either
+Phase 2 (``2``): ``dealer``, ``trump`` (the suit, or the trump card and who drew
+it: ``KD@0``), ``hands``, then either
 ``lead=L`` (phase 2 begins here: the empty-hand rule applies, then seat L
 leads) or ``turn=T`` (seat T is to act) with ``table`` (the entries of the
 trick, ``seat:cards`` joined by ``,``), ``need`` (entries that complete it under
 ``trick_size=start``), ``finished``, ``losers``, ``blodmattis`` (``,``-joined
-seats) and optionally ``won`` and ``known`` (cards everyone knows a seat holds).
-Cards in no hand are out of play.
+seats) and optionally ``won``, ``known`` (cards everyone knows a seat holds) and
+``aside`` (cards set aside unseen at the deal).  Cards in no other place are out of
+play.
 
 >>> from mattis.core import preset
 >>> text = "2 dealer=0 trump=S hands=4C9C/JC2H/QS lead=0"
@@ -92,13 +94,18 @@ def position_text(state: State) -> str:
             ]
         return " ".join(parts)
     table = ",".join(f"{seat}:{_cards(e)}" for seat, e in s.table) or "-"
+    trump = SUIT_LETTERS[s.trump]
+    if s.trump_card >= 0:
+        trump = card_code(s.trump_card) + (f"@{s.trump_holder}" if s.trump_holder >= 0 else "")
     parts = [
-        "2", f"dealer={s.dealer}", f"trump={SUIT_LETTERS[s.trump]}", f"turn={s.to_act}", f"hands={hands}",
+        "2", f"dealer={s.dealer}", f"trump={trump}", f"turn={s.to_act}", f"hands={hands}",
         f"table={table}", f"need={s.trick_need}", f"finished={_seats(s.finished)}", f"losers={_seats(s.losers)}",
         f"blodmattis={_seats(s.blodmattis)}", f"won={won}",
     ]
     if any(s.known):
         parts.append("known=" + "/".join(_mask(k) for k in s.known))
+    if s.aside:
+        parts.append(f"aside={_mask(s.aside)}")
     return " ".join(parts)
 
 
@@ -195,14 +202,15 @@ def parse_position(rules: Rules, text: str) -> State:
     seen: list[Card] = [c for h in hands for c in h]
     s = State._blank(rules, n, dealer)
     s.hands = [mask_of(h) for h in hands]
+    won: list[int] | None = None
     if r.has("won"):
-        s.tricks_won = [int(w) if w.isdigit() else -1 for w in _per_seat(r.raw("won"), n, "won")]
-        if min(s.tricks_won) < 0:
+        won = [int(w) if w.isdigit() else -1 for w in _per_seat(r.raw("won"), n, "won")]
+        if min(won) < 0:
             raise GameSetupError("won must be whole numbers")
     if r.phase == 1:
-        _phase1(r, s, seen)
+        _phase1(r, s, seen, won)
     else:
-        _phase2(r, s, seen)
+        _phase2(r, s, seen, won)
     r.done()
     s.position = text.strip()
     return s
@@ -216,15 +224,14 @@ def _check_unique(seen: list[Card]) -> int:
     return mask
 
 
-def _phase1(r: _Reader, s: State, seen: list[Card]) -> None:
+def _phase1(r: _Reader, s: State, seen: list[Card], won: list[int] | None) -> None:
     n = s.n
     piles = [_read_cards(p) for p in _per_seat(r.raw("piles", "/".join("-" * n)), n, "piles")]
     stock = _read_cards(r.raw("stock", "-"))
     s.piles = [mask_of(p) for p in piles]
     s.stock = list(reversed(stock))
     seen = seen + [c for p in piles for c in p] + stock
-    if not r.has("won"):
-        s.tricks_won = [1 if p else 0 for p in s.piles]
+    s.tricks_won = won if won is not None else [1 if p else 0 for p in s.piles]
     trump = r.raw("trump", "-")
     if trump != "-":
         code, _, holder = trump.partition("@")
@@ -237,9 +244,7 @@ def _phase1(r: _Reader, s: State, seen: list[Card]) -> None:
             s.trump_holder = who
             if s.rules.trump is Trump.LAST_CARD:
                 seen.append(card[0])  # set aside face down until phase 2
-            else:
-                if not (s.hands[who] | s.piles[who]) & BIT[card[0]]:
-                    raise GameSetupError("a drawn face-up trump card must be in its holder's hand or pile")
+            else:  # drawn face up: everyone knows it while its holder keeps it
                 s.known[who] = s.hands[who] & BIT[card[0]]
         elif s.rules.trump is not Trump.BOTTOM_UP or not stock or stock[-1] != card[0]:
             raise GameSetupError("a trump card not yet drawn is the bottom stock card, face up (trump=bottom_up)")
@@ -278,19 +283,30 @@ def _phase1(r: _Reader, s: State, seen: list[Card]) -> None:
     s._p1_advance()
 
 
-def _phase2(r: _Reader, s: State, seen: list[Card]) -> None:
+def _phase2(r: _Reader, s: State, seen: list[Card], won: list[int] | None) -> None:
     n = s.n
     trump_text = r.raw("trump")
-    if len(trump_text) != 1 or trump_text.upper() not in SUIT_LETTERS:
-        raise GameSetupError(f"trump must be a suit letter (C, D, H, S), got {trump_text!r}")
-    s.trump = SUIT_LETTERS.index(trump_text.upper())
+    code, _, holder = trump_text.partition("@")
+    if len(code) == 1 and code.upper() in SUIT_LETTERS and not holder:
+        s.trump = SUIT_LETTERS.index(code.upper())
+    else:
+        card = _read_cards(code) if len(code) == 2 else []
+        if len(card) != 1:
+            raise GameSetupError(f"trump must be a suit letter (C, D, H, S) or the trump card, got {trump_text!r}")
+        s.trump_card = card[0]
+        s.trump = SUIT[card[0]]
+        if holder:
+            s.trump_holder = _read_seat(holder, n)
     s.phase = Phase.SHED
-    if not r.has("won"):
-        s.tricks_won = [1 if h else 0 for h in s.hands]
+    aside = _read_cards(r.raw("aside", "-"))
+    s.aside = mask_of(aside)
+    seen = seen + aside
+    s.tricks_won = won if won is not None else [1 if h else 0 for h in s.hands]
     if r.has("lead"):
         leader = r.int("lead", None, 0, n - 1)
         s.out = FULL_DECK_MASK & ~_check_unique(seen)
-        s.trump_holder = leader
+        if s.trump_holder < 0:
+            s.trump_holder = leader
         s._begin_phase2(leader)
         return
     turn = r.int("turn", None, 0, n - 1)
