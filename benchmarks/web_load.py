@@ -113,7 +113,9 @@ async def main_async(args: argparse.Namespace, base: str) -> Stats:
           f"{stats.games} games finished")
     if stats.latencies:
         lat = sorted(stats.latencies)
-        p = lambda q: lat[min(len(lat) - 1, int(q * len(lat)))] * 1000  # noqa: E731
+        def p(q: float) -> float:
+            return lat[min(len(lat) - 1, int(q * len(lat)))] * 1000
+
         print(f"move latency ms: p50 {p(0.5):.1f}  p90 {p(0.9):.1f}  p99 {p(0.99):.1f}  max {lat[-1] * 1000:.1f} "
               f"(mean {statistics.mean(lat) * 1000:.1f})")
     print(f"refusals: {len(stats.errors)} {stats.errors[:3]}")

@@ -54,3 +54,17 @@ def test_bots_resume_after_a_restart(tmp_path: Path) -> None:
         g = p.until(lambda g: g.get("seq", 0) > stuck)  # the bot moved on its own after the restart
         assert g["you"] == 0 and g["game"] == 1
         p.close()
+
+
+def test_a_test_servers_seed_deals_and_plays_the_same_games(web: Web) -> None:
+    """Same seed: the same deals and the same bot moves; another seed: another deal."""
+    records = []
+    for seed in (5, 5, 6):
+        t = create(web.client, "mattis", [{"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}], seed=seed)
+        p = web.player(t["table"], t["token"])
+        p.sync()
+        p.send({"type": "start"})
+        play_out({0: p}, [])
+        records.append(GameRecord.loads(web.client.get(f"/api/tables/{t['table']}/games/1/record").text))
+    assert records[0].deck == records[1].deck and records[0].moves == records[1].moves
+    assert records[0].deck != records[2].deck

@@ -12,7 +12,7 @@ from typing import Any
 
 from starlette.testclient import TestClient
 
-from mattis.core import GameRecord, State, card_code, card_name, parse_move
+from mattis.core import GameRecord, Phase, State, card_code, card_name, parse_move
 
 ORIGIN = {"origin": "http://testserver"}
 CODE = re.compile(r"^[2-9TJQKA][CDHS]$")
@@ -143,7 +143,7 @@ def states_by_seq(record_text: str) -> list[tuple[State, set[int]]]:
     def shown(st: State, before: State | None) -> set[int]:
         if st.trump_shown and st.trump_card >= 0:
             public.add(st.trump_card)
-        if before is not None and before.phase == 1 and st.phase != 1 and st.rules.leftovers_shown:
+        if before is not None and before.phase is Phase.COLLECT and st.phase is not Phase.COLLECT and st.rules.leftovers_shown:
             for s in range(st.players):  # this rule shows the cards left in hand when phase 1 ends
                 public.update(before.hand(s))
         return set(public)

@@ -1,5 +1,6 @@
 """``mattis serve``: play in the browser with friends and bots.
 
-The server holds each table's :class:`~mattis.core.State` (the referee) and
-sends every seat only its own view (:func:`mattis.web.view.frame`).
+Each table runs its games on the play layer (a :class:`~mattis.play.Sitting` and
+one :class:`~mattis.play.Referee` per game) and sends every seat only its own
+view (:func:`mattis.web.view.frame`).
 """

@@ -4,7 +4,8 @@ Every change follows one path (:meth:`Hub.commit`): the request is checked
 against the table and the engine, the event is appended to the SQLite log, then
 applied in memory, then every connection at the table is sent its own view
 (built by :func:`mattis.web.view.frame`).  Bots act from their seat's
-observation only, after a delay people can follow.
+observation only (through the play layer's :func:`~mattis.play.next_move`),
+after a delay people can follow.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from fastapi.staticfiles import StaticFiles
 from ..bots.base import DEFAULT_LEVEL
 from ..core import CHOICES, PRESET_DOCS, PRESETS
 from ..core.cards import Lang
+from ..play import next_move
 from .store import Store, StoreError
 from .table import LEVELS, Event, Refusal, Table
 from .view import frame, notice
@@ -126,8 +128,7 @@ class Hub:
 
     # ----------------------------------------------------------------- bots
     def kick_bots(self, table: Table) -> None:
-        st = table.state
-        if st is None or st.is_over or st.to_act is None or table.seats[st.to_act].kind != "bot":
+        if table.bot_to_act() is None:
             return
         task = self.bot_tasks.get(table.id)
         if task is None or task.done():
@@ -137,13 +138,15 @@ class Hub:
         """Play the bots' turns at this table until a person is to act."""
         while True:
             await asyncio.sleep(self.bot_delay)
-            st = table.state
-            if st is None or st.is_over or st.to_act is None or table.seats[st.to_act].kind != "bot":
+            ref = table.referee
+            if ref is None or table.bot_to_act() is None:
                 return
-            seat, game, seq = st.to_act, table.game, st.n_moves
-            obs = st.observation(seat)
-            bot = table.bot(seat)
-            move = bot.act(obs) if self.bot_delay == 0 else await asyncio.to_thread(bot.act, obs)
+            game, seq, agents = table.game, table.seq, table.agents()
+            # No request can change this game while a bot is to act, so the bot may think in a thread.
+            chosen = next_move(ref, agents) if self.bot_delay == 0 else await asyncio.to_thread(next_move, ref, agents)
+            if chosen is None:
+                return
+            seat, move = chosen
             try:
                 ev = table.move_event(seat, game, seq, str(move))
                 self.commit_quiet(table, ev)
@@ -254,7 +257,7 @@ class Hub:
             if kind == "move":
                 ev = table.move_event(conn.seat, msg.get("game"), msg.get("seq"), msg.get("move"))
             elif kind in ("start", "rematch"):
-                if (kind == "start") != (table.state is None):
+                if (kind == "start") != (table.referee is None):
                     raise Refusal("the game has already started" if kind == "start" else "no game to rematch yet",
                                   "spillet har allerede startet" if kind == "start" else "ingen runde å ta omkamp på")
                 ev = table.deal_event(conn.seat, msg.get("level"))

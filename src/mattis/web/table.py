@@ -3,10 +3,15 @@
 Every change to a table is an *event* (a JSON-ready dict).  The server checks
 a request against the table, appends the resulting event to the log (SQLite),
 and only then applies it here and tells the players.  Restarting the server
-replays the log through :meth:`Table.apply`, which rebuilds the exact state.
+replays the log through :meth:`Table.apply`, which rebuilds the exact table.
 
 Events: ``create``, ``join``, ``deal`` (a new game: dealer, deck, bot seed;
 the first deal also names the open seats filled by bots) and ``move``.
+
+The table keeps only what is web-specific (seats, names, tokens, the log's
+event count, finished games' records); the games themselves are run by the
+play layer: a :class:`~mattis.play.Sitting` (tally, the loser deals) and one
+:class:`~mattis.play.Referee` per game.
 """
 
 from __future__ import annotations
@@ -18,18 +23,9 @@ from typing import Any
 
 from ..bots import Agent, make_bot
 from ..bots.base import DEFAULT_LEVEL
-from ..core import (
-    GameRecord,
-    Move,
-    MoveError,
-    RulesError,
-    State,
-    parse_move,
-    reason_text,
-    rules_from_json,
-    rules_to_json,
-)
+from ..core import MoveError, Rules, RulesError, parse_move, reason_text, rules_from_json, rules_to_json
 from ..core.text import DEFAULT_NAMES
+from ..play import Referee, Sitting, derive_seed
 
 Event = dict[str, Any]
 
@@ -73,23 +69,24 @@ class Seat:
 
 @dataclass
 class Table:
-    """One table: seats, the running game, finished games and the session tally."""
+    """One table: seats, the sitting (games, tally, dealer), the running game and the
+    finished games' records."""
 
     id: str
-    rules_json: Any
-    players: int
+    sitting: Sitting
     seats: list[Seat]
     invite: str
     test_seed: int | None = None
+    """The seed of a test server's table: deals and bots are then reproducible."""
     game: int = 0
     """Number of the current game (0 = still in the lobby)."""
-    state: State | None = None
+    referee: Referee | None = None
+    """The current (or just finished) game."""
     bot_seed: int = 0
+    """The current deal's bot seed (from its ``deal`` event)."""
     bots: dict[int, Agent] = field(default_factory=dict)
     records: dict[int, str] = field(default_factory=dict)
     """Finished games' records (JSON text), by game number."""
-    mattis_count: list[int] = field(default_factory=list)
-    games_done: int = 0
     events: int = 0
 
     # ----------------------------------------------------------------- create
@@ -146,25 +143,44 @@ class Table:
                 seats.append(Seat("bot", default, s["level"]))
             else:
                 seats.append(Seat("open", default))
-        t = cls(ev["id"], ev["rules"], ev["players"], seats, ev["invite"], ev.get("test_seed"))
-        t.mattis_count = [0] * t.players
+        test_seed = ev.get("test_seed")
+        sitting = Sitting(rules_from_json(ev["rules"]), ev["players"], seed=test_seed)
+        t = cls(ev["id"], sitting, seats, ev["invite"], test_seed)
         t.events = 1
         return t
 
     @property
-    def rules(self) -> Any:
-        return rules_from_json(self.rules_json)
+    def rules(self) -> Rules:
+        return self.sitting.rules
+
+    @property
+    def players(self) -> int:
+        return self.sitting.players
+
+    @property
+    def tally(self) -> list[int]:
+        """Games lost per seat (Mattis or Blodmattis) in this sitting."""
+        return list(self.sitting.tally)
+
+    @property
+    def games_done(self) -> int:
+        return len(self.records)
 
     @property
     def status(self) -> str:
-        if self.state is None:
+        if self.referee is None:
             return "lobby"
-        return "over" if self.state.is_over else "playing"
+        return "over" if self.referee.is_over else "playing"
 
     @property
     def seq(self) -> int:
         """Moves made in the current game: a move request must name it."""
-        return 0 if self.state is None else self.state.n_moves
+        return 0 if self.referee is None else self.referee.moves_played
+
+    def bot_to_act(self) -> int | None:
+        """The seat of the bot to act in the running game, if a bot is to act."""
+        seat = None if self.referee is None else self.referee.to_act
+        return seat if seat is not None and self.seats[seat].kind == "bot" else None
 
     def seat_of(self, token: object) -> int | None:
         """The seat a token belongs to at this table, or None."""
@@ -181,7 +197,7 @@ class Table:
         if not isinstance(invite, str) or not secrets.compare_digest(invite.encode(), self.invite.encode()):
             raise Refusal("this invite link is not valid for this table",
                           "denne invitasjonslenken gjelder ikke for dette bordet")
-        if self.state is not None:
+        if self.referee is not None:
             raise Refusal("the game has already started", "spillet har allerede startet")
         free = [i for i, s in enumerate(self.seats) if s.kind == "open"]
         if not free:
@@ -191,7 +207,7 @@ class Table:
 
     def deal_event(self, seat: int, fill_level: object = None) -> Event:
         """Start (host, in the lobby) or rematch (any seated person, after a game)."""
-        if self.state is None:
+        if self.referee is None:
             if seat != 0:
                 raise Refusal("only the host can start the game", "bare verten kan starte spillet")
             level = DEFAULT_LEVEL if fill_level is None else fill_level
@@ -199,64 +215,49 @@ class Table:
                 raise Refusal(f"bot level must be one of {', '.join(LEVELS)}",
                               f"botnivå må være ett av {', '.join(LEVELS)}")
             fill = [i for i, s in enumerate(self.seats) if s.kind == "open"]
-            dealer = 0
         else:
-            if not self.state.is_over:
+            if not self.referee.is_over:
                 raise Refusal("the game is still going", "spillet er ikke ferdig")
             fill, level = [], DEFAULT_LEVEL
-            dealer = self.state.next_dealer
         game = self.game + 1
-        rules = self.rules
-        if self.test_seed is not None:
-            s = State.new(rules, self.players, seed=f"{self.test_seed}:{game}", dealer=dealer)
-            bot_seed = self.test_seed * 1000 + game
-        else:
-            s = State.new(rules, self.players, seed=None, dealer=dealer)
-            bot_seed = secrets.randbits(31)
-        deck = GameRecord.from_state(s).deck
-        return {"type": "deal", "game": game, "dealer": dealer, "deck": deck, "bot_seed": bot_seed,
+        deck = self.sitting.upcoming().record().deck  # the deal is made when the logged event is applied
+        bot_seed = derive_seed(self.test_seed, "bots", game)
+        if bot_seed is None:
+            bot_seed = secrets.randbits(62)
+        return {"type": "deal", "game": game, "dealer": self.sitting.dealer, "deck": deck, "bot_seed": bot_seed,
                 "fill": fill, "level": level}
 
     def move_event(self, seat: int, game: object, seq: object, text: object) -> Event:
-        """Check a move request by ``seat`` against the engine."""
-        st = self.state
-        if st is None:
+        """Check a move request by ``seat`` against the referee."""
+        ref = self.referee
+        if ref is None:
             raise Refusal("the game has not started", "spillet har ikke startet")
         if not isinstance(text, str):
             raise Refusal("the move must be text like 'play 4C'", "trekket må være tekst som 'play 4C'")
-        if game != self.game or seq != st.n_moves:
+        if game != self.game or seq != ref.moves_played:
             raise Refusal("that move was sent for a position that has already changed (stale or doubled)",
                           "trekket gjaldt en stilling som allerede er endret (gammelt eller dobbelt)")
-        if st.is_over:
+        if ref.is_over:
             raise Refusal("the game is over", "spillet er over")
-        if st.to_act != seat:
+        if ref.to_act != seat:
             raise Refusal("it is not your turn", "det er ikke din tur")
         try:
             move = parse_move(text[:200])
         except MoveError as e:
             raise Refusal(f"cannot read the move: {e}", f"kan ikke lese trekket: {e}") from None
-        illegal = st.why_illegal(move)
+        illegal = ref.check(seat, move)
         if illegal is not None:
             raise Refusal(reason_text(illegal, "en"), reason_text(illegal, "nb"))
-        return {"type": "move", "game": self.game, "seq": st.n_moves, "seat": seat, "move": str(move)}
+        return {"type": "move", "game": self.game, "seq": ref.moves_played, "seat": seat, "move": str(move)}
 
-    def bot_move(self) -> tuple[int, Move] | None:
-        """The move of the bot to act (from its seat's observation only), if a bot is to act."""
-        st = self.state
-        if st is None or st.is_over:
-            return None
-        seat = st.to_act
-        assert seat is not None
-        if self.seats[seat].kind != "bot":
-            return None
-        return seat, self.bot(seat).act(st.observation(seat))
-
-    def bot(self, seat: int) -> Agent:
-        b = self.bots.get(seat)
-        if b is None:
-            # A bot rebuilt after a restart gets a fresh generator (its seat's view is all it needs).
-            b = self.bots[seat] = make_bot(self.seats[seat].level, self.bot_seed * 7 + seat + (self.seq << 8))
-        return b
+    def agents(self) -> dict[int, Agent]:
+        """The bots of the running game by seat, for the play layer.  Built on first use
+        from the deal's bot seed and the moves made so far, so a bot rebuilt after a
+        restart gets a fresh generator (its seat's observation is all it needs)."""
+        if not self.bots:
+            self.bots = {i: make_bot(s.level, derive_seed(self.bot_seed, "bot", i, self.seq))
+                         for i, s in enumerate(self.seats) if s.kind == "bot"}
+        return self.bots
 
     # ------------------------------------------------------------------ apply
     def apply(self, ev: Event) -> None:
@@ -267,20 +268,25 @@ class Table:
         elif kind == "deal":
             for i in ev["fill"]:
                 self.seats[i] = Seat("bot", self.seats[i].name, ev["level"])
+            if ev["game"] != self.game + 1 or ev["dealer"] != self.sitting.dealer:
+                raise ValueError(f"deal event for game {ev['game']} dealt by {ev['dealer']} does not follow "
+                                 f"game {self.game} (next dealer {self.sitting.dealer})")
             self.game = ev["game"]
             self.bot_seed = ev["bot_seed"]
             self.bots = {}
-            self.state = State.from_deck(self.rules, self.players, ev["deck"], ev["dealer"])
+            self.referee = self.sitting.deal(ev["deck"])
+            self._count_if_over(self.referee)
         elif kind == "move":
-            st = self.state
-            assert st is not None and ev["game"] == self.game and ev["seq"] == st.n_moves
-            assert st.to_act == ev["seat"]
-            st.apply(parse_move(ev["move"]))
-            if st.is_over:
-                self.games_done += 1
-                for s in st.losers:
-                    self.mattis_count[s] += 1
-                self.records[self.game] = GameRecord.from_state(st).dumps()
+            ref = self.referee
+            assert ref is not None and ev["game"] == self.game and ev["seq"] == ref.moves_played
+            ref.apply(ev["seat"], parse_move(ev["move"]))
+            self._count_if_over(ref)
         else:
             raise ValueError(f"unknown event {kind!r}")
         self.events += 1
+
+    def _count_if_over(self, ref: Referee) -> None:
+        """A game just ended: into the tally (its loser deals next) and the records."""
+        if ref.is_over:
+            self.sitting.finish(ref)
+            self.records[self.game] = ref.record().dumps()

@@ -1,9 +1,9 @@
 """The one door out: every byte the server sends on a table's WebSocket is built here.
 
 :func:`frame` builds what one viewer (a seat, or ``None`` for a spectator) may
-see, from ``state.observation(seat)`` and the table's public facts (seat names,
-tally, rules).  Nothing else of the :class:`~mattis.core.State` is read: not the
-deck, not other hands, not the stock, not the bot seed.
+see, from the referee's ``observation(seat)`` and the table's public facts (seat
+names, tally, rules).  Nothing else of the game is read: not the deck, not other
+hands, not the stock, not the bot seed.
 """
 
 from __future__ import annotations
@@ -11,8 +11,9 @@ from __future__ import annotations
 import json
 from typing import Any, Final
 
-from ..core import OVER, Observation, card_code, describe_move, rules_to_json
+from ..core import Observation, card_code, describe_move, rules_to_json
 from ..core.cards import SUIT_LETTERS, Lang
+from ..core.text import fight_term
 from .table import Refusal, Table
 
 LOG_TAIL: Final = 30
@@ -27,10 +28,7 @@ def _obs_json(table: Table, obs: Observation, public: bool, lang: Lang) -> dict[
     start = max(0, len(hist) - LOG_TAIL)
     log = [{"seat": seat, "move": str(mv), "shown": _codes(shown),
             "text": describe_move(names[seat], mv, shown, lang)} for seat, mv, shown in hist[start:]]
-    mattis: int | None = None
-    if obs.phase == OVER:
-        rest = [s for s in obs.losers if s not in obs.blodmattis]
-        mattis = rest[0] if rest else None
+    outcome = obs.outcome
     return {
         "phase": obs.phase,
         "to_act": obs.to_act,
@@ -56,12 +54,12 @@ def _obs_json(table: Table, obs: Observation, public: bool, lang: Lang) -> dict[
         "finished": list(obs.finished),
         "losers": list(obs.losers),
         "blodmattis": list(obs.blodmattis),
-        "mattis": mattis,
+        "mattis": None if outcome is None else outcome.mattis,
         "last_trick": None if obs.last_trick is None else [obs.last_trick[0], _codes(obs.last_trick[1])],
         "out_count": obs.out_count,
         "log": log,
         "log_start": start,
-        "end_reason": obs.end_reason,
+        "end_reason": None if outcome is None else outcome.termination,
     }
 
 
@@ -83,16 +81,17 @@ def frame(table: Table, viewer: int | None, lang: Lang, *, connected: set[int] |
         "players": table.players,
         "rules": rules_to_json(rules),
         "rules_name": rules.name,
+        "fight": fight_term(rules),  # the term.* key of the fight over equal cards
         "sequences": rules.sequences,
         "seats": seats,
-        "tally": {"games": table.games_done, "mattis": list(table.mattis_count)},
+        "tally": {"games": table.games_done, "mattis": table.tally},
         "records": sorted(table.records),
         "invite": table.invite if viewer is not None and table.status == "lobby" else None,
     }
-    st = table.state
-    if st is not None:
+    ref = table.referee
+    if ref is not None:
         seat = 0 if viewer is None else viewer
-        out["obs"] = _obs_json(table, st.observation(seat), viewer is None, lang)
+        out["obs"] = _obs_json(table, ref.observation(seat), viewer is None, lang)
     if echo is not None:
         out["echo"] = echo
     if error is not None:
