@@ -7,25 +7,34 @@ import random
 import sys
 import time
 
-from mattis.bots import make_bot
+from mattis.bots import Agent, make_bot
 from mattis.bots.solver import two_player_values
-from mattis.core import State, preset
+from mattis.core import Move, Observation, State, preset
+from mattis.play import Referee, play_until
+
+
+class Timed:
+    """An agent that notes how long each of its decisions took."""
+
+    def __init__(self, agent: Agent, times: list[float]) -> None:
+        self.agent = agent
+        self.name = agent.name
+        self.times = times
+
+    def act(self, obs: Observation) -> Move:
+        t0 = time.perf_counter()
+        move = self.agent.act(obs)
+        self.times.append(time.perf_counter() - t0)
+        return move
 
 
 def think(level: str, games: int) -> None:
     times: list[float] = []
     for g in range(games):
-        s = State.new(preset("mattis"), 3, seed=g)
-        bots = [make_bot(level, g), make_bot("heuristic", 1), make_bot("heuristic", 2)]
-        while not s.is_over:
-            seat = s.to_act
-            assert seat is not None
-            obs = s.observation(seat)
-            t0 = time.perf_counter()
-            mv = bots[seat].act(obs)
-            if seat == 0:
-                times.append(time.perf_counter() - t0)
-            s.apply(mv)
+        referee = Referee.new(preset("mattis"), 3, seed=g)
+        agents: dict[int, Agent] = {0: Timed(make_bot(level, g), times), 1: make_bot("heuristic", 1),
+                                    2: make_bot("heuristic", 2)}
+        play_until(referee, agents)
     times.sort()
     p99 = times[int(0.99 * (len(times) - 1))]
     print(f"{level:8s} decisions {len(times):5d}  mean {1000 * sum(times) / len(times):7.1f} ms  "

@@ -12,7 +12,8 @@ from rich.console import Console
 from textual.pilot import Pilot
 from textual.widgets import Static
 
-from mattis.core import CHANCE, PHASE2, GameRecord, Move, load_record, preset, seat_names
+from mattis.core import CHANCE, PHASE2, GameRecord, Move, MoveKind, load_record, preset, seat_names
+from mattis.play import Referee
 from mattis.tui.app import EndScreen, InfoScreen, MattisApp
 from mattis.tui.session import Session, fix_you
 
@@ -46,12 +47,12 @@ def text_of(widget: Static) -> str:
     return console.export_text(styles=False).rstrip("\n")
 
 
-async def lay_by_keys(pilot: Pilot[object], app: MattisApp, move: Move) -> None:
+async def lay_by_keys(pilot: Pilot[Path | None], app: MattisApp, move: Move) -> None:
     """Make ``move`` the way a person would: arrows to a card, Space to mark, Enter to lay."""
-    if move.kind == "chance":
+    if move.kind is MoveKind.CHANCE:
         await pilot.press("c")
         return
-    if move.kind == "pickup":
+    if move.kind is MoveKind.PICKUP:
         await pilot.press("p")
         return
     hand = app.hand
@@ -68,7 +69,7 @@ async def lay_by_keys(pilot: Pilot[object], app: MattisApp, move: Move) -> None:
     await pilot.press("enter")
 
 
-async def play_to_end(pilot: Pilot[object], app: MattisApp, rng: random.Random) -> int:
+async def play_to_end(pilot: Pilot[Path | None], app: MattisApp, rng: random.Random) -> int:
     """Play the human seat with random legal moves, by keys, until the end screen shows."""
     moves = 0
     while not isinstance(app.screen, EndScreen):
@@ -91,9 +92,10 @@ def test_whole_game_by_keys_reaches_the_end_screen(tmp_path: Path, rules: str) -
             moves = await play_to_end(pilot, app, random.Random(rules))
             assert moves > 0
             end = text_of(app.screen.query_one("#end-text", Static))
-            # The saved record, replayed by the engine, is the truth the end screen must match.
-            truth = load_record(str(tmp_path / "game.json")).replay()
-            assert truth.is_over
+            # The saved record, replayed by the referee, is the truth the end screen must match.
+            referee = Referee.from_record(load_record(str(tmp_path / "game.json")))
+            truth = referee.outcome
+            assert truth is not None
             names = seat_names(3, 0, "en")
             order = [f"{i}. {names[s]}" for i, s in enumerate(truth.finished, start=1)]
             positions = [end.index(line) for line in order]
@@ -109,7 +111,7 @@ def test_whole_game_by_keys_reaches_the_end_screen(tmp_path: Path, rules: str) -
                 # Play again: the loser deals the next game.
                 await pilot.press("n")
                 assert not isinstance(app.screen, EndScreen)
-                assert app.session.observation().dealer == truth.next_dealer
+                assert app.session.observation().dealer == referee.next_dealer
                 assert app.session.observation().history == () or app.session.observation().legal
 
     asyncio.run(scenario())
@@ -176,13 +178,13 @@ def test_quit_saves_a_record_that_resume_continues(tmp_path: Path, key: str) -> 
 
     asyncio.run(scenario())
     saved = GameRecord.loads((tmp_path / "game.json").read_text(encoding="utf-8"))
-    assert saved.moves == GameRecord.from_state(saved.replay()).moves
-    assert len(saved.moves) >= 4 and not saved.replay().is_over
+    assert saved.moves == Referee.from_record(saved).record().moves
+    assert len(saved.moves) >= 4 and not Referee.from_record(saved).is_over
     # Resume in a new app: the same position, and play goes on to the end.
     session = Session(rules=saved.rules, players=saved.players, levels=["medium"] * 3, lang="en",
                       save_path=tmp_path / "game.json")
     session.resume(saved)
-    assert session.observation() == saved.replay().observation(0)
+    assert session.observation() == Referee.from_record(saved).observation(0)
     resumed = MattisApp(session, delay=0)
 
     async def finish() -> None:
@@ -192,7 +194,7 @@ def test_quit_saves_a_record_that_resume_continues(tmp_path: Path, key: str) -> 
     asyncio.run(finish())
     final = load_record(str(tmp_path / "game.json"))
     assert final.moves[: len(saved.moves)] == saved.moves
-    assert final.replay().is_over
+    assert Referee.from_record(final).is_over
 
 
 def test_rules_last_trick_and_hint_screens(tmp_path: Path) -> None:
@@ -229,7 +231,7 @@ def screen_text(app: MattisApp) -> list[str]:
 def test_screen_shows_nothing_hidden_from_the_human(tmp_path: Path) -> None:
     """Information boundary: deal the cards hidden from seat 0 afresh (same observation for
     seat 0) and the screen and the hint stay exactly the same."""
-    from mattis.core.determinize import relabel_hidden
+    from mattis.core.determinize import sample_state
 
     app = make_app(tmp_path, rules="mattis", seed=31, lang="en")
 
@@ -242,16 +244,17 @@ def test_screen_shows_nothing_hidden_from_the_human(tmp_path: Path) -> None:
                     break
                 if turn % 6 == 0:
                     session = app.session
-                    real = session.state
+                    real = session.referee
                     before, hint = screen_text(app), session.hint()
-                    other = relabel_hidden(real, 0, random.Random(turn))
-                    differs = (other.snapshot()["hands"][1:] != real.snapshot()["hands"][1:]
-                               or other.snapshot()["stock"] != real.snapshot()["stock"])
-                    session.state = other
+                    other = Referee(sample_state(real.observation(0), random.Random(turn)))
+                    truth, dreamt = real.snapshot_for_referee(), other.snapshot_for_referee()
+                    # seat 0's own hand is the same in both, so any difference is in hidden cards
+                    differs = dreamt["hands"] != truth["hands"] or dreamt["stock"] != truth["stock"]
+                    session.referee = other
                     app.refresh_view()
                     assert screen_text(app) == before
                     assert session.hint() == hint
-                    session.state = real
+                    session.referee = real
                     app.refresh_view()
                     checked += differs
                 await lay_by_keys(pilot, app, rng.choice(app.session.observation().legal))

@@ -5,12 +5,14 @@ from __future__ import annotations
 import io
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from mattis.cli.main import main
-from mattis.core import GameRecord, load_record, preset, seat_names
+from mattis.core import GameRecord, card_code, load_record, preset, seat_names
+from mattis.play import Referee
 from mattis.tui.plain import PlainGame
 from mattis.tui.session import Session, fix_you
 
@@ -29,8 +31,8 @@ def test_piped_game_to_the_end(tmp_path: Path) -> None:
     assert out.count('Did not understand "XX"') == 1
     assert 'Did not understand "play 2Z"' in out
     assert "Choose a number from 1 to" in out
-    truth = load_record(str(save)).replay()
-    assert truth.is_over
+    truth = Referee.from_record(load_record(str(save))).outcome
+    assert truth is not None
     names = seat_names(3, 0, "en")
     assert truth.mattis is not None
     assert fix_you(f"{names[truth.mattis]} is Mattis!", "You", "en") in out
@@ -43,15 +45,15 @@ def test_piped_game_to_the_end(tmp_path: Path) -> None:
 class Scripted(io.StringIO):
     """An input stream that answers the prompts through a function of the session."""
 
-    def __init__(self, session: Session, answer: object) -> None:
+    def __init__(self, session: Session, answer: Callable[[Session, int], str | None]) -> None:
         super().__init__()
         self.session = session
         self.answer = answer
         self.asked = 0
 
-    def readline(self, size: int | None = -1) -> str:
+    def readline(self, size: int = -1, /) -> str:  # type: ignore[override]  # as typeshed's own StringIO
         self.asked += 1
-        line = self.answer(self.session, self.asked)  # type: ignore[operator]
+        line = self.answer(self.session, self.asked)
         return "" if line is None else line + "\n"
 
 
@@ -71,7 +73,6 @@ def test_illegal_move_is_explained_and_the_game_goes_on(tmp_path: Path) -> None:
         if asked == 1:
             records.append(s.record_text())
             missing = next(c for c in range(52) if c not in obs.hand)
-            from mattis.core import card_code
             return card_code(missing)
         if asked == 2:
             records.append(s.record_text())
@@ -102,14 +103,14 @@ def test_quit_saves_and_resume_continues_to_the_end(tmp_path: Path, monkeypatch:
     out = capsys.readouterr().out
     assert f"Continue with: mattis play --resume {save}" in out
     first = load_record(str(save))
-    assert len(first.moves) >= 3 and not first.replay().is_over
+    assert len(first.moves) >= 3 and not Referee.from_record(first).is_over
 
     monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 400))
     assert main(["play", "--plain", "--lang", "en", "--resume", str(save)]) == 0
     out = capsys.readouterr().out
     final = load_record(str(save))  # --resume keeps saving to the same file
     assert final.moves[: len(first.moves)] == first.moves
-    assert final.replay().is_over
+    assert Referee.from_record(final).is_over
     assert "Game over" in out
 
     # A finished game cannot be resumed: one line, exit 2.
@@ -156,8 +157,17 @@ def test_new_game_keeps_an_unfinished_saved_game(tmp_path: Path, monkeypatch: py
     unfinished = save.read_text(encoding="utf-8")
     monkeypatch.setattr(sys, "stdin", io.StringIO(""))
     assert main(["play", "--plain", "--seed", "2", "--save", str(save)]) == 0
-    assert (tmp_path / "g.previous.json").read_text(encoding="utf-8") == unfinished
-    assert "uferdig spill ble tatt vare på" in capsys.readouterr().out
+    # The unfinished game is kept beside the new one, and the player is told where.
+    assert (tmp_path / "g.1.json").read_text(encoding="utf-8") == unfinished
+    assert f"uferdig spill ble tatt vare på i {tmp_path / 'g.1.json'}" in capsys.readouterr().out
+    assert GameRecord.loads(save.read_text(encoding="utf-8")).deck != GameRecord.loads(unfinished).deck
+    # Resuming the kept game into the usual file keeps the new unfinished one in turn.
+    newer = save.read_text(encoding="utf-8")
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    assert main(["play", "--plain", "--resume", str(tmp_path / "g.1.json"), "--save", str(save)]) == 0
+    assert (tmp_path / "g.1.json").read_text(encoding="utf-8") == newer
+    assert (tmp_path / "g.2.json").read_text(encoding="utf-8") == unfinished
+    assert GameRecord.loads(save.read_text(encoding="utf-8")).moves == GameRecord.loads(unfinished).moves
 
 
 def test_same_seed_same_game(tmp_path: Path) -> None:

@@ -9,13 +9,13 @@ run in any process in any order with the same results.
 from __future__ import annotations
 
 import math
-import time
 import zlib
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from ..core import Rules, State
+from ..core import Rules
+from ..play import Clock, Referee, derive_seed, play_until
 from .base import make_bot
 
 
@@ -37,6 +37,11 @@ class SeatResult:
 
 FIELDS = ("deal", "rotation", "seat", "bot", "lost", "place", "decisions", "think_s", "end_reason")
 
+SEED_SCHEMES = ("derive", "crc32")
+"""How a tournament seed becomes the seeds of deals and bots: ``derive`` is the one
+seed scheme (:func:`mattis.play.derive_seed`); ``crc32`` (:func:`sub_seed`) is the
+scheme of runs started before it, kept so that such runs resume on the same deals."""
+
 
 def seat_bots(bots: Sequence[str], rotation: int) -> list[str]:
     """The bot in each seat for a rotation: seat ``i`` gets ``bots[(i + rotation) % n]``."""
@@ -45,32 +50,38 @@ def seat_bots(bots: Sequence[str], rotation: int) -> list[str]:
 
 
 def sub_seed(seed: int, *parts: int) -> int:
-    """A reproducible seed for one deal / rotation / seat."""
+    """The seed of one deal / rotation / seat in the old ``crc32`` scheme."""
     return zlib.crc32(":".join(str(p) for p in (seed, *parts)).encode())
 
 
-def play_game(rules: Rules, bots: Sequence[str], deal: int, rotation: int, seed: int) -> list[SeatResult]:
-    """Play one game of a duplicate deal; the referee is the only one holding the State."""
+def game_seeds(seed: int, deal: int, rotation: int, players: int, scheme: str = "derive") -> tuple[int, list[int]]:
+    """The deal's seed and each seat's bot seed for one game of a tournament."""
+    if scheme == "crc32":
+        return sub_seed(seed, deal), [sub_seed(seed, deal, rotation, i) for i in range(players)]
+    if scheme != "derive":
+        raise ValueError(f"unknown seed scheme {scheme!r}; choose from {', '.join(SEED_SCHEMES)}")
+    deal_seed = derive_seed(seed, "deal", deal)
+    bot_seeds = [derive_seed(seed, "bot", deal, rotation, i) for i in range(players)]
+    assert deal_seed is not None and None not in bot_seeds
+    return deal_seed, [s for s in bot_seeds if s is not None]
+
+
+def play_game(rules: Rules, bots: Sequence[str], deal: int, rotation: int, seed: int,
+              scheme: str = "derive") -> list[SeatResult]:
+    """Play one game of a duplicate deal through the referee and the one play loop."""
     n = len(bots)
     names = seat_bots(bots, rotation)
-    agents = [make_bot(name, sub_seed(seed, deal, rotation, i)) for i, name in enumerate(names)]
-    state = State.new(rules, n, seed=sub_seed(seed, deal), dealer=0)
-    think = [0.0] * n
-    decisions = [0] * n
-    while not state.is_over:
-        seat = state.to_act
-        assert seat is not None
-        obs = state.observation(seat)
-        t0 = time.perf_counter()
-        move = agents[seat].act(obs)
-        think[seat] += time.perf_counter() - t0
-        decisions[seat] += 1
-        state.apply(move)
-    order = list(state.finished) + [s for s in state.losers if s not in state.finished]
+    deal_seed, bot_seeds = game_seeds(seed, deal, rotation, n, scheme)
+    agents = {i: make_bot(name, bot_seeds[i]) for i, name in enumerate(names)}
+    referee = Referee.new(rules, n, seed=deal_seed, dealer=0)
+    clock = Clock()
+    play_until(referee, agents, clock=clock)
+    outcome = referee.outcome
+    assert outcome is not None, "bots play every game to its end"
+    order = list(outcome.finished) + [s for s in outcome.losers if s not in outcome.finished]
     place = {s: i + 1 for i, s in enumerate(order)}
-    reason = state.end_reason or "normal"
-    return [SeatResult(deal, rotation, i, names[i], int(i in state.losers), place.get(i, n), decisions[i],
-                       think[i], reason) for i in range(n)]
+    return [SeatResult(deal, rotation, i, names[i], int(i in outcome.losers), place.get(i, n), clock.decisions[i],
+                       clock.think_s[i], outcome.termination.value) for i in range(n)]
 
 
 def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:

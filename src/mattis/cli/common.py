@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import tempfile
 
 from ..core import GameRecord, Rules, RulesError, parse_overrides, preset
+from ..play import atomic_write
 from .main import CliError
 
 
@@ -32,14 +31,8 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
 
 def save_record(record: GameRecord, path: str) -> None:
     """Write a record atomically (a crash never leaves half a file)."""
-    text = record.dumps() + "\n"
-    folder = os.path.dirname(os.path.abspath(path)) or "."
     try:
-        os.makedirs(folder, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".mattis-", suffix=".json")
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, path)
+        atomic_write(path, record.dumps())
     except OSError as e:
         raise CliError(f"cannot save the game to {path}: {e.strerror}") from None
 

@@ -60,8 +60,9 @@ def _seed(text: str | None) -> int | str | None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..play import Referee
     from ..tui.i18n import t
-    from ..tui.session import Session, default_save_path, keep_unfinished
+    from ..tui.session import Session, default_save_path, holds_unfinished
 
     lang = args.lang
     if args.delay is not None and args.delay < 0:
@@ -73,10 +74,10 @@ def run(args: argparse.Namespace) -> int:
                            "and --players")
         try:
             record = load_record(args.resume)
-            state = record.replay()
+            over = Referee.from_record(record).is_over
         except RecordError as e:
             raise CliError(f"cannot resume {args.resume}: {e}") from None
-        if state.is_over:
+        if over:
             raise CliError(f"the game in {args.resume} is already over; start a new one with: mattis play")
         rules, players = record.rules, record.players
     else:
@@ -92,15 +93,13 @@ def run(args: argparse.Namespace) -> int:
     session = Session(rules=rules, players=players, levels=_levels(args.bots, players), lang=lang,
                       seed=_seed(args.seed), save_path=save_path)
     notice = None
+    other_file = record is None or save_path.resolve() != Path(args.resume).resolve()
+    if other_file and holds_unfinished(save_path):
+        # The first save of this game keeps that one beside it (<name>.1.json).
+        notice = t(lang, "kept_previous", path=str(session.kept_path()))
     if record is not None:
-        session.resume(record)
+        session.resume(record, keep_previous=other_file)
     else:
-        try:
-            kept = keep_unfinished(save_path)
-        except OSError:
-            kept = None
-        if kept is not None:
-            notice = t(lang, "kept_previous", path=str(kept))
         session.start()
     try:
         session.save()

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import random
 
-from ..bots import make_bot
-from ..core import GameRecord, State, card_name, describe_move, seat_names, suit_name
+from ..core import Termination, card_name, describe_move, seat_names, suit_name
+from ..play import Event, MovePlayed, PhaseTwoBegins, Sitting, play_until
 from .common import add_rules_arguments, rules_from_args, save_record
 from .main import CliError
 
@@ -31,13 +30,12 @@ def run(args: argparse.Namespace) -> int:
         names = names * n
     if len(names) != n:
         raise CliError(f"--bots names {len(names)} bots for {n} players")
-    seed_rng = random.Random(args.seed) if args.seed is not None else random.SystemRandom()
+    sitting = Sitting(rules, n, seed=args.seed, dealer=args.dealer)
+    referee = sitting.deal()
     try:
-        bots = [make_bot(name, seed_rng.randrange(2**32)) for name in names]
+        agents = sitting.bots(dict(enumerate(names)))
     except ValueError as e:
         raise CliError(str(e)) from None
-    deal_seed = seed_rng.randrange(2**63) if args.seed is not None else None
-    state = State.new(rules, n, seed=deal_seed, dealer=args.dealer)
     lang = args.lang
     people = seat_names(n, lang=lang)
     nb = lang == "nb"
@@ -45,31 +43,32 @@ def run(args: argparse.Namespace) -> int:
     print(("Regler" if nb else "Rules") + f": {rules.name}" + (f" ({house})" if house else "")
           + f", {n} " + ("spillere" if nb else "players"))
     print(("Giver" if nb else "Dealer") + f": {people[args.dealer]}")
-    phase_seen = 1
-    while not state.is_over:
-        seat = state.to_act
-        assert seat is not None
-        move = bots[seat].act(state.observation(seat))
-        state.apply(move)
-        _, mv, shown = state.history()[-1]
-        print(f"{state.n_moves:4d}. " + describe_move(people[seat], mv, shown, lang))
-        if state.phase == 2 and phase_seen == 1:
-            phase_seen = 2
-            obs = state.observation(seat)
-            if obs.trump is not None:
-                trump_text = suit_name(obs.trump, lang)
-                if obs.trump_card is not None and obs.trump_holder is not None:
-                    trump_text += f" ({card_name(obs.trump_card, lang)}, {people[obs.trump_holder]})"
+    moves = 0
+
+    def show(seat: int, events: list[Event]) -> None:
+        nonlocal moves
+        for e in events:
+            if isinstance(e, MovePlayed):
+                moves += 1
+                print(f"{moves:4d}. " + describe_move(people[e.seat], e.move, e.shown, lang))
+            elif isinstance(e, PhaseTwoBegins) and e.trump is not None:
+                trump_text = suit_name(e.trump, lang)
+                if e.trump_card is not None and e.trump_holder is not None:
+                    trump_text += f" ({card_name(e.trump_card, lang)}, {people[e.trump_holder]})"
                 print(("--- Fase 2. Trumf: " if nb else "--- Phase 2. Trump: ") + trump_text)
-    order = [people[s] for s in state.finished]
+
+    play_until(referee, agents, on_events=show)
+    outcome = referee.outcome
+    assert outcome is not None, "bots play every game to its end"
+    order = [people[s] for s in outcome.finished]
     print(("Rekkefølge ut: " if nb else "Finishing order: ") + (", ".join(order) or "-"))
-    for s in state.blodmattis:
+    for s in outcome.blodmattis:
         print(f"{people[s]} " + ("er Blodmattis" if nb else "is Blodmattis (won no trick)"))
-    if state.mattis is not None:
-        print(f"{people[state.mattis]} " + ("er Mattis!" if nb else "is Mattis!"))
-    if state.end_reason not in (None, "normal"):
-        print(("Avsluttet: " if nb else "Ended by rule: ") + str(state.end_reason))
+    if outcome.mattis is not None:
+        print(f"{people[outcome.mattis]} " + ("er Mattis!" if nb else "is Mattis!"))
+    if outcome.termination is not Termination.NORMAL:
+        print(("Avsluttet: " if nb else "Ended by rule: ") + outcome.termination.value)
     if args.save:
-        save_record(GameRecord.from_state(state), args.save)
+        save_record(referee.record(), args.save)
         print(("Lagret: " if nb else "Saved: ") + args.save)
     return 0

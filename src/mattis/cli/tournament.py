@@ -18,7 +18,7 @@ import sys
 import tempfile
 from collections.abc import Iterator, Sequence
 
-from ..bots.arena import FIELDS, SeatResult, openskill_ratings, paired, play_game, summarize
+from ..bots.arena import FIELDS, SEED_SCHEMES, SeatResult, openskill_ratings, paired, play_game, summarize
 from ..bots.base import bot_names, make_bot
 from ..core import Rules, rules_to_json
 from .common import add_rules_arguments, rules_from_args
@@ -41,9 +41,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
-def _task(job: tuple[Rules, tuple[str, ...], int, int, int]) -> list[SeatResult]:
-    rules, bots, deal, rotation, seed = job
-    return play_game(rules, bots, deal, rotation, seed)
+Job = tuple[Rules, tuple[str, ...], int, int, int, str]
+"""(rules, bots, deal, rotation, seed, seed scheme): one game to play."""
+
+
+def _task(job: Job) -> list[SeatResult]:
+    rules, bots, deal, rotation, seed, scheme = job
+    return play_game(rules, bots, deal, rotation, seed, scheme)
 
 
 def _read_results(path: str, players: int) -> list[SeatResult]:
@@ -105,8 +109,9 @@ def _check_args(args: argparse.Namespace) -> tuple[Rules, list[str]]:
     return rules, bots
 
 
-def _prepare_out(args: argparse.Namespace, rules: Rules, bots: list[str]) -> tuple[int, list[SeatResult]]:
-    """Check or create the output folder; return the seed and the games already done."""
+def _prepare_out(args: argparse.Namespace, rules: Rules, bots: list[str]) -> tuple[int, str, list[SeatResult]]:
+    """Check or create the output folder; return the seed, the seed scheme and the games
+    already done (a run from before the seed scheme was recorded resumes on ``crc32``)."""
     out = args.out
     meta_path = os.path.join(out, META)
     res_path = os.path.join(out, RESULTS)
@@ -127,6 +132,9 @@ def _prepare_out(args: argparse.Namespace, rules: Rules, bots: list[str]) -> tup
             raise CliError(f"{meta_path} has no seed")
         if args.seed is not None and args.seed != seed:
             raise CliError(f"--seed {args.seed} differs from the run's seed {seed}")
+        scheme = old.get("seed_scheme", "crc32")
+        if scheme not in SEED_SCHEMES:
+            raise CliError(f"{meta_path} has an unknown seed_scheme {scheme!r}")
         done = _read_results(res_path, args.players)
         _rewrite(res_path, done)
     else:
@@ -135,16 +143,18 @@ def _prepare_out(args: argparse.Namespace, rules: Rules, bots: list[str]) -> tup
         except OSError as e:
             raise CliError(f"cannot create {out}: {e.strerror}") from None
         seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
+        scheme = SEED_SCHEMES[0]
         done = []
         _rewrite(res_path, done)
     meta["seed"] = seed
+    meta["seed_scheme"] = scheme
     meta["deals"] = max(args.deals, max((r.deal + 1 for r in done), default=0))
     with open(meta_path, "w", encoding="utf-8") as f:
         json.dump(meta, f, indent=1)
-    return seed, done
+    return seed, scheme, done
 
 
-def _results(jobs: list[tuple[Rules, tuple[str, ...], int, int, int]], workers: int) -> Iterator[list[SeatResult]]:
+def _results(jobs: list[Job], workers: int) -> Iterator[list[SeatResult]]:
     if workers <= 1 or len(jobs) <= 1:
         for j in jobs:
             yield _task(j)
@@ -163,12 +173,13 @@ def run(args: argparse.Namespace) -> int:
     rules, bots = _check_args(args)
     n = args.players
     if args.out:
-        seed, done = _prepare_out(args, rules, bots)
+        seed, scheme, done = _prepare_out(args, rules, bots)
     else:
         seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
+        scheme = SEED_SCHEMES[0]
         done = []
     finished = {(r.deal, r.rotation) for r in done}
-    jobs = [(rules, tuple(bots), d, rot, seed) for d in range(args.deals) for rot in range(n)
+    jobs: list[Job] = [(rules, tuple(bots), d, rot, seed, scheme) for d in range(args.deals) for rot in range(n)
             if (d, rot) not in finished]
     workers = min(args.workers or os.cpu_count() or 1, max(1, len(jobs)))
     rows = list(done)

@@ -24,7 +24,21 @@ from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Button, Static
 
-from ..core import CHANCE, PICKUP, RANK, SUIT, Card, Move, Observation, card_symbol, play
+from ..core import (
+    CHANCE,
+    PHASE1,
+    PHASE2,
+    PICKUP,
+    RANK,
+    SUIT,
+    Card,
+    Move,
+    MoveKind,
+    Observation,
+    Ties,
+    card_symbol,
+    play,
+)
 from .i18n import t
 from .render import (
     end_lines,
@@ -359,9 +373,9 @@ class MattisApp(App[Path | None]):
         lang = self.lang
         names = self.session.names
         entries: list[tuple[str, tuple[Card, ...]]] = []
-        if obs.phase == 1:
+        if obs.phase is PHASE1:
             entries = [(names[seat], (card,)) for seat, card in obs.table1]
-        elif obs.phase == 2:
+        elif obs.phase is PHASE2:
             entries = [(f"{i}. {names[seat]}", entry) for i, (seat, entry) in enumerate(obs.table2, start=1)]
         if not entries:
             return Text(t(lang, "table.empty"), style="italic")
@@ -377,14 +391,14 @@ class MattisApp(App[Path | None]):
         out = Text("\n").join([heads, tops, bottoms])
         out.no_wrap = True
         out.overflow = "crop"
-        if obs.phase == 1 and obs.fighters:
-            word = "term.stoting" if obs.rules.ties == "stoting" else "term.krig"
+        if obs.phase is PHASE1 and obs.fighters:
+            word = "term.stoting" if obs.rules.ties is Ties.STOTING else "term.krig"
             fighters = [names[s] for s in obs.fighters]
             out.append("\n\n")
             out.append(t(lang, "table.fight", fight=t(lang, word),
                          names=", ".join(fighters[:-1]) + t(lang, "word.and") + fighters[-1]),
                        style="bold #ff8060")
-        if obs.phase == 2 and obs.trick_need:
+        if obs.phase is PHASE2 and obs.trick_need:
             out.append("\n\n")
             out.append(t(lang, "table.need", have=len(obs.table2), need=obs.trick_need), style="italic")
         return out
@@ -507,16 +521,16 @@ class MattisApp(App[Path | None]):
             self.say(t(self.lang, "hint.none"))
             return
         h = self.hand
-        if move.kind == "play":
+        if move.kind is MoveKind.PLAY:
             h.selected = set(move.cards) if len(move.cards) > 1 else set()
             if move.cards[0] in h.cards:
                 h.cursor = h.cards.index(move.cards[0])
             h.refresh()
         text = t(self.lang, "hint", move=move_label(move, self.lang))
-        if move.kind == "play":
+        if move.kind is MoveKind.PLAY:
             text += "  " + t(self.lang, "hint.keys")
         else:
-            text += "  " + t(self.lang, "hint.key_chance" if move.kind == "chance" else "hint.key_pickup")
+            text += "  " + t(self.lang, "hint.key_chance" if move.kind is MoveKind.CHANCE else "hint.key_pickup")
         self.say(text)
 
     def action_save_quit(self) -> None:

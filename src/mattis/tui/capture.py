@@ -15,7 +15,7 @@ from pathlib import Path
 
 from rich.console import Console
 
-from ..core import PHASE2, preset
+from ..core import PHASE2, MoveKind, preset
 from .app import MattisApp
 from .i18n import Lang
 from .session import Session
@@ -23,7 +23,7 @@ from .session import Session
 
 def interesting(session: Session) -> bool:
     obs = session.observation()
-    return (obs.phase == PHASE2 and len(obs.table2) >= 2 and bool(obs.legal) and len(obs.hand) >= 6
+    return (obs.phase is PHASE2 and len(obs.table2) >= 2 and bool(obs.legal) and len(obs.hand) >= 6
             and len(obs.legal) >= 3)
 
 
@@ -39,7 +39,7 @@ async def capture(out: Path, lang: Lang, seed: int, size: tuple[int, int]) -> bo
             if session.over:
                 return False
             obs = session.observation()
-            moves = [m for m in obs.legal if m.kind != "chance"] or list(obs.legal)
+            moves = [m for m in obs.legal if m.kind is not MoveKind.CHANCE] or list(obs.legal)
             app.submit(rng.choice(moves))
             await pilot.pause()
         await pilot.press("right", "right", "h")

@@ -14,8 +14,11 @@ from ..core import (
     PRESET_DOCS,
     Card,
     Move,
+    MoveKind,
     Observation,
     Rules,
+    Termination,
+    Ties,
     card_code,
     card_name,
     card_symbol,
@@ -23,7 +26,7 @@ from ..core import (
     sort_for_phase2,
 )
 from .i18n import TERMS, Lang, has, t
-from .session import fix_you, mattis_of
+from .session import fix_you
 
 
 def card_label(card: Card, codes: bool = False) -> str:
@@ -37,7 +40,7 @@ def cards_label(cards: Sequence[Card], codes: bool = False) -> str:
 
 def hand_order(obs: Observation) -> list[Card]:
     """The hand sorted: by rank in phase 1; by suit then rank, trumps last, in phase 2."""
-    if obs.phase == PHASE1:
+    if obs.phase is PHASE1:
         return sort_by_rank(obs.hand)
     return sort_for_phase2(obs.hand, obs.trump)
 
@@ -46,29 +49,29 @@ def ordered_moves(obs: Observation) -> list[Move]:
     """The legal moves in the order of the sorted hand (sequences after their first card's
     single), then sjanse / pick up."""
     pos = {c: i for i, c in enumerate(hand_order(obs))}
-    plays = sorted((m for m in obs.legal if m.kind == "play"),
+    plays = sorted((m for m in obs.legal if m.kind is MoveKind.PLAY),
                    key=lambda m: (min(pos.get(c, 99) for c in m.cards), len(m.cards)))
-    return plays + [m for m in obs.legal if m.kind != "play"]
+    return plays + [m for m in obs.legal if m.kind is not MoveKind.PLAY]
 
 
 def legal_cards(obs: Observation) -> set[Card]:
     """The hand cards that are part of some legal move now."""
-    return {c for m in obs.legal if m.kind == "play" for c in m.cards}
+    return {c for m in obs.legal if m.kind is MoveKind.PLAY for c in m.cards}
 
 
 def move_label(move: Move, lang: Lang, codes: bool = False) -> str:
     """A move for a menu: ``legg 4♣``, ``sjanse``, ``ta opp``."""
-    if move.kind == "chance":
+    if move.kind is MoveKind.CHANCE:
         return t(lang, "move.chance")
-    if move.kind == "pickup":
+    if move.kind is MoveKind.PICKUP:
         return t(lang, "move.pickup")
     return t(lang, "move.play", cards=cards_label(move.cards, codes))
 
 
 def phase_text(obs: Observation, lang: Lang) -> str:
-    if obs.phase == OVER:
+    if obs.phase is OVER:
         return t(lang, "phase.over")
-    return t(lang, "phase.1") if obs.phase == PHASE1 else t(lang, "phase.2")
+    return t(lang, "phase.1") if obs.phase is PHASE1 else t(lang, "phase.2")
 
 
 def trump_text(obs: Observation, names: Sequence[str], lang: Lang) -> str:
@@ -103,16 +106,16 @@ def stock_text(obs: Observation, lang: Lang) -> str:
 
 def table_lines(obs: Observation, names: Sequence[str], lang: Lang, codes: bool = False) -> list[str]:
     """The table: the phase 1 trick (with a running krig/støting) or the phase 2 entries."""
-    if obs.phase == PHASE1:
+    if obs.phase is PHASE1:
         if not obs.table1:
             return [t(lang, "table.empty")]
         lines = [f"{names[s]}: {card_label(c, codes)}" for s, c in obs.table1]
         if obs.fighters:
-            word = "term.stoting" if obs.rules.ties == "stoting" else "term.krig"
+            word = "term.stoting" if obs.rules.ties is Ties.STOTING else "term.krig"
             lines.append(t(lang, "table.fight", fight=t(lang, word),
                            names=join_names([names[s] for s in obs.fighters], lang)))
         return lines
-    if obs.phase == OVER or not obs.table2:
+    if obs.phase is OVER or not obs.table2:
         return [t(lang, "table.empty")]
     lines = [f"{i}. {names[s]}: {cards_label(e, codes)}" for i, (s, e) in enumerate(obs.table2, start=1)]
     if obs.trick_need:
@@ -148,14 +151,14 @@ def player_rows(obs: Observation, names: Sequence[str], lang: Lang, codes: bool 
     for s in range(obs.players):
         status = status_text(obs, s, lang)
         if s != obs.seat and obs.known[s]:
-            order = sort_by_rank(obs.known[s]) if obs.phase == PHASE1 else sort_for_phase2(obs.known[s], obs.trump)
+            order = sort_by_rank(obs.known[s]) if obs.phase is PHASE1 else sort_for_phase2(obs.known[s], obs.trump)
             more = ""
             if known_limit is not None and len(order) > known_limit:
                 more = f" +{len(order) - known_limit}"
                 order = order[:known_limit]
             known = t(lang, "status.known", cards=cards_label(order, codes) + more)
             status = f"{status} {known}".strip()
-        trump = " " + t(lang, "status.trump_holder") if obs.trump_holder == s and obs.phase == PHASE1 else ""
+        trump = " " + t(lang, "status.trump_holder") if obs.trump_holder == s and obs.phase is PHASE1 else ""
         rows.append((names[s], str(obs.hand_counts[s]), str(len(obs.piles[s])),
                      str(obs.tricks_won[s]), (status + trump).strip()))
     return rows
@@ -165,7 +168,7 @@ def last_trick_text(obs: Observation, names: Sequence[str], lang: Lang, codes: b
     if obs.last_trick is None:
         return t(lang, "last.none")
     seat, cards = obs.last_trick
-    key = "last.phase1" if obs.phase == PHASE1 else "last.phase2"
+    key = "last.phase1" if obs.phase is PHASE1 else "last.phase2"
     return t(lang, key, name=names[seat], cards=cards_label(cards, codes))
 
 
@@ -174,7 +177,7 @@ def end_lines(obs: Observation, names: Sequence[str], tally: Sequence[int], lang
     lines = [t(lang, "end.title"), "", t(lang, "end.order")]
     for i, s in enumerate(obs.finished, start=1):
         lines.append(f"  {i}. {names[s]}")
-    m = mattis_of(obs)
+    m = obs.outcome.mattis if obs.outcome is not None else None
     for s in obs.blodmattis:
         lines.append("  " + t(lang, "end.blodmattis_line", name=names[s]))
     if m is not None:
@@ -183,9 +186,9 @@ def end_lines(obs: Observation, names: Sequence[str], tally: Sequence[int], lang
     you = names[obs.seat]
     lines.append(fix_you(t(lang, "end.mattis", name=names[m]), you, lang) if m is not None
                  else t(lang, "end.no_mattis"))
-    if obs.end_reason and obs.end_reason != "normal":
-        lines.append(t(lang, f"end.reason.{obs.end_reason}") if has(lang, f"end.reason.{obs.end_reason}")
-                     else obs.end_reason)
+    if obs.end_reason is not None and obs.end_reason is not Termination.NORMAL:
+        key = f"end.reason.{obs.end_reason.value}"
+        lines.append(t(lang, key) if has(lang, key) else obs.end_reason.value)
     lines.append("")
     lines.append(t(lang, "end.tally"))
     for s in range(obs.players):
