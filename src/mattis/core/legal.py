@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Final
 
 from .cards import BIT, FULL_DECK_MASK, RANK, SUIT, Card, mask_of, sequence_spans
 from .moves import _SINGLE, CHANCE, PICKUP, Move, MoveKind, play
-from .rules import Chance, Follow, Pickup, Rules
+from .rules import Chance, Follow, Pickup, Rules, TrickSize
 from .vocabulary import Illegal, Phase, Reason
 
 # Enum members as module constants: reading ``Enum.MEMBER`` costs a descriptor call.
@@ -36,6 +36,8 @@ _MOVEKIND_PLAY = MoveKind.PLAY
 _PHASE_COLLECT = Phase.COLLECT
 _PHASE_OVER = Phase.OVER
 _PICKUP_FIRST = Pickup.FIRST
+_TRICKSIZE_ACTIVE = TrickSize.ACTIVE
+_TRICKSIZE_START = TrickSize.START
 _PICKUP_LAST = Pickup.LAST
 
 if TYPE_CHECKING:
@@ -43,7 +45,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "RepetitionKey", "answer_bits", "answer_mask", "beats", "explain", "phase1_moves", "phase2_moves",
-    "pickup_span", "repetition_key", "revealed_absent", "suit_above",
+    "pickup_span", "repetition_key", "revealed_absent", "suit_above", "trick_complete_at",
 ]
 
 SUIT_BITS: Final = 0x1FFF
@@ -185,6 +187,15 @@ def pickup_span(table: list[tuple[int, tuple[Card, ...]]], rules: Rules) -> tupl
         return i, len(table)
     best = min(range(len(table)), key=lambda k: (RANK[table[k][1][0]], k))
     return best, best + 1
+
+
+def trick_complete_at(rules: Rules, need_at_start: int, still_in: int, seated: int) -> int:
+    """How many entries complete a phase 2 trick: the players still in when it
+    began (``start``), still in now (``active``) or at the table (``seated``)."""
+    ts = rules.trick_size
+    if ts is _TRICKSIZE_START:
+        return need_at_start
+    return still_in if ts is _TRICKSIZE_ACTIVE else seated
 
 
 def revealed_absent(move: Move, top: tuple[Card, ...] | None, trump: int, rules: Rules) -> int:

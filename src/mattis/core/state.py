@@ -27,9 +27,17 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .cards import BIT, RANK, SUIT, Card, card_code, cards_of, mask_of
-from .legal import RepetitionKey, explain, phase1_moves, phase2_moves, pickup_span, repetition_key
+from .legal import (
+    RepetitionKey,
+    explain,
+    phase1_moves,
+    phase2_moves,
+    pickup_span,
+    repetition_key,
+    trick_complete_at,
+)
 from .moves import Move, MoveKind
-from .rules import Draw, EmptyFighter, EmptyHand, Leader2, Phase1End, Rules, Ties, Tricks, TrickSize, Trump
+from .rules import Draw, EmptyFighter, EmptyHand, Leader2, Phase1End, Rules, Ties, Tricks, Trump
 from .vocabulary import Illegal, Outcome, Phase, Reason, Termination
 
 # Enum members as module constants: reading ``Enum.MEMBER`` costs a descriptor call.
@@ -51,8 +59,6 @@ _TERMINATION_NORMAL = Termination.NORMAL
 _TERMINATION_REPETITION = Termination.REPETITION
 _TERMINATION_STUCK = Termination.STUCK
 _TIES_STOTING = Ties.STOTING
-_TRICKSIZE_ACTIVE = TrickSize.ACTIVE
-_TRICKSIZE_START = TrickSize.START
 _TRICKS_PAIR = Tricks.PAIR
 _TRUMP_BOTTOM_UP = Trump.BOTTOM_UP
 _TRUMP_LAST_CARD = Trump.LAST_CARD
@@ -638,10 +644,7 @@ class State:
         """Phase 2: the entries that complete the trick on the table (0 if it is empty)."""
         if self.phase is not _PHASE_SHED or not self.table:
             return 0
-        ts = self.rules.trick_size
-        if ts is _TRICKSIZE_START:
-            return self.trick_need
-        return self.in_game.bit_count() if ts is _TRICKSIZE_ACTIVE else self.n
+        return trick_complete_at(self.rules, self.trick_need, self.in_game.bit_count(), self.n)
 
     def _p2_play(self, seat: int, cards: tuple[Card, ...]) -> None:
         mask = BIT[cards[0]] if len(cards) == 1 else mask_of(cards)
