@@ -6,11 +6,9 @@ from __future__ import annotations
 
 import json
 
-import pytest
 from golden import GOLDEN, compute
 
 
-@pytest.mark.slow
 def test_every_golden_game_is_unchanged() -> None:
     want = json.loads(GOLDEN.read_text())
     got = compute()
