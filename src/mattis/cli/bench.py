@@ -6,7 +6,8 @@ import argparse
 import random
 import time
 
-from ..core import PRESETS, State, preset
+from ..core import PRESETS, Move, Observation, State, preset
+from ..play import Referee, play_until
 from .main import CliError
 
 
@@ -38,6 +39,36 @@ def playouts(name: str, players: int, seconds: float, seed: int) -> tuple[int, i
     return games, decisions, time.process_time() - start
 
 
+class _Random:
+    """A seeded random agent (chooses from its observation's legal moves)."""
+
+    name = "random"
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def act(self, obs: Observation) -> Move:
+        legal = obs.legal
+        return legal[int(self.rng.random() * len(legal))]
+
+
+def play_layer_playouts(name: str, players: int, seconds: float, seed: int) -> tuple[int, int, float]:
+    """The same random playouts through the play layer (a referee, observations, the
+    one loop): what a front end or a research env pays on top of the raw engine."""
+    rules = preset(name)
+    rng = random.Random(seed)
+    agent = _Random(rng)
+    agents = dict.fromkeys(range(players), agent)
+    games = decisions = 0
+    start = time.process_time()
+    deadline = start + seconds
+    while time.process_time() < deadline:
+        referee = Referee.new(rules, players, seed=rng.randrange(2**63))
+        decisions += play_until(referee, agents)
+        games += 1
+    return games, decisions, time.process_time() - start
+
+
 def clone_micros(name: str, players: int, seed: int) -> float:
     s = State.new(preset(name), players, seed=seed)
     for _ in range(20):
@@ -59,12 +90,14 @@ def run(args: argparse.Namespace) -> int:
             raise CliError(f"{name} does not allow {args.players} players")
     if args.seconds <= 0:
         raise CliError("--seconds must be positive")
-    print(f"random playouts through the public API (legal_moves + apply), {args.players} players, "
-          "one process, per CPU second")
-    print(f"{'rules':<12}{'games/s':>10}{'decisions/s':>14}{'clone µs':>10}")
+    print(f"random playouts, {args.players} players, one process, per CPU second: the raw engine "
+          "(State.legal_moves + apply) and the play layer (Referee + observations + play_until)")
+    print(f"{'rules':<12}{'games/s':>10}{'decisions/s':>14}{'clone µs':>10}{'play layer dec/s':>18}")
     for name in names:
         g, d, el = playouts(name, args.players, args.seconds, args.seed)
-        print(f"{name:<12}{g / el:>10.0f}{d / el:>14.0f}{clone_micros(name, args.players, args.seed):>10.2f}")
+        _, pd, pel = play_layer_playouts(name, args.players, args.seconds / 2, args.seed)
+        print(f"{name:<12}{g / el:>10.0f}{d / el:>14.0f}{clone_micros(name, args.players, args.seed):>10.2f}"
+              f"{pd / pel:>18.0f}")
     if args.vs_openspiel:
         import importlib
 
