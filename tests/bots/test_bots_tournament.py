@@ -102,3 +102,33 @@ def test_statistics() -> None:
     p = paired(rows, "x", "y", 2)
     assert p.deals == 4 and p.diff == pytest.approx(0.5)
     assert {s.bot: s.losses for s in summarize(rows)} == {"x": 4, "y": 0}
+
+
+def test_a_run_from_before_the_seed_scheme_resumes_on_its_own_deals(tmp_path: Path) -> None:
+    from mattis.bots.arena import play_game
+    from mattis.core import preset
+
+    out = tmp_path / "old"
+    base = ["tournament", "--bots", "heuristic,random,random", "--seed", "5", "--workers", "1", "--no-progress",
+            "--out", str(out)]
+    assert main(base + ["--deals", "1"]) == 0
+    meta = json.loads((out / "tournament.json").read_text())
+    assert meta["seed_scheme"] == "derive"
+    # A run written before tournament.json named its scheme: the old crc32 seeds.
+    del meta["seed_scheme"]
+    (out / "tournament.json").write_text(json.dumps(meta))
+    rules = preset("mattis")
+    old = [row for rot in range(3) for row in play_game(rules, ("heuristic", "random", "random"), 0, rot, 5,
+                                                          "crc32")]
+    with open(out / "results.csv", "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["deal", "rotation", "seat", "bot", "lost", "place", "decisions", "think_s", "end_reason"])
+        for r in old:
+            w.writerow([r.deal, r.rotation, r.seat, r.bot, r.lost, r.place, r.decisions, r.think_s, r.end_reason])
+    assert main(base + ["--deals", "2", "--resume"]) == 0
+    rows = [r for r in _rows(out) if r["deal"] == "1"]
+    expected = [row for rot in range(3) for row in play_game(rules, ("heuristic", "random", "random"), 1, rot, 5,
+                                                               "crc32")]
+    assert [(r["rotation"], r["seat"], r["lost"], r["place"], r["decisions"]) for r in rows] == \
+        [(str(e.rotation), str(e.seat), str(e.lost), str(e.place), str(e.decisions)) for e in expected]
+    assert json.loads((out / "tournament.json").read_text())["seed_scheme"] == "crc32"

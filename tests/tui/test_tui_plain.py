@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 
 from mattis.cli.main import main
-from mattis.core import GameRecord, card_code, load_record, preset, seat_names
+from mattis.core import GameRecord, card_code, describe_move, load_record, preset, seat_names
 from mattis.play import Referee
+from mattis.tui.i18n import t
 from mattis.tui.plain import PlainGame
 from mattis.tui.session import Session, fix_you
 
@@ -183,3 +184,64 @@ def test_same_seed_same_game(tmp_path: Path) -> None:
                 assert s.try_move(s.observation().legal[-1]) is None
         texts.append(s.record_text())
     assert texts[0] == texts[1]
+
+
+def play_out(s: Session, save: bool = False) -> None:
+    """The human plays its last legal move each turn until the game is over."""
+    while not s.over:
+        s.run_bots()
+        if s.human_to_act:
+            assert s.try_move(s.observation().legal[-1]) is None
+            if save:
+                s.save()
+
+
+@pytest.mark.parametrize("rules", ["mattis", "skitgubbe"])
+def test_log_tells_every_move_and_the_end(tmp_path: Path, rules: str) -> None:
+    s = Session(rules=preset(rules), players=3, levels=["easy"] * 3, lang="en", seed=rules,
+                save_path=tmp_path / "g.json")
+    s.start()
+    play_out(s)
+    obs = s.observation()
+    outcome = obs.outcome
+    assert outcome is not None
+    you = s.names[0]
+    # every move is told, in order, in the words of describe_move
+    lines = iter(s.log)
+    for seat, move, shown in obs.history:
+        said = fix_you(describe_move(s.names[seat], move, shown, "en"), you, "en")
+        assert any(line == said for line in lines), said
+    if obs.trump is not None and any("Phase 2 begins" in line for line in s.log):
+        assert s.log.count(f"Phase 2 begins. Trump is {t('en', f'suit.{obs.trump}')}.") == 1
+    for seat in outcome.blodmattis:
+        assert fix_you(t("en", "log.blodmattis", name=s.names[seat]), you, "en") in s.log
+    if not outcome.forced:
+        for place, seat in enumerate(outcome.finished, start=1):
+            assert fix_you(t("en", "log.out", name=s.names[seat], place=place), you, "en") in s.log
+    if outcome.mattis is not None:
+        assert s.log[-1] == fix_you(f"{s.names[outcome.mattis]} is Mattis!", you, "en")
+    assert s.tally == [int(seat in outcome.losers) for seat in range(3)]
+    # the next game: the loser deals, the tally is not counted twice
+    loser = Referee.from_record(GameRecord.loads(s.record_text())).next_dealer
+    s.next_game()
+    assert s.observation().dealer == loser and s.games == 2
+    assert s.tally == [int(seat in outcome.losers) for seat in range(3)]
+    assert fix_you(t("en", "log.new_game", dealer=s.names[loser]), you, "en") in s.log
+
+
+def test_saves_keep_earlier_games_not_earlier_moves(tmp_path: Path) -> None:
+    s = Session(rules=preset("mattis"), players=3, levels=["easy"] * 3, lang="en", seed=3,
+                save_path=tmp_path / "g.json")
+    s.start()
+    s.save()
+    play_out(s, save=True)
+    s.save()
+    first = (tmp_path / "g.json").read_text(encoding="utf-8")
+    assert not (tmp_path / "g.1.json").exists()  # saving move after move keeps no copies
+    s.next_game()
+    s.save()
+    play_out(s, save=True)
+    s.save()
+    assert (tmp_path / "g.1.json").read_text(encoding="utf-8") == first
+    assert not (tmp_path / "g.2.json").exists()
+    assert Referee.from_record(load_record(str(tmp_path / "g.json"))).is_over

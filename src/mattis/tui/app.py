@@ -1,8 +1,8 @@
 """The Textual card table for ``mattis play``.
 
 The app renders only the human seat's observation (``Session.observation``);
-the :class:`~mattis.tui.session.Session` is the referee that holds the game and
-asks the bots.  Keys: ←/→ choose a card, Enter lays it (or the selected
+the :class:`~mattis.tui.session.Session` holds the game's referee and asks the
+bots.  Keys: ←/→ choose a card, Enter lays it (or the selected
 sequence), Space selects cards for a sequence, ``c`` chance (sjanse), ``p``
 pick up, ``l`` last trick, ``r`` rules, ``h`` hint, ``q`` / Ctrl-C save and quit.
 """
@@ -35,10 +35,10 @@ from ..core import (
     Move,
     MoveKind,
     Observation,
-    Ties,
     card_symbol,
     play,
 )
+from ..core.text import as_object, fight_term
 from .i18n import t
 from .render import (
     end_lines,
@@ -392,8 +392,8 @@ class MattisApp(App[Path | None]):
         out.no_wrap = True
         out.overflow = "crop"
         if obs.phase is PHASE1 and obs.fighters:
-            word = "term.stoting" if obs.rules.ties is Ties.STOTING else "term.krig"
-            fighters = [names[s] for s in obs.fighters]
+            word = "term." + fight_term(obs.rules)
+            fighters = [as_object(names[s], lang) for s in obs.fighters]
             out.append("\n\n")
             out.append(t(lang, "table.fight", fight=t(lang, word),
                          names=", ".join(fighters[:-1]) + t(lang, "word.and") + fighters[-1]),
