@@ -5,6 +5,8 @@
 'Bjørn legger kløver knekt'
 >>> describe_move("Cato", parse_move("pickup"), (2,), "en")
 'Cato picks up four of clubs'
+>>> describe_move("Cato", parse_move("pickup"), (2,), "nb")
+'Cato tar opp kløver 4'
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import Final
 from .cards import Card, Lang, card_name, card_symbol
 from .catalogue import TEXT
 from .moves import Move, MoveKind
+from .rules import Rules, Ties
 from .vocabulary import Illegal
 
 DEFAULT_NAMES: Final = ("Anne", "Bjørn", "Cato", "Dina", "Eirik", "Frida")
@@ -26,6 +29,42 @@ def seat_names(players: int, human: int | None = None, lang: Lang = "en") -> lis
     if human is not None:
         names[human] = "Du" if lang == "nb" else "You"
     return names
+
+
+def as_object(name: str, lang: Lang = "en") -> str:
+    """A seat name where it is the object of a sentence: the human's "Du" becomes
+    "deg" ("mellom Cato og deg"), "You" becomes "you"; other names stay.
+
+    >>> as_object("Du", "nb"), as_object("You", "en"), as_object("Cato", "nb")
+    ('deg', 'you', 'Cato')
+    """
+    if lang == "nb":
+        return "deg" if name == "Du" else name
+    return "you" if name == "You" else name
+
+
+def fight_term(rules: Rules) -> str:
+    """What the fight over equal cards is called under ``rules``: the key of its
+    ``term.*`` entry (``stoting`` under ``ties=stoting``, ``stunsa`` in Skitgubbe,
+    else ``krig``).  Every front end asks this.
+
+    >>> from .rules import preset
+    >>> [fight_term(preset(name)) for name in ("mattis", "hund", "blodmattis", "skitgubbe")]
+    ['krig', 'krig', 'stoting', 'stunsa']
+    """
+    if rules.ties is Ties.STOTING:
+        return "stoting"
+    return "stunsa" if rules.name == "skitgubbe" else "krig"
+
+
+def fight_word(rules: Rules, lang: Lang = "en") -> str:
+    """The fight's word under ``rules`` in ``lang``.
+
+    >>> from .rules import preset
+    >>> fight_word(preset("skitgubbe"), "nb"), fight_word(preset("mattis"), "en")
+    ('stunsa', 'krig (war)')
+    """
+    return say(f"term.{fight_term(rules)}", lang)
 
 
 def list_cards(cards: Sequence[Card], lang: Lang) -> str:
@@ -46,7 +85,7 @@ def describe_move(name: str, move: Move, shown: Sequence[Card], lang: Lang = "en
         return f"{take} and turn{s} up {card_name(shown[0], lang)}" if shown else take
     if move.kind is MoveKind.PICKUP:
         pick = "pick" + s
-        return (f"{name} tar inn {list_cards(shown, lang)}" if lang == "nb"
+        return (f"{name} tar opp {list_cards(shown, lang)}" if lang == "nb"
                 else f"{name} {pick} up {list_cards(shown, lang)}")
     if len(move.cards) > 1:
         return (f"{name} legger serien {list_cards(move.cards, lang)}" if lang == "nb"

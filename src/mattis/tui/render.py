@@ -18,13 +18,13 @@ from ..core import (
     Observation,
     Rules,
     Termination,
-    Ties,
     card_code,
     card_name,
     card_symbol,
     sort_by_rank,
     sort_for_phase2,
 )
+from ..core.text import as_object, fight_term
 from .i18n import TERMS, Lang, has, t
 from .session import fix_you
 
@@ -83,7 +83,7 @@ def trump_text(obs: Observation, names: Sequence[str], lang: Lang) -> str:
                      sym=card_symbol(obs.trump_card))
         return t(lang, "trump.known", suit=suit)
     if obs.trump_holder is not None:
-        return t(lang, "trump.face_down", name=names[obs.trump_holder])
+        return t(lang, "trump.face_down", name=as_object(names[obs.trump_holder], lang))
     return t(lang, "trump.in_stock")
 
 
@@ -111,9 +111,9 @@ def table_lines(obs: Observation, names: Sequence[str], lang: Lang, codes: bool 
             return [t(lang, "table.empty")]
         lines = [f"{names[s]}: {card_label(c, codes)}" for s, c in obs.table1]
         if obs.fighters:
-            word = "term.stoting" if obs.rules.ties is Ties.STOTING else "term.krig"
+            word = "term." + fight_term(obs.rules)
             lines.append(t(lang, "table.fight", fight=t(lang, word),
-                           names=join_names([names[s] for s in obs.fighters], lang)))
+                           names=join_names([as_object(names[s], lang) for s in obs.fighters], lang)))
         return lines
     if obs.phase is OVER or not obs.table2:
         return [t(lang, "table.empty")]

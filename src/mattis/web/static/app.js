@@ -7,9 +7,10 @@
   const app = document.getElementById("app");
   let view = null, ws = null, selected = new Set(), showLast = false, retry = 0, sentSeq = null, tableId = null;
 
-  function t(key, ...args) {
+  // The catalogue's words (i18n.json is generated from mattis.core.catalogue); named {fields}.
+  function t(key, params) {
     let s = (STR[lang] && STR[lang][key]) || STR.en[key] || key;
-    args.forEach((a, i) => { s = s.replace("{" + i + "}", a); });
+    for (const k in params || {}) s = s.split("{" + k + "}").join(String(params[k]));
     return s;
   }
   function h(tag, attrs, ...kids) {
@@ -30,7 +31,7 @@
     document.querySelectorAll("[data-t]").forEach((e) => { e.textContent = t(e.dataset.t); });
     const b = document.getElementById("lang");
     b.textContent = lang === "nb" ? "English" : "Norsk";
-    b.setAttribute("aria-label", t("switch_lang"));
+    b.setAttribute("aria-label", t("web.switch_lang"));
   }
   document.getElementById("lang").addEventListener("click", () => {
     lang = lang === "nb" ? "en" : "nb";
@@ -44,8 +45,8 @@
   async function api(path, body) {
     const r = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" },
       body: JSON.stringify(Object.assign({ lang }, body)) });
-    const data = await r.json().catch(() => ({ error: t("bad_reply") }));
-    if (!r.ok) throw new Error(data.error || t("bad_reply"));
+    const data = await r.json().catch(() => ({ error: t("web.bad_reply") }));
+    if (!r.ok) throw new Error(data.error || t("web.bad_reply"));
     return data;
   }
   const seatKey = (tid) => "mattis.seat." + tid;
@@ -62,16 +63,16 @@
     const seatsBox = h("div", { id: "seats-cfg", class: "seats-cfg" });
     const doc = h("p", { class: "hint", id: "preset-doc" });
     function levelSel(id) {
-      return h("select", { id, "aria-label": t("level") },
-        meta.levels.map((l) => h("option", { value: l, text: t("level_" + l), selected: l === meta.default_level })));
+      return h("select", { id, "aria-label": t("web.level") },
+        meta.levels.map((l) => h("option", { value: l, text: t("level." + l), selected: l === meta.default_level })));
     }
     function drawSeats() {
       seatsBox.replaceChildren();
       const n = +players.value;
       for (let i = 1; i < n; i++) {
-        const kind = h("select", { id: "seat-kind-" + i, "aria-label": t("seat_n", i + 1) },
-          h("option", { value: "human", text: t("seat_friend") }), h("option", { value: "bot", text: t("seat_bot") }));
-        seatsBox.appendChild(h("div", { class: "row" }, h("span", { text: t("seat_n", i + 1) }), kind, levelSel("seat-level-" + i)));
+        const kind = h("select", { id: "seat-kind-" + i, "aria-label": t("web.seat_n", { n: i + 1 }) },
+          h("option", { value: "human", text: t("web.seat_friend") }), h("option", { value: "bot", text: t("web.seat_bot") }));
+        seatsBox.appendChild(h("div", { class: "row" }, h("span", { text: t("web.seat_n", { n: i + 1 }) }), kind, levelSel("seat-level-" + i)));
       }
     }
     function drawPlayers() {
@@ -79,7 +80,7 @@
       const keep = +players.value || 3;
       players.replaceChildren(...Array.from({ length: hi - lo + 1 }, (_, k) => lo + k)
         .map((n) => h("option", { value: n, text: String(n), selected: n === Math.min(hi, Math.max(lo, keep)) })));
-      doc.textContent = meta.presets[presetSel.value].doc;
+      doc.textContent = t("rules.preset." + presetSel.value);
       drawSeats();
     }
     presetSel.addEventListener("change", drawPlayers);
@@ -94,7 +95,7 @@
       const ov = {};
       for (const w of overrides.value.split(/[\s,]+/).filter(Boolean)) {
         const [k, v] = w.split("=");
-        if (!k || v === undefined) { err.textContent = t("bad_override", w); return; }
+        if (!k || v === undefined) { err.textContent = t("web.bad_override", { text: w }); return; }
         ov[k] = v;
       }
       const n = +players.value;
@@ -112,15 +113,15 @@
         route();
       } catch (e) { err.textContent = e.message; }
     } },
-      h("h2", { text: t("new_table") }),
-      h("label", {}, t("your_name"), name),
-      h("label", {}, t("rules"), presetSel), doc,
-      h("label", {}, t("players"), players),
+      h("h2", { text: t("web.new_table") }),
+      h("label", {}, t("web.your_name"), name),
+      h("label", {}, t("label.rules"), presetSel), doc,
+      h("label", {}, t("label.players"), players),
       seatsBox,
-      h("label", {}, t("overrides"), overrides),
-      h("button", { type: "submit", id: "create", class: "primary", text: t("create") }), err);
+      h("label", {}, t("web.overrides"), overrides),
+      h("button", { type: "submit", id: "create", class: "primary", text: t("web.create") }), err);
     app.appendChild(form);
-    app.appendChild(h("section", { class: "panel about" }, h("h2", { text: t("about_title") }), h("p", { text: t("about") })));
+    app.appendChild(h("section", { class: "panel about" }, h("h2", { text: t("web.about_title") }), h("p", { text: t("web.about") })));
     drawPlayers();
   }
 
@@ -137,9 +138,9 @@
         history.replaceState(null, "", "/t/" + tid);
         route();
       } catch (e) { err.textContent = e.message; }
-    } }, h("h2", { text: t("join_title") }), h("label", {}, t("your_name"), name),
-      h("button", { type: "submit", id: "join", class: "primary", text: t("join") }),
-      h("a", { href: "/t/" + tid + "?watch=1", text: t("watch_instead") }), err));
+    } }, h("h2", { text: t("web.join_title") }), h("label", {}, t("web.your_name"), name),
+      h("button", { type: "submit", id: "join", class: "primary", text: t("web.join") }),
+      h("a", { href: "/t/" + tid + "?watch=1", text: t("web.watch_instead") }), err));
     name.focus();
   }
 
@@ -149,7 +150,7 @@
     tableId = tid;
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
     ws = new WebSocket(proto + "//" + location.host + "/ws/" + tid);
-    setConn("connecting");
+    setConn("web.connecting");
     ws.onopen = () => { retry = 0; setConn(""); ws.send(JSON.stringify({ type: "hello", token: token || undefined, lang })); };
     ws.onmessage = (m) => {
       const msg = JSON.parse(m.data);
@@ -160,7 +161,7 @@
       render();
     };
     ws.onclose = () => {
-      setConn("reconnecting");
+      setConn("web.reconnecting");
       retry = Math.min(retry + 1, 6);
       setTimeout(() => connect(tid, token), 300 * retry);
     };
@@ -168,7 +169,7 @@
   function showRefused(text, tid) {
     localStorage.removeItem(seatKey(tid));
     app.replaceChildren(h("div", { class: "panel" }, h("p", { class: "error", role: "alert", text }),
-      h("a", { href: "/", text: t("home") })));
+      h("a", { href: "/", text: t("web.home") })));
   }
   function send(obj) {
     if (!ws || ws.readyState !== 1) return;
@@ -194,65 +195,65 @@
   function seatBox(i) {
     const s = view.seats[i], o = view.obs;
     const tags = [];
-    if (s.kind === "bot") tags.push(t("bot_tag", t("level_" + s.level)));
-    if (s.kind === "open") tags.push(t("open_seat"));
-    if (s.kind === "human" && !s.connected) tags.push(t("offline"));
+    if (s.kind === "bot") tags.push(t("web.bot_tag", { level: t("level." + s.level) }));
+    if (s.kind === "open") tags.push(t("web.open_seat"));
+    if (s.kind === "human" && !s.connected) tags.push(t("web.offline"));
     const box = h("div", { class: "seat", id: "seat-" + i, "data-seat": i });
     box.appendChild(h("div", { class: "seatname" },
-      o && o.to_act === i ? h("span", { class: "turnmark", "aria-label": t("to_act"), text: "▶ " }) : null,
-      s.name + (i === view.you ? " (" + t("you") + ")" : ""),
-      o && o.dealer === i ? h("span", { class: "badge", title: t("dealer"), text: t("dealer_short") }) : null));
+      o && o.to_act === i ? h("span", { class: "turnmark", "aria-label": t("status.to_act"), text: "▶ " }) : null,
+      s.name + (i === view.you ? " (" + t("web.you") + ")" : ""),
+      o && o.dealer === i ? h("span", { class: "badge", title: t("web.dealer"), text: t("web.dealer_short") }) : null));
     if (tags.length) box.appendChild(h("div", { class: "tags", text: tags.join(" · ") }));
     if (o) {
       const fin = o.finished.indexOf(i), lost = o.losers.indexOf(i);
       const stats = h("div", { class: "stats" },
         h("span", { class: "mini" }, Cards.svg(null, "tiny"), " × " + o.hand_counts[i]),
-        o.phase === 1 ? h("span", { text: t("won_cards", o.piles[i].length, o.tricks_won[i]) }) : null);
+        o.phase === 1 ? h("span", { text: t("web.won_cards", { cards: o.piles[i].length, tricks: o.tricks_won[i] }) }) : null);
       box.appendChild(stats);
-      if (o.known[i].length && i !== view.you) box.appendChild(h("div", { class: "known", text: t("known") + ": " + o.known[i].map(Cards.text).join(" ") }));
-      if (fin >= 0) box.appendChild(h("div", { class: "place ok", text: "✓ " + t("place_n", fin + 1) }));
-      if (o.blodmattis.includes(i)) box.appendChild(h("div", { class: "place bad", text: "✗ " + t("blodmattis") }));
-      else if (lost >= 0) box.appendChild(h("div", { class: "place bad", text: "✗ " + t("mattis") }));
+      if (o.known[i].length && i !== view.you) box.appendChild(h("div", { class: "known", text: t("status.known", { cards: o.known[i].map(Cards.text).join(" ") }) }));
+      if (fin >= 0) box.appendChild(h("div", { class: "place ok", text: "✓ " + t("status.finished", { place: fin + 1 }) }));
+      if (o.blodmattis.includes(i)) box.appendChild(h("div", { class: "place bad", text: "✗ " + t("status.blodmattis") }));
+      else if (lost >= 0) box.appendChild(h("div", { class: "place bad", text: "✗ " + t("status.mattis") }));
       if (o.to_act === i) box.classList.add("acting");
-      if (o.phase === 1 && o.fighters.includes(i)) box.appendChild(h("div", { class: "tags", text: t("in_war") }));
+      if (o.phase === 1 && o.fighters.includes(i)) box.appendChild(h("div", { class: "tags", text: t("status.fighting", { fight: t("term." + view.fight) }) }));
     }
     return box;
   }
   function turnText(o) {
-    if (o.phase === 3) return o.mattis !== null ? t("is_mattis", name(o.mattis)) : t("game_over");
-    if (o.to_act === view.you) return t("your_turn");
-    return t("waiting_for", name(o.to_act));
+    if (o.phase === 3) return o.mattis !== null ? t("end.mattis", { name: name(o.mattis) }) : t("turn.over");
+    if (o.to_act === view.you) return t("turn.you");
+    return t("turn.other", { name: name(o.to_act) });
   }
   function trumpBox(o) {
     if (o.trump) {
-      const label = t("trump") + ": " + Cards.SUITS[o.trump] + " " + t("suit_" + o.trump);
+      const label = t("label.trump") + ": " + t("suit." + "CDHS".indexOf(o.trump));
       return h("div", { class: "pile trump", id: "trump" }, o.trump_card ? Cards.svg(o.trump_card) : null, h("div", { class: "cap", text: label }));
     }
-    return h("div", { class: "pile trump", id: "trump" }, Cards.svg(null, "sideways"), h("div", { class: "cap", text: t("trump_hidden") }));
+    return h("div", { class: "pile trump", id: "trump" }, Cards.svg(null, "sideways"), h("div", { class: "cap", text: t("label.trump") + ": " + (o.trump_holder !== null && o.trump_holder !== undefined ? t("trump.face_down", { name: name(o.trump_holder) }) : t("trump.in_stock")) }));
   }
   function tableArea(o) {
     const area = h("div", { class: "felt", id: "felt" });
     const piles = h("div", { class: "piles" });
     if (o.phase === 1) {
       piles.appendChild(h("div", { class: "pile", id: "stock" }, o.stock_count ? Cards.svg(null) : h("div", { class: "empty" }),
-        h("div", { class: "cap", text: t("stock_n", o.stock_count) })));
+        h("div", { class: "cap", text: t("info.stock", { n: o.stock_count }) })));
     }
     piles.appendChild(trumpBox(o));
-    if (o.set_aside_count) piles.appendChild(h("div", { class: "pile" }, h("div", { class: "cap", text: t("aside_n", o.set_aside_count) })));
-    if (o.out_count) piles.appendChild(h("div", { class: "pile" }, h("div", { class: "cap", text: t("out_n", o.out_count) })));
+    if (o.set_aside_count) piles.appendChild(h("div", { class: "pile" }, h("div", { class: "cap", text: t("info.aside", { n: o.set_aside_count }) })));
+    if (o.out_count) piles.appendChild(h("div", { class: "pile" }, h("div", { class: "cap", text: t("info.out", { n: o.out_count }) })));
     area.appendChild(piles);
-    const trick = h("div", { class: "trick", id: "trick", "aria-label": t("table"), "aria-live": "polite" });
+    const trick = h("div", { class: "trick", id: "trick", "aria-label": t("label.table"), "aria-live": "polite" });
     if (showLast && o.last_trick) {
-      trick.appendChild(h("div", { class: "cap", text: t("last_trick_by", name(o.last_trick[0])) }));
+      trick.appendChild(h("div", { class: "cap", text: t("web.last_trick_by", { name: name(o.last_trick[0]) }) }));
       o.last_trick[1].forEach((c) => trick.appendChild(cardBox(c, "")));
     } else if (o.phase === 1) {
       o.table1.forEach(([s, c]) => trick.appendChild(cardBox(c, name(s))));
-      if (o.fighters.length) trick.appendChild(h("div", { class: "cap war", text: t("war_between", o.fighters.map(name).join(", ")) }));
+      if (o.fighters.length) trick.appendChild(h("div", { class: "cap war", text: t("table.fight", { fight: t("term." + view.fight), names: o.fighters.map(name).join(", ") }) }));
     } else if (o.phase === 2) {
       o.table2.forEach(([s, cs]) => trick.appendChild(h("div", { class: "entry" }, cs.map((c) => Cards.svg(c)), h("div", { class: "cap", text: name(s) }))));
-      if (o.trick_need) trick.appendChild(h("div", { class: "cap", text: t("trick_need", o.table2.length, o.trick_need) }));
+      if (o.trick_need) trick.appendChild(h("div", { class: "cap", text: t("table.need", { have: o.table2.length, need: o.trick_need }) }));
     }
-    if (!trick.childNodes.length) trick.appendChild(h("div", { class: "cap muted", text: t("table_empty") }));
+    if (!trick.childNodes.length) trick.appendChild(h("div", { class: "cap muted", text: t("table.empty") }));
     area.appendChild(trick);
     return area;
   }
@@ -287,62 +288,62 @@
   function handArea(o) {
     const mine = o.to_act === view.you && o.phase !== 3;
     const L = legalSets(o);
-    const hand = h("div", { class: "hand", id: "hand", role: "group", "aria-label": t("your_hand") });
+    const hand = h("div", { class: "hand", id: "hand", role: "group", "aria-label": t("label.hand") });
     sortHand(o.hand, o).forEach((c, k) => {
       const legal = mine && (L.single.has(c) || L.inSeq.has(c));
       const b = h("button", { type: "button", class: "card" + (legal ? " legal" : "") + (selected.has(c) ? " selected" : ""),
         "data-card": c, "data-key": k < 9 ? String(k + 1) : null, "aria-pressed": selected.has(c) ? "true" : null,
-        "aria-label": Cards.text(c) + (legal ? " — " + t("playable") : ""), disabled: !mine,
+        "aria-label": Cards.text(c) + (legal ? " — " + t("web.playable") : ""), disabled: !mine,
         onclick: () => clickCard(c) }, Cards.svg(c), legal ? h("span", { class: "dot", "aria-hidden": "true", text: "●" }) : null);
       hand.appendChild(b);
     });
-    if (!o.hand.length) hand.appendChild(h("div", { class: "cap muted", text: t("no_cards") }));
+    if (!o.hand.length) hand.appendChild(h("div", { class: "cap muted", text: t("web.no_cards") }));
     const selMove = selectionMove();
     const selLegal = selMove && o.legal.includes(selMove);
     const actions = h("div", { class: "actions" },
-      h("button", { type: "button", id: "btn-play", class: "primary", disabled: !(mine && selLegal), text: t("play_selected") + " (⏎)", onclick: () => { sendMove(selMove); } }),
-      h("button", { type: "button", id: "btn-chance", disabled: !(mine && L.chance), text: t("chance") + " (c)", onclick: () => sendMove("chance") }),
-      h("button", { type: "button", id: "btn-pickup", disabled: !(mine && L.pickup), text: t("pickup") + " (p)", onclick: () => sendMove("pickup") }),
-      h("button", { type: "button", id: "btn-last", disabled: !o.last_trick, "aria-pressed": showLast ? "true" : "false", text: t("last_trick") + " (l)", onclick: () => { showLast = !showLast; render(); } }));
+      h("button", { type: "button", id: "btn-play", class: "primary", disabled: !(mine && selLegal), text: t("web.play_selected") + " (⏎)", onclick: () => { sendMove(selMove); } }),
+      h("button", { type: "button", id: "btn-chance", disabled: !(mine && L.chance), text: t("btn.chance") + " (c)", onclick: () => sendMove("chance") }),
+      h("button", { type: "button", id: "btn-pickup", disabled: !(mine && L.pickup), text: t("btn.pickup") + " (p)", onclick: () => sendMove("pickup") }),
+      h("button", { type: "button", id: "btn-last", disabled: !o.last_trick, "aria-pressed": showLast ? "true" : "false", text: t("btn.last") + " (l)", onclick: () => { showLast = !showLast; render(); } }));
     return h("section", { class: "me" }, hand, actions);
   }
   function logArea(o) {
     const ol = h("ol", { class: "log", id: "log", start: o.log_start + 1 }, o.log.map((e) => h("li", { text: e.text })));
-    return h("details", { class: "panel logbox", open: window.innerWidth > 700 }, h("summary", { text: t("move_log") }), ol);
+    return h("details", { class: "panel logbox", open: window.innerWidth > 700 }, h("summary", { text: t("label.log") }), ol);
   }
   function resultArea(o) {
-    const order = o.finished.map((s, k) => h("li", { text: t("place_n", k + 1) + ": " + name(s) }));
-    o.losers.forEach((s) => order.push(h("li", { class: "bad", text: (o.blodmattis.includes(s) ? t("blodmattis") : t("mattis")) + ": " + name(s) })));
+    const order = o.finished.map((s, k) => h("li", { text: t("web.place_n", { place: k + 1 }) + ": " + name(s) }));
+    o.losers.forEach((s) => order.push(h("li", { class: "bad", text: (o.blodmattis.includes(s) ? t("status.blodmattis") : t("status.mattis")) + ": " + name(s) })));
     const g = view.game;
     return h("section", { class: "panel result", id: "result", role: "status" },
-      h("h2", { text: o.mattis !== null ? t("is_mattis", name(o.mattis)) : t("game_over") }),
-      o.end_reason && o.end_reason !== "normal" ? h("p", { text: t("end_" + o.end_reason) }) : null,
+      h("h2", { text: o.mattis !== null ? t("end.mattis", { name: name(o.mattis) }) : t("turn.over") }),
+      o.end_reason && o.end_reason !== "normal" ? h("p", { text: t("end.reason." + o.end_reason) }) : null,
       h("ol", { class: "order" }, order),
-      view.you !== null ? h("button", { type: "button", id: "btn-rematch", class: "primary", text: t("rematch"), onclick: () => send({ type: "rematch" }) }) : null,
-      h("a", { id: "download", href: "/api/tables/" + view.table + "/games/" + g + "/record", download: "mattis-" + view.table + "-" + g + ".json", text: t("download") }));
+      view.you !== null ? h("button", { type: "button", id: "btn-rematch", class: "primary", text: t("web.rematch"), onclick: () => send({ type: "rematch" }) }) : null,
+      h("a", { id: "download", href: "/api/tables/" + view.table + "/games/" + g + "/record", download: "mattis-" + view.table + "-" + g + ".json", text: t("web.download") }));
   }
   function tallyArea() {
     if (!view.tally.games) return null;
-    return h("div", { class: "tally", id: "tally" }, t("tally", view.tally.games) + " " +
+    return h("div", { class: "tally", id: "tally" }, t("web.tally", { games: view.tally.games }) + " " +
       view.seats.map((s, i) => s.name + " " + view.tally.mattis[i]).join(", "));
   }
   function lobbyArea() {
     const base = location.origin + "/t/" + view.table;
-    const box = h("section", { class: "panel lobby" }, h("h2", { text: t("waiting_room") }));
+    const box = h("section", { class: "panel lobby" }, h("h2", { text: t("web.waiting_room") }));
     if (view.invite) {
       const link = base + "?invite=" + view.invite;
-      box.appendChild(h("label", {}, t("invite_link"), h("input", { id: "invite-link", readonly: true, value: link, onfocus: (e) => e.target.select() })));
-      box.appendChild(h("label", {}, t("watch_link"), h("input", { id: "watch-link", readonly: true, value: base + "?watch=1", onfocus: (e) => e.target.select() })));
-      box.appendChild(h("p", { class: "hint", text: t("invite_hint") }));
+      box.appendChild(h("label", {}, t("web.invite_link"), h("input", { id: "invite-link", readonly: true, value: link, onfocus: (e) => e.target.select() })));
+      box.appendChild(h("label", {}, t("web.watch_link"), h("input", { id: "watch-link", readonly: true, value: base + "?watch=1", onfocus: (e) => e.target.select() })));
+      box.appendChild(h("p", { class: "hint", text: t("web.invite_hint") }));
     }
     box.appendChild(h("ul", { class: "seatlist" }, view.seats.map((s, i) => h("li", {},
-      t("seat_n", i + 1) + ": " + s.name + (s.kind === "bot" ? " — " + t("bot_tag", t("level_" + s.level)) : s.kind === "open" ? " — " + t("open_seat") : "")))));
+      t("web.seat_n", { n: i + 1 }) + ": " + s.name + (s.kind === "bot" ? " — " + t("web.bot_tag", { level: t("level." + s.level) }) : s.kind === "open" ? " — " + t("web.open_seat") : "")))));
     if (view.host) {
-      const lvl = h("select", { id: "fill-level", "aria-label": t("fill_level") },
-        ["easy", "medium", "hard", "expert"].map((l) => h("option", { value: l, text: t("level_" + l), selected: l === "medium" })));
-      box.appendChild(h("label", {}, t("fill_level"), lvl));
-      box.appendChild(h("button", { type: "button", id: "btn-start", class: "primary", text: t("start"), onclick: () => send({ type: "start", level: lvl.value }) }));
-    } else box.appendChild(h("p", { text: t("wait_host") }));
+      const lvl = h("select", { id: "fill-level", "aria-label": t("web.fill_level") },
+        ["easy", "medium", "hard", "expert"].map((l) => h("option", { value: l, text: t("level." + l), selected: l === "medium" })));
+      box.appendChild(h("label", {}, t("web.fill_level"), lvl));
+      box.appendChild(h("button", { type: "button", id: "btn-start", class: "primary", text: t("web.start"), onclick: () => send({ type: "start", level: lvl.value }) }));
+    } else box.appendChild(h("p", { text: t("web.wait_host") }));
     return box;
   }
   function render() {
@@ -356,10 +357,10 @@
     const focusKey = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.card : null;
     const parts = [];
     parts.push(h("div", { class: "bar" },
-      h("span", { class: "rulesname", text: view.rules_name + (view.game ? " · " + t("game_n", view.game) : "") }),
+      h("span", { class: "rulesname", text: view.rules_name + (view.game ? " · " + t("web.game_n", { n: view.game }) : "") }),
       o ? h("strong", { id: "turn", text: turnText(o) }) : null,
-      view.you === null ? h("span", { class: "badge", text: t("spectator") }) : null,
-      o ? h("span", { class: "phase", text: t("phase_" + o.phase) }) : null));
+      view.you === null ? h("span", { class: "badge", text: t("web.spectator") }) : null,
+      o ? h("span", { class: "phase", text: t(o.phase === 3 ? "phase.over" : "phase." + o.phase) }) : null));
     if (view.error) parts.push(h("p", { class: "error", role: "alert", id: "error", text: view.error }));
     if (!o) {
       parts.push(lobbyArea());
@@ -371,7 +372,7 @@
       parts.push(tableArea(o));
       if (o.phase === 3) parts.push(resultArea(o));
       if (view.you !== null) { parts.push(seatBox(view.you)); parts.push(handArea(o)); }
-      parts.push(h("p", { class: "hint keys", text: t("keys_hint") }));
+      parts.push(h("p", { class: "hint keys", text: t("web.keys_hint") }));
       const tl = tallyArea(); if (tl) parts.push(tl);
       parts.push(logArea(o));
     }

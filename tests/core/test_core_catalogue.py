@@ -1,0 +1,121 @@
+"""The one string catalogue: complete, the same fields in both languages, really
+Norwegian in Norwegian, and the words that follow the rules in force."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import string
+
+import pytest
+
+from mattis.core import CHOICES, PRESETS, Illegal, Reason, Rules, describe_move, parse_move, preset, reason_text
+from mattis.core.cards import SUIT_NAMES, SUIT_SYMBOLS
+from mattis.core.catalogue import TERM_KEYS, TEXT
+from mattis.core.text import as_object, fight_term, fight_word, say
+from mattis.core.vocabulary import Termination
+
+#: Keys whose text is rightly the same in both languages (names, symbols, bare fields).
+SAME_IN_BOTH = {
+    "status.mattis", "trump.known", "end.mattis_line", "end.blodmattis_line", "col.status", "hint", "btn.hint",
+    "web.title", "web.bot_tag",
+}
+
+
+def fields_of(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
+
+
+@pytest.mark.parametrize("key", sorted(TEXT))
+def test_every_key_has_both_languages_with_the_same_fields(key: str) -> None:
+    nb, en = TEXT[key]
+    assert nb.strip() and en.strip()
+    assert fields_of(nb) == fields_of(en)
+    assert all(re.fullmatch(r"[a-z_]+", f) for f in fields_of(nb)), "named fields only"
+    params = {f: "X" for f in fields_of(nb)}
+    assert "{" not in say(key, "nb", **params) and "{" not in say(key, "en", **params)
+
+
+def test_the_languages_differ_where_they_should() -> None:
+    same = sorted(k for k, (nb, en) in TEXT.items() if nb == en)
+    assert same == sorted(SAME_IN_BOTH)
+
+
+def test_no_english_left_in_the_norwegian() -> None:
+    english = re.compile(r"\b(the|and|you|your|of|is|with|cards?|player|trick|stock|pick|turn|game|won|laid)\b",
+                         re.IGNORECASE)
+    leaks = {k: nb for k, (nb, _) in TEXT.items() if english.search(re.sub(r"\{[a-z_]+\}", "", nb))}
+    # The line mode's help names the commands the player types, in both languages ("pickup" is one).
+    assert set(leaks) <= {"plain.bad_input", "plain.help"}, leaks
+
+
+def test_the_norwegian_uses_the_rule_texts_words() -> None:
+    nb = "\n".join(nb for nb, _ in TEXT.values())
+    assert not re.search(r"\bta[rs]? inn\b", nb), "one word for picking up: ta opp"
+    assert "bildesiden" not in nb and "bildet ned" not in nb, "cards lie med baksiden opp"
+    assert not re.search(r"\bstokken\b", nb), "the stock is bunken"
+    assert "Forrige stikk" not in nb, "one name for the last trick: Siste stikk"
+    assert "ta opp" in say("move.pickup", "nb") and say("btn.pickup", "nb") == "Ta opp"
+    assert describe_move("Cato", parse_move("pickup"), (2,), "nb") == "Cato tar opp kløver 4"
+
+
+def test_every_reason_has_words_and_no_stale_reason_remains() -> None:
+    codes = {f"reason.{r}" for r in Reason}
+    assert codes == {k for k in TEXT if k.startswith("reason.")}
+    for r in Reason:
+        ill = Illegal(r, cards=(9,), number=2)
+        assert reason_text(ill, "nb") != reason_text(ill, "en"), r
+        assert "{" not in reason_text(ill, "nb")
+    assert reason_text(Illegal(Reason.MUST_BEAT, cards=(9,)), "nb") == "det må være høyere enn J♣"
+
+
+def test_every_rule_option_and_value_is_explained() -> None:
+    options = [f.name for f in dataclasses.fields(Rules) if f.name != "name"]
+    assert {f"opt.{o}" for o in options} == {k for k in TEXT if k.startswith("opt.")}
+    values = {f"val.{o}.{v}" for o, vs in CHOICES.items() for v in vs}
+    values |= {"val.yes", "val.no", "val.sequences.0"}  # booleans; sequences=0 means none
+    assert values == {k for k in TEXT if k.startswith("val.")}
+    for f in dataclasses.fields(Rules):
+        if f.type in ("bool", bool):
+            assert f.name not in CHOICES
+
+
+def test_every_preset_end_and_term_is_worded() -> None:
+    assert {f"rules.preset.{p}" for p in PRESETS} == {k for k in TEXT if k.startswith("rules.preset.")}
+    assert {f"end.reason.{t}" for t in Termination if t is not Termination.NORMAL} == {
+        k for k in TEXT if k.startswith("end.reason.")}
+    assert {f"term.{k}" for k in TERM_KEYS} == {k for k in TEXT if k.startswith("term.")}
+    assert {f"gloss.{k}" for k in TERM_KEYS} == {k for k in TEXT if k.startswith("gloss.")}
+    for key in TERM_KEYS:
+        word, gloss_en = TEXT[f"term.{key}"][0], TEXT[f"gloss.{key}"][1]
+        assert TEXT[f"gloss.{key}"][0].startswith(word + ": ")
+        # English keeps the Norwegian word and adds a gloss in brackets.
+        assert re.fullmatch(re.escape(word) + r" \(.+\)", TEXT[f"term.{key}"][1])
+        assert re.fullmatch(re.escape(word) + r" \(.+\)", gloss_en)
+
+
+def test_suits_are_named_as_on_the_cards() -> None:
+    for i in range(4):
+        for lang in ("nb", "en"):
+            assert say(f"suit.{i}", lang) == f"{SUIT_NAMES[lang][i]} {SUIT_SYMBOLS[i]}"
+
+
+@pytest.mark.parametrize(("rules", "term", "nb"), [
+    (preset("mattis"), "krig", "krig"),
+    (preset("hund"), "krig", "krig"),
+    (preset("blodmattis"), "stoting", "støting"),
+    (preset("skitgubbe"), "stunsa", "stunsa"),
+    (preset("mattis", ties="stoting"), "stoting", "støting"),
+    (preset("skitgubbe", ties="stoting"), "stoting", "støting"),
+    (preset("blodmattis", ties="war"), "krig", "krig"),
+])
+def test_the_fight_is_called_what_the_rules_call_it(rules: Rules, term: str, nb: str) -> None:
+    assert fight_term(rules) == term
+    assert fight_word(rules, "nb") == nb
+    assert fight_word(rules, "en").startswith(nb + " (")
+
+
+def test_the_human_is_deg_in_the_object_case() -> None:
+    line = say("table.fight", "nb", fight="krig", names="Cato og " + as_object("Du", "nb"))
+    assert line == "Det er krig mellom Cato og deg!"
+    assert as_object("You", "en") == "you" and as_object("Dina", "en") == "Dina"
