@@ -10,7 +10,7 @@ np = pytest.importorskip("numpy", reason="the research extra is not installed: p
 
 from rl_helpers import CONFIGS, hidden_swaps, random_game, replay  # noqa: E402
 
-from mattis.core import CHANCE, PICKUP, State, play, preset  # noqa: E402
+from mattis.core import CHANCE, PICKUP, Rules, State, play, preset  # noqa: E402
 from mattis.rl.encoding import (  # noqa: E402
     ActionSpace,
     encode,
@@ -42,7 +42,7 @@ def test_action_space_sizes_and_layout() -> None:
 
 
 @pytest.mark.parametrize("rules,players", CONFIGS)
-def test_every_legal_move_has_an_action(rules, players) -> None:
+def test_every_legal_move_has_an_action(rules: Rules, players: int) -> None:
     space = ActionSpace(rules)
     for seed in range(6):
         s = State.new(rules, players, seed=seed)
@@ -56,7 +56,7 @@ def test_every_legal_move_has_an_action(rules, players) -> None:
 
 
 @pytest.mark.parametrize("rules,players", CONFIGS)
-def test_out_cards_match_the_referee(rules, players) -> None:
+def test_out_cards_match_the_referee(rules: Rules, players: int) -> None:
     """The out-of-play block is derived from public events; it must equal the truth."""
     for seed in range(4):
         s = State.new(rules, players, seed=seed)
@@ -82,6 +82,7 @@ def test_tensor_blocks_hold_what_the_seat_sees() -> None:
         assert x.shape == (obs_size(3),) and x.dtype == np.float32
         assert 0.0 <= x.min() and x.max() <= 1.0
         assert set(np.flatnonzero(x[o["hand"]:o["hand"] + 52])) == set(obs.hand)
+        assert t.to_act is not None
         assert x[o["to_act"] + (t.to_act - seat) % 3] == 1.0  # relative seat to act
         assert x[o["phase"]] == 1.0
         # Block 1 of "piles" is the seat to the observer's left.
@@ -91,7 +92,7 @@ def test_tensor_blocks_hold_what_the_seat_sees() -> None:
 
 
 @pytest.mark.parametrize("rules,players", CONFIGS[:5])
-def test_swapping_hidden_cards_leaves_the_observation_unchanged(rules, players) -> None:
+def test_swapping_hidden_cards_leaves_the_observation_unchanged(rules: Rules, players: int) -> None:
     """A seat's tensor and string depend only on what it may know: deal again two cards it
     never saw (in other hands, the stock, set aside), replay the same moves, compare."""
     rng = random.Random(11)

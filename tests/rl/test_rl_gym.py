@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 pytest.importorskip("gymnasium", reason="the research extra is not installed: pip install 'mattis[rl]'")
@@ -18,11 +20,11 @@ from mattis.rl.gym_env import MattisEnv, register  # noqa: E402
     {"rules": "blodmattis", "players": 4, "opponents": "random", "seat": 2},
     {"rules": "skitgubbe", "players": 2, "overrides": "sequences=3", "opponents": "random"},
 ])
-def test_gymnasium_check_env(kwargs) -> None:
+def test_gymnasium_check_env(kwargs: dict[str, Any]) -> None:
     check_env(MattisEnv(**kwargs), skip_render_check=True)
 
 
-def run_episode(env: MattisEnv, seed: int) -> tuple[list[int], float, dict]:
+def run_episode(env: MattisEnv, seed: int) -> tuple[list[int], float, dict[str, Any]]:
     obs, info = env.reset(seed=seed)
     rng = np.random.default_rng(seed)
     actions: list[int] = []
@@ -40,7 +42,7 @@ def run_episode(env: MattisEnv, seed: int) -> tuple[list[int], float, dict]:
 
 
 @pytest.mark.parametrize("kwargs", [{}, {"rules": "blodmattis", "players": 5, "seat": 3}])
-def test_reward_is_minus_one_exactly_when_the_learner_loses(kwargs) -> None:
+def test_reward_is_minus_one_exactly_when_the_learner_loses(kwargs: dict[str, Any]) -> None:
     env = MattisEnv(opponents="random", **kwargs)
     outcomes = set()
     for seed in range(12):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -12,18 +13,19 @@ np = pytest.importorskip("numpy", reason="the research extra is not installed: p
 from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 from rl_helpers import hidden_swaps, random_game, replay  # noqa: E402
 
-from mattis.core import State, preset  # noqa: E402
+from mattis.core import PRESETS, Move, State, preset  # noqa: E402
+from mattis.core.determinize import DeterminizeError, relabel_hidden  # noqa: E402
 from mattis.rl import openspiel_game  # noqa: E402
 from mattis.rl.encoding import ActionSpace, obs_size  # noqa: E402
 
 
-def sample_chance(state, rng: random.Random) -> int:
+def sample_chance(state: Any, rng: random.Random) -> int:
     actions, probs = zip(*state.chance_outcomes(), strict=True)
     assert abs(sum(probs) - 1.0) < 1e-9
-    return rng.choices(actions, weights=probs)[0]
+    return int(rng.choices(actions, weights=probs)[0])
 
 
-def random_state(spec: str, seed: int, decisions: int | None = None):
+def random_state(spec: str, seed: int, decisions: int | None = None) -> tuple[Any, Any]:
     """A state after the deal and ``decisions`` random moves (to the end if None)."""
     g = pyspiel.load_game(spec)
     s = g.new_initial_state()
@@ -39,7 +41,7 @@ def random_state(spec: str, seed: int, decisions: int | None = None):
 
 
 @pytest.mark.parametrize("spec", ["python_mattis", "python_mattis(rules=skitgubbe,players=2,overrides=sequences:3)"])
-def test_openspiel_random_sim_test(spec) -> None:
+def test_openspiel_random_sim_test(spec: str) -> None:
     pyspiel.random_sim_test(pyspiel.load_game(spec), num_sims=2, serialize=True, verbose=False)
 
 
@@ -48,7 +50,7 @@ def test_openspiel_random_sim_test(spec) -> None:
     ("python_mattis(rules=blodmattis,players=5)", 366, 5),
     ("python_mattis(rules=skitgubbe,players=4,overrides=sequences:3;phase2_cap:300)", 318, 4),
 ])
-def test_game_size_figures_follow_the_parameters(spec, actions, players) -> None:
+def test_game_size_figures_follow_the_parameters(spec: str, actions: int, players: int) -> None:
     g = pyspiel.load_game(spec)
     assert g.num_distinct_actions() == actions
     assert g.num_players() == players
@@ -83,12 +85,12 @@ def test_the_deal_is_fifty_two_chance_nodes_then_the_engines_deal() -> None:
 def test_returns_are_minus_one_for_the_losers() -> None:
     for seed in range(5):
         g, s = random_state("python_mattis(rules=blodmattis,players=4)", seed)
-        losers = s.engine.losers
+        losers = s.engine.outcome.losers
         assert s.returns() == [(-1.0 if p in losers else 0.0) for p in range(4)]
         assert len(s.history()) <= 52 + g.max_game_length()
 
 
-def spiel_state(deck: list[int], moves: list):
+def spiel_state(deck: list[int], moves: list[Move]) -> Any:
     """``python_mattis`` (standard rules, 3 players) dealt from ``deck``, after ``moves``."""
     s = pyspiel.load_game("python_mattis").new_initial_state()
     for c in deck:
@@ -129,7 +131,7 @@ def test_information_state_does_not_change_when_hidden_cards_are_swapped() -> No
 
 @pytest.mark.parametrize("spec", ["python_mattis", "python_mattis(rules=blodmattis,players=4)",
                                   "python_mattis(rules=skitgubbe,players=2)"])
-def test_resampling_keeps_the_information_set_and_hides_the_rest(spec) -> None:
+def test_resampling_keeps_the_information_set_and_hides_the_rest(spec: str) -> None:
     for seed in range(3):
         _, s = random_state(spec, seed, decisions=10 + 15 * seed)
         p = s.current_player()
@@ -142,6 +144,91 @@ def test_resampling_keeps_the_information_set_and_hides_the_rest(spec) -> None:
             assert r.legal_actions() == s.legal_actions()
             differ += r.history()[:52] != true_deck
         assert differ >= 5
+
+
+#: Every preset, with several table sizes (two players set cards aside, unseen).
+RESAMPLE_TABLES = [("mattis", 3), ("mattis", 2), ("hund", 5), ("hund", 4), ("blodmattis", 4), ("blodmattis", 6),
+                   ("skitgubbe", 3), ("skitgubbe", 2)]
+
+
+def spiel_from(spec: str, world: State) -> Any:
+    """The ``python_mattis`` state (``spec``) of an engine game: its deck, then its moves."""
+    assert world.deck is not None
+    s = pyspiel.load_game(spec).new_initial_state()
+    for c in world.deck:
+        s.apply_action(c)
+    space = ActionSpace(world.rules)
+    for _seat, mv in world.moves():
+        s.apply_action(space.action(mv))
+    return s
+
+
+def own_draws(game: State, seat: int) -> set[int]:
+    """Every card ``seat`` took into its hand from the deck (the deal or the stock):
+    new in its hand and never shown in public before."""
+    assert game.deck is not None
+    u = State.from_deck(game.rules, game.players, game.deck, game.dealer)
+    drawn = set(u.hand(seat))
+    public: set[int] = set()
+    for _seat, mv, shown in game.history():
+        public.update(shown)
+        u.apply(mv)
+        drawn.update(c for c in u.hand(seat) if c not in public)
+    return drawn
+
+
+def relabel_keeping_recall(truth: State, seat: int, rng: random.Random) -> State:
+    """``truth`` with the cards hidden from ``seat`` dealt afresh, and ``seat``'s own
+    cards in the places it drew them (its perfect recall): the same information state."""
+    other = relabel_hidden(truth, seat, rng)
+    assert truth.deck is not None and other.deck is not None
+    mine = own_draws(truth, seat)
+    places = [i for i, c in enumerate(truth.deck) if c in mine]
+    assert {other.deck[i] for i in places} == mine  # who draws where is public
+    deck = [truth.deck[i] if i in places else c for i, c in enumerate(other.deck)]
+    out = State.from_deck(truth.rules, truth.players, deck, truth.dealer)
+    for _seat, mv in truth.moves():
+        out.apply(mv)
+    assert out.observation(seat) == truth.observation(seat)
+    return out
+
+
+def test_resampling_never_reads_the_hidden_cards() -> None:
+    """Deal the cards hidden from a seat afresh (same information state) and resample
+    from both states with the same seed: the worlds must be identical, so they cannot
+    depend on the hidden cards (the old resampler fell back to the true deck)."""
+    assert {name for name, _ in RESAMPLE_TABLES} == set(PRESETS)
+    positions = relabelled = 0
+    for name, players in RESAMPLE_TABLES:
+        spec = f"python_mattis(rules={name},players={players})"
+        for seed in range(4):
+            full, moves = random_game(preset(name), players, seed)
+            for cut in (0, 3, len(moves) // 4, len(moves) // 2, (3 * len(moves)) // 4, len(moves)):
+                truth = replay(full.rules, players, list(full.deck or ()), moves[:cut])
+                assert truth is not None
+                for seat in {(seed + cut) % players, truth.to_act if truth.to_act is not None else 0}:
+                    other = relabel_keeping_recall(truth, seat, random.Random(cut * 7 + seed))
+                    assert other.deck is not None and truth.deck is not None
+                    relabelled += other.deck != truth.deck
+                    a, b = spiel_from(spec, truth), spiel_from(spec, other)
+                    assert a.information_state_string(seat) == b.information_state_string(seat)
+                    for k in range(2):
+                        ra = a.resample_from_infostate(seat, None, rng=random.Random(k))
+                        rb = b.resample_from_infostate(seat, None, rng=random.Random(k))
+                        assert ra.history() == rb.history()
+                        assert ra.information_state_string(seat) == a.information_state_string(seat)
+                    positions += 1
+    assert positions >= 300 and relabelled >= positions // 2
+
+
+def test_a_failed_determinization_raises_and_never_returns_the_truth(monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_world(obs: Any, rng: random.Random) -> State:
+        raise DeterminizeError("nothing fits")
+
+    _, s = random_state("python_mattis", 1, decisions=12)
+    monkeypatch.setattr(openspiel_game, "sample_state", no_world)
+    with pytest.raises(DeterminizeError, match="python_mattis: no deal fits player"):
+        s.resample_from_infostate(s.current_player(), None, rng=random.Random(0))
 
 
 def test_ismcts_and_mcts_play_a_full_game() -> None:
@@ -183,7 +270,7 @@ def test_action_strings_name_the_move() -> None:
 
 
 @pytest.mark.parametrize("perfect_recall", [False, True])
-def test_public_observer_shows_no_private_cards(perfect_recall) -> None:
+def test_public_observer_shows_no_private_cards(perfect_recall: bool) -> None:
     from open_spiel.python.observation import make_observation
 
     g, s = random_state("python_mattis", 4, decisions=9)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 pytest.importorskip("pettingzoo", reason="the research extra is not installed: pip install 'mattis[rl]'")
@@ -22,7 +24,7 @@ from mattis.rl.encoding import ActionSpace  # noqa: E402
     {"rules": "skitgubbe", "players": 2, "overrides": {"sequences": 3}},
     {"rules": "hund", "players": 6, "overrides": "pickup=lowest"},
 ])
-def test_pettingzoo_api_test(kwargs) -> None:
+def test_pettingzoo_api_test(kwargs: dict[str, Any]) -> None:
     api_test(mattis_v0.env(**kwargs), num_cycles=300, verbose_progress=False)
 
 
@@ -31,13 +33,13 @@ def test_pettingzoo_seed_test() -> None:
     seed_test(mattis_v0.env, num_cycles=300)
 
 
-def play_out(env, seed: int) -> tuple[list[int], dict[str, float], dict]:
+def play_out(env: Any, seed: int) -> tuple[list[int], dict[str, float], dict[str, Any]]:
     """Play a game with seeded random legal actions; the actions, final rewards and infos."""
     env.reset(seed=seed)
     rng = np.random.default_rng(seed)
     actions: list[int] = []
     final: dict[str, float] = {}
-    infos: dict = {}
+    infos: dict[str, Any] = {}
     for agent in env.agent_iter():
         obs, reward, term, trunc, info = env.last()
         if term or trunc:
@@ -61,7 +63,7 @@ def test_reset_with_a_seed_replays_the_same_game() -> None:
 
 
 @pytest.mark.parametrize("kwargs", [{}, {"rules": "blodmattis", "players": 5}, {"rules": "skitgubbe", "players": 4}])
-def test_rewards_are_minus_one_for_each_loser(kwargs) -> None:
+def test_rewards_are_minus_one_for_each_loser(kwargs: dict[str, Any]) -> None:
     for seed in range(8):
         env = mattis_v0.env(**kwargs)
         _, final, infos = play_out(env, seed)

@@ -33,7 +33,7 @@ def test_openspiel_row_counts_player_moves_not_deal_steps() -> None:
     assert abs(spiel_avg - raw_avg) < 40  # counting the deal would add 52 per game
 
 
-def test_main_race_prints_the_table(capsys) -> None:
+def test_main_race_prints_the_table(capsys: pytest.CaptureFixture[str]) -> None:
     assert main_race(0.02) == 0
     out = capsys.readouterr().out
     assert "| crazy_eights |" in out and "| mattis raw |" in out

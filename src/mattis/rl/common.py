@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..core import OVER, Rules, State, card_code, parse_overrides, preset, seat_names
-from ..core.cards import SUIT_LETTERS
+from ..core import Phase, Rules, card_symbol, parse_overrides, preset, seat_names
+from ..core.cards import SUIT_SYMBOLS
+from ..play import Referee
 
 
 def make_rules(rules: str | Rules = "mattis", overrides: Mapping[str, Any] | str | None = None) -> Rules:
@@ -42,20 +43,23 @@ def loser_rewards(players: int, losers: tuple[int, ...] | list[int]) -> list[flo
     return out
 
 
-def render_text(g: State) -> str:
-    """The public view of a game plus every hand (the environment's own view, for watching)."""
-    names = seat_names(g.players)
-    obs = g.observation(0)
-    lines = [f"{g.rules.name}, phase {obs.phase if obs.phase != OVER else 'over'}, stock {obs.stock_count}"
-             + (f", trump {SUIT_LETTERS[obs.trump]}" if obs.trump is not None else "")]
-    for s in range(g.players):
-        hand = " ".join(card_code(c) for c in g.hand(s)) or "-"
-        mark = "*" if g.to_act == s else " "
+def render_text(referee: Referee) -> str:
+    """The table for watching: the public view plus every seat's own hand (each read
+    from that seat's observation), cards written as on the cards (``10♠``)."""
+    names = seat_names(referee.players)
+    obs = referee.observation(0)
+    phase = "over" if obs.phase is Phase.OVER else str(int(obs.phase))
+    lines = [f"{referee.rules.name}, phase {phase}, stock {obs.stock_count}"
+             + (f", trump {SUIT_SYMBOLS[obs.trump]}" if obs.trump is not None else "")]
+    for s in range(referee.players):
+        hand = " ".join(card_symbol(c) for c in referee.observation(s).hand) or "-"
+        mark = "*" if referee.to_act == s else " "
         lines.append(f"{mark} {s} {names[s]:<6} hand: {hand}")
     if obs.table1:
-        lines.append("table: " + " ".join(f"{s}:{card_code(c)}" for s, c in obs.table1))
+        lines.append("table: " + " ".join(f"{s}:{card_symbol(c)}" for s, c in obs.table1))
     if obs.table2:
-        lines.append("table: " + " ".join(f"{s}:" + "".join(card_code(c) for c in e) for s, e in obs.table2))
-    if g.is_over:
-        lines.append(f"over ({g.end_reason}); losers: {', '.join(names[s] for s in g.losers)}")
+        lines.append("table: " + " ".join(f"{s}:" + ",".join(card_symbol(c) for c in e) for s, e in obs.table2))
+    outcome = referee.outcome
+    if outcome is not None:
+        lines.append(f"over ({outcome.termination}); losers: {', '.join(names[s] for s in outcome.losers)}")
     return "\n".join(lines)

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from ..core import CHANCE, OVER, PHASE1, PHASE2, PICKUP, Move, Observation, Rules, play
+from ..core import CHANCE, PHASE2, PICKUP, Move, MoveKind, Observation, Phase, Rules, play
 from ..core.cards import RANK_LETTERS, SUIT_LETTERS, card_code
 
 OBS_LAYOUT_DOC = """\
@@ -107,7 +107,7 @@ def encode(obs: Observation, out: npt.NDArray[np.float32] | None = None) -> npt.
     def rel(seat: int) -> int:
         return (seat - me) % n
 
-    t[o["phase"] + min(obs.phase, OVER) - 1] = 1.0
+    t[o["phase"] + int(obs.phase) - 1] = 1.0
     if obs.to_act is not None:
         t[o["to_act"] + rel(obs.to_act)] = 1.0
     for c in obs.hand:
@@ -149,11 +149,11 @@ def encode(obs: Observation, out: npt.NDArray[np.float32] | None = None) -> npt.
     laid_base = o["laid"]
     laid_any: set[int] = set()
     for s, mv, shown in obs.history:
-        if mv.kind != "pickup":
+        if mv.kind is not MoveKind.PICKUP:
             for c in shown:
                 t[laid_base + rel(s) * 52 + c] = 1.0
                 laid_any.add(c)
-    if obs.phase != PHASE1:
+    if obs.phase is not Phase.COLLECT:
         for c in out_cards(obs, laid_any, on_table):
             t[o["out"] + c] = 1.0
     for s in obs.in_game:
@@ -174,10 +174,10 @@ def out_cards(obs: Observation, laid: set[int] | None = None, on_table: set[int]
     Every card laid in the game is now on the table, out, or back in a hand, where
     it is publicly known (piles join their owners' hands openly, pickups are seen).
     """
-    if obs.phase == PHASE1:
+    if obs.phase is Phase.COLLECT:
         return []
     if laid is None:
-        laid = {c for _, mv, shown in obs.history if mv.kind != "pickup" for c in shown}
+        laid = {c for _, mv, shown in obs.history if mv.kind is not MoveKind.PICKUP for c in shown}
     if on_table is None:
         on_table = {c for _, e in obs.table2 for c in e}
     known = {c for k in obs.known for c in k}
@@ -225,9 +225,9 @@ class ActionSpace:
 
     def action(self, move: Move) -> int:
         """The action number of a move."""
-        if move.kind == "chance":
+        if move.kind is MoveKind.CHANCE:
             return self.chance_action
-        if move.kind == "pickup":
+        if move.kind is MoveKind.PICKUP:
             return self.pickup_action
         if len(move.cards) == 1:
             return move.cards[0]
@@ -295,10 +295,10 @@ def history_string(obs: Observation) -> str:
     """The public history as text: ``<seat>:<move>[=<shown cards>]`` separated by ``;``."""
     items = []
     for s, mv, shown in obs.history:
-        if mv.kind == "play":
+        if mv.kind is MoveKind.PLAY:
             items.append(f"{s}:" + "".join(card_code(c) for c in mv.cards))
         else:
-            items.append(f"{s}:{mv.kind[0]}=" + "".join(card_code(c) for c in shown))
+            items.append(f"{s}:{mv.kind.value[0]}=" + "".join(card_code(c) for c in shown))
     return ";".join(items)
 
 

@@ -7,7 +7,12 @@
 (True, True)
 
 The learner plays seat ``seat`` (default 0); the other seats are ``make_bot(level)``
-agents that see only their own observations.  Observation: the float32 tensor of
+agents that see only their own observations, moved by the one play loop
+(:func:`mattis.play.play_until`) until it is the learner's turn.  Deals and bots are
+seeded by the one seed scheme (:class:`mattis.play.Sitting`, :func:`mattis.play.derive_seed`):
+``reset(seed=s)`` starts a reproducible sequence of episodes, a plain ``reset()``
+continues it (or, before any seed was given, deals from :mod:`secrets`).  The dealer
+stays ``dealer`` in every episode.  Observation: the float32 tensor of
 :func:`mattis.rl.encoding.encode`; actions: :class:`mattis.rl.encoding.ActionSpace`;
 :meth:`MattisEnv.action_masks` gives the legal actions as MaskablePPO
 (sb3-contrib) expects, and ``info["action_mask"]`` holds the same.
@@ -20,8 +25,6 @@ ends the episode at once with reward -1 and ``info["illegal_action"] = True``.
 
 from __future__ import annotations
 
-import random
-import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any, SupportsFloat
 
@@ -32,7 +35,8 @@ from gymnasium import spaces
 
 from ..bots import Agent, make_bot
 from ..bots.base import DEFAULT_LEVEL
-from ..core import Rules, State
+from ..core import Rules
+from ..play import Referee, Sitting, play_until
 from .common import make_rules, render_text
 from .encoding import ActionSpace, encode, obs_size
 
@@ -67,66 +71,65 @@ class MattisEnv(gym.Env[Obs, np.int64]):
         self.space = ActionSpace(self.rules)
         self.observation_space = spaces.Box(0.0, 1.0, (obs_size(players),), np.float32)
         self.action_space = spaces.Discrete(self.space.size)
-        self._seeds = random.Random(secrets.randbits(64))
-        self._game: State | None = None
+        self._sitting = Sitting(self.rules, players, seed=None, dealer=self.dealer)
+        self._referee: Referee | None = None
         self._bots: dict[int, Agent] = {}
 
     # ------------------------------------------------------------------ API
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Obs, dict[str, Any]]:
         super().reset(seed=seed)
         if seed is not None:
-            self._seeds = random.Random(seed)
+            self._sitting = Sitting(self.rules, self.players, seed=seed, dealer=self.dealer)
         others = [s for s in range(self.players) if s != self.seat]
+        levels = dict(zip(others, self.opponent_names, strict=True))
         while True:  # skip the rare deal that settles the learner's fate before it acts
-            self._game = State.new(self.rules, self.players, seed=self._seeds.getrandbits(64), dealer=self.dealer)
-            self._bots = {s: make_bot(name, self._seeds.getrandbits(32))
-                          for s, name in zip(others, self.opponent_names, strict=True)}
+            self._referee = self._sitting.deal()
+            self._bots = self._sitting.bots(levels)
             self._play_bots()
             if self._settled() is None:
                 return self._obs(), self._info()
 
     def step(self, action: np.int64 | int) -> tuple[Obs, SupportsFloat, bool, bool, dict[str, Any]]:
-        g = self._game
-        if g is None:
+        ref = self._referee
+        if ref is None:
             raise RuntimeError("call reset() first")
         if self._settled() is not None:
             raise RuntimeError("the episode is over; call reset()")
         a = int(action)
         move = self.space.move(a) if 0 <= a < self.space.size else None
-        if move is None or g.to_act != self.seat or g.why_illegal(move) is not None:
+        if move is None or ref.check(self.seat, move) is not None:
             info = self._info()
             info["illegal_action"] = True
             return self._obs(), -1.0, True, False, info
-        g.apply(move)
+        ref.apply(self.seat, move, events=False)
         self._play_bots()
         fate = self._settled()
         return self._obs(), (fate if fate is not None else 0.0), fate is not None, False, self._info()
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal actions of the learner now (all False when it is not to act)."""
-        g = self._game
-        if g is None:
+        ref = self._referee
+        if ref is None:
             raise RuntimeError("call reset() first")
-        return self.space.mask(g.observation(self.seat).legal).astype(bool)
+        return self.space.mask(ref.observation(self.seat).legal).astype(bool)
 
     def render(self) -> str | None:
-        if self.render_mode is None or self._game is None:
+        if self.render_mode is None or self._referee is None:
             return None
-        return render_text(self._game)
+        return render_text(self._referee)
 
     # ------------------------------------------------------------ internals
     def _play_bots(self) -> None:
-        g = self._game
-        assert g is not None
-        while g.to_act is not None and g.to_act != self.seat and self._settled() is None:
-            seat = g.to_act
-            g.apply(self._bots[seat].act(g.observation(seat)))
+        """The opponents' moves, up to the learner's turn or until its fate is settled."""
+        ref = self._referee
+        assert ref is not None
+        play_until(ref, self._bots, stop=lambda r: self._settled() is not None)
 
     def _settled(self) -> float | None:
         """The learner's reward once its fate is known, else ``None``."""
-        g = self._game
-        assert g is not None
-        obs = g.observation(self.seat)
+        ref = self._referee
+        assert ref is not None
+        obs = ref.observation(self.seat)
         if self.seat in obs.losers:
             return -1.0
         if self.seat in obs.finished or obs.is_over:
@@ -134,14 +137,14 @@ class MattisEnv(gym.Env[Obs, np.int64]):
         return None
 
     def _obs(self) -> Obs:
-        g = self._game
-        assert g is not None
-        return encode(g.observation(self.seat))
+        ref = self._referee
+        assert ref is not None
+        return encode(ref.observation(self.seat))
 
     def _info(self) -> dict[str, Any]:
-        g = self._game
-        assert g is not None
-        obs = g.observation(self.seat)
+        ref = self._referee
+        assert ref is not None
+        obs = ref.observation(self.seat)
         return {"action_mask": self.space.mask(obs.legal), "phase": obs.phase,
                 "finished": obs.finished, "losers": obs.losers}
 

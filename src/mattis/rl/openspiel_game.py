@@ -25,15 +25,16 @@ first laid in public (a fixed-size summary, not full perfect recall).
 
 from __future__ import annotations
 
-import copy
 import random
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 import pyspiel
 
-from ..core import IllegalMoveError, Move, Rules, State, card_code, mask_of
+from ..core import HistoryItem, IllegalMoveError, Move, MoveKind, Rules, State, card_code, cards_of, mask_of
+from ..core.determinize import DeterminizeError, sample_state
 from .common import loser_rewards, make_rules
 from .encoding import ActionSpace, encode, history_string, layout, obs_size, obs_string
 
@@ -129,7 +130,7 @@ class _Core:
                 log.append(format(mask_of(self.cursor.hand(q)), "x"))
         cur = self.cursor
         while len(self.hands[0]) <= len(self.moves):
-            cur.apply(self.moves[len(self.hands[0]) - 1])
+            cur.force(self.moves[len(self.hands[0]) - 1])  # replaying moves already found legal
             for q, log in enumerate(self.hands):
                 log.append(format(mask_of(cur.hand(q)), "x"))
         return self.hands[seat]
@@ -235,7 +236,9 @@ class MattisState(pyspiel.State):  # type: ignore[misc]
         s = self._core.state
         if s is None or not s.is_over:
             return [0.0] * self._g.players
-        return loser_rewards(self._g.players, s.losers)
+        outcome = s.outcome
+        assert outcome is not None
+        return loser_rewards(self._g.players, outcome.losers)
 
     def __str__(self) -> str:
         s = self._core.state
@@ -260,10 +263,17 @@ class MattisState(pyspiel.State):  # type: ignore[misc]
                                 rng: random.Random | None = None) -> MattisState:
         """A state drawn from ``player_id``'s information set (a determinization).
 
-        Hidden cards are dealt again at random, consistent with the public history and
-        the seat's own cards (see :func:`resample_deck`).  Randomness comes from ``rng``
-        when given (reproducible), else from ``probability_sampler`` (OpenSpiel's
-        ``UniformProbabilitySampler``, called for a seed), else from the OS.
+        The world comes from the one determinizer,
+        :func:`mattis.core.determinize.sample_state`, given only ``player_id``'s
+        :class:`~mattis.core.Observation`: the hidden cards are dealt afresh, never read
+        from the true deal.  The seat's perfect recall adds one thing the observation
+        lacks, the draw (deal or stock) at which each of its own cards reached its hand;
+        the seat's own cards are put back in the places it drew them
+        (:func:`recall_own_draws`), so the sample has the same information state.
+        Randomness comes from ``rng`` when given (reproducible), else from
+        ``probability_sampler`` (OpenSpiel's ``UniformProbabilitySampler``, called for a
+        seed), else from the OS.  Raises :class:`~mattis.core.determinize.DeterminizeError`
+        if no consistent world is found; it never falls back to the true deal.
         """
         core = self._core
         if rng is not None:
@@ -272,123 +282,79 @@ class MattisState(pyspiel.State):  # type: ignore[misc]
             r = random.Random(int(float(probability_sampler()) * 2**53))
         else:
             r = random.Random()
-        new = MattisState(self.get_game())
-        if core.state is None:
-            for c in r.sample([c for c in range(52)], len(core.deck)):
+        game = self.get_game()
+        if core.state is None:  # mid-deal: no seat has seen a card yet
+            new = MattisState(game)
+            for c in r.sample(range(52), len(core.deck)):
                 new.apply_action(c)
             return new
-        moves = core.moves[:]
-        deck = resample_deck(self._g.rules, self._g.players, self._g.dealer, core.deck, moves, player_id, r)
-        for c in deck:
-            new.apply_action(c)
-        for m in moves:
-            new.apply_action(self._g.space.action(m))
+        g = self._g
+        obs = core.state.observation(player_id)
+        mine = _draws([int(hx, 16) for hx in core.hand_log(player_id, g.rules, g.dealer)], obs.history)
+        try:
+            world = sample_state(obs, r)
+            assert world.deck is not None  # sample_state always deals from a deck
+            moves = [mv for _seat, mv in world.moves()]
+            theirs = _draws(_hands_of(g.rules, g.players, g.dealer, world.deck, moves, player_id), obs.history)
+            deck = recall_own_draws(list(world.deck), theirs, mine)
+            new = MattisState(game)
+            for c in deck:
+                new.apply_action(c)
+            for mv in moves:
+                new.apply_action(g.space.action(mv))
+        except (DeterminizeError, IllegalMoveError) as e:
+            raise DeterminizeError(f"python_mattis: no deal fits player {player_id}'s information: {e}") from e
         return new
 
 
-def _slot_owners(rules: Rules, players: int, dealer: int, deck: list[int],
-                 moves: list[Any]) -> tuple[dict[int, tuple[int, int]], dict[int, int], State]:
-    """Replay a game and record, for each card drawn into a hand, (seat, move index
-    when it arrived) — public facts, since who draws when is public — and for each
-    card that first appeared when a seat laid it from hand, (seat -> deadline)."""
+def _hands_of(rules: Rules, players: int, dealer: int, deck: Sequence[int], moves: Sequence[Move],
+              seat: int) -> list[int]:
+    """The mask of ``seat``'s hand after the deal and after each move of a game known
+    to be legal (a sampled world)."""
     s = State.from_deck(rules, players, deck, dealer)
-    owner: dict[int, tuple[int, int]] = {}
-    seen = 0
-    for seat in range(players):
-        h = mask_of(s.hand(seat))
-        for c in s.hand(seat):
-            owner[c] = (seat, 0)
-        seen |= h
-    first_lay: dict[int, int] = {}
-    public = 0
-    for t, mv in enumerate(moves, start=1):
-        if mv.kind == "play":
-            for c in mv.cards:
-                if not public >> c & 1:
-                    first_lay[c] = t
-                    public |= 1 << c
-        s.apply(mv)
-        if mv.kind == "chance":
-            shown = s.history()[-1][2]
-            public |= mask_of(shown)
-            seen |= mask_of(shown)
-        for q in range(players):
-            new = mask_of(s.hand(q)) & ~seen
-            if new:
-                for c in s.hand(q):
-                    if new >> c & 1:
-                        owner[c] = (q, t)
-                seen |= new
-    return owner, first_lay, s
+    out = [mask_of(s.hand(seat))]
+    for mv in moves:
+        s.force(mv)
+        out.append(mask_of(s.hand(seat)))
+    return out
 
 
-def resample_deck(rules: Rules, players: int, dealer: int, deck: list[int], moves: list[Any],
-                  player: int, rng: random.Random, tries: int = 200) -> list[int]:
-    """A deck order that ``player`` cannot tell from ``deck`` given the public moves.
+def _draws(hands: list[int], history: Sequence[HistoryItem]) -> list[int]:
+    """Per step of a seat's hand log (0 = the deal, then one per move), the mask of the
+    cards that reached its hand from the deck then: new in the hand and never shown
+    before (cards shown in public, such as won piles and pickups, join hands openly)."""
+    out: list[int] = []
+    prev = shown = 0
+    for t, m in enumerate(hands):
+        if t:
+            shown |= mask_of(history[t - 1][2])
+        out.append(m & ~prev & ~shown)
+        prev = m
+    return out
 
-    Cards the player has seen (its own draws, chance cards, a shown trump card) keep
-    their places.  A card another seat laid before it was otherwise public must come
-    from that seat's draws made before the lay; the other hidden cards are shuffled
-    among the hidden places.  Negative evidence (a pickup that was forced, a suit not
-    followed) is checked by replaying the moves; a deck that fails is drawn again.
-    After ``tries`` failures the true deck is returned (rare; it keeps the game legal).
-    """
-    owner, first_lay, end = _slot_owners(rules, players, dealer, deck, moves)
+
+def recall_own_draws(deck: list[int], drawn: list[int], recalled: list[int]) -> list[int]:
+    """``deck`` (a sampled world) with one seat's own cards put back where the seat
+    drew them: ``drawn[t]`` is the mask of the cards the seat drew at step ``t`` in
+    that world, ``recalled[t]`` the cards it remembers drawing then.  The seat drew at
+    the same places in both (who draws when is public), so only those places change,
+    among themselves.  Raises :class:`DeterminizeError` if the two do not fit."""
+    if len(drawn) != len(recalled):
+        raise DeterminizeError("the sampled world has a different number of steps")
     pos = {c: i for i, c in enumerate(deck)}
-    mine = {c for c, (q, _) in owner.items() if q == player}
-    fixed_pos: set[int] = {pos[c] for c in mine}
-    # Chance cards and the shown trump card are public.
-    for _, mv, shown in end.history():
-        if mv.kind == "chance":
-            fixed_pos.update(pos[c] for c in shown)
-    if rules.trump == "bottom_up" or end.observation(player).trump is not None:
-        fixed_pos.add(51)
-    free_pos = [i for i in range(52) if i not in fixed_pos]
-    free_cards = [deck[i] for i in free_pos]
-    time_of_pos: dict[int, tuple[int, int]] = {pos[c]: owner[c] for c in owner}
-    by_seat: dict[int, list[int]] = {}
-    for i in free_pos:
-        if i in time_of_pos:
-            by_seat.setdefault(time_of_pos[i][0], []).append(i)
-    constrained: list[tuple[int, int, int]] = []  # (deadline, seat, card)
-    for c in free_cards:
-        if c in first_lay and c in owner:
-            constrained.append((first_lay[c], owner[c][0], c))
-    constrained.sort()
-    for _ in range(tries):
-        new = list(deck)
-        used: set[int] = set()
-        placed: set[int] = set()
-        ok = True
-        for deadline, seat, c in constrained:
-            options = [i for i in by_seat.get(seat, []) if i not in used and time_of_pos[i][1] < deadline]
-            if not options:
-                ok = False
-                break
-            i = rng.choice(options)
-            new[i] = c
-            used.add(i)
-            placed.add(c)
-        if not ok:
+    out = list(deck)
+    for w, d in zip(drawn, recalled, strict=True):
+        if w == d:
             continue
-        rest_cards = [c for c in free_cards if c not in placed]
-        rest_pos = [i for i in free_pos if i not in used]
-        rng.shuffle(rest_cards)
-        for i, c in zip(rest_pos, rest_cards, strict=True):
-            new[i] = c
-        if _replays(rules, players, dealer, new, moves):
-            return new
-    return list(deck)
-
-
-def _replays(rules: Rules, players: int, dealer: int, deck: list[int], moves: list[Any]) -> bool:
-    s = State.from_deck(rules, players, deck, dealer)
-    try:
-        for mv in moves:
-            s.apply(mv)
-    except IllegalMoveError:
-        return False
-    return True
+        if w.bit_count() != d.bit_count():
+            raise DeterminizeError("the sampled world draws a different number of cards for the seat")
+        keep = w & d
+        places = sorted(pos[c] for c in cards_of(w & ~keep))
+        for i, c in zip(places, cards_of(d & ~keep), strict=True):
+            out[i] = c
+    if len(set(out)) != 52:
+        raise DeterminizeError("the seat's own draws do not fit the sampled world")
+    return out
 
 
 class MattisObserver:
@@ -436,7 +402,7 @@ class MattisObserver:
                     m ^= low
             laid = self.dict["first_laid"]
             for t, (_, mv, shown) in enumerate(obs.history, start=1):
-                if mv.kind != "pickup":
+                if mv.kind is not MoveKind.PICKUP:
                     for c in shown:
                         if laid[c] == 0.0:
                             laid[c] = t / self._max_len
@@ -477,6 +443,4 @@ def load(rules: str = "mattis", players: int = 3, overrides: str = "", dealer: i
 
 pyspiel.register_game(_GAME_TYPE, MattisGame)
 
-__all__ = ["MattisGame", "MattisObserver", "MattisState", "SHORT_NAME", "game_info", "load", "resample_deck"]
-
-_ = copy  # deepcopy of a state goes through _Core.__deepcopy__
+__all__ = ["MattisGame", "MattisObserver", "MattisState", "SHORT_NAME", "game_info", "load", "recall_own_draws"]

@@ -9,18 +9,18 @@
 
 Agents are ``player_0 .. player_{n-1}`` (seat numbers).  Each agent observes a dict:
 ``observation`` (float32, :func:`mattis.rl.encoding.encode` of its own
-``state.observation(seat)``) and ``action_mask`` (int8 over the fixed action space of
+observation from the referee) and ``action_mask`` (int8 over the fixed action space of
 :class:`mattis.rl.encoding.ActionSpace`; all zero when it is not the agent's turn).
 Rewards come once, when the game ends: -1 for each loser (Mattis; in Blodmattis rules
 also every Blodmattis), 0 for the others.  Every game ends (the engine stops phase 2
 after ``rules.phase2_cap`` moves and ranks the players), so nothing is truncated.
-An illegal action raises ``ValueError``.
+An illegal action raises ``ValueError``.  Deals are seeded by the one seed scheme
+(:func:`mattis.play.derive_seed`): ``reset(seed=s)`` starts a reproducible sequence of
+deals, a plain ``reset()`` deals the next one (from :mod:`secrets` before any seed).
 """
 
 from __future__ import annotations
 
-import random
-import secrets
 from collections.abc import Mapping
 from typing import Any
 
@@ -30,7 +30,9 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from ..core import OVER, Rules, State
+from ..core import Rules
+from ..core.text import reason_text
+from ..play import Referee, Seed, derive_seed
 from .common import loser_rewards, make_rules, render_text
 from .encoding import ActionSpace, encode, obs_size
 
@@ -65,8 +67,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming)
             for a in self.possible_agents
         }
         self.action_spaces = {a: spaces.Discrete(self.space.size) for a in self.possible_agents}
-        self._seeds: random.Random = random.Random(secrets.randbits(64))
-        self._game: State | None = None
+        self._seed: Seed = None
+        self._deals = 0
+        self._referee: Referee | None = None
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -79,8 +82,10 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming)
         """A new deal: from ``seed`` when given (reproducible), else from the previous
         sequence of seeds (itself seeded from :mod:`secrets`)."""
         if seed is not None:
-            self._seeds = random.Random(seed)
-        self._game = State.new(self.rules, self.players, seed=self._seeds.getrandbits(64), dealer=self.dealer)
+            self._seed, self._deals = seed, 0
+        self._referee = Referee.new(self.rules, self.players, seed=derive_seed(self._seed, "deal", self._deals),
+                                    dealer=self.dealer)
+        self._deals += 1
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -90,16 +95,16 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming)
         self._select()
 
     def _select(self) -> None:
-        g = self._game
-        assert g is not None
-        if g.to_act is not None:
-            self.agent_selection = self.possible_agents[g.to_act]
+        ref = self._referee
+        assert ref is not None
+        if ref.to_act is not None:
+            self.agent_selection = self.possible_agents[ref.to_act]
 
     def observe(self, agent: str) -> ObsDict:
-        g = self._game
-        if g is None:
+        ref = self._referee
+        if ref is None:
             raise RuntimeError("call reset() first")
-        obs = g.observation(self._seat[agent])
+        obs = ref.observation(self._seat[agent])
         return {"observation": encode(obs), "action_mask": self.space.mask(obs.legal)}
 
     def step(self, action: int | np.integer[Any] | None) -> None:
@@ -107,25 +112,27 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming)
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        g = self._game
-        assert g is not None
+        ref = self._referee
+        assert ref is not None
         if action is None:
             raise ValueError("a live agent must act (action None)")
         a = int(action)
         if not 0 <= a < self.space.size:
             raise ValueError(f"action {a} is outside 0..{self.space.size - 1}")
         move = self.space.move(a)
-        reason = g.why_illegal(move)
-        if reason is not None:
-            raise ValueError(f"illegal action {a} ({move}) for {agent}: {reason}")
-        g.apply(move)
+        seat = self._seat[agent]
+        why = ref.check(seat, move)
+        if why is not None:
+            raise ValueError(f"illegal action {a} ({move}) for {agent}: {reason_text(why, 'en')}")
+        ref.apply(seat, move, events=False)
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
-        if g.phase == OVER:
-            for a_name, r in zip(self.agents, loser_rewards(self.players, g.losers), strict=True):
+        outcome = ref.outcome
+        if outcome is not None:
+            for a_name, r in zip(self.agents, loser_rewards(self.players, outcome.losers), strict=True):
                 self.rewards[a_name] = r
                 self.terminations[a_name] = True
-            self.infos = {a: {"losers": tuple(g.losers), "end_reason": g.end_reason} for a in self.agents}
+            self.infos = {a: {"losers": outcome.losers, "end_reason": outcome.termination} for a in self.agents}
         else:
             self._select()
         self._accumulate_rewards()
@@ -134,10 +141,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming)
         """A text picture of the table from the public view (``render_mode="ansi"``)."""
         if self.render_mode is None:
             return None
-        g = self._game
-        if g is None:
+        if self._referee is None:
             return "(no game; call reset())"
-        return render_text(g)
+        return render_text(self._referee)
 
     def close(self) -> None:
         pass
