@@ -55,7 +55,7 @@ def loss_rate(policy: Policy, games: int, rules: str, players: int, seed: int) -
     z = 1.96
     centre = (p + z * z / (2 * games)) / (1 + z * z / games)
     half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
-    return p, centre - half, centre + half
+    return p, max(0.0, centre - half), min(1.0, centre + half)
 
 
 def main() -> None:
