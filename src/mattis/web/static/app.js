@@ -184,6 +184,7 @@
 
   // ----------------------------------------------------------------- render
   const name = (i) => (view.seats[i] ? view.seats[i].name : "?");
+  const joinNames = (xs) => (xs.length < 2 ? xs.join("") : xs.slice(0, -1).join(", ") + t("word.and") + xs[xs.length - 1]);
   function sortHand(cards, o) {
     if (o.phase === 1) return cards.slice().sort((a, b) => Cards.RANK_ORDER(a) - Cards.RANK_ORDER(b) || Cards.SUIT_ORDER(a) - Cards.SUIT_ORDER(b));
     const tr = o.trump;
@@ -248,7 +249,7 @@
       o.last_trick[1].forEach((c) => trick.appendChild(cardBox(c, "")));
     } else if (o.phase === 1) {
       o.table1.forEach(([s, c]) => trick.appendChild(cardBox(c, name(s))));
-      if (o.fighters.length) trick.appendChild(h("div", { class: "cap war", text: t("table.fight", { fight: t("term." + view.fight), names: o.fighters.map(name).join(", ") }) }));
+      if (o.fighters.length) trick.appendChild(h("div", { class: "cap war", text: t("table.fight", { fight: t("term." + view.fight), names: joinNames(o.fighters.map(name)) }) }));
     } else if (o.phase === 2) {
       o.table2.forEach(([s, cs]) => trick.appendChild(h("div", { class: "entry" }, cs.map((c) => Cards.svg(c)), h("div", { class: "cap", text: name(s) }))));
       if (o.trick_need) trick.appendChild(h("div", { class: "cap", text: t("table.need", { have: o.table2.length, need: o.trick_need }) }));
