@@ -10,7 +10,7 @@ np = pytest.importorskip("numpy", reason="the research extra is not installed: p
 
 from rl_helpers import CONFIGS, hidden_swaps, random_game, replay  # noqa: E402
 
-from mattis.core import CHANCE, PICKUP, Rules, State, play, preset  # noqa: E402
+from mattis.core import CHANCE, PICKUP, Phase, Rules, State, play, preset  # noqa: E402
 from mattis.rl.encoding import (  # noqa: E402
     ActionSpace,
     encode,
@@ -62,7 +62,7 @@ def test_out_cards_match_the_referee(rules: Rules, players: int) -> None:
         s = State.new(rules, players, seed=seed)
         rng = random.Random(seed)
         while not s.is_over:
-            if s.phase == 2:
+            if s.phase is Phase.SHED:
                 truth = sorted(s.snapshot()["out_of_play"])
                 for seat in range(players):
                     from mattis.core import card_code

@@ -61,6 +61,18 @@ def test_seeded_reset_is_reproducible() -> None:
     assert a[0] != c[0]
 
 
+def test_plain_resets_continue_the_seeded_sequence() -> None:
+    """After ``reset(seed=s)`` a plain ``reset()`` deals the next game of that seed's
+    sequence: the same for two envs, a different deal from the first."""
+    first, second = MattisEnv(opponents="random"), MattisEnv(opponents="random")
+    a0, _ = first.reset(seed=9)
+    b0, _ = second.reset(seed=9)
+    a1, _ = first.reset()
+    b1, _ = second.reset()
+    assert np.array_equal(a0, b0) and np.array_equal(a1, b1)
+    assert not np.array_equal(a0, a1)
+
+
 def test_an_illegal_action_ends_the_episode_with_a_loss() -> None:
     env = MattisEnv(opponents="random")
     env.reset(seed=1)
