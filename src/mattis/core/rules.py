@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Final
 
+from .catalogue import TEXT
+
 
 class RulesError(ValueError):
     """An invalid rule set, option value or player count."""
@@ -298,12 +300,9 @@ PRESETS: Final[dict[str, Rules]] = {
     ),
 }
 
-PRESET_DOCS: Final[dict[str, str]] = {
-    "mattis": "Mattis, traditional (000, 002, 003): two-card tricks to the left, krig, sjanse, undertrekk.",
-    "hund": "Hund / Dog (000, 003 variants): everyone lays to each trick; phase 2 as Mattis.",
-    "blodmattis": "The Mattis app's rules (001): støting, trump from the bottom card, Blodmattis.",
-    "skitgubbe": "Swedish Skitgubbe (004): stunsa, sjanse any time, pick up the last card.",
-}
+#: Each preset in one English line, from the catalogue's ``rules.preset.*`` (the seed
+#: texts: mattis 000, 002, 003; hund 000, 003; blodmattis 001; skitgubbe 004).
+PRESET_DOCS: Final[dict[str, str]] = {name: TEXT[f"rules.preset.{name}"][1] for name in PRESETS}
 
 
 def _coerce(option: str, value: Any) -> Any:
