@@ -143,7 +143,8 @@ def states_by_seq(record_text: str) -> list[tuple[State, set[int]]]:
     def shown(st: State, before: State | None) -> set[int]:
         if st.trump_shown and st.trump_card >= 0:
             public.add(st.trump_card)
-        if before is not None and before.phase is Phase.COLLECT and st.phase is not Phase.COLLECT and st.rules.leftovers_shown:
+        phase1_ended = before is not None and before.phase is Phase.COLLECT and st.phase is not Phase.COLLECT
+        if phase1_ended and before is not None and st.rules.leftovers_shown:
             for s in range(st.players):  # this rule shows the cards left in hand when phase 1 ends
                 public.update(before.hand(s))
         return set(public)
