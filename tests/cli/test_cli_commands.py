@@ -119,3 +119,27 @@ def test_bundled_examples_replay(capsys: pytest.CaptureFixture[str]) -> None:
         state = record.replay()
         assert state.is_over
         assert GameRecord.from_state(state).to_json() == record.to_json()
+
+
+@pytest.mark.parametrize(("lang", "head", "trump", "saved"), [
+    ("nb", "Regler: blodmattis, 5 spillere\nGiver: Anne\n", "--- Fase 2 begynner. Trumf er ", "Spillet er lagret i "),
+    ("en", "Rules: blodmattis, 5 players\nDealer: Anne\n", "--- Phase 2 begins. Trump is ", "The game is saved in "),
+])
+def test_selfplay_speaks_the_language_asked_for(tmp_path: Path, capsys: pytest.CaptureFixture[str], lang: str,
+                                                 head: str, trump: str, saved: str) -> None:
+    path = tmp_path / "g.json"
+    code, out, _ = run(capsys, "selfplay", "--rules", "blodmattis", "--players", "5", "--seed", "1",
+                       "--lang", lang, "--save", str(path))
+    assert code == 0 and out.startswith(head)
+    outcome = load_record(str(path)).replay().outcome
+    assert outcome is not None and outcome.blodmattis and outcome.mattis is not None
+    names = ["Anne", "Bjørn", "Cato", "Dina", "Eirik"]
+    lines = out.splitlines()
+    assert sum(line.startswith(trump) for line in lines) == 1
+    order = ("Rekkefølge: " if lang == "nb" else "Finishing order: ") + ", ".join(names[s] for s in outcome.finished)
+    assert order in lines
+    for s in outcome.blodmattis:
+        assert (f"{names[s]} vant ingen stikk og er Blodmattis!" if lang == "nb"
+                else f"{names[s]}: no stikk won, Blodmattis (loses at once)!") in lines
+    assert f"{names[outcome.mattis]} {'er' if lang == 'nb' else 'is'} Mattis!" in lines
+    assert lines[-1] == f"{saved}{path}."

@@ -10,7 +10,7 @@ import string
 import pytest
 
 from mattis.core import CHOICES, PRESETS, Illegal, Reason, Rules, describe_move, parse_move, preset, reason_text
-from mattis.core.cards import SUIT_NAMES, SUIT_SYMBOLS
+from mattis.core.cards import SUIT_NAMES, SUIT_SYMBOLS, Lang
 from mattis.core.catalogue import TERM_KEYS, TEXT
 from mattis.core.text import as_object, fight_term, fight_word, say
 from mattis.core.vocabulary import Termination
@@ -119,3 +119,26 @@ def test_the_human_is_deg_in_the_object_case() -> None:
     line = say("table.fight", "nb", fight="krig", names="Cato og " + as_object("Du", "nb"))
     assert line == "Det er krig mellom Cato og deg!"
     assert as_object("You", "en") == "you" and as_object("Dina", "en") == "Dina"
+
+
+def test_the_move_lines_and_the_you_are_the_catalogues() -> None:
+    import inspect
+
+    import mattis.core.text
+
+    # say() itself picks the language; nothing else in core.text holds words of its own.
+    source = inspect.getsource(mattis.core.text).replace(inspect.getsource(say), "")
+    assert not re.search(r"""lang\s*[!=]=\s*["']""", source), "no inline nb/en pairs in core.text"
+    assert seat_names_you("nb") == TEXT["word.you"][0] and seat_names_you("en") == TEXT["word.you"][1]
+    shown = (2, 3, 4)
+    assert describe_move("Du", parse_move("play 4C 5C 6C"), shown, "nb") == \
+        "Du legger serien kløver 4, kløver 5 og kløver 6"
+    assert describe_move("You", parse_move("play 4C 5C 6C"), shown, "en") == \
+        "You lay the sequence four of clubs, five of clubs and six of clubs"
+    assert describe_move("Cato", parse_move("chance"), (), "en") == "Cato takes a chance"
+
+
+def seat_names_you(lang: Lang) -> str:
+    from mattis.core import seat_names
+
+    return seat_names(2, 0, lang)[0]

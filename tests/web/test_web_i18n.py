@@ -4,18 +4,21 @@ call the fight over equal cards."""
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from importlib.resources import files
+from pathlib import Path
 
 import pytest
 from web_helpers import Web, create
 
+import mattis.web
 from mattis.core import PRESETS, Illegal, Reason, Termination, preset, reason_text
 from mattis.core.catalogue import TEXT
 from mattis.core.text import fight_term
 from mattis.web.i18n import main, page_strings, render_json
-from mattis.web.table import LEVELS
+from mattis.web.table import LEVELS, Refusal
 
 STATIC = files("mattis.web") / "static"
 
@@ -70,3 +73,35 @@ def test_every_engine_reason_has_a_norwegian_text() -> None:
         ill = Illegal(r, cards=(5,), number=1)
         assert reason_text(ill, "nb") != reason_text(ill, "en"), r
     assert reason_text(Illegal(Reason.NOT_HELD, cards=(5,)), "nb") == "du har ikke 7♣"
+
+
+def refusal_names() -> set[str]:
+    """Every ``Refusal("<what>")`` the server writes (a plain name, or one of an ``x if c else y``)."""
+    names: set[str] = set()
+    for module in ("table.py", "app.py"):
+        tree = ast.parse((Path(mattis.web.__file__).parent / module).read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "Refusal":
+                assert node.args, "a refusal names its reason"
+                arg = node.args[0]
+                options = [arg.body, arg.orelse] if isinstance(arg, ast.IfExp) else [arg]
+                assert all(isinstance(o, ast.Constant) and isinstance(o.value, str) for o in options), \
+                    ast.unparse(node)
+                names |= {str(o.value) for o in options if isinstance(o, ast.Constant)}
+    return names
+
+
+def test_every_refusal_is_worded_in_the_catalogue_and_none_is_stale() -> None:
+    names = refusal_names()
+    assert len(names) > 30
+    assert {f"web.refused.{n}" for n in names} == {k for k in TEXT if k.startswith("web.refused.")}
+
+
+def test_a_refusal_is_told_in_the_language_of_whoever_is_refused() -> None:
+    r = Refusal("players", rules="mattis", lo=2, hi=6)
+    assert (r.en, r.nb) == ("mattis allows 2-6 players", "mattis er for 2-6 spillere")
+    assert r.text("nb") == r.nb and str(r) == r.en and r.key == "web.refused.players"
+    illegal = Illegal(Reason.NOT_HELD, cards=(9,))
+    engine = Refusal.illegal(illegal)
+    assert (engine.en, engine.nb) == (reason_text(illegal, "en"), reason_text(illegal, "nb")) == (
+        "you do not hold J♣", "du har ikke J♣")

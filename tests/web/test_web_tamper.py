@@ -135,3 +135,27 @@ def test_seeds_only_on_test_servers(tmp_path: object) -> None:
         r = client.post("/api/tables", json={"preset": "mattis", "players": 2, "name": "A",
                                              "overrides": {"sequences": "seven"}})
         assert r.status_code == 400 and "sequences" in r.json()["error"]
+
+
+def test_refusals_come_in_the_language_the_client_asked_for(web: Web) -> None:
+    bad = {"preset": "mattis", "players": 9, "name": "A"}
+    for lang, words in (("nb", "mattis er for 2-6 spillere"), ("en", "mattis allows 2-6 players"),
+                        (None, "mattis allows 2-6 players")):
+        r = web.client.post("/api/tables", json={**bad, "lang": lang})
+        assert r.status_code == 400 and r.json()["error"] == words
+    r = web.client.post("/api/tables/nosuchtable/join", json={"invite": "x", "name": "Eve", "lang": "nb"})
+    assert r.status_code == 404 and r.json()["error"] == "det finnes ikke noe slikt bord"
+    ws = web.client.websocket_connect("/ws/nosuchtable", headers=dict(ORIGIN))
+    with ws:
+        ws.send_json({"type": "hello", "lang": "nb"})
+        assert ws.receive_json() == {"type": "refused", "error": "det finnes ikke noe slikt bord"}
+    # A seated client that switches language is refused in the new one.
+    t = create(web.client, "mattis", [{"kind": "human"}, {"kind": "bot"}], seed=3)
+    p = web.player(str(t["table"]), str(t["token"]))
+    p.until(lambda f: f.get("type") == "state")
+    p.send({"type": "rematch"})
+    assert p.until(lambda f: "error" in f)["error"] == "no game to rematch yet"
+    p.last = {}
+    p.send({"type": "lang", "lang": "nb"})
+    p.send({"type": "rematch"})
+    assert p.until(lambda f: "error" in f)["error"] == "det er ikke noe spill å ta omkamp på ennå"

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from ..core import Termination, card_name, describe_move, seat_names, suit_name
+from ..core import Termination, card_symbol, describe_move, say, seat_names
+from ..core.cards import Lang
 from ..play import Event, MovePlayed, PhaseTwoBegins, Sitting, play_until
 from .common import add_rules_arguments, rules_from_args, save_record
 from .main import CliError
@@ -38,11 +39,9 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(str(e)) from None
     lang = args.lang
     people = seat_names(n, lang=lang)
-    nb = lang == "nb"
     house = ", ".join(f"{k}={v}" for k, v in rules.overrides().items())
-    print(("Regler" if nb else "Rules") + f": {rules.name}" + (f" ({house})" if house else "")
-          + f", {n} " + ("spillere" if nb else "players"))
-    print(("Giver" if nb else "Dealer") + f": {people[args.dealer]}")
+    print(say("cli.rules", lang, rules=rules.name + (f" ({house})" if house else ""), players=n))
+    print(say("cli.dealer", lang, name=people[args.dealer]))
     moves = 0
 
     def show(seat: int, events: list[Event]) -> None:
@@ -51,24 +50,30 @@ def run(args: argparse.Namespace) -> int:
             if isinstance(e, MovePlayed):
                 moves += 1
                 print(f"{moves:4d}. " + describe_move(people[e.seat], e.move, e.shown, lang))
-            elif isinstance(e, PhaseTwoBegins) and e.trump is not None:
-                trump_text = suit_name(e.trump, lang)
-                if e.trump_card is not None and e.trump_holder is not None:
-                    trump_text += f" ({card_name(e.trump_card, lang)}, {people[e.trump_holder]})"
-                print(("--- Fase 2. Trumf: " if nb else "--- Phase 2. Trump: ") + trump_text)
+            elif isinstance(e, PhaseTwoBegins):
+                print("--- " + phase_two_line(e, people, lang))
 
     play_until(referee, agents, on_events=show)
     outcome = referee.outcome
     assert outcome is not None, "bots play every game to its end"
-    order = [people[s] for s in outcome.finished]
-    print(("Rekkefølge ut: " if nb else "Finishing order: ") + (", ".join(order) or "-"))
+    print(say("end.order", lang) + " " + (", ".join(people[s] for s in outcome.finished) or "-"))
     for s in outcome.blodmattis:
-        print(f"{people[s]} " + ("er Blodmattis" if nb else "is Blodmattis (won no trick)"))
+        print(say("log.blodmattis", lang, name=people[s]))
     if outcome.mattis is not None:
-        print(f"{people[outcome.mattis]} " + ("er Mattis!" if nb else "is Mattis!"))
+        print(say("log.mattis", lang, name=people[outcome.mattis]))
     if outcome.termination is not Termination.NORMAL:
-        print(("Avsluttet: " if nb else "Ended by rule: ") + outcome.termination.value)
+        print(say(f"end.reason.{outcome.termination.value}", lang))
     if args.save:
         save_record(referee.record(), args.save)
-        print(("Lagret: " if nb else "Saved: ") + args.save)
+        print(say("saved", lang, path=args.save))
     return 0
+
+
+def phase_two_line(e: PhaseTwoBegins, people: list[str], lang: Lang) -> str:
+    """The phase 2 line, e.g. 'Phase 2 begins. Trump is hearts ♥ (Anne holds the trump card 3♥).'"""
+    if e.trump is None:
+        return say("log.phase2_notrump", lang)
+    suit = say(f"suit.{e.trump}", lang)
+    if e.trump_card is not None and e.trump_holder is not None:
+        suit = say("trump.known_holder", lang, suit=suit, name=people[e.trump_holder], sym=card_symbol(e.trump_card))
+    return say("log.phase2", lang, trump=suit)

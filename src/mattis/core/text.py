@@ -27,7 +27,7 @@ def seat_names(players: int, human: int | None = None, lang: Lang = "en") -> lis
     """Default names for the seats (the human seat is "you")."""
     names = list(DEFAULT_NAMES[:players])
     if human is not None:
-        names[human] = "Du" if lang == "nb" else "You"
+        names[human] = say("word.you", lang)
     return names
 
 
@@ -38,9 +38,7 @@ def as_object(name: str, lang: Lang = "en") -> str:
     >>> as_object("Du", "nb"), as_object("You", "en"), as_object("Cato", "nb")
     ('deg', 'you', 'Cato')
     """
-    if lang == "nb":
-        return "deg" if name == "Du" else name
-    return "you" if name == "You" else name
+    return say("word.you_object", lang) if name == say("word.you", lang) else name
 
 
 def fight_term(rules: Rules) -> str:
@@ -68,30 +66,25 @@ def fight_word(rules: Rules, lang: Lang = "en") -> str:
 
 
 def list_cards(cards: Sequence[Card], lang: Lang) -> str:
+    """Card names as a list: "kløver 4, kløver 5 og kløver 6"."""
     names = [card_name(c, lang) for c in cards]
     if len(names) <= 1:
         return "".join(names)
-    joiner = " og " if lang == "nb" else " and "
-    return ", ".join(names[:-1]) + joiner + names[-1]
+    return ", ".join(names[:-1]) + say("word.and", lang) + names[-1]
 
 
 def describe_move(name: str, move: Move, shown: Sequence[Card], lang: Lang = "en") -> str:
     """One move in words, as a log line (English verbs agree with "You")."""
-    s = "" if name in ("You", "you") else "s"
+    you = "_you" if name in (say("word.you", lang), say("word.you_object", lang)) else ""
     if move.kind is MoveKind.CHANCE:
-        if lang == "nb":
-            return f"{name} sjanser og snur {card_name(shown[0], lang)}" if shown else f"{name} sjanser"
-        take = f"{name} take{s} a chance"
-        return f"{take} and turn{s} up {card_name(shown[0], lang)}" if shown else take
+        if shown:
+            return say(f"moved.chance_turns{you}", lang, name=name, card=card_name(shown[0], lang))
+        return say(f"moved.chance{you}", lang, name=name)
     if move.kind is MoveKind.PICKUP:
-        pick = "pick" + s
-        return (f"{name} tar opp {list_cards(shown, lang)}" if lang == "nb"
-                else f"{name} {pick} up {list_cards(shown, lang)}")
+        return say(f"moved.pickup{you}", lang, name=name, cards=list_cards(shown, lang))
     if len(move.cards) > 1:
-        return (f"{name} legger serien {list_cards(move.cards, lang)}" if lang == "nb"
-                else f"{name} lay{s} the sequence {list_cards(move.cards, lang)}")
-    return (f"{name} legger {card_name(move.cards[0], lang)}" if lang == "nb"
-            else f"{name} play{s} {card_name(move.cards[0], lang)}")
+        return say(f"moved.sequence{you}", lang, name=name, cards=list_cards(move.cards, lang))
+    return say(f"moved.play{you}", lang, name=name, card=card_name(move.cards[0], lang))
 
 
 def say(key: str, lang: Lang = "en", **params: object) -> str:
@@ -111,5 +104,17 @@ def reason_text(illegal: Illegal, lang: Lang = "nb") -> str:
     >>> reason_text(Illegal(Reason.MUST_BEAT, cards=(9,)), "nb")
     'det må være høyere enn J♣'
     """
+    key, params = reason_words(illegal)
+    return say(key, lang, **params)
+
+
+def reason_words(illegal: Illegal) -> tuple[str, dict[str, object]]:
+    """The catalogue key and parameters of :func:`reason_text` (for a message that is
+    worded later, in the language of whoever reads it).
+
+    >>> from mattis.core.vocabulary import Reason
+    >>> reason_words(Illegal(Reason.NOT_HELD, cards=(9, 22)))
+    ('reason.not_held', {'cards': 'J♣ J♦', 'number': 0})
+    """
     cards = " ".join(card_symbol(c) for c in illegal.cards)
-    return say(f"reason.{illegal.reason}", lang, cards=cards, number=illegal.number)
+    return f"reason.{illegal.reason}", {"cards": cards, "number": illegal.number}

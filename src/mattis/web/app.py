@@ -65,6 +65,11 @@ def _lang(value: object) -> Lang:
     return "nb" if value == "nb" else "en"
 
 
+def _notice(refusal: Refusal, lang: Lang) -> str:
+    """A refused hello, in the client's language."""
+    return notice(refusal.en, refusal.nb, lang)
+
+
 class Hub:
     """All tables, their connections and their bots."""
 
@@ -188,15 +193,14 @@ class Hub:
         lang = _lang(hello.get("lang"))
         table = self.tables.get(tid)
         if table is None:
-            await ws.send_text(notice("there is no such table", "det finnes ikke noe slikt bord", lang))
+            await ws.send_text(_notice(Refusal("no_table"), lang))
             await ws.close(code=4404)
             return
         seat: int | None = None
         if hello.get("token") is not None:
             seat = table.seat_of(hello.get("token"))
             if seat is None:
-                await ws.send_text(notice("this seat token is not valid at this table",
-                                          "denne plassnøkkelen gjelder ikke ved dette bordet", lang))
+                await ws.send_text(_notice(Refusal("bad_token"), lang))
                 await ws.close(code=4401)
                 return
         conn = Conn(ws, seat, lang)
@@ -234,13 +238,13 @@ class Hub:
         """One request from a connection; refusals go back to that connection only."""
         try:
             if len(text) > MAX_MESSAGE:
-                raise Refusal("message too long", "meldingen er for lang")
+                raise Refusal("too_long")
             try:
                 msg = json.loads(text)
             except json.JSONDecodeError:
-                raise Refusal("not a JSON message", "ikke en JSON-melding") from None
+                raise Refusal("not_json_message") from None
             if not isinstance(msg, dict):
-                raise Refusal("not a JSON object", "ikke et JSON-objekt")
+                raise Refusal("not_json_object")
             kind = msg.get("type")
             if kind == "lang":
                 conn.lang = _lang(msg.get("lang"))
@@ -251,25 +255,23 @@ class Hub:
                 self.reply(table, conn, echo=echo if isinstance(echo, int) and not isinstance(echo, bool) else None)
                 return
             if conn.seat is None:
-                raise Refusal("spectators cannot play", "tilskuere kan ikke spille")
+                raise Refusal("spectator")
             if "seat" in msg and msg["seat"] != conn.seat:
-                raise Refusal("you can only act for your own seat", "du kan bare spille for din egen plass")
+                raise Refusal("other_seat")
             if kind == "move":
                 ev = table.move_event(conn.seat, msg.get("game"), msg.get("seq"), msg.get("move"))
             elif kind in ("start", "rematch"):
                 if (kind == "start") != (table.referee is None):
-                    raise Refusal("the game has already started" if kind == "start" else "no game to rematch yet",
-                                  "spillet har allerede startet" if kind == "start" else "ingen runde å ta omkamp på")
+                    raise Refusal("started" if kind == "start" else "no_rematch")
                 ev = table.deal_event(conn.seat, msg.get("level"))
             else:
-                raise Refusal("unknown request", "ukjent forespørsel")
+                raise Refusal("unknown_request")
             self.commit(table, ev)
         except Refusal as r:
             self.reply(table, conn, r)
         except StoreError as e:
             log.error("%s", e)
-            self.reply(table, conn, Refusal("the server could not save that; try again",
-                                            "tjeneren klarte ikke å lagre det; prøv igjen"))
+            self.reply(table, conn, Refusal("not_saved"))
 
 
 def create_app(db_path: str = "mattis.db", bot_delay: float = 0.8, test_mode: bool = False) -> FastAPI:
@@ -306,17 +308,17 @@ def create_app(db_path: str = "mattis.db", bot_delay: float = 0.8, test_mode: bo
 
     async def body(request: Request) -> dict[str, Any]:
         if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
-            raise Refusal("send JSON", "send JSON")
+            raise Refusal("send_json")
         try:
             data = json.loads(await request.body())
         except (json.JSONDecodeError, UnicodeDecodeError):
-            raise Refusal("not valid JSON", "ugyldig JSON") from None
+            raise Refusal("bad_json") from None
         if not isinstance(data, dict):
-            raise Refusal("not a JSON object", "ikke et JSON-objekt")
+            raise Refusal("not_json_object")
         return data
 
     def refused(r: Refusal, lang: object, status: int = 400) -> JSONResponse:
-        return JSONResponse({"error": r.nb if lang == "nb" else r.en}, status_code=status)
+        return JSONResponse({"error": r.text(_lang(lang))}, status_code=status)
 
     @app.post("/api/tables")
     async def create_table(request: Request) -> JSONResponse:
@@ -326,14 +328,15 @@ def create_app(db_path: str = "mattis.db", bot_delay: float = 0.8, test_mode: bo
             lang = data.get("lang")
             seed = data.get("seed")
             if seed is not None and (not hub.test_mode or not isinstance(seed, int) or isinstance(seed, bool)):
-                raise Refusal("seeded deals are only for test servers", "faste kortstokkinger er bare for testtjenere")
+                raise Refusal("seed_not_allowed")
             ev, token = Table.create_event(data.get("preset", "mattis"), data.get("overrides"), data.get("players"),
                                            data.get("seats"), data.get("name"), seed)
             t = hub.create(ev)
         except Refusal as r:
             return refused(r, lang)
         except StoreError as e:
-            return refused(Refusal(str(e), str(e)), lang, 503)
+            log.error("%s", e)
+            return refused(Refusal("not_saved"), lang, 503)
         return JSONResponse({"table": t.id, "seat": 0, "token": token, "invite": t.invite})
 
     @app.post("/api/tables/{tid}/join")
@@ -344,13 +347,14 @@ def create_app(db_path: str = "mattis.db", bot_delay: float = 0.8, test_mode: bo
             lang = data.get("lang")
             t = hub.tables.get(tid)
             if t is None:
-                return refused(Refusal("there is no such table", "det finnes ikke noe slikt bord"), lang, 404)
+                return refused(Refusal("no_table"), lang, 404)
             ev, token = t.join_event(data.get("invite"), data.get("name"))
             hub.commit(t, ev)
         except Refusal as r:
             return refused(r, lang)
         except StoreError as e:
-            return refused(Refusal(str(e), str(e)), lang, 503)
+            log.error("%s", e)
+            return refused(Refusal("not_saved"), lang, 503)
         return JSONResponse({"table": t.id, "seat": ev["seat"], "token": token})
 
     @app.get("/api/tables/{tid}/games/{game}/record")
@@ -358,7 +362,7 @@ def create_app(db_path: str = "mattis.db", bot_delay: float = 0.8, test_mode: bo
         t = hub.tables.get(tid)
         text = t.records.get(game) if t is not None else None
         if text is None:
-            return JSONResponse({"error": "no finished game with that number at this table"}, status_code=404)
+            return JSONResponse({"error": Refusal("no_record").en}, status_code=404)
         return Response(text, media_type="application/json",
                         headers={"Content-Disposition": f'attachment; filename="mattis-{tid}-{game}.json"'})
 

@@ -23,8 +23,9 @@ from typing import Any
 
 from ..bots import Agent, make_bot
 from ..bots.base import DEFAULT_LEVEL
-from ..core import MoveError, Rules, RulesError, parse_move, reason_text, rules_from_json, rules_to_json
-from ..core.text import DEFAULT_NAMES
+from ..core import Illegal, MoveError, Rules, RulesError, parse_move, rules_from_json, rules_to_json
+from ..core.cards import Lang
+from ..core.text import DEFAULT_NAMES, reason_words, say
 from ..play import Referee, Sitting, derive_seed
 
 Event = dict[str, Any]
@@ -34,12 +35,36 @@ NAME_MAX = 24
 
 
 class Refusal(Exception):
-    """A request the table refuses, with the reason in English and Norwegian."""
+    """A request the table refuses: the catalogue key of the reason (``web.refused.<what>``,
+    or the engine's ``reason.<code>`` for an illegal move) and its parameters.  The words
+    are the catalogue's, in the language of whoever is told (:meth:`text`)."""
 
-    def __init__(self, en: str, nb: str) -> None:
-        super().__init__(en)
-        self.en = en
-        self.nb = nb
+    def __init__(self, what: str, **params: object) -> None:
+        self._init(f"web.refused.{what}", params)
+
+    def _init(self, key: str, params: dict[str, object]) -> None:
+        self.key = key
+        self.params = params
+        super().__init__(self.en)
+
+    @classmethod
+    def illegal(cls, illegal: Illegal) -> Refusal:
+        """The engine's reason why a move is illegal."""
+        refusal = cls.__new__(cls)
+        refusal._init(*reason_words(illegal))
+        return refusal
+
+    def text(self, lang: Lang) -> str:
+        """The reason in ``lang``."""
+        return say(self.key, lang, **self.params)
+
+    @property
+    def en(self) -> str:
+        return self.text("en")
+
+    @property
+    def nb(self) -> str:
+        return self.text("nb")
 
 
 def hash_token(token: str) -> str:
@@ -50,10 +75,10 @@ def hash_token(token: str) -> str:
 def clean_name(raw: object) -> str:
     """A display name: printable, trimmed, 1..24 characters."""
     if not isinstance(raw, str):
-        raise Refusal("the name must be text", "navnet må være tekst")
+        raise Refusal("name_not_text")
     name = "".join(ch for ch in raw if ch.isprintable()).strip()[:NAME_MAX]
     if not name:
-        raise Refusal("please give a display name", "skriv inn et navn")
+        raise Refusal("no_name")
     return name
 
 
@@ -95,22 +120,22 @@ class Table:
                      host_name: object, test_seed: int | None = None) -> tuple[Event, str]:
         """Check a create request; returns the ``create`` event and the host's token."""
         if not isinstance(preset_name, str):
-            raise Refusal("choose a preset", "velg en regelvariant")
+            raise Refusal("no_preset")
         if overrides is None:
             overrides = {}
         if not isinstance(overrides, dict) or not all(isinstance(k, str) for k in overrides):
-            raise Refusal("rule overrides must be option=value pairs", "regelendringer må være valg=verdi")
+            raise Refusal("bad_overrides")
         try:
             rules = rules_from_json({"preset": preset_name, **overrides})
         except RulesError as e:
-            raise Refusal(f"rules: {e}", f"regler: {e}") from None
+            raise Refusal("bad_rules", detail=e) from None
         if not isinstance(players, int) or isinstance(players, bool) or players not in rules.allowed_players():
             lo, hi = rules.allowed_players().start, rules.allowed_players().stop - 1
-            raise Refusal(f"{rules.name} allows {lo}-{hi} players", f"{rules.name} tillater {lo}-{hi} spillere")
+            raise Refusal("players", rules=rules.name, lo=lo, hi=hi)
         if seats is None:
             seats = [{"kind": "human"}] * players
         if not isinstance(seats, list) or len(seats) != players:
-            raise Refusal("give one seat setting per player", "angi én plass per spiller")
+            raise Refusal("seat_count")
         out: list[dict[str, Any]] = []
         for i, s in enumerate(seats):
             kind = s.get("kind") if isinstance(s, dict) else None
@@ -118,11 +143,9 @@ class Table:
             if i == 0:
                 kind = "human"
             if kind not in ("human", "bot"):
-                raise Refusal(f"seat {i + 1} must be a person or a bot",
-                              f"plass {i + 1} må være en person eller en bot")
+                raise Refusal("seat_kind", n=i + 1)
             if level not in LEVELS:
-                raise Refusal(f"bot level must be one of {', '.join(LEVELS)}",
-                              f"botnivå må være ett av {', '.join(LEVELS)}")
+                raise Refusal("bad_level", levels=", ".join(LEVELS))
             out.append({"kind": "open" if kind == "human" else "bot", "level": level})
         name = clean_name(host_name)
         token = secrets.token_urlsafe(32)
@@ -195,13 +218,12 @@ class Table:
     # --------------------------------------------------------------- requests
     def join_event(self, invite: object, name: object) -> tuple[Event, str]:
         if not isinstance(invite, str) or not secrets.compare_digest(invite.encode(), self.invite.encode()):
-            raise Refusal("this invite link is not valid for this table",
-                          "denne invitasjonslenken gjelder ikke for dette bordet")
+            raise Refusal("bad_invite")
         if self.referee is not None:
-            raise Refusal("the game has already started", "spillet har allerede startet")
+            raise Refusal("started")
         free = [i for i, s in enumerate(self.seats) if s.kind == "open"]
         if not free:
-            raise Refusal("the table is full", "bordet er fullt")
+            raise Refusal("full")
         token = secrets.token_urlsafe(32)
         return {"type": "join", "seat": free[0], "name": clean_name(name), "token_hash": hash_token(token)}, token
 
@@ -209,15 +231,14 @@ class Table:
         """Start (host, in the lobby) or rematch (any seated person, after a game)."""
         if self.referee is None:
             if seat != 0:
-                raise Refusal("only the host can start the game", "bare verten kan starte spillet")
+                raise Refusal("not_host")
             level = DEFAULT_LEVEL if fill_level is None else fill_level
             if level not in LEVELS:
-                raise Refusal(f"bot level must be one of {', '.join(LEVELS)}",
-                              f"botnivå må være ett av {', '.join(LEVELS)}")
+                raise Refusal("bad_level", levels=", ".join(LEVELS))
             fill = [i for i, s in enumerate(self.seats) if s.kind == "open"]
         else:
             if not self.referee.is_over:
-                raise Refusal("the game is still going", "spillet er ikke ferdig")
+                raise Refusal("still_going")
             fill, level = [], DEFAULT_LEVEL
         game = self.game + 1
         deck = self.sitting.upcoming().record().deck  # the deal is made when the logged event is applied
@@ -231,23 +252,22 @@ class Table:
         """Check a move request by ``seat`` against the referee."""
         ref = self.referee
         if ref is None:
-            raise Refusal("the game has not started", "spillet har ikke startet")
+            raise Refusal("not_started")
         if not isinstance(text, str):
-            raise Refusal("the move must be text like 'play 4C'", "trekket må være tekst som 'play 4C'")
+            raise Refusal("move_not_text")
         if game != self.game or seq != ref.moves_played:
-            raise Refusal("that move was sent for a position that has already changed (stale or doubled)",
-                          "trekket gjaldt en stilling som allerede er endret (gammelt eller dobbelt)")
+            raise Refusal("stale")
         if ref.is_over:
-            raise Refusal("the game is over", "spillet er over")
+            raise Refusal("over")
         if ref.to_act != seat:
-            raise Refusal("it is not your turn", "det er ikke din tur")
+            raise Refusal("not_your_turn")
         try:
             move = parse_move(text[:200])
         except MoveError as e:
-            raise Refusal(f"cannot read the move: {e}", f"kan ikke lese trekket: {e}") from None
+            raise Refusal("unreadable_move", detail=e) from None
         illegal = ref.check(seat, move)
         if illegal is not None:
-            raise Refusal(reason_text(illegal, "en"), reason_text(illegal, "nb"))
+            raise Refusal.illegal(illegal)
         return {"type": "move", "game": self.game, "seq": ref.moves_played, "seat": seat, "move": str(move)}
 
     def agents(self) -> dict[int, Agent]:
