@@ -663,7 +663,7 @@ class State:
             self.in_game = in_game
             self.rep.clear()
         count = in_game.bit_count()
-        if count > 1 and len(table) >= self.trick_size_now():
+        if count > 1 and len(table) >= trick_complete_at(self.rules, self.trick_need, count, self.n):
             allc: list[Card] = []
             out = self.out
             for _, e in table:
