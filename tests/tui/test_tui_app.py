@@ -100,11 +100,14 @@ def test_whole_game_by_keys_reaches_the_end_screen(tmp_path: Path, rules: str) -
             order = [f"{i}. {names[s]}" for i, s in enumerate(truth.finished, start=1)]
             positions = [end.index(line) for line in order]
             assert positions == sorted(positions)
+            # The loser is named in the variant's word: Skitgubbe's loser is the skitgubbe.
+            word = "the skitgubbe" if rules == "skitgubbe" else "Mattis"
             if truth.mattis is not None:
-                assert fix_you(f"{names[truth.mattis]} is Mattis!", "You", "en") in end
-                assert f"{names[truth.mattis]}: 1" in end.split("Times Mattis")[1]
+                assert fix_you(f"{names[truth.mattis]} is {word}!", "You", "en") in end
+                assert f"{names[truth.mattis]}: 1" in end.split(f"Times {word}")[1]
             else:
-                assert "No Mattis this time." in end
+                assert f"No {word.removeprefix('the ')} this time." in end
+            assert rules != "skitgubbe" or "Mattis" not in end
             for s in truth.blodmattis:
                 assert f"{names[s]} (Blodmattis)" in end
             if rules == "mattis":

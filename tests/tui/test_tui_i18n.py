@@ -124,7 +124,7 @@ def test_you_takes_the_verb_form_for_you() -> None:
     you = "You"
     assert fix_you(describe_move(you, parse_move("play 4C"), (2,), "en"), you, "en") == "You play four of clubs"
     assert fix_you(describe_move(you, PICKUP, (2,), "en"), you, "en") == "You pick up four of clubs"
-    assert fix_you(t("en", "log.mattis", name=you), you, "en") == "You are Mattis!"
+    assert fix_you(t("en", "end.loser.mattis", name=you), you, "en") == "You are Mattis!"
     assert (fix_you(describe_move(you, CHANCE, (2,), "en"), you, "en")
             == "You take a chance and turn up four of clubs")
     assert fix_you("Bjørn plays four of clubs", you, "en") == "Bjørn plays four of clubs"

@@ -219,7 +219,8 @@ def test_log_tells_every_move_and_the_end(tmp_path: Path, rules: str) -> None:
         for place, seat in enumerate(outcome.finished, start=1):
             assert fix_you(t("en", "log.out", name=s.names[seat], place=place), you, "en") in s.log
     if outcome.mattis is not None:
-        assert s.log[-1] == fix_you(f"{s.names[outcome.mattis]} is Mattis!", you, "en")
+        word = "the skitgubbe" if rules == "skitgubbe" else "Mattis"  # the variant's word for the loser
+        assert s.log[-1] == fix_you(f"{s.names[outcome.mattis]} is {word}!", you, "en")
     assert s.tally == [int(seat in outcome.losers) for seat in range(3)]
     # the next game: the loser deals, the tally is not counted twice
     loser = Referee.from_record(GameRecord.loads(s.record_text())).next_dealer

@@ -16,7 +16,7 @@ from web_helpers import Web, create
 import mattis.web
 from mattis.core import PRESETS, Illegal, Reason, Termination, preset, reason_text
 from mattis.core.catalogue import TEXT
-from mattis.core.text import fight_term
+from mattis.core.text import fight_term, loser_term
 from mattis.web.i18n import main, page_strings, render_json
 from mattis.web.table import LEVELS, Refusal
 
@@ -40,6 +40,8 @@ DYNAMIC = {
     "end.reason.": {f"end.reason.{r}" for r in Termination if r is not Termination.NORMAL},
     "term.": {f"term.{fight_term(r)}" for r in PRESETS.values()} | {"term.stoting"},
     "rules.preset.": {f"rules.preset.{p}" for p in PRESETS},
+    "end.loser.": {f"end.loser.{loser_term(r)}" for r in PRESETS.values()},
+    "status.loser.": {f"status.loser.{loser_term(r)}" for r in PRESETS.values()},
 }
 
 
@@ -66,6 +68,15 @@ def test_the_page_is_told_the_fight_term_of_the_rules(web: Web, name: str, overr
     assert frame["fight"] == fight_term(preset(name, **overrides))
     word = page_strings()["nb"][f"term.{frame['fight']}"]
     assert word == {"blodmattis": "støting", "skitgubbe": "stunsa" if not overrides else "støting"}.get(name, "krig")
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_the_page_is_told_what_the_loser_is_called(web: Web, name: str) -> None:
+    tbl = create(web.client, name, [{"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}])
+    frame = web.player(tbl["table"], tbl["token"], lang="nb").until(lambda f: f.get("type") == "state")
+    assert frame["loser"] == loser_term(preset(name))
+    line = page_strings()["nb"][f"end.loser.{frame['loser']}"].format(name="Per")
+    assert line == ("Per er skitgubben!" if name == "skitgubbe" else "Per er Mattis!")
 
 
 def test_every_engine_reason_has_a_norwegian_text() -> None:

@@ -8,6 +8,7 @@ from starlette.testclient import TestClient
 from web_helpers import Player, Web, create, deadline, first_legal, play_out
 
 from mattis.core import GameRecord
+from mattis.play import first_dealer
 from mattis.web.app import create_app
 
 
@@ -68,3 +69,26 @@ def test_a_test_servers_seed_deals_and_plays_the_same_games(web: Web) -> None:
         records.append(GameRecord.loads(web.client.get(f"/api/tables/{t['table']}/games/1/record").text))
     assert records[0].deck == records[1].deck and records[0].moves == records[1].moves
     assert records[0].deck != records[2].deck
+
+
+def test_the_first_dealer_is_drawn_and_the_loser_leads_the_rematch(web: Web) -> None:
+    """"Trekk om hvem som gir" and "mange lar taperen spille ut første stikk neste gang"
+    (Regler for kortspillet Skitgubbe), with ``next_leader=loser``."""
+    seats = [{"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}]
+    dealers = set()
+    for seed in range(1, 7):
+        t = create(web.client, "skitgubbe", seats, seed=seed, overrides={"next_leader": "loser"})
+        p0 = web.player(t["table"], t["token"])
+        p0.sync()
+        p0.send({"type": "start"})
+        first = p0.until(lambda f: bool(f["game"] == 1))
+        assert first["obs"]["dealer"] == first_dealer(seed, 3)
+        dealers.add(first["obs"]["dealer"])
+    assert len(dealers) > 1, "not always seat 0"
+    last = play_out({0: p0}, [])
+    end = GameRecord.loads(web.client.get(f"/api/tables/{t['table']}/games/1/record").text).replay()
+    p0.send({"type": "rematch"})
+    p0.until(lambda f: bool(f["game"] == 2))
+    play_out({0: p0}, [])
+    second = GameRecord.loads(web.client.get(f"/api/tables/{t['table']}/games/2/record").text)
+    assert last["game"] == 1 and second.dealer == second.leader == end.next_dealer

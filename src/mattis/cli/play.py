@@ -100,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
     if record is not None:
         session.resume(record, keep_previous=other_file)
     else:
-        session.start()
+        session.start(dealer=session.sitting.draw_first_dealer())  # "Trekk om hvem som gir"
     try:
         session.save()
     except OSError as e:

@@ -6,6 +6,7 @@ import argparse
 
 from ..core import Termination, card_symbol, describe_move, say, seat_names
 from ..core.cards import Lang
+from ..core.text import loser_sentence
 from ..play import Event, MovePlayed, PhaseTwoBegins, Sitting, play_until
 from .common import add_rules_arguments, rules_from_args, save_record
 from .main import CliError
@@ -60,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
     for s in outcome.blodmattis:
         print(say("log.blodmattis", lang, name=people[s]))
     if outcome.mattis is not None:
-        print(say("log.mattis", lang, name=people[outcome.mattis]))
+        print(loser_sentence(rules, people[outcome.mattis], lang))
     if outcome.termination is not Termination.NORMAL:
         print(say(f"end.reason.{outcome.termination.value}", lang))
     if args.save:

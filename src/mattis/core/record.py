@@ -1,7 +1,8 @@
 """The game record format (JSON) and replay.
 
-A record holds the rules, the player count, the dealer and the full deck
-order (or a phase 2 starting position), then the moves as ``"<seat> <move>"``.
+A record holds the rules, the player count, the dealer, who led the first trick
+when it was not the player left of the dealer, and the full deck order (or a phase
+2 starting position), then the moves as ``"<seat> <move>"``.
 Replaying a record reproduces the game exactly; see the README for the format.
 """
 
@@ -46,6 +47,8 @@ class GameRecord:
     position: str | None = None
     """The starting position in the position notation (:mod:`mattis.core.notation`)."""
     moves: list[str] = field(default_factory=list)
+    leader: int | None = None
+    """Who leads the first trick of a dealt game; ``None``: the player left of the dealer."""
 
     def start(self) -> State:
         """The starting state."""
@@ -57,7 +60,7 @@ class GameRecord:
                 return state
             if self.deck is None:
                 raise RecordError("a record needs a deck or a position")
-            return State.from_deck(self.rules, self.players, self.deck, self.dealer)
+            return State.from_deck(self.rules, self.players, self.deck, self.dealer, self.leader)
         except (GameSetupError, RulesError) as e:
             raise RecordError(f"position: {e}" if self.position is not None else str(e)) from None
 
@@ -89,6 +92,8 @@ class GameRecord:
             out["position"] = self.position
         else:
             assert self.deck is not None
+            if self.leader is not None and self.leader != (self.dealer + 1) % self.players:
+                out["leader"] = self.leader
             out["deck"] = [card_code(c) for c in self.deck]
         out["moves"] = list(self.moves)
         return out
@@ -103,7 +108,8 @@ class GameRecord:
         if state.position is not None:
             return cls(state.rules, state.players, state.dealer, None, state.position, moves)
         assert state.deck is not None
-        return cls(state.rules, state.players, state.dealer, list(state.deck), None, moves)
+        leader = state.first_leader if state.first_leader != (state.dealer + 1) % state.players else None
+        return cls(state.rules, state.players, state.dealer, list(state.deck), None, moves, leader)
 
     @classmethod
     def from_json(cls, data: Any) -> GameRecord:
@@ -111,7 +117,7 @@ class GameRecord:
         if not isinstance(data, dict):
             raise RecordError("a record must be a JSON object")
         unknown = set(data) - {"rules", "players", "dealer", "deck", "position", "moves", "result",
-                               "names", "comment", "seed"}
+                               "names", "comment", "seed", "leader"}
         if unknown:
             raise RecordError(f"unknown field(s) in record: {', '.join(sorted(unknown))}")
         try:
@@ -124,6 +130,8 @@ class GameRecord:
         dealer = data.get("dealer", 0)
         if not isinstance(dealer, int) or isinstance(dealer, bool):
             raise RecordError("dealer must be a seat number")
+        if "position" in data and "leader" in data:
+            raise RecordError("leader is for a dealt game; a position names who is to act")
         if "position" in data and isinstance(data["position"], str):
             try:
                 start = parse_position(rules, data["position"])
@@ -171,7 +179,11 @@ class GameRecord:
             raise RecordError(str(e)) from None
         if not 0 <= dealer < players:
             raise RecordError(f"dealer must be a seat from 0 to {players - 1}")
-        return cls(rules, players, dealer, deck, None, moves)
+        leader = data.get("leader")
+        if leader is not None and (not isinstance(leader, int) or isinstance(leader, bool)
+                                   or not 0 <= leader < players):
+            raise RecordError(f"leader must be a seat from 0 to {players - 1}")
+        return cls(rules, players, dealer, deck, None, moves, leader)
 
     @classmethod
     def loads(cls, text: str) -> GameRecord:

@@ -114,11 +114,19 @@ class EmptyFighter(StrEnum):
     DROP = "drop"
 
 
+class NextLeader(StrEnum):
+    """Who leads the first trick of the next game of a sitting (see :attr:`Rules.next_leader`)."""
+
+    LEFT_OF_DEALER = "left_of_dealer"
+    LOSER = "loser"
+
+
 #: The type of every option that takes a word.
 OPTION_TYPES: Final[dict[str, type[StrEnum]]] = {
     "tricks": Tricks, "ties": Ties, "draw": Draw, "chance": Chance, "trump": Trump,
     "phase1_end": Phase1End, "empty_hand": EmptyHand, "leader2": Leader2, "follow": Follow,
     "pickup": Pickup, "trick_size": TrickSize, "empty_fighter": EmptyFighter,
+    "next_leader": NextLeader,
 }
 
 #: The allowed values of every option that takes a word, as spelled in records.
@@ -219,6 +227,14 @@ class Rules:
     til kampkort").  ``chance``: she lays the top stock card (a forced sjanse, whatever
     ``chance`` says); ``drop``: she cannot lay, as when the stock is empty (she drops out of
     the fight, or with ``first_empty`` phase 1 ends)."""
+
+    next_leader: NextLeader = NextLeader.LEFT_OF_DEALER
+    """Who leads the first trick of the next game in a sitting (the loser of a game deals
+    the next).  ``left_of_dealer``: the player left of the dealer, as in every game
+    ("Spilleren til venstre for giveren begynner", Regler for kortspillet Skitgubbe);
+    ``loser``: the last game's loser leads ("mange lar taperen spille ut første stikk
+    neste gang", the same text).  The first game of a sitting, and a game after one
+    without a loser, starts left of the dealer."""
 
     leftovers_shown: bool = False
     """Cards still in hand when phase 1 ends are shown to everyone before they join the

@@ -103,6 +103,8 @@ class State:
     """The deck the game was dealt from (``None`` for a game from a position)."""
     position: str | None = None
     """The position text (:mod:`mattis.core.notation`) the game started from, if any."""
+    first_leader: int = -1
+    """Who led the first trick of a dealt game (``-1`` for a game from a position)."""
     phase: Phase = _PHASE_COLLECT
     _turn: int = -1
     hands: list[int] = field(default_factory=list)
@@ -150,22 +152,31 @@ class State:
 
     # ------------------------------------------------------------------ setup
     @classmethod
-    def new(cls, rules: Rules, players: int, seed: int | str | None = None, dealer: int = 0) -> State:
+    def new(cls, rules: Rules, players: int, seed: int | str | None = None, dealer: int = 0,
+            leader: int | None = None) -> State:
         """A new game with a shuffled deck: from ``seed`` when given (reproducible),
-        else shuffled from :mod:`secrets`."""
+        else shuffled from :mod:`secrets`.  ``leader`` leads the first trick (by default
+        the player left of the dealer)."""
         deck = list(range(52))
         rng: random.Random = random.Random(seed) if seed is not None else secrets.SystemRandom()
         rng.shuffle(deck)
-        return cls.from_deck(rules, players, deck, dealer)
+        return cls.from_deck(rules, players, deck, dealer, leader)
 
     @classmethod
-    def from_deck(cls, rules: Rules, players: int, deck: Sequence[Card], dealer: int = 0) -> State:
-        """A new game dealt from an explicit deck order (see the record format)."""
+    def from_deck(cls, rules: Rules, players: int, deck: Sequence[Card], dealer: int = 0,
+                  leader: int | None = None) -> State:
+        """A new game dealt from an explicit deck order (see the record format); ``leader``
+        leads the first trick (by default the player left of the dealer: "Spilleren til
+        venstre for giveren begynner"; a table where the last loser leads passes her)."""
         rules.check_players(players)
         if len(deck) != 52 or len(set(deck)) != 52 or not all(0 <= c < 52 for c in deck):
             raise GameSetupError("the deck must hold each of the 52 cards exactly once")
         if not 0 <= dealer < players:
             raise GameSetupError(f"dealer must be a seat from 0 to {players - 1}")
+        if leader is None:
+            leader = (dealer + 1) % players
+        if not 0 <= leader < players:
+            raise GameSetupError(f"leader must be a seat from 0 to {players - 1}")
         s = cls._blank(rules, players, dealer)
         s.deck = tuple(deck)
         idx = 0
@@ -181,7 +192,8 @@ class State:
         if rules.trump is _TRUMP_BOTTOM_UP:
             s.trump_card = deck[-1]
             s.trump = SUIT[deck[-1]]
-        s._start_trick((dealer + 1) % players)
+        s.first_leader = leader
+        s._start_trick(leader)
         return s
 
     @classmethod

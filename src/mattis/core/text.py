@@ -65,6 +65,44 @@ def fight_word(rules: Rules, lang: Lang = "en") -> str:
     return say(f"term.{fight_term(rules)}", lang)
 
 
+def loser_term(rules: Rules) -> str:
+    """What the loser is called under ``rules``: the key of its ``loser.*`` entry.
+    ``skitgubbe`` in Skitgubbe ("Den spilleren har tapt og er skitgubben", Regler for
+    kortspillet Skitgubbe), else ``mattis`` ("Siste spiller med kort blir Mattis", Mattis
+    regler – også kjent som Blodmattis).  Every front end asks this.
+
+    >>> from .rules import preset
+    >>> [loser_term(preset(name)) for name in ("mattis", "hund", "blodmattis", "skitgubbe")]
+    ['mattis', 'mattis', 'mattis', 'skitgubbe']
+    """
+    return "skitgubbe" if rules.name == "skitgubbe" else "mattis"
+
+
+def loser_word(rules: Rules, lang: Lang = "en", blodmattis: bool = False) -> str:
+    """The loser's name under ``rules`` as said of her ("Per er skitgubben", "Du er
+    Mattis"); with ``blodmattis`` the name of one who lost at once for winning no trick
+    in phase 1 (Blodmattis, in the Mattis app's rules).
+
+    >>> from .rules import preset
+    >>> loser_word(preset("skitgubbe"), "nb"), loser_word(preset("skitgubbe"), "en")
+    ('skitgubben', 'the skitgubbe')
+    >>> loser_word(preset("blodmattis"), "nb"), loser_word(preset("blodmattis"), "nb", blodmattis=True)
+    ('Mattis', 'Blodmattis')
+    """
+    return say("loser.blodmattis" if blodmattis else f"loser.{loser_term(rules)}", lang)
+
+
+def loser_sentence(rules: Rules, name: str, lang: Lang = "en") -> str:
+    """The line that names the loser: "Per er skitgubben!", "Du er Mattis!" (English
+    verbs agreeing with "You" are the front end's business).
+
+    >>> from .rules import preset
+    >>> loser_sentence(preset("skitgubbe"), "Per", "nb"), loser_sentence(preset("hund"), "Du", "nb")
+    ('Per er skitgubben!', 'Du er Mattis!')
+    """
+    return say(f"end.loser.{loser_term(rules)}", lang, name=name)
+
+
 def list_cards(cards: Sequence[Card], lang: Lang) -> str:
     """Card names as a list: "kløver 4, kløver 5 og kløver 6"."""
     names = [card_name(c, lang) for c in cards]

@@ -7,7 +7,8 @@ a :class:`~mattis.core.State` itself.
 - :class:`Referee`: one game's truth; observations out, moves in, events back.
 - :func:`play_until`: the one loop that asks agents for moves (:func:`next_move`: one
   agent's choice, not yet made).
-- :class:`Sitting`: game after game, the loser deals, a tally of losses.
+- :class:`Sitting`: game after game, the first dealer drawn, the loser deals, a tally of
+  losses.
 - :func:`derive_seed`: the one seed scheme.
 - :func:`atomic_write`: saving without ever losing a game.
 - :mod:`mattis.play.events`: the typed events a move causes.
@@ -28,10 +29,10 @@ from .loop import Clock, next_move, play_until
 from .referee import Referee, replay_events
 from .saving import atomic_write, generation
 from .seeds import Seed, derive_seed
-from .sitting import Sitting
+from .sitting import Sitting, first_dealer
 
 __all__ = [
     "BlodmattisFound", "Clock", "Event", "GameOver", "MovePlayed", "PhaseTwoBegins", "PlayerOut", "Referee",
     "Seed", "Sitting", "TrickCleared", "TrickTaken", "atomic_write", "derive_seed", "events_between",
-    "generation", "next_move", "play_until", "replay_events",
+    "first_dealer", "generation", "next_move", "play_until", "replay_events",
 ]

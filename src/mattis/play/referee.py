@@ -41,9 +41,11 @@ class Referee:
         """The players' names (for records and front ends), if known."""
 
     @classmethod
-    def new(cls, rules: Rules, players: int, seed: Seed = None, dealer: int = 0) -> Referee:
-        """A new deal: reproducible from ``seed``, else shuffled from :mod:`secrets`."""
-        return cls(State.new(rules, players, seed=seed, dealer=dealer))
+    def new(cls, rules: Rules, players: int, seed: Seed = None, dealer: int = 0,
+            leader: int | None = None) -> Referee:
+        """A new deal: reproducible from ``seed``, else shuffled from :mod:`secrets`;
+        ``leader`` leads the first trick (by default the player left of the dealer)."""
+        return cls(State.new(rules, players, seed=seed, dealer=dealer, leader=leader))
 
     @classmethod
     def from_record(cls, record: GameRecord) -> Referee:

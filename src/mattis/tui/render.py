@@ -24,7 +24,7 @@ from ..core import (
     sort_by_rank,
     sort_for_phase2,
 )
-from ..core.text import as_object, fight_term
+from ..core.text import as_object, fight_term, loser_sentence, loser_term, loser_word
 from .i18n import TERMS, Lang, has, t
 from .session import fix_you
 
@@ -130,13 +130,14 @@ def join_names(items: Sequence[str], lang: Lang) -> str:
 
 
 def status_text(obs: Observation, seat: int, lang: Lang) -> str:
-    """A seat's standing: finished (place), Mattis, Blodmattis, to act, or empty."""
+    """A seat's standing: finished (place), the loser (Mattis, skitgubben), Blodmattis, to
+    act, or empty."""
     if seat in obs.finished:
         return t(lang, "status.finished", place=obs.finished.index(seat) + 1)
     if seat in obs.blodmattis:
         return t(lang, "term.blodmattis")
     if seat in obs.losers:
-        return t(lang, "status.mattis")
+        return t(lang, f"status.loser.{loser_term(obs.rules)}")
     if obs.to_act == seat:
         return t(lang, "status.to_act")
     return ""
@@ -173,7 +174,7 @@ def last_trick_text(obs: Observation, names: Sequence[str], lang: Lang, codes: b
 
 
 def end_lines(obs: Observation, names: Sequence[str], tally: Sequence[int], lang: Lang) -> list[str]:
-    """The end screen: finishing order, who is Mattis, the session tally."""
+    """The end screen: finishing order, who lost (in the variant's word), the session tally."""
     lines = [t(lang, "end.title"), "", t(lang, "end.order")]
     for i, s in enumerate(obs.finished, start=1):
         lines.append(f"  {i}. {names[s]}")
@@ -181,16 +182,18 @@ def end_lines(obs: Observation, names: Sequence[str], tally: Sequence[int], lang
     for s in obs.blodmattis:
         lines.append("  " + t(lang, "end.blodmattis_line", name=names[s]))
     if m is not None:
-        lines.append("  " + t(lang, "end.mattis_line", place=len(obs.finished) + 1, name=names[m]))
+        lines.append("  " + t(lang, "end.loser_line", place=len(obs.finished) + 1, name=names[m],
+                              loser=loser_word(obs.rules, lang)))
     lines.append("")
     you = names[obs.seat]
-    lines.append(fix_you(t(lang, "end.mattis", name=names[m]), you, lang) if m is not None
-                 else t(lang, "end.no_mattis"))
+    term = loser_term(obs.rules)
+    lines.append(fix_you(loser_sentence(obs.rules, names[m], lang), you, lang) if m is not None
+                 else t(lang, f"end.no_loser.{term}"))
     if obs.end_reason is not None and obs.end_reason is not Termination.NORMAL:
         key = f"end.reason.{obs.end_reason.value}"
         lines.append(t(lang, key) if has(lang, key) else obs.end_reason.value)
     lines.append("")
-    lines.append(t(lang, "end.tally"))
+    lines.append(t(lang, f"end.tally.{term}"))
     for s in range(obs.players):
         lines.append(f"  {names[s]}: {tally[s]}")
     return lines

@@ -27,6 +27,7 @@ from ..core import (
     reason_text,
     seat_names,
 )
+from ..core.text import loser_sentence
 from ..play import (
     BlodmattisFound,
     Event,
@@ -224,7 +225,7 @@ class Session:
                 self.sitting.finish(self.referee)
                 if e.outcome.mattis is None:
                     continue
-                line = t(lang, "log.mattis", name=names[e.outcome.mattis])
+                line = loser_sentence(self.rules, names[e.outcome.mattis], lang)
             else:  # pragma: no cover - every event type is handled above
                 continue
             self.log.append(self._you(line))

@@ -5,7 +5,7 @@ a request against the table, appends the resulting event to the log (SQLite),
 and only then applies it here and tells the players.  Restarting the server
 replays the log through :meth:`Table.apply`, which rebuilds the exact table.
 
-Events: ``create``, ``join``, ``deal`` (a new game: dealer, deck, bot seed;
+Events: ``create`` (with the drawn first dealer), ``join``, ``deal`` (a new game: dealer, deck, bot seed;
 the first deal also names the open seats filled by bots) and ``move``.
 
 The table keeps only what is web-specific (seats, names, tokens, the log's
@@ -26,7 +26,7 @@ from ..bots.base import DEFAULT_LEVEL
 from ..core import Illegal, MoveError, Rules, RulesError, parse_move, rules_from_json, rules_to_json
 from ..core.cards import Lang
 from ..core.text import DEFAULT_NAMES, reason_words, say
-from ..play import Referee, Sitting, derive_seed
+from ..play import Referee, Sitting, derive_seed, first_dealer
 
 Event = dict[str, Any]
 
@@ -152,7 +152,7 @@ class Table:
         out[0] = {"kind": "human", "name": name, "token_hash": hash_token(token)}
         event: Event = {"type": "create", "id": secrets.token_urlsafe(9), "rules": rules_to_json(rules),
                         "players": players, "seats": out, "invite": secrets.token_urlsafe(12),
-                        "test_seed": test_seed}
+                        "test_seed": test_seed, "dealer": first_dealer(test_seed, players)}
         return event, token
 
     @classmethod
@@ -167,7 +167,8 @@ class Table:
             else:
                 seats.append(Seat("open", default))
         test_seed = ev.get("test_seed")
-        sitting = Sitting(rules_from_json(ev["rules"]), ev["players"], seed=test_seed)
+        # The first dealer is drawn when the table is made; logs from before that say nothing: seat 0.
+        sitting = Sitting(rules_from_json(ev["rules"]), ev["players"], seed=test_seed, dealer=ev.get("dealer", 0))
         t = cls(ev["id"], sitting, seats, ev["invite"], test_seed)
         t.events = 1
         return t

@@ -13,7 +13,7 @@ from typing import Any, Final
 
 from ..core import Observation, card_code, describe_move, rules_to_json
 from ..core.cards import SUIT_LETTERS, Lang
-from ..core.text import fight_term
+from ..core.text import fight_term, loser_term
 from .table import Refusal, Table
 
 LOG_TAIL: Final = 30
@@ -82,6 +82,7 @@ def frame(table: Table, viewer: int | None, lang: Lang, *, connected: set[int] |
         "rules": rules_to_json(rules),
         "rules_name": rules.name,
         "fight": fight_term(rules),  # the term.* key of the fight over equal cards
+        "loser": loser_term(rules),  # what the loser is called: loser.*, end.loser.* keys
         "sequences": rules.sequences,
         "seats": seats,
         "tally": {"games": table.games_done, "mattis": table.tally},

@@ -214,14 +214,14 @@
       if (o.known[i].length && i !== view.you) box.appendChild(h("div", { class: "known", text: t("status.known", { cards: o.known[i].map(Cards.text).join(" ") }) }));
       if (fin >= 0) box.appendChild(h("div", { class: "place ok", text: "✓ " + t("status.finished", { place: fin + 1 }) }));
       if (o.blodmattis.includes(i)) box.appendChild(h("div", { class: "place bad", text: "✗ " + t("status.blodmattis") }));
-      else if (lost >= 0) box.appendChild(h("div", { class: "place bad", text: "✗ " + t("status.mattis") }));
+      else if (lost >= 0) box.appendChild(h("div", { class: "place bad", text: "✗ " + t("status.loser." + view.loser) }));
       if (o.to_act === i) box.classList.add("acting");
       if (o.phase === 1 && o.fighters.includes(i)) box.appendChild(h("div", { class: "tags", text: t("status.fighting", { fight: t("term." + view.fight) }) }));
     }
     return box;
   }
   function turnText(o) {
-    if (o.phase === 3) return o.mattis !== null ? t("end.mattis", { name: name(o.mattis) }) : t("turn.over");
+    if (o.phase === 3) return o.mattis !== null ? t("end.loser." + view.loser, { name: name(o.mattis) }) : t("turn.over");
     if (o.to_act === view.you) return t("turn.you");
     return t("turn.other", { name: name(o.to_act) });
   }
@@ -314,10 +314,10 @@
   }
   function resultArea(o) {
     const order = o.finished.map((s, k) => h("li", { text: t("web.place_n", { place: k + 1 }) + ": " + name(s) }));
-    o.losers.forEach((s) => order.push(h("li", { class: "bad", text: (o.blodmattis.includes(s) ? t("status.blodmattis") : t("status.mattis")) + ": " + name(s) })));
+    o.losers.forEach((s) => order.push(h("li", { class: "bad", text: (o.blodmattis.includes(s) ? t("status.blodmattis") : t("status.loser." + view.loser)) + ": " + name(s) })));
     const g = view.game;
     return h("section", { class: "panel result", id: "result", role: "status" },
-      h("h2", { text: o.mattis !== null ? t("end.mattis", { name: name(o.mattis) }) : t("turn.over") }),
+      h("h2", { text: o.mattis !== null ? t("end.loser." + view.loser, { name: name(o.mattis) }) : t("turn.over") }),
       o.end_reason && o.end_reason !== "normal" ? h("p", { text: t("end.reason." + o.end_reason) }) : null,
       h("ol", { class: "order" }, order),
       view.you !== null ? h("button", { type: "button", id: "btn-rematch", class: "primary", text: t("web.rematch"), onclick: () => send({ type: "rematch" }) }) : null,
