@@ -483,7 +483,7 @@ def test_pickup_optional(optional: bool) -> None:
 
 # ------------------------------------------------------------- trick_size
 def test_trick_size_records_exist() -> None:
-    """trick_size start/active/seated are asserted by the 002_forum_trick_size_* records
+    """trick_size start/active/seated are asserted by the trick_size_* records
     (test_core_scenarios.py); here the count is checked directly."""
     hands = ["5C 9C 6D", "6C", "7C 7D 3H", "8C 4D 5H"]
     got = {}

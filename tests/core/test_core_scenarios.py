@@ -1,7 +1,8 @@
-"""Scenario tests: the worked examples of the seed texts, as game records.
+"""Scenario tests: the worked examples of the rule texts, as game records.
 
 Each file in tests/core/records/ is a record in the documented format (README,
-issue 2) plus a "result" field holding checkpoints: after the first ``after``
+"Game records") plus a "comment" saying what it shows and which text it comes
+from, and a "result" field holding checkpoints: after the first ``after``
 moves, parts of ``State.snapshot()`` must equal ``expect``, the legal moves must
 contain / lack / equal the listed ones, and the listed illegal moves must be
 rejected with a reason (and change nothing).
@@ -79,7 +80,12 @@ def test_record_scenario_roundtrip(path: Path) -> None:
     assert again.replay().snapshot() == rec.replay().snapshot()
 
 
-def test_records_cover_every_seed() -> None:
-    names = " ".join(p.stem for p in RECORDS)
-    for seed in ("000", "001", "002", "003", "004"):
-        assert seed in names
+#: The rule texts, by title (docs/rules.md, "The rule texts").
+TITLES = ("Regler for kortspillet Mattis", "Mattis Card Game Rules", "Spilleregler for Mattis – KortRegler.no",
+          "Mattis regler – også kjent som Blodmattis", "Regler for kortspillet Skitgubbe")
+
+
+def test_records_cover_every_rule_text() -> None:
+    comments = " ".join(json.loads(p.read_text(encoding="utf-8"))["comment"] for p in RECORDS)
+    for title in TITLES:
+        assert title in comments, title
