@@ -1,4 +1,4 @@
-"""The speed race of issue 6: random playouts of our engine (raw, PettingZoo, OpenSpiel)
+"""The speed race: random playouts of our engine (raw, PettingZoo, OpenSpiel)
 beside OpenSpiel's C++ crazy_eights and hearts, in one process.
 
     python benchmarks/rl_speed_race.py [seconds per row, default 3]

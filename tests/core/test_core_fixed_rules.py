@@ -1,5 +1,5 @@
-"""The fixed rules of issue 2 (every preset) and the author's decisions where the
-seeds are silent (see state.py and docs/rules.md)."""
+"""The fixed rules (every preset) and the author's decisions where the rule texts
+are silent (see state.py and docs/rules.md)."""
 
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ def test_phase1_winner_leads_next(name: str) -> None:
 
 
 def test_suits_do_not_matter_in_phase1() -> None:
-    """000: 'hjerter tre slår ruter to'."""
+    """Regler for kortspillet Mattis: 'hjerter tre slår ruter to'."""
     s = new_game("mattis", 2, 1, ["3H 4C 5C", "2D 6C 7C"])
     do(s, "0 play 3H", "1 play 2D")
     assert pile(s, 0) == {"3H", "2D"}
@@ -197,7 +197,7 @@ def test_completing_player_out_next_on_the_left_leads() -> None:
 
 
 def test_pickup_emptying_table_passes_lead_left_of_picker() -> None:
-    """004: 'Tok du opp det eneste kortet på bordet ... spilleren til venstre for deg
+    """Regler for kortspillet Skitgubbe: 'Tok du opp det eneste kortet på bordet ... spilleren til venstre for deg
     spiller ut'."""
     s = position("skitgubbe", ["4C 2D", "5C 3D", "6C 4D"], "S", leader=0)
     do(s, "0 play 4C", "1 pickup")

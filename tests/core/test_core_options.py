@@ -84,7 +84,8 @@ def test_ties_fight_rounds_use_the_same_rule(ties: str) -> None:
 
 
 def test_war_only_the_highest_tie_counts() -> None:
-    """000/003: 'Er det flere kriger i det samme stikket, er det den høyeste som gjelder'."""
+    """Regler for kortspillet Mattis, of Hund: 'Er det flere kriger i det samme stikket, er det den
+    høyeste som gjelder'."""
     s = new_game("hund", 4, 3, ["5C KD 2H", "5D 3C 4H", "9D 3H 5H", "9C 6H 7H"])
     do(s, "0 play 5C", "1 play 5D", "2 play 9D", "3 play 9C")
     assert s.round_seats == [2, 3] and s.to_act == 2
@@ -182,7 +183,7 @@ def test_chance_never_with_fewer_than_two_stock_cards(chance: str) -> None:
 
 
 def test_chance_any_drains_the_stock_down_to_one_card() -> None:
-    """Skitgubbe (004): sjanse 'bare lov så lenge det ligger mer enn ett kort igjen'.
+    """Regler for kortspillet Skitgubbe: sjanse 'bare lov så lenge det ligger mer enn ett kort igjen'.
     Chancing all the time, the stock stops at one card, which the next player to lay a
     hand card draws as the face-down trump."""
     s = State.new(preset("skitgubbe"), 2, seed=3)
@@ -315,7 +316,8 @@ def test_empty_hand(rule: str) -> None:
 
 
 def test_empty_hand_loses_even_with_cards_in_hand() -> None:
-    """Blodmattis (001): won no trick in phase 1, even with cards left in hand."""
+    """Blodmattis (Mattis regler – også kjent som Blodmattis): won no trick in phase 1, even with
+    cards left in hand."""
     r = preset("blodmattis")
     s = phase1_position(r, ["9C", "2C 3D", "5C", "6C"], "", leader=0, dealer=3,
                         won=[1, 0, 0, 1], piles=["KS AS", "", "", "QS JS"], trump_card=("KS", 0))
@@ -359,7 +361,8 @@ def test_leader2(rule: str, leader: int) -> None:
 # -------------------------------------------------------- leftovers_shown
 @pytest.mark.parametrize("shown", [False, True])
 def test_leftovers_shown(shown: bool) -> None:
-    """004: 'Har noen fortsatt kort på hånden, viser de dem fram og beholder dem'."""
+    """Regler for kortspillet Skitgubbe: 'Har noen fortsatt kort på hånden, viser de dem fram og
+    beholder dem'."""
     r = preset("skitgubbe", leftovers_shown=shown)
     s = phase1_position(r, ["5C", "6C KH", "8C QH"], "", leader=0, piles=["2H", "3H", "4H"],
                         trump_card=("2S", 0), won=[1, 1, 1])
@@ -523,7 +526,8 @@ def test_sequence_counts_as_one_entry() -> None:
 
 
 def test_sequence_pickup_first_takes_whole_sequence() -> None:
-    """000/003: 'det var en serie som ble lagt først i stikket, tar du inn hele serien'."""
+    """Regler for kortspillet Mattis: 'det var en serie som ble lagt først i stikket, tar du inn hele
+    serien'."""
     r = preset("mattis", sequences=2)
     s = position(r, ["5H 6H 2C", "8H 3D", "2D 4D"], "S", leader=0)
     do(s, "0 play 5H 6H", "1 play 8H", "2 pickup")
@@ -598,7 +602,7 @@ def test_phase2_cap_default_is_documented_and_games_end() -> None:
 
 
 # ----------------------------------------------------------------- presets
-def test_presets_match_the_issue_table() -> None:
+def test_presets_match_the_documented_table() -> None:
     table = {
         "mattis": dict(min_players=2, max_players=6, two_player_discard=10, tricks="pair", ties="war",
                        draw="after_card", chance="lead", trump="last_card", phase1_end="one_holder",

@@ -1,4 +1,4 @@
-"""The heuristic bot: the seed texts' advice as fixed rules (see :mod:`.policy`)."""
+"""The heuristic bot: the rule texts' advice as fixed rules (see :mod:`.policy`)."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@
 The functions here take plain values (cards, the table, the trump) so the same
 advice drives the :class:`~mattis.bots.heuristic.HeuristicBot` (from an
 observation) and the simulated games inside the search bots (from sampled
-states).  The advice is the seed texts': give away low tricks, take high ones
+states).  The advice is the rule texts': give away low tricks, take high ones
 cheaply, chance (sjanse) when the hand is all keepers; in phase 2 lead low,
 beat cheaply and save trumps (trumf), and lead what the next player cannot
 beat under undertrekk (pickup of the first entry).
