@@ -1,9 +1,12 @@
 """The rule set as data: one frozen type, named presets, overrides.
 
-Every option names the seed text(s) it comes from (``../shared/seeds``):
-000 = Mattis, traditional (nb); 001 = the Mattis app, "Blodmattis" (nb);
-002 = KortRegler.no and its forum thread (nb); 003 = Mattis/Dog (en);
-004 = Skitgubbe (nb).
+Every option names the rule text(s) it comes from, by these short names (see
+docs/rules.md, "The rule texts"): *Mattis (nb)* = "Regler for kortspillet Mattis"
+(the traditional Norwegian text, with Hund); *Mattis (en)* = "Mattis Card Game
+Rules" (the same in English, with Dog); *KortRegler* = "Spilleregler for Mattis –
+KortRegler.no" and its forum thread; *the app* = "Mattis regler – også kjent som
+Blodmattis" (the Mattis app's rule page); *Skitgubbe* = "Regler for kortspillet
+Skitgubbe".
 
 >>> r = preset("skitgubbe", sequences=3)
 >>> r.pickup is Pickup.LAST, r.pickup == "last", r.sequences
@@ -118,7 +121,11 @@ class NextLeader(StrEnum):
     """Who leads the first trick of the next game of a sitting (see :attr:`Rules.next_leader`)."""
 
     LEFT_OF_DEALER = "left_of_dealer"
+    """The player left of the dealer, as in every game ("Spilleren til venstre for giveren
+    begynner", Regler for kortspillet Mattis, Regler for kortspillet Skitgubbe)."""
     LOSER = "loser"
+    """The last game's loser ("mange lar taperen spille ut første stikk neste gang", Regler
+    for kortspillet Skitgubbe)."""
 
 
 #: The type of every option that takes a word.
@@ -143,26 +150,27 @@ class Rules:
     """The preset this rule set starts from (for display and records)."""
 
     min_players: int = 2
-    """Fewest players (000/002/003: 2-6; 001: 3-6; 004: 2-4)."""
+    """Fewest players (Mattis (nb/en), KortRegler: 2-6; the app: 3-6; Skitgubbe: 2-4)."""
 
     max_players: int = 6
-    """Most players (000/002/003: 6; 004: "fem eller seks ... varianten der alle legger")."""
+    """Most players (Mattis (nb/en), KortRegler: 6; Skitgubbe: "Fem eller seks går med
+    varianten der alle legger kort i hvert stikk")."""
 
     max_pair_players: int = 6
-    """Most players when ``tricks="pair"`` (004: 2-4 with pair tricks, 5-6 need all-play)."""
+    """Most players when ``tricks="pair"`` (Skitgubbe: 2-4 with pair tricks, 5-6 need all-play)."""
 
     two_player_discard: int = 10
-    """Cards set aside unseen when two play (000/002/003: ten; 001 has no 2-player game;
-    004's stock table is missing, so no source sets cards aside there)."""
+    """Cards set aside unseen when two play (Mattis (nb/en), KortRegler: ten; the app has no
+    2-player game; Skitgubbe's stock table is missing, so no source sets cards aside there)."""
 
     tricks: Tricks = Tricks.PAIR
     """Phase 1 trick shape.  ``pair``: lead to the left neighbour, who answers
-    (000/002/003 Mattis, 004 Skitgubbe); ``all``: everyone lays one card, clockwise from
-    the leader (000/003 Hund/Dog, 001)."""
+    (Mattis (nb/en), KortRegler, Skitgubbe); ``all``: everyone lays one card, clockwise from
+    the leader (Hund/Dog in Mattis (nb/en), the app)."""
 
     ties: Ties = Ties.WAR
-    """``war`` (krig/stunsa, 000/002/003/004): a tie for the highest card is fought again by
-    the tied players; ``stoting`` (støting, 001): any rank laid twice starts a fight among
+    """``war`` (krig/stunsa: Mattis (nb/en), KortRegler, Skitgubbe): a tie for the highest card
+    is fought again by the tied players; ``stoting`` (støting, the app): any rank laid twice starts a fight among
     those who laid the highest such rank, even when a higher card lies there."""
 
     draw: Draw = Draw.AFTER_CARD
@@ -170,7 +178,7 @@ class Rules:
     after each trick, the winner first, then clockwise (001; Hund as documented here)."""
 
     chance: Chance = Chance.LEAD
-    """Sjanse (chance): lay the top stock card instead of a hand card.  ``off`` (001),
+    """Sjanse (chance): lay the top stock card instead of a hand card.  ``off`` (the app),
     ``lead`` (only when leading: 000/002/003), ``any`` (whenever you lay: 004).  Never with
     fewer than two cards in the stock (004: "bare lov så lenge det ligger mer enn ett kort")."""
 
@@ -186,13 +194,15 @@ class Rules:
 
     empty_hand: EmptyHand = EmptyHand.PICK_UP
     """A player with nothing at the start of phase 2.  ``pick_up``: stays in and must pick up
-    and lay at least once (bordmattis 000/002, blåmattis 003); ``loses``: won no trick in
-    phase 1 and loses at once, even with cards in hand (Blodmattis, 001); ``safe``:
-    finished, skips phase 2 (004 "er du ferdig og slipper fase 2")."""
+    and lay at least once (bordmattis: Mattis (nb), KortRegler; blåmattis: Mattis (en));
+    ``loses``: won no trick in phase 1 and loses at once, even with cards in hand
+    (Blodmattis, the app); ``safe``: finished, skips phase 2 (Skitgubbe "er du ferdig og
+    slipper fase 2")."""
 
     leader2: Leader2 = Leader2.TRUMP_HOLDER
-    """Who leads phase 2: ``trump_holder`` (000/001/002/003/004) or ``last_trick`` (the
-    GameRules variant quoted in 001)."""
+    """Who leads phase 2: ``trump_holder`` (every text) or ``last_trick`` (the GameRules
+    variant the app quotes: "GameRules lar i stedet den som vant siste stikk i fase 1
+    begynne")."""
 
     follow: Follow = Follow.FREE
     """``free``: beat with a higher card of the suit or with trump (000/002/003/004);
@@ -201,28 +211,31 @@ class Rules:
 
     pickup: Pickup = Pickup.FIRST
     """What you take when you do not beat.  ``first``: the first entry of the trick
-    (undertrekk, 000/002/003; 001 "det eldste kortet eller raden"); ``last``: the top entry,
-    and with sequences the whole run of consecutive same-suit cards at the top (004);
+    (undertrekk: Mattis (nb/en), KortRegler; the app "det eldste kortet eller raden");
+    ``last``: the top entry, and with sequences the whole run of consecutive same-suit cards
+    at the top (Skitgubbe);
     ``lowest``: the entry holding the lowest card by face value, trumps included (Denexa/
-    GameRules, quoted in 001; 002's forum)."""
+    GameRules, quoted by the app; KortRegler's forum)."""
 
     pickup_optional: bool = False
-    """May you pick up although you could beat (001 "Kan eller vil du ikke stikke", 004
-    "Du kan alltid ta opp", 002 forum)?"""
+    """May you pick up although you could beat (the app "Kan eller vil du ikke stikke",
+    Skitgubbe "Du kan alltid ta opp", KortRegler's forum)?"""
 
     trick_size: TrickSize = TrickSize.START
     """Entries that complete a phase 2 trick.  ``start``: players still in when the trick
-    began (002 forum, 004); ``active``: players still in, counted now (001 "aktive
-    spillere"); ``seated``: everyone at the table (000/003 "spillere ved bordet")."""
+    began (KortRegler's forum, Skitgubbe "da stikket begynte"; and the natural reading of
+    Mattis (nb/en) "spillere ved bordet"); ``active``: players still in, counted now (the app
+    "aktive spillere"); ``seated``: everyone at the table, finished or not (the literal
+    reading of "spillere ved bordet", which no text plays out)."""
 
     sequences: int = 0
     """Minimum length of a sequence (serie/rad: consecutive cards of one suit laid as one
-    entry) in phase 2; 0 = not allowed.  2 (001, 000/002/003/004 optional), 3 ("noen bord
-    krever minst tre", 000/003)."""
+    entry) in phase 2; 0 = not allowed.  2 (the app; optional in the others), 3 ("Noen bord
+    krever at en serie er på minst tre kort", Mattis (nb/en))."""
 
     empty_fighter: EmptyFighter = EmptyFighter.CHANCE
     """A player due to lay in phase 1 with an empty hand while the stock holds two or more
-    cards (possible with ``draw="after_trick"``, in a krig/støting).  001 lists this as an
+    cards (possible with ``draw="after_trick"``, in a krig/støting).  The app lists this as an
     open point ("Hva som skjer i en støting hvis en spiller ikke har kort igjen på hånden
     til kampkort").  ``chance``: she lays the top stock card (a forced sjanse, whatever
     ``chance`` says); ``drop``: she cannot lay, as when the stock is empty (she drops out of
@@ -238,11 +251,12 @@ class Rules:
 
     leftovers_shown: bool = False
     """Cards still in hand when phase 1 ends are shown to everyone before they join the
-    phase 2 hand (004 "viser de dem fram"); otherwise they join it face down (000/002/003)."""
+    phase 2 hand (Skitgubbe "viser de dem fram"); otherwise they join it face down (Mattis
+    (nb/en), KortRegler)."""
 
     phase2_cap: int = 2000
     """Moves after which phase 2 is stopped and the players still in are ranked by cards
-    held (a guarantee that every game ends; no seed text)."""
+    held (a guarantee that every game ends; no rule text has it)."""
 
     def allowed_players(self) -> range:
         """The player counts this rule set allows."""
@@ -316,8 +330,9 @@ PRESETS: Final[dict[str, Rules]] = {
     ),
 }
 
-#: Each preset in one English line, from the catalogue's ``rules.preset.*`` (the seed
-#: texts: mattis 000, 002, 003; hund 000, 003; blodmattis 001; skitgubbe 004).
+#: Each preset in one English line, from the catalogue's ``rules.preset.*`` (the rule
+#: texts: mattis Mattis (nb/en) and KortRegler; hund Mattis (nb/en); blodmattis the app;
+#: skitgubbe Skitgubbe).
 PRESET_DOCS: Final[dict[str, str]] = {name: TEXT[f"rules.preset.{name}"][1] for name in PRESETS}
 
 
