@@ -228,8 +228,13 @@ def check_end(state: State) -> None:
     losers = state.losers
     bm = state.blodmattis
     fin = state.finished
-    assert len(set(losers)) == len(losers) and len(set(fin)) == len(fin)
-    assert sorted(fin + losers) == list(range(n)), (fin, losers)
+    ranked = state.ranked
+    assert len(set(losers)) == len(losers) and len(set(fin + ranked)) == len(fin + ranked)
+    assert sorted(fin + ranked + losers) == list(range(n)), (fin, ranked, losers)
+    # only a forced end ranks players; who went out has no cards
+    assert not ranked or state.end_reason != "normal"
+    for s in fin:
+        assert state.hands[s] == 0
     assert set(bm) <= set(losers)
     if state.rules.empty_hand != "loses":
         assert bm == []
@@ -251,10 +256,9 @@ def check_end(state: State) -> None:
         m = others[0]
         assert state.next_dealer == m
         if state.end_reason == "normal":
-            # the loser still holds cards, or (an empty-handed bordmattis) has the table to take
-            assert state.hands[m] or state.table
-            for s in fin:
-                assert state.hands[s] == 0
+            # the loser still holds cards, or (an empty-handed bordmattis) has the table to
+            # take; under going_out=cleared she may have emptied her hand last
+            assert state.hands[m] or state.table or state.rules.going_out == "cleared"
         else:
             assert state.hands[m].bit_count() >= max(state.hands[s].bit_count() for s in range(n))
 

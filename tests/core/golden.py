@@ -33,7 +33,8 @@ def fingerprint(state: State) -> str:
         "moves": GameRecord.from_state(state).moves,
         "hands": snap["hands"],
         "table": snap["table"],
-        "finished": snap["finished"],
+        # the places ahead of the losers: who went out, then who was ranked at a forced end
+        "finished": snap["finished"] + snap["ranked"],
         "losers": snap["losers"],
         "blodmattis": snap["blodmattis"],
         "end_reason": snap["end_reason"],

@@ -20,7 +20,8 @@ from core_helpers import (
     table2,
 )
 
-from mattis.core import CHANCE, PICKUP, State, preset
+from mattis.core import CHANCE, PICKUP, State, parse_position, preset
+from mattis.core.legal import repetition_key
 from mattis.core.cards import BIT
 from mattis.core.observation import PHASE1, PHASE2
 
@@ -288,11 +289,13 @@ def test_next_dealer_blodmattis() -> None:
 
 def test_stuck_position_ranked() -> None:
     """Nobody in the game can move (no cards anywhere): ranked, ties by seat nearer
-    clockwise to the player to act (the leader)."""
+    clockwise to the player to act (the leader).  Ranked, not gone out."""
     s = position("mattis", ["", ""], "S", leader=1)
-    assert s.is_over and s.end_reason == "stuck" and s.losers == [1] and s.finished == [0]
+    assert s.is_over and s.end_reason == "stuck" and s.losers == [1] and s.ranked == [0] and s.finished == []
     s = position("mattis", ["", "", ""], "S", leader=0)
-    assert s.is_over and s.end_reason == "stuck" and s.losers == [0] and s.finished == [2, 1]
+    assert s.is_over and s.end_reason == "stuck" and s.losers == [0] and s.ranked == [2, 1] and s.finished == []
+    outcome = s.outcome
+    assert outcome is not None and outcome.finished == () and outcome.ranked == (2, 1) and outcome.places == (2, 1)
 
 
 @pytest.mark.parametrize("leader", [0, 1])
@@ -303,8 +306,19 @@ def test_ranking_tie_breaks(leader: int) -> None:
     do(s, "0 play 2C")
     assert s.end_reason == "cap"
     # Bjørn 2 cards (sum 0+3), Cato 2 cards (1+3): Bjørn's lower total is worse
-    assert s.losers == [1] and s.finished == [0, 2]
+    assert s.losers == [1] and s.ranked == [0, 2] and s.finished == []
     del leader
+
+
+def test_repetition_key_holds_the_cards_not_who_laid_them() -> None:
+    """Two positions that differ only in who laid a table entry have the same future,
+    so they are the same position for threefold repetition."""
+    r = preset("skitgubbe")
+    a = parse_position(r, "2 dealer=0 trump=S turn=2 hands=2H/3H/6D4H table=0:5C need=3")
+    b = parse_position(r, "2 dealer=0 trump=S turn=2 hands=2H/3H/6D4H table=1:5C need=3")
+    assert repetition_key(a) == repetition_key(b)
+    c = parse_position(r, "2 dealer=0 trump=S turn=2 hands=2H/3H/6D4H table=1:5D need=3 aside=5C")
+    assert repetition_key(a) != repetition_key(c)
 
 
 def test_repetition_clears_after_irreversible_event() -> None:

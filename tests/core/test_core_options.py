@@ -22,7 +22,20 @@ from core_helpers import (
     table2,
 )
 
-from mattis.core import CHANCE, PRESETS, RulesError, State, card_code, preset
+from mattis.core import (
+    CHANCE,
+    PRESETS,
+    GameSetupError,
+    Reason,
+    RulesError,
+    State,
+    card_code,
+    parse_position,
+    play,
+    preset,
+    reason_text,
+    rules_from_json,
+)
 from mattis.core.cards import BIT, RANK, SUIT
 from mattis.core.observation import PHASE1, PHASE2
 
@@ -378,7 +391,7 @@ def test_leftovers_shown(shown: bool) -> None:
 
 
 # ----------------------------------------------------------------- follow
-@pytest.mark.parametrize("follow", ["free", "suit_first"])
+@pytest.mark.parametrize("follow", ["free", "void"])
 def test_follow(follow: str) -> None:
     r = preset("mattis", follow=follow)
     s = position(r, ["2H 3C", "6S 5D", "9S 7H 2C"], "H", leader=1)
@@ -388,10 +401,45 @@ def test_follow(follow: str) -> None:
     else:
         assert set(legal_texts(s)) == {"play 9S"}
         assert_illegal(s, "2 play 7H", "follow suit")
-    # when the suit cannot beat, trumping is allowed either way
+        assert_illegal(s, "2 play 2C", "follow suit")
+    # holding the suit but nothing higher: free may trump, void must pick up
     s = position(r, ["2H 3C", "6S 5D", "2S 7H 2C"], "H", leader=1)
     do(s, "1 play 6S")
+    assert set(legal_texts(s)) == ({"play 7H"} if follow == "free" else {"pickup"})
+    # void of the suit: trumping is allowed either way
+    s = position(r, ["2H 3C", "6S 5D", "7H 2C"], "H", leader=1)
+    do(s, "1 play 6S")
     assert set(legal_texts(s)) == {"play 7H"}
+
+
+def test_follow_void_the_app_example() -> None:
+    """Mattis regler – også kjent som Blodmattis: "Følg farge hvis du kan", "stikk med
+    trumf når du ikke har fargen".  Hearts trump, Bjørn leads 6S, Cato plays 9S.  Anne
+    holding 8D 2H 3S has a spade, cannot beat 9S and must pick up (the oldest entry,
+    6S); holding no spade ("Anne har ikke spar. Hun stikker med hjerter 2") she trumps."""
+    s = position("blodmattis", ["8D 2H 3S", "6S 4C", "9S 5C"], "H", leader=1)
+    do(s, "1 play 6S", "2 play 9S")
+    assert legal_texts(s) == ["pickup"]
+    illegal = s.why_illegal(play(cs("2H")[0]))
+    assert illegal is not None and illegal.reason is Reason.MUST_FOLLOW_SUIT and illegal.cards == tuple(cs("3S"))
+    assert "follow suit" in reason_text(illegal, "en") and "følg farge" in reason_text(illegal, "nb")
+    assert_illegal(s, "0 play 2H", "follow suit")
+    do(s, "0 pickup")
+    assert hand(s, 0) == {"8D", "2H", "3S", "6S"} and table2(s) == [["9S"]]
+    s = position("blodmattis", ["8D 2H 4C", "6S 5C", "9S 6C"], "H", leader=1)
+    do(s, "1 play 6S", "2 play 9S")
+    assert set(legal_texts(s)) == {"play 2H", "pickup"}
+    do(s, "0 play 2H")
+    assert table2(s) == [] and s.to_act == 0  # three entries, three active: cleared, Anne leads
+
+
+def test_follow_suit_first_is_refused_with_a_pointer() -> None:
+    """The former follow=suit_first has no source text: a record naming it is refused,
+    saying what to use instead."""
+    with pytest.raises(RulesError, match="follow=void"):
+        preset("mattis", follow="suit_first")
+    with pytest.raises(RulesError, match="follow=void"):
+        rules_from_json({"preset": "blodmattis", "follow": "suit_first"})
 
 
 # ----------------------------------------------------------------- pickup
@@ -432,6 +480,24 @@ def test_pickup_last_takes_run_only_with_sequences() -> None:
         s = position(r, hands, "S", leader=0)
         do(s, "0 play 3C", "1 play 6C", "2 play 7C", "3 pickup")
         assert hand(s, 3) == {"2C", "5D", "5H"} | taken
+
+
+@pytest.mark.parametrize("run", [True, False])
+def test_pickup_run_the_skitgubbe_example(run: bool) -> None:
+    """Regler for kortspillet Skitgubbe: "Med serier tar de fleste også opp
+    sammenhengende kort ... Anne legger kløver 3, Bjørn kløver 6 og 7, Cato kløver 8, 9
+    og 10. Kan ikke Dina slå, tar hun opp hele rekka fra 6 til 10. Treeren blir
+    liggende".  The others (pickup_run=false) take only the last entry, 8-9-10."""
+    r = preset("skitgubbe", sequences=2, pickup_run=run)
+    s = position(r, ["3C 2D", "6C 7C 3D", "8C 9C TC 4D", "2C 5D"], "S", leader=0)
+    do(s, "0 play 3C", "1 play 6C 7C", "2 play 8C 9C TC")
+    assert legal_texts(s) == ["pickup"]
+    do(s, "3 pickup")
+    if run:
+        assert hand(s, 3) == {"2C", "5D", "6C", "7C", "8C", "9C", "TC"} and table2(s) == [["3C"]]
+    else:
+        assert hand(s, 3) == {"2C", "5D", "8C", "9C", "TC"} and table2(s) == [["3C"], ["6C", "7C"]]
+    assert s.to_act == 0
 
 
 def test_pickup_lowest_differs_from_first_only_after_a_low_trump() -> None:
@@ -495,6 +561,75 @@ def test_trick_size_records_exist() -> None:
         do(s, "0 play 5C", "1 play 6C", "2 play 7C")
         got[ts] = (s.to_act, len(s.table))
     assert got == {"start": (3, 3), "active": (2, 0), "seated": (3, 3)}
+
+
+# -------------------------------------------------------------- going_out
+@pytest.mark.parametrize("going_out", ["laid", "cleared"])
+def test_going_out_trick_size_and_order(going_out: str) -> None:
+    """Mattis regler – også kjent som Blodmattis: "En spiller er ute når hånden er tom og
+    det siste kortet spilleren la, ikke blir tatt opp igjen".  Anne leads her last card
+    4S.  Under ``cleared`` she is still in until the trick is cleared, so the trick of
+    the "aktive spillere" needs three entries and Cato lays too; under ``laid`` she is
+    out at once, two entries complete the trick and Bjørn leads next."""
+    r = preset("blodmattis", going_out=going_out)
+    s = position(r, ["4S", "5S 9C", "6S 2C 3C"], "H", leader=0)
+    do(s, "0 play 4S")
+    obs = s.observation(1)
+    if going_out == "laid":
+        assert s.finished == [0] and obs.waiting == () and obs.in_game == (1, 2)
+        do(s, "1 play 5S")
+        assert table2(s) == [] and s.to_act == 1 and hand(s, 2) == {"6S", "2C", "3C"}
+    else:
+        assert s.finished == [] and obs.waiting == (0,) and obs.in_game == (0, 1, 2)
+        assert s.trick_size_now() == 3
+        assert "waiting=0" in s.position_text()
+        do(s, "1 play 5S")
+        assert s.finished == [] and s.to_act == 2
+        do(s, "2 play 6S")
+        assert table2(s) == [] and s.finished == [0] and s.to_act == 2 and s.observation(2).waiting == ()
+
+
+def test_going_out_cleared_picked_up_stays_in_and_must_pick_up() -> None:
+    """Her last card picked up again, Anne is still in with an empty hand; on her turn she
+    must pick up ("Har spilleren ingen kort, må spilleren ta opp et kort fra bordet")."""
+    s = position("blodmattis", ["4S", "5S 9C", "7C 8C"], "H", leader=0)
+    do(s, "0 play 4S", "1 pickup")  # Bjørn takes the oldest entry, Anne's 4S, back
+    assert s.finished == [] and s.observation(0).waiting == () and s.observation(0).in_game == (0, 1, 2)
+    assert s.to_act == 2  # the table is empty: the next player on the left leads
+    do(s, "2 play 7C")
+    assert s.to_act == 0 and legal_texts(s) == ["pickup"]
+    do(s, "0 pickup")
+    assert hand(s, 0) == {"7C"} and s.to_act == 1 and s.finished == []
+
+
+def test_going_out_cleared_order_and_the_last_one_in() -> None:
+    """Players whose last entries are cleared together go out in the order they laid
+    them; the player left in is the Mattis, even with an empty hand."""
+    s = position("blodmattis", ["4S", "5S", "6S 2C"], "H", leader=0)
+    do(s, "0 play 4S", "1 play 5S")
+    assert s.observation(2).waiting == (0, 1)
+    do(s, "2 play 6S")
+    assert s.is_over and s.finished == [0, 1] and s.losers == [2] and s.mattis == 2
+    s = position(preset("blodmattis", min_players=2), ["4S", "5S"], "H", leader=0)
+    do(s, "0 play 4S", "1 play 5S")
+    assert s.is_over and s.finished == [0] and s.losers == [1] and s.hand(1) == []
+    # under laid Anne is out the moment she lays: Bjørn is Mattis holding his 5S
+    s = position(preset("blodmattis", min_players=2, going_out="laid"), ["4S", "5S"], "H", leader=0)
+    do(s, "0 play 4S")
+    assert s.is_over and s.finished == [0] and s.losers == [1] and s.hand(1) == cs("5S")
+
+
+def test_going_out_waiting_in_the_position_notation() -> None:
+    r = preset("blodmattis")
+    s = position(r, ["4S", "5S 9C", "6S 2C 3C"], "H", leader=0)
+    do(s, "0 play 4S")
+    text = s.position_text()
+    again = parse_position(r, text)
+    assert again.position_text() == text and again.observation(1).waiting == (0,)
+    do(again, "1 play 5S", "2 play 6S")
+    assert again.finished == [0]
+    with pytest.raises(GameSetupError, match="waiting"):
+        parse_position(r, text.replace("waiting=0", "waiting=1"))
 
 
 # -------------------------------------------------------------- sequences
@@ -614,8 +749,9 @@ def test_presets_match_the_documented_table() -> None:
                      pickup_optional=False, trick_size="start", sequences=0, leftovers_shown=False),
         "blodmattis": dict(min_players=3, max_players=6, two_player_discard=0, tricks="all", ties="stoting",
                            draw="after_trick", chance="off", trump="bottom_up", phase1_end="first_empty",
-                           empty_hand="loses", leader2="trump_holder", follow="suit_first", pickup="first",
-                           pickup_optional=True, trick_size="active", sequences=2, leftovers_shown=False),
+                           empty_hand="loses", leader2="trump_holder", follow="void", pickup="first",
+                           pickup_optional=True, trick_size="active", going_out="cleared", sequences=2,
+                           leftovers_shown=False),
         "skitgubbe": dict(min_players=2, max_players=6, max_pair_players=4, two_player_discard=0, tricks="pair",
                           ties="war", draw="after_card", chance="any", trump="last_card",
                           phase1_end="first_empty", empty_hand="safe", leader2="trump_holder", follow="free",

@@ -64,7 +64,7 @@ def expected_pickup(state: State) -> tuple[int, ...]:
             return (min(RANK[c] for c in e), k)
         return table[min(range(len(table)), key=key)][1]
     i = len(table) - 1
-    if r.sequences:
+    if r.sequences and r.pickup_run:
         while i > 0:
             hi_below = max(table[i - 1][1], key=lambda c: RANK[c])
             lo_cur = min(table[i][1], key=lambda c: RANK[c])
@@ -111,8 +111,8 @@ def reference_legal(state: State) -> set[Move]:
     top_suit, top_high = SUIT[top[0]], max(RANK[c] for c in top)
     same = [e for e in entries if SUIT[e[0]] == top_suit and min(RANK[c] for c in e) > top_high]
     trumps = [e for e in entries if SUIT[e[0]] == state.trump and top_suit != state.trump]
-    if r.follow == "suit_first" and same:
-        trumps = []
+    if r.follow == "void" and any(SUIT[c] == top_suit for c in cards_of(hand)):
+        trumps = []  # follow suit if you can: trump only when void of the led suit
     out = {play(*e) for e in same + trumps}
     if not out or r.pickup_optional:
         out.add(PICKUP)
@@ -120,8 +120,9 @@ def reference_legal(state: State) -> set[Move]:
 
 
 def reference_phase2_step(pre: State, move: Any) -> tuple[Any, ...]:
-    """(table, player to act or None, finished, in_game) after ``move`` in phase 2, from
-    the fixed rules of issue 2, computed independently of the engine."""
+    """(table, player to act or None, finished, in_game, waiting) after ``move`` in phase 2,
+    from the rule texts, computed independently of the engine.  ``waiting``: under
+    ``going_out="cleared"``, the empty-handed players whose last entry is on the table."""
     r = pre.rules
     n = pre.n
     seat = pre.to_act
@@ -131,49 +132,67 @@ def reference_phase2_step(pre: State, move: Any) -> tuple[Any, ...]:
     in_game = {i for i in range(n) if pre.in_game >> i & 1}
     finished = list(pre.finished)
     need_start = pre.trick_need
+    laid_by = [q for q, _ in pre.table]
+    waiting = {i for i in range(n) if pre.pending >> i & 1}
+
+    def last_entry(q: int) -> int:
+        return max(k for k, x in enumerate(laid_by) if x == q)
+
     if move == PICKUP:
         taken = expected_pickup(pre)
         if r.pickup == "first":
-            table = table[1:]
+            lo, hi = 0, 1
         elif r.pickup == "lowest":
-            idx = table.index(tuple(taken))
-            table = table[:idx] + table[idx + 1:]
+            lo = table.index(tuple(taken))
+            hi = lo + 1
         else:
             # the top entry, or the run of entries at the top
             size = 0
-            cut = len(table)
+            lo = hi = len(table)
             while size < len(taken):
-                cut -= 1
-                size += len(table[cut])
-            table = table[:cut]
+                lo -= 1
+                size += len(table[lo])
+        table = table[:lo] + table[hi:]
         for c in taken:
             hands[seat] |= 1 << c
+        # the picker holds cards again; a waiting player whose last card is taken stays in
+        waiting = {q for q in waiting if q != seat and not lo <= last_entry(q) < hi}
         start = seat + 1
     else:
         e = move.cards
         if not table:
             need_start = len(in_game)
         table.append(e)
+        laid_by.append(seat)
         for c in e:
             hands[seat] &= ~(1 << c)
         if not hands[seat]:
-            in_game.discard(seat)
-            finished.append(seat)
+            if r.going_out == "laid":
+                in_game.discard(seat)
+                finished.append(seat)
+            else:
+                waiting.add(seat)
         need = need_start if r.trick_size == "start" else len(in_game) if r.trick_size == "active" else n
         if len(in_game) > 1 and len(table) >= need:
+            # the trick is cleared: its last cards can no longer come back
+            for q in sorted(waiting, key=last_entry):
+                if len(in_game) > 1:
+                    in_game.discard(q)
+                    finished.append(q)
+            waiting = set()
             table = []
             start = seat
         else:
             start = seat + 1
     if len(in_game) <= 1:
-        return ([list(e) for e in table], None, finished, in_game)
+        return ([list(e) for e in table], None, finished, in_game, set())
     to_act = None
     for j in range(n):
         q = (start + j) % n
         if q in in_game and (hands[q] or table):
             to_act = q
             break
-    return ([list(e) for e in table], to_act, finished, in_game)
+    return ([list(e) for e in table], to_act, finished, in_game, waiting)
 
 
 def fight_winners(r: Rules, laid: list[tuple[int, int]]) -> list[int]:
@@ -243,10 +262,11 @@ def play_checked(state: State, rng: random.Random, roundtrip: bool = True) -> St
         if pre is not None:
             check_phase1_step(pre, move, state)
         if ref is not None and state.end_reason in (None, "normal"):
-            table, to_act, finished, in_game = ref
+            table, to_act, finished, in_game, waiting = ref
             if state.end_reason is None:
                 assert [list(e) for _, e in state.table] == table and state.to_act == to_act
                 assert {i for i in range(state.n) if state.in_game >> i & 1} == in_game
+                assert {i for i in range(state.n) if state.pending >> i & 1} == waiting
             assert state.finished[: len(finished)] == finished
         if want is not None:
             assert state.log is not None
@@ -282,10 +302,11 @@ def test_preset_games(name: str, opts: dict[str, Any], players: int, seed: int, 
 def rule_sets() -> st.SearchStrategy[Rules]:
     word = {k: st.sampled_from(v) for k, v in CHOICES.items()}
     return st.builds(
-        lambda name, d, opt, shown, seq, cap: preset(name, pickup_optional=opt, leftovers_shown=shown,
-                                                     sequences=seq, phase2_cap=cap, **d),
+        lambda name, d, opt, shown, run, seq, cap: preset(name, pickup_optional=opt, leftovers_shown=shown,
+                                                          pickup_run=run, sequences=seq, phase2_cap=cap, **d),
         st.sampled_from(["mattis", "hund", "blodmattis", "skitgubbe"]),
         st.fixed_dictionaries({}, optional=word),
+        st.booleans(),
         st.booleans(),
         st.booleans(),
         st.sampled_from([0, 0, 2, 3]),

@@ -105,8 +105,8 @@ def test_events_tell_the_whole_game_and_are_the_same_for_every_seat(name: str) -
         assert kinds[MovePlayed] == ref.moves_played
         assert kinds.get(TrickTaken, 0) == sum(ref.observation(0).tricks_won)
         assert kinds.get(BlodmattisFound, 0) == len(outcome.blodmattis)
-        if not outcome.forced:
-            assert tuple(out_order) == outcome.finished
+        # PlayerOut for every player who went out, never for one ranked at a forced end
+        assert tuple(out_order) == outcome.finished and not set(out_order) & set(outcome.ranked)
         if kinds.get(PhaseTwoBegins) and outcome.termination == "normal" and not outcome.blodmattis:
             assert kinds.get(TrickCleared, 0) >= 1
 

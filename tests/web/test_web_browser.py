@@ -153,7 +153,8 @@ def test_each_preset_short_game_by_keyboard_and_rematch(server: str, browser: An
         # Norwegian and back.
         page.click("#lang")
         pw.expect(page.locator("#btn-rematch")).to_have_text("Omkamp (taperen gir)")
-        pw.expect(page.locator("#turn")).to_contain_text(re.compile("er Mattis|Spillet er over"))
+        loser = "er skitgubben" if preset == "skitgubbe" else "er Mattis"  # the variant's word for the loser
+        pw.expect(page.locator("#turn")).to_contain_text(re.compile(f"{loser}!|Spillet er over"))
         page.click("#lang")
         pw.expect(page.locator("#btn-rematch")).to_have_text("Rematch (the loser deals)")
         page.click("#btn-rematch")

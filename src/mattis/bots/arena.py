@@ -78,7 +78,7 @@ def play_game(rules: Rules, bots: Sequence[str], deal: int, rotation: int, seed:
     play_until(referee, agents, clock=clock)
     outcome = referee.outcome
     assert outcome is not None, "bots play every game to its end"
-    order = list(outcome.finished) + [s for s in outcome.losers if s not in outcome.finished]
+    order = list(outcome.places) + [s for s in outcome.losers if s not in outcome.places]
     place = {s: i + 1 for i, s in enumerate(order)}
     return [SeatResult(deal, rotation, i, names[i], int(i in outcome.losers), place.get(i, n), clock.decisions[i],
                        clock.think_s[i], outcome.termination.value) for i in range(n)]

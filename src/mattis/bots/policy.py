@@ -155,7 +155,7 @@ def outcome(state: State, seat: int) -> float:
     if not state.is_over:
         return 0.5
     n = state.n
-    fin = state.finished
+    fin = state.finished + state.ranked
     place = fin.index(seat) if seat in fin else n - 1
     return 1.0 - 0.2 * place / max(1, n - 1)
 

@@ -20,7 +20,7 @@ from ..core.determinize import DeterminizeError, sample_state
 from ..core.observation import PHASE1, PHASE2
 from .heuristic import heuristic_move
 from .policy import outcome, playout
-from .solver import SearchLimit, Solver, two_player_values
+from .solver import SearchLimit, Solver, two_player_exact, two_player_values
 
 
 def perfect_info(obs: Observation) -> bool:
@@ -73,7 +73,7 @@ class _Base:
         limit = max(self.solver_cards, 20) if obs.players == 2 and self.solver_cards else self.solver_cards
         if limit and full and sum(obs.hand_counts) <= limit:
             try:
-                if obs.players == 2 and len(obs.in_game) == 2:
+                if obs.players == 2 and len(obs.in_game) == 2 and two_player_exact(obs.rules):
                     vals = two_player_values(dets[0], self.solver_nodes * 10)
                     best = max(vals.values())
                 else:

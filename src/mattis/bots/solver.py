@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from ..core import PICKUP, Follow, Move, Rules, State, sequence_spans
 from ..core.legal import RepetitionKey, answer_bits, repetition_key
 from ..core.observation import PHASE2
+from ..core.rules import GoingOut
 from .policy import state_choice
 
 Key = RepetitionKey
@@ -149,7 +150,14 @@ def brute_force(s: State, me: int, path: frozenset[Key] = frozenset()) -> int:
 # trick is complete and the beater leads) or pick it up (the leader leads again).
 # Every move either removes cards from play or shrinks the leader's hand, so no
 # position repeats, and the game value (win/lose for the player to move) can be
-# stored for every position: a plain AND-OR search with a table is exact.
+# stored for every position: a plain AND-OR search with a table is exact.  Not
+# under ``going_out="cleared"``: a last card picked up keeps its player in, so play
+# can cycle (the general :class:`Solver` handles that).
+
+
+def two_player_exact(rules: Rules) -> bool:
+    """Whether :func:`two_player_values` can solve games under ``rules``."""
+    return rules.going_out is GoingOut.LAID
 
 
 def _suit_entries(bits: int, base: int, min_seq: int) -> list[int]:
@@ -276,6 +284,8 @@ def two_player_values(s: State, node_limit: int = 10_000_000) -> dict[Move, int]
 
     if s.n != 2 or s.phase != PHASE2 or s.in_game != 3:
         raise ValueError("two_player_values needs a 2-player phase 2 state with both players in")
+    if not two_player_exact(s.rules):
+        raise ValueError("two_player_values needs going_out=laid (use Solver)")
     me = s.to_act
     assert me is not None
     r = s.rules

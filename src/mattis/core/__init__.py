@@ -34,6 +34,7 @@ from .rules import (
     EmptyFighter,
     EmptyHand,
     Follow,
+    GoingOut,
     Leader2,
     NextLeader,
     Phase1End,
@@ -56,7 +57,8 @@ from .vocabulary import Illegal, Outcome, Phase, Reason, Termination
 __all__ = [
     "CHANCE", "CHOICES", "OPTION_TYPES", "OVER", "PHASE1", "PHASE2", "PICKUP", "PRESETS", "PRESET_DOCS", "RANK",
     "SUIT", "Card", "CardError", "Chance", "Draw", "EmptyFighter", "EmptyHand", "Follow", "GameRecord",
-    "GameSetupError", "HistoryItem", "Illegal", "IllegalMoveError", "Leader2", "Move", "MoveError", "MoveKind",
+    "GameSetupError", "GoingOut", "HistoryItem", "Illegal", "IllegalMoveError", "Leader2", "Move", "MoveError",
+    "MoveKind",
     "NextLeader", "Observation", "Outcome", "Phase", "Phase1End", "Pickup", "Reason", "RecordError", "ReplayError",
     "Rules",
     "RulesError", "State", "Termination", "Ties", "TrickSize", "Tricks", "Trump", "card_code", "card_name",

@@ -4,8 +4,11 @@
 stock, the face-down trump, the cards set aside) at random, subject to
 everything the seat has seen: its own hand, every card laid face up and when,
 the counts, the trump once shown, and the voids revealed by play in phase 2
-(a forced pickup means the player held no card that beats the top entry; a
-trump under ``follow=suit_first`` means no higher card in the suit).
+(a forced pickup means the player held no card that beats the top entry, under
+``follow=void`` no higher card of its suit; a trump under ``follow=void`` means
+no card of the led suit), as :func:`mattis.core.legal.revealed_absent` says.
+What a mask cannot say (a forced pickup under ``follow=void``: a card of the
+suit, or no trump) is left to pass 2, whose checked replay rejects the deal.
 
 It works in two passes.  Pass 1 replays the public history on a trial deck;
 whenever the history shows a card that the trial deal put elsewhere, that card

@@ -13,6 +13,8 @@ Cards are ints and hands are bit masks (see :mod:`mattis.core.cards`).
 >>> top = (parse_card("9S"),)
 >>> [str(m) for m in phase2_moves(hand, top, trump=2, follow=Follow.FREE, min_seq=0, pickup_optional=False)]
 ['play 2H']
+>>> [str(m) for m in phase2_moves(hand, top, trump=2, follow=Follow.VOID, min_seq=0, pickup_optional=False)]
+['pickup']
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ _CHANCE_ANY = Chance.ANY
 _CHANCE_LEAD = Chance.LEAD
 _CHANCE_OFF = Chance.OFF
 _FOLLOW_FREE = Follow.FREE
-_FOLLOW_SUIT_FIRST = Follow.SUIT_FIRST
+_FOLLOW_VOID = Follow.VOID
 _MOVEKIND_CHANCE = MoveKind.CHANCE
 _MOVEKIND_PICKUP = MoveKind.PICKUP
 _MOVEKIND_PLAY = MoveKind.PLAY
@@ -117,12 +119,13 @@ def answer_bits(hand: int, top: tuple[Card, ...], trump: int, follow: Follow) ->
     """The rule for answering the phase 2 entry ``top``: ``(suit, suit_bits,
     trump_bits)``, the 13-bit rank patterns of the cards of ``hand`` that may begin
     an answer: higher cards of the entry's suit, and trumps (trumf) on a non-trump
-    entry, under ``follow=suit_first`` only when no higher card of the suit is held."""
+    entry, under ``follow=void`` only when no card of the suit is held."""
     ts = SUIT[top[0]]
     above = RANK[top[-1]] + 1
-    sb = (hand >> (13 * ts) & SUIT_BITS) >> above << above
+    held = hand >> (13 * ts) & SUIT_BITS
+    sb = held >> above << above
     tb = 0
-    if ts != trump and trump >= 0 and (not sb or follow is _FOLLOW_FREE):
+    if ts != trump and trump >= 0 and (follow is _FOLLOW_FREE or not held):
         tb = hand >> (13 * trump) & SUIT_BITS
     return ts, sb, tb
 
@@ -169,14 +172,15 @@ def pickup_span(table: list[tuple[int, tuple[Card, ...]]], rules: Rules) -> tupl
     """Which entries of the phase 2 table a pickup takes: ``table[i:j]``.
 
     ``first``: the first entry (undertrekk); ``last``: the top entry, and with
-    sequences the whole run of consecutive same-suit cards on top; ``lowest``: the
-    entry holding the lowest card by face value, trumps included (ties: the older)."""
+    sequences and ``pickup_run`` the whole run of consecutive same-suit cards on top;
+    ``lowest``: the entry holding the lowest card by face value, trumps included (ties:
+    the older)."""
     rule = rules.pickup
     if rule is _PICKUP_FIRST:
         return 0, 1
     if rule is _PICKUP_LAST:
         i = len(table) - 1
-        if rules.sequences:
+        if rules.sequences and rules.pickup_run:
             while i > 0:
                 below = table[i - 1][1][-1]
                 cur = table[i][1][0]
@@ -200,27 +204,34 @@ def trick_complete_at(rules: Rules, need_at_start: int, still_in: int, seated: i
 
 def revealed_absent(move: Move, top: tuple[Card, ...] | None, trump: int, rules: Rules) -> int:
     """The cards a phase 2 move shows its player did not hold: a forced pickup
-    (``pickup_optional`` off) shows no card could answer ``top``; a trump laid on a
-    non-trump entry under ``follow=suit_first`` shows no higher card of its suit."""
+    (``pickup_optional`` off) shows no card could answer ``top`` (under ``follow=void``
+    only the higher cards of its suit: she may have held a lower one and trumps, which a
+    mask cannot say, so the determinizer's checked replay rejects such deals); a trump
+    laid on a non-trump entry under ``follow=void`` shows no card of that suit at all."""
     if top is None or trump < 0:
         return 0
     if move.kind is _MOVEKIND_PICKUP:
         if rules.pickup_optional:
             return 0
+        if rules.follow is _FOLLOW_VOID:
+            return suit_above(top)
         return answer_mask(FULL_DECK_MASK, top, trump, _FOLLOW_FREE)
-    if (move.kind is _MOVEKIND_PLAY and rules.follow is _FOLLOW_SUIT_FIRST
+    if (move.kind is _MOVEKIND_PLAY and rules.follow is _FOLLOW_VOID
             and SUIT[move.cards[0]] == trump and SUIT[top[0]] != trump):
-        return suit_above(top)
+        return SUIT_BITS << (13 * SUIT[top[0]])
     return 0
 
 
-RepetitionKey = tuple[int, tuple[int, ...], tuple[tuple[int, tuple[Card, ...]], ...], int, int]
+RepetitionKey = tuple[int, tuple[int, ...], tuple[tuple[Card, ...], ...], int, int, int]
 
 
 def repetition_key(state: State) -> RepetitionKey:
     """What decides the future of a phase 2 position (not how it was reached): the
-    player to act, the hands, the table, the trick's size and who is still in."""
-    return (state._turn, tuple(state.hands), tuple(state.table), state.trick_need, state.in_game)
+    player to act, the hands, the cards of each table entry (not who laid them: no
+    rule asks), the trick's size, who is still in, and (``going_out="cleared"``) who
+    is waiting to go out."""
+    return (state._turn, tuple(state.hands), tuple([e for _, e in state.table]), state.trick_need, state.in_game,
+            state.pending)
 
 
 # --------------------------------------------------------------- explanation
@@ -268,8 +279,10 @@ def explain(state: State, move: Move) -> Illegal | None:
     top = table[-1][1]
     ts = SUIT[top[0]]
     s = SUIT[cards[0]]
-    if s == state.trump and ts != state.trump and r.follow is _FOLLOW_SUIT_FIRST:
-        return Illegal(Reason.MUST_FOLLOW_NOT_TRUMP)
+    if s != ts and r.follow is _FOLLOW_VOID:
+        held = tuple(c for c in range(13 * ts, 13 * ts + 13) if BIT[c] & hand)
+        if held:
+            return Illegal(Reason.MUST_FOLLOW_SUIT, cards=held)
     if s == ts:
         return Illegal(Reason.MUST_BEAT, cards=(top[-1],))
     return Illegal(Reason.MUST_FOLLOW_OR_TRUMP)

@@ -22,8 +22,9 @@ it: ``KD@0``), ``hands``, then either
 leads) or ``turn=T`` (seat T is to act) with ``table`` (the entries of the
 trick, ``seat:cards`` joined by ``,``), ``need`` (entries that complete it under
 ``trick_size=start``), ``finished``, ``losers``, ``blodmattis`` (``,``-joined
-seats) and optionally ``won``, ``known`` (cards everyone knows a seat holds) and
-``aside`` (cards set aside unseen at the deal).  Cards in no other place are out of
+seats) and optionally ``won``, ``known`` (cards everyone knows a seat holds),
+``aside`` (cards set aside unseen at the deal) and ``waiting`` (under
+``going_out=cleared``: empty-handed seats whose last entry is on the table).  Cards in no other place are out of
 play.
 
 >>> from mattis.core import preset
@@ -106,6 +107,8 @@ def position_text(state: State) -> str:
         parts.append("known=" + "/".join(_mask(k) for k in s.known))
     if s.aside:
         parts.append(f"aside={_mask(s.aside)}")
+    if s.pending:
+        parts.append(f"waiting={_seats([q for q in range(s.n) if s.pending >> q & 1])}")
     return " ".join(parts)
 
 
@@ -337,6 +340,11 @@ def _phase2(r: _Reader, s: State, seen: list[Card], won: list[int] | None) -> No
             if k & ~s.hands[seat]:
                 raise GameSetupError(f"known cards of seat {seat} are not in its hand")
         s.known = known
+    for q in _read_seats(r.raw("waiting", "-"), n):
+        if not s.in_game >> q & 1 or s.hands[q] or all(seat != q for seat, _ in table):
+            raise GameSetupError(f"seat {q} is waiting to go out but is not in with an empty hand and an entry "
+                                 "on the table")
+        s.pending |= 1 << q
     s._p2_turn(turn)
 
 
@@ -367,6 +375,8 @@ def snapshot(state: State) -> dict[str, Any]:
         "set_aside": [card_code(c) for c in cards_of(s.aside)],
         "out_of_play": [card_code(c) for c in cards_of(s.out)],
         "finished": list(s.finished),
+        "ranked": list(s.ranked),
+        "waiting": [q for q in range(s.n) if s.pending >> q & 1],
         "losers": list(s.losers),
         "blodmattis": list(s.blodmattis),
         "end_reason": str(s.end_reason) if s.end_reason is not None else None,

@@ -66,6 +66,13 @@ class Observation:
     """For each seat, the cards publicly known to be in its hand."""
     in_game: tuple[int, ...]
     finished: tuple[int, ...]
+    """Phase 2: the seats that went out, in order."""
+    ranked: tuple[int, ...]
+    """The seats ranked ahead of the loser at a forced end (repetition, cap, stuck),
+    best first: still in when the game was stopped, so they did not go out."""
+    waiting: tuple[int, ...]
+    """Phase 2, ``going_out="cleared"``: seats still in with an empty hand whose last
+    entry lies on the table; each goes out when its trick is cleared."""
     losers: tuple[int, ...]
     blodmattis: tuple[int, ...]
     last_trick: tuple[int, tuple[Card, ...]] | None
@@ -85,7 +92,7 @@ class Observation:
         """How the game ended (public), or ``None`` while it is being played."""
         if self.end_reason is None:
             return None
-        return Outcome.of(self.end_reason, self.finished, self.losers, self.blodmattis)
+        return Outcome.of(self.end_reason, self.finished, self.losers, self.blodmattis, self.ranked)
 
     @property
     def my_turn(self) -> bool:
@@ -125,6 +132,8 @@ def observe(state: State, seat: int) -> Observation:
         in_game=tuple(s for s in range(n) if state.in_game >> s & 1) if phase is not Phase.COLLECT
         else tuple(range(n)),
         finished=tuple(state.finished),
+        ranked=tuple(state.ranked),
+        waiting=tuple(s for s in range(n) if state.pending >> s & 1),
         losers=tuple(state.losers),
         blodmattis=tuple(state.blodmattis),
         last_trick=state.last_trick,

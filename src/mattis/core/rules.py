@@ -91,7 +91,28 @@ class Follow(StrEnum):
     """What may beat an entry in phase 2 (see :attr:`Rules.follow`)."""
 
     FREE = "free"
-    SUIT_FIRST = "suit_first"
+    """Beat with a higher card of the suit or with trump, as you like ("Det gjør du med
+    et høyere kort i samme sort, eller med en trumf når kortet ikke selv er trumf",
+    Regler for kortspillet Skitgubbe; the traditional texts alike)."""
+    VOID = "void"
+    """Follow suit if you can: you may trump only when you hold no card of the led
+    suit ("Følg farge hvis du kan", "stikk med trumf når du ikke har fargen", "Anne
+    har ikke spar. Hun stikker med hjerter 2", Mattis regler – også kjent som
+    Blodmattis).  Holding the suit but no higher card, you pick up."""
+
+
+class GoingOut(StrEnum):
+    """When a player with an empty hand is out in phase 2 (see :attr:`Rules.going_out`)."""
+
+    LAID = "laid"
+    """Out as soon as she lays her last card ("Når du har lagt ditt siste kort, er du
+    trygg", Regler for kortspillet Skitgubbe; the traditional texts alike)."""
+    CLEARED = "cleared"
+    """Out when her hand is empty and the entry she laid last can no longer be picked up:
+    when the trick holding it is cleared ("En spiller er ute når hånden er tom og det
+    siste kortet spilleren la, ikke blir tatt opp igjen", Mattis regler – også kjent som
+    Blodmattis).  If it is picked up she stays in, empty-handed, and must pick up on
+    her turn ("Har spilleren ingen kort, må spilleren ta opp et kort fra bordet")."""
 
 
 class Pickup(StrEnum):
@@ -132,7 +153,7 @@ class NextLeader(StrEnum):
 OPTION_TYPES: Final[dict[str, type[StrEnum]]] = {
     "tricks": Tricks, "ties": Ties, "draw": Draw, "chance": Chance, "trump": Trump,
     "phase1_end": Phase1End, "empty_hand": EmptyHand, "leader2": Leader2, "follow": Follow,
-    "pickup": Pickup, "trick_size": TrickSize, "empty_fighter": EmptyFighter,
+    "pickup": Pickup, "trick_size": TrickSize, "empty_fighter": EmptyFighter, "going_out": GoingOut,
     "next_leader": NextLeader,
 }
 
@@ -205,9 +226,11 @@ class Rules:
     begynne")."""
 
     follow: Follow = Follow.FREE
-    """``free``: beat with a higher card of the suit or with trump (000/002/003/004);
-    ``suit_first``: if you can beat in the suit you may not trump instead (001 "Følg farge
-    hvis du kan")."""
+    """``free``: beat with a higher card of the suit or with trump (all but the app);
+    ``void``: follow suit if you can, trump only when you hold none of the led suit (the app
+    "Følg farge hvis du kan", "stikk med trumf når du ikke har fargen").  The former
+    ``suit_first`` (no trump while you can beat in the suit) has no source and is gone:
+    a record naming it is refused with a pointer to ``void``."""
 
     pickup: Pickup = Pickup.FIRST
     """What you take when you do not beat.  ``first``: the first entry of the trick
@@ -221,12 +244,28 @@ class Rules:
     """May you pick up although you could beat (the app "Kan eller vil du ikke stikke",
     Skitgubbe "Du kan alltid ta opp", KortRegler's forum)?"""
 
+    pickup_run: bool = True
+    """With ``pickup="last"`` and sequences: does a pickup take the whole run of
+    consecutive same-suit cards on top, whoever laid them ("Med serier tar de fleste også
+    opp sammenhengende kort", Regler for kortspillet Skitgubbe), or only the top entry, as
+    the others do (the same text: "de fleste", so not all)?"""
+
     trick_size: TrickSize = TrickSize.START
     """Entries that complete a phase 2 trick.  ``start``: players still in when the trick
     began (KortRegler's forum, Skitgubbe "da stikket begynte"; and the natural reading of
     Mattis (nb/en) "spillere ved bordet"); ``active``: players still in, counted now (the app
     "aktive spillere"); ``seated``: everyone at the table, finished or not (the literal
     reading of "spillere ved bordet", which no text plays out)."""
+
+    going_out: GoingOut = GoingOut.LAID
+    """When an empty-handed player is out in phase 2.  ``laid``: when she lays her last
+    card (all but the app); ``cleared``: when the trick holding the entry she laid last is
+    cleared, so it can no longer be picked up (the app "En spiller er ute når hånden er tom og
+    det siste kortet spilleren la, ikke blir tatt opp igjen").  Until then she is still in
+    (she counts under ``trick_size="active"``); if that entry is picked up she stays in,
+    empty-handed, and on her turn she must pick up.  Players whose entries are cleared
+    together go out in the order the entries were laid; when only one player is left in,
+    she is the Mattis."""
 
     sequences: int = 0
     """Minimum length of a sequence (serie/rad: consecutive cards of one suit laid as one
@@ -292,7 +331,7 @@ def _validate(r: Rules) -> Rules:
     for option, kind in OPTION_TYPES.items():
         if not isinstance(getattr(r, option), kind):
             raise RulesError(f"{option} must be one of {', '.join(CHOICES[option])}")
-    for option in ("pickup_optional", "leftovers_shown"):
+    for option in ("pickup_optional", "pickup_run", "leftovers_shown"):
         if not isinstance(getattr(r, option), bool):
             raise RulesError(f"{option} must be true or false")
     for option in ("min_players", "max_players", "max_pair_players", "two_player_discard",
@@ -320,8 +359,8 @@ PRESETS: Final[dict[str, Rules]] = {
     "blodmattis": Rules(
         name="blodmattis", min_players=3, two_player_discard=0, tricks=Tricks.ALL, ties=Ties.STOTING,
         draw=Draw.AFTER_TRICK, chance=Chance.OFF, trump=Trump.BOTTOM_UP, phase1_end=Phase1End.FIRST_EMPTY,
-        empty_hand=EmptyHand.LOSES, follow=Follow.SUIT_FIRST, pickup_optional=True, trick_size=TrickSize.ACTIVE,
-        sequences=2,
+        empty_hand=EmptyHand.LOSES, follow=Follow.VOID, pickup_optional=True, trick_size=TrickSize.ACTIVE,
+        going_out=GoingOut.CLEARED, sequences=2,
     ),
     "skitgubbe": Rules(
         name="skitgubbe", max_pair_players=4, two_player_discard=0, chance=Chance.ANY,
@@ -344,6 +383,9 @@ def _coerce(option: str, value: Any) -> Any:
     kind = field_types[option]
     enum = OPTION_TYPES.get(option)
     if enum is not None:
+        if option == "follow" and isinstance(value, str) and value.strip() == "suit_first":
+            raise RulesError("follow=suit_first is no longer a rule: no rule text says it; for the Mattis app's "
+                             "'Følg farge hvis du kan' (trump only when you hold none of the suit) use follow=void")
         if isinstance(value, str):
             try:
                 return enum(value.strip())

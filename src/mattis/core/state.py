@@ -37,7 +37,7 @@ from .legal import (
     trick_complete_at,
 )
 from .moves import Move, MoveKind
-from .rules import Draw, EmptyFighter, EmptyHand, Leader2, Phase1End, Rules, Ties, Tricks, Trump
+from .rules import Draw, EmptyFighter, EmptyHand, GoingOut, Leader2, Phase1End, Rules, Ties, Tricks, Trump
 from .vocabulary import Illegal, Outcome, Phase, Reason, Termination
 
 # Enum members as module constants: reading ``Enum.MEMBER`` costs a descriptor call.
@@ -46,6 +46,7 @@ _DRAW_AFTER_TRICK = Draw.AFTER_TRICK
 _EMPTYFIGHTER_CHANCE = EmptyFighter.CHANCE
 _EMPTYHAND_LOSES = EmptyHand.LOSES
 _EMPTYHAND_SAFE = EmptyHand.SAFE
+_GOINGOUT_LAID = GoingOut.LAID
 _LEADER2_LAST_TRICK = Leader2.LAST_TRICK
 _MOVEKIND_CHANCE = MoveKind.CHANCE
 _MOVEKIND_PICKUP = MoveKind.PICKUP
@@ -136,7 +137,14 @@ class State:
     trick_need: int = 0
     in_game: int = 0
     """Phase 2: a bit per seat still in."""
+    pending: int = 0
+    """Phase 2, ``going_out="cleared"``: a bit per seat still in with an empty hand whose
+    last entry lies on the table (she goes out when that trick is cleared)."""
     finished: list[int] = field(default_factory=list)
+    """Phase 2: the seats that went out, in order."""
+    ranked: list[int] = field(default_factory=list)
+    """The seats ranked ahead of the loser at a forced end (repetition, cap, stuck),
+    best first; they did not go out."""
     losers: list[int] = field(default_factory=list)
     blodmattis: list[int] = field(default_factory=list)
     p2_moves: int = 0
@@ -295,7 +303,7 @@ class State:
         """How the game ended, or ``None`` while it is being played."""
         if self.phase is not _PHASE_OVER or self.end_reason is None:
             return None
-        return Outcome.of(self.end_reason, self.finished, self.losers, self.blodmattis)
+        return Outcome.of(self.end_reason, self.finished, self.losers, self.blodmattis, self.ranked)
 
     @property
     def next_dealer(self) -> int:
@@ -670,10 +678,13 @@ class State:
             self.trick_need = in_game.bit_count()
         table.append((seat, cards))
         if not h:
-            self.finished.append(seat)
-            in_game &= ~(1 << seat)
-            self.in_game = in_game
-            self.rep.clear()
+            if self.rules.going_out is _GOINGOUT_LAID:
+                self.finished.append(seat)
+                in_game &= ~(1 << seat)
+                self.in_game = in_game
+                self.rep.clear()
+            else:
+                self.pending |= 1 << seat
         count = in_game.bit_count()
         if count > 1 and len(table) >= trick_complete_at(self.rules, self.trick_need, count, self.n):
             allc: list[Card] = []
@@ -684,6 +695,8 @@ class State:
                     out |= BIT[c]
             self.out = out
             self.last_trick = (seat, tuple(allc))
+            if self.pending:
+                self._p2_go_out(table)
             self.table = []
             self.trick_need = 0
             self.rep.clear()
@@ -691,9 +704,34 @@ class State:
         else:
             self._p2_turn(seat + 1)
 
+    def _p2_go_out(self, table: list[tuple[int, tuple[Card, ...]]]) -> None:
+        """``going_out="cleared"``: the trick ``table`` is cleared, so the players
+        waiting on an entry in it go out, in the order their last entries were laid,
+        until one player is left in (she is the Mattis)."""
+        pend = self.pending
+        last = {q: k for k, (q, _) in enumerate(table) if pend >> q & 1}
+        in_game = self.in_game
+        for q in sorted(last, key=last.__getitem__):
+            if in_game.bit_count() <= 1:
+                break
+            self.finished.append(q)
+            in_game &= ~(1 << q)
+        self.in_game = in_game
+        self.pending = 0
+
     def _p2_pickup(self, seat: int) -> tuple[Card, ...]:
         table = self.table
         i, j = pickup_span(table, self.rules)
+        pend = self.pending
+        if pend:
+            # The picker holds cards again; a waiting player whose last entry is
+            # taken stays in, empty-handed.
+            pend &= ~(1 << seat)
+            last = {q: k for k, (q, _) in enumerate(table) if pend >> q & 1}
+            for q, k in last.items():
+                if i <= k < j:
+                    pend &= ~(1 << q)
+            self.pending = pend
         taken: list[Card] = []
         for _, e in table[i:j]:
             taken.extend(e)
@@ -731,9 +769,10 @@ class State:
             return (len(h), -sum(RANK[c] for c in h), -((s - first) % n))
 
         rest.sort(key=badness)
-        self.finished.extend(rest[:-1])
+        self.ranked.extend(rest[:-1])
         self.losers.append(rest[-1])
         self.in_game = 0
+        self.pending = 0
         self._over(reason)
 
     def _over(self, reason: Termination) -> None:

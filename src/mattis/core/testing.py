@@ -85,12 +85,13 @@ def relabelled(state: State, perm: Sequence[Card]) -> State:
     c.rep = {}
     probe = c.clone()
     for key, v in state.rep.items():
-        turn, hands, table, need, in_game = key
+        turn, hands, table, need, in_game, pending = key
         probe._turn = turn
         probe.hands = [rm(h) for h in hands]
-        probe.table = [(s, tuple(p[x] for x in e)) for s, e in table]
+        probe.table = [(-1, tuple(p[x] for x in e)) for e in table]  # the key holds no seats
         probe.trick_need = need
         probe.in_game = in_game
+        probe.pending = pending
         c.rep[repetition_key(probe)] = v
     c._legal = None
     return c

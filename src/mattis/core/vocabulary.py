@@ -49,20 +49,30 @@ class Outcome:
 
     termination: Termination
     finished: tuple[int, ...]
-    """Seats that went out (or were ranked ahead at a forced end), in order."""
+    """Seats that went out, in order (never a seat ranked at a forced end)."""
     losers: tuple[int, ...]
     """Every seat that lost: each Blodmattis, then the Mattis (if any)."""
     blodmattis: tuple[int, ...]
     """Seats that won no trick in phase 1 under ``empty_hand=loses``."""
     mattis: int | None
     """The player left holding cards at the end of phase 2, if any."""
+    ranked: tuple[int, ...] = ()
+    """Seats still in at a forced end (repetition, cap, stuck), ranked ahead of the
+    loser by cards held, best first: they did not go out."""
 
     @classmethod
     def of(cls, termination: Termination, finished: Sequence[int], losers: Sequence[int],
-           blodmattis: Sequence[int]) -> Outcome:
+           blodmattis: Sequence[int], ranked: Sequence[int] = ()) -> Outcome:
         """The outcome of an ended game; the Mattis is the loser who is not a Blodmattis."""
         rest = [s for s in losers if s not in blodmattis]
-        return cls(termination, tuple(finished), tuple(losers), tuple(blodmattis), rest[0] if rest else None)
+        return cls(termination, tuple(finished), tuple(losers), tuple(blodmattis), rest[0] if rest else None,
+                   tuple(ranked))
+
+    @property
+    def places(self) -> tuple[int, ...]:
+        """The seats ahead of the losers, best first: those who went out, then those
+        ranked at a forced end."""
+        return self.finished + self.ranked
 
     @property
     def forced(self) -> bool:
@@ -92,7 +102,9 @@ class Reason(StrEnum):
     SEQUENCE_TOO_SHORT = "sequence_too_short"
     """``number``: the shortest sequence allowed."""
     CANNOT_LEAD = "cannot_lead"
-    MUST_FOLLOW_NOT_TRUMP = "must_follow_not_trump"
+    MUST_FOLLOW_SUIT = "must_follow_suit"
+    """``cards``: the cards of the led suit the player holds (``follow=void``: no trump,
+    nor another suit, while you hold the suit)."""
     MUST_BEAT = "must_beat"
     """``cards``: the top card to beat."""
     MUST_FOLLOW_OR_TRUMP = "must_follow_or_trump"

@@ -87,10 +87,9 @@ def events_between(before: Observation, after: Observation) -> list[Event]:
         out.append(TrickCleared(after.last_trick[0], after.last_trick[1]))
     for s in after.blodmattis[len(before.blodmattis):]:
         out.append(BlodmattisFound(s))
-    forced = after.outcome is not None and after.outcome.forced
-    if not forced:
-        for i, s in enumerate(after.finished[len(before.finished):], start=len(before.finished) + 1):
-            out.append(PlayerOut(s, i))
+    # Only those who went out: players ranked at a forced end are in ``ranked``, not here.
+    for i, s in enumerate(after.finished[len(before.finished):], start=len(before.finished) + 1):
+        out.append(PlayerOut(s, i))
     outcome = after.outcome
     if outcome is not None and not before.is_over:
         out.append(GameOver(outcome))
