@@ -262,3 +262,17 @@ def test_mattis_play_draws_the_first_dealer(tmp_path: Path, monkeypatch: pytest.
         assert dealer == first_dealer(seed, 3)
         dealers.add(dealer)
     assert len(dealers) > 1
+
+
+def test_under_next_leader_loser_the_terminal_lets_the_loser_lead_the_next_game(tmp_path: Path) -> None:
+    """"mange lar taperen spille ut første stikk neste gang" (Regler for kortspillet Skitgubbe)."""
+    s = Session(rules=preset("skitgubbe", next_leader="loser"), players=3, levels=["easy"] * 3, lang="en",
+                seed="loser leads", save_path=tmp_path / "g.json")
+    s.start()
+    play_out(s)
+    loser = Referee.from_record(GameRecord.loads(s.record_text())).next_dealer
+    s.next_game()
+    play_out(s)
+    record = GameRecord.loads(s.record_text())
+    assert record.dealer == record.leader == loser
+    assert record.moves[0].startswith(f"{loser} ")  # the loser laid the first card
