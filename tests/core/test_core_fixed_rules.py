@@ -21,8 +21,8 @@ from core_helpers import (
 )
 
 from mattis.core import CHANCE, PICKUP, State, parse_position, preset
-from mattis.core.legal import repetition_key
 from mattis.core.cards import BIT
+from mattis.core.legal import repetition_key
 from mattis.core.observation import PHASE1, PHASE2
 
 # ================================================================ phase 1
