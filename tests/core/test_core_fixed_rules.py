@@ -10,6 +10,7 @@ from core_helpers import (
     assert_illegal,
     check_accounting,
     check_end,
+    codes,
     do,
     hand,
     legal_texts,
@@ -20,7 +21,7 @@ from core_helpers import (
     table2,
 )
 
-from mattis.core import CHANCE, PICKUP, State, parse_position, preset
+from mattis.core import CHANCE, PICKUP, State, card_code, parse_position, preset
 from mattis.core.cards import BIT
 from mattis.core.legal import repetition_key
 from mattis.core.observation import PHASE1, PHASE2
@@ -98,7 +99,8 @@ def test_forced_chance_with_empty_hand() -> None:
     """A player due to lay with an empty hand while the stock has 2+ cards must lay the
     top stock card, even where chance is off."""
     for chance in ("lead", "off"):
-        s = new_game(preset("hund", chance=chance), 2, 1, ["5C 6C 7C", "5D 6D 7D"], stock="AS KS")
+        s = new_game(preset("hund", chance=chance, draw="after_trick"), 2, 1, ["5C 6C 7C", "5D 6D 7D"],
+                     stock="AS KS")
         do(s, "0 play 5C", "1 play 5D", "0 play 6C", "1 play 6D", "0 play 7C", "1 play 7D")
         assert s.fighting and s.hands[0] == 0 and s.legal_moves() == (CHANCE,)
         do(s, "0 chance")
@@ -109,12 +111,34 @@ def test_forced_chance_with_empty_hand() -> None:
 
 
 def test_empty_fighter_drop_drops_out_although_the_stock_has_cards() -> None:
-    """empty_fighter=drop: the same krig, but the fighter with an empty hand drops out,
-    so the other fighter takes the trick at once without laying."""
-    s = new_game(preset("hund", empty_fighter="drop"), 2, 1, ["5C 6C 7C", "5D 6D 7D"], stock="AS KS")
-    do(s, "0 play 5C", "1 play 5D", "0 play 6C", "1 play 6D", "0 play 7C", "1 play 7D")
-    assert pile(s, 1) == {"5C", "6C", "7C", "5D", "6D", "7D"} and pile(s, 0) == set()
-    assert not s.fighting and s.to_act == 1 and hand(s, 1) >= {"AS"}
+    """empty_fighter=drop: the fighter with an empty hand drops out although the stock
+    has cards, so the other fighter, who holds a card, takes the trick without laying."""
+    r = preset("hund", empty_fighter="drop", draw="after_trick")
+    s = phase1_position(r, ["5C", "5D 8D"], "AS KS QS JS TS", leader=0)
+    do(s, "0 play 5C", "1 play 5D")
+    assert pile(s, 1) == {"5C", "5D"} and pile(s, 0) == set()
+    assert not s.fighting and s.to_act == 1 and hand(s, 1) >= {"8D", "AS"}
+
+
+@pytest.mark.parametrize("fighter", ["chance", "drop"])
+def test_fight_no_fighter_can_continue_every_card_goes_back(fighter: str) -> None:
+    """Both fighters laid their last cards (8♠ against 8♦) and cannot lay again: the
+    fight cannot be settled, so neither seat takes it; as in the Skitgubbe text's rule
+    for an unfinished trick ("Ble det siste stikket ikke ferdig, tar hver spiller
+    tilbake sitt eget kort") each takes back the cards she laid, and phase 1 ends."""
+    for trump, stock in (("last_card", "-"), ("bottom_up", "-"), ("last_card", "QS")):
+        r = preset("mattis", empty_fighter=fighter, trump=trump)
+        stock_cards = "" if stock == "-" else stock
+        s = phase1_position(r, ["8S", "8D", "2C 3C"], stock_cards, leader=0,
+                            trump_card=None if stock_cards else ("2S", 2), piles=["", "", "AC AD"])
+        do(s, "0 play 8S", "1 play 8D")
+        assert s.phase == PHASE2, (fighter, trump, stock)
+        assert "8S" in hand(s, 0) and "8D" in hand(s, 1) and pile(s, 0) == pile(s, 1) == set()
+        assert s.tricks_won[:2] == [0, 0] and s.last_trick is None
+        if stock_cards:
+            # the hidden trump card goes to the first fighter who could not lay
+            assert s.trump_holder == 0 and card_code(s.trump_card) == "QS" and "QS" in hand(s, 0)
+        check_accounting(s)
 
 
 def test_fight_cannot_be_finished_cards_go_back_and_stock_to_taker() -> None:
@@ -122,9 +146,20 @@ def test_fight_cannot_be_finished_cards_go_back_and_stock_to_taker() -> None:
     unfinished trick goes back to whoever laid each card, and the cards left in the stock
     go to the player whose turn ended it (the last one is the trump card)."""
     for trump in ("last_card", "bottom_up"):
-        r = preset("hund", phase1_end="first_empty", trump=trump)
+        r = preset("hund", phase1_end="first_empty", trump=trump, draw="after_trick")
         s = phase1_position(r, ["9C 2D", "9D", "3C 4C"], "5H", leader=0, piles=["", "AC", "AD"], won=[0, 1, 1])
         do(s, "0 play 9C", "1 play 9D", "2 play 3C", "0 play 2D")
+        if trump == "bottom_up":
+            # the last stock card is an ordinary face-up card: Bjørn, empty-handed, lays it
+            assert s.phase == PHASE1 and s.legal_moves() == (CHANCE,)
+            do(s, "1 chance")
+            assert s.last_trick is not None and s.last_trick[0] == 1
+            assert set(codes(s.last_trick[1])) == {"9C", "9D", "3C", "2D", "5H"}
+            # she got the last stock card: she holds the trump and (her hand being empty,
+            # first_empty) phase 1 ends with her leading phase 2
+            assert s.trump_holder == 1 and s.trump == 2 and s.stock == []
+            assert s.phase == PHASE2 and s.to_act == 1
+            continue
         assert s.phase == PHASE2
         assert {"9C", "2D"} <= hand(s, 0) and {"9D", "5H", "AC"} <= hand(s, 1) and {"3C", "4C", "AD"} <= hand(s, 2)
         assert s.trump_holder == 1 and s.trump == BIT.index(BIT[s.trump_card]) // 13 == 2
@@ -142,7 +177,7 @@ def test_unfinished_trick_goes_back_when_phase1_ends_one_holder() -> None:
 
 
 def test_chance_card_of_unfinished_trick_goes_back_to_who_laid_it() -> None:
-    r = preset("hund", phase1_end="first_empty", chance="any")
+    r = preset("hund", phase1_end="first_empty", chance="any", draw="after_trick")
     s = phase1_position(r, ["9C", "2D", "9D 4C"], "7H 8H", leader=0)
     do(s, "0 play 9C", "1 chance", "2 play 9D")
     # krig between Anne and Cato; Anne has no card and the stock has one card: phase 1

@@ -80,20 +80,27 @@ def test_ties_stoting_even_below_a_higher_card(ties: str) -> None:
 
 
 @pytest.mark.parametrize("ties", ["war", "stoting"])
-def test_ties_fight_rounds_use_the_same_rule(ties: str) -> None:
-    # Three nines fight; in the fight round A lays a king, B and C both a three.
-    s = new_game(preset("hund", ties=ties), 4, 3, ["9S KD 2H", "9H 3C 4H", "9D 3H 5H", "2C 6H 7H"])
+def test_fight_round_highest_fight_card_takes_all(ties: str) -> None:
+    """Mattis regler – også kjent som Blodmattis: "den med høyeste kampkort tar alt. Er
+    kampkortene også like, blir det ny støting mellom dem".  Three nines fight; the fight
+    cards are 7, 7 and K: the king takes all (the two sevens do not fight again)."""
+    s = new_game(preset("hund", ties=ties), 4, 3, ["9S 7C 2H", "9H 7H 4H", "9D KD 5H", "2C 6H 8H"])
     do(s, "0 play 9S", "1 play 9H", "2 play 9D", "3 play 2C")
     assert s.round_seats == [0, 1, 2]
-    do(s, "0 play KD", "1 play 3C", "2 play 3H")
-    taken = {"9S", "9H", "9D", "2C", "KD", "3C", "3H"}
-    if ties == "war":
-        assert pile(s, 0) == taken
-    else:
-        # støting on the threes although the king is higher
-        assert s.round_seats == [1, 2] and s.to_act == 1
-        do(s, "1 play 4H", "2 play 5H")
-        assert pile(s, 2) == taken | {"4H", "5H"}
+    do(s, "0 play 7C", "1 play 7H", "2 play KD")
+    assert pile(s, 2) == {"9S", "9H", "9D", "2C", "7C", "7H", "KD"} and s.to_act == 2
+
+
+@pytest.mark.parametrize("ties", ["war", "stoting"])
+def test_fight_round_tie_for_the_highest_fights_again(ties: str) -> None:
+    """"Er kampkortene også like, blir det ny støting mellom dem": only those tied for
+    the highest fight card fight again (fight cards K, K, 3: the kings)."""
+    s = new_game(preset("hund", ties=ties), 4, 3, ["9S KC 2H", "9H KH 4H", "9D 3D 5H", "2C 6H 8H"])
+    do(s, "0 play 9S", "1 play 9H", "2 play 9D", "3 play 2C")
+    do(s, "0 play KC", "1 play KH", "2 play 3D")
+    assert s.fighting and s.round_seats == [0, 1] and s.to_act == 0
+    do(s, "0 play 2H", "1 play 4H")
+    assert pile(s, 1) == {"9S", "9H", "9D", "2C", "KC", "KH", "3D", "2H", "4H"}
 
 
 def test_war_only_the_highest_tie_counts() -> None:
@@ -177,12 +184,26 @@ def test_chance_when(chance: str) -> None:
     assert pile(s, 1) == {"3C", "KH"}
 
 
-def test_chance_lead_includes_the_first_card_of_a_fight_round() -> None:
-    s = new_game("mattis", 3, 0, ["2C 3C 4C", "9S KD 2D", "9D 3S 4S"])
-    do(s, "1 play 9S", "2 play 9D")
-    assert s.fighting and CHANCE in s.legal_moves()
+@pytest.mark.parametrize("name", ["mattis", "hund"])
+def test_chance_lead_every_fighter_lays_out_in_a_krig(name: str) -> None:
+    """In a krig "Begge legger ut et nytt kort", and sjanse is allowed "når det er din
+    tur til å legge ut" (Regler for kortspillet Mattis): every fighter may sjanse, not
+    only the first; outside a fight only the trick's first card is laid out."""
+    s = new_game(name, 3, 0, ["2C 3C 4C", "9S KD 2D", "9D 3S 4S"], stock="5H 6H 7H 8H 2S")
+    assert CHANCE in s.legal_moves()
+    do(s, "1 play 9S")
+    assert CHANCE not in s.legal_moves(), "answering is not laying out"
+    do(s, "2 play 9D")
+    if name == "hund":
+        assert CHANCE not in s.legal_moves()
+        do(s, "0 play 2C")
+    assert s.fighting and s.round_seats == [1, 2] and CHANCE in s.legal_moves()
     do(s, "1 play KD")
-    assert CHANCE not in s.legal_moves()
+    assert s.fighting and s.to_act == 2 and CHANCE in s.legal_moves()
+    top = s.stock[-1]
+    do(s, "2 chance")
+    assert s.history()[-1][2] == (top,) and RANK[top] < RANK[cs("KD")[0]]
+    assert {"9S", "9D", "KD", card_code(top)} <= pile(s, 1)
 
 
 @pytest.mark.parametrize("chance", ["lead", "any"])
@@ -212,7 +233,7 @@ def test_chance_any_drains_the_stock_down_to_one_card() -> None:
 
 
 # ------------------------------------------------------------------ trump
-@pytest.mark.parametrize("trump", ["last_card", "bottom_up"])
+@pytest.mark.parametrize("trump", ["last_card", "bottom_up", "shown_when_drawn"])
 def test_trump_shown_when(trump: str) -> None:
     s = new_game(preset("hund", trump=trump), 3, 2, ["9S 2C 3C", "5H 4C 6C", "8D 7C TC"], bottom="7H")
     for seat in range(3):
@@ -234,10 +255,13 @@ def test_trump_shown_when(trump: str) -> None:
         assert BIT[s.trump_card] & s.hands[s.trump_holder] & s.known[s.trump_holder]
 
 
-@pytest.mark.parametrize("trump", ["last_card", "bottom_up"])
+@pytest.mark.parametrize("trump", ["last_card", "bottom_up", "shown_when_drawn"])
 def test_trump_last_card_drawn(trump: str) -> None:
-    r = preset("hund", trump=trump)
+    r = preset("hund", trump=trump, draw="after_trick")
     s = phase1_position(r, ["2C 3C 4C", "9S 5C 6C", "2D 7C 8C"], "AS AH KD", leader=0)
+    if trump == "shown_when_drawn":
+        # "Trumf vises når siste kort i stokken trekkes, ikke ved start"
+        assert all(s.observation(i).trump is None and s.observation(i).trump_card is None for i in range(3))
     do(s, "0 play 2C", "1 play 9S", "2 play 2D")
     assert s.trump_holder == 0
     if trump == "last_card":
@@ -245,7 +269,30 @@ def test_trump_last_card_drawn(trump: str) -> None:
     else:
         # drawn last like any card, into the hand, and everyone saw it
         assert "KD" in hand(s, 0) and len(hand(s, 0)) == 3 and BIT[s.trump_card] & s.known[0]
-        assert s.observation(1).trump == SUIT[s.trump_card]
+        for i in range(3):
+            assert s.observation(i).trump == SUIT[s.trump_card] and s.observation(i).trump_card == s.trump_card
+            assert s.observation(i).trump_holder == 0
+
+
+@pytest.mark.parametrize("trump", ["last_card", "bottom_up", "shown_when_drawn"])
+def test_chance_may_take_the_last_stock_card_unless_it_is_the_hidden_trump(trump: str) -> None:
+    """The "mer enn ett kort" limit of Regler for kortspillet Skitgubbe guards the hidden
+    trump (the last card is set aside face down).  Where the last card is drawn like any
+    card (bottom_up, shown_when_drawn) a sjanse may turn it: the one who lays it got the
+    last card from the stock and leads phase 2."""
+    r = preset("mattis", trump=trump)
+    s = phase1_position(r, ["2C 3C 4C", "9S 5C 6C", "2D 7C 8C"], "KD", leader=0)
+    if trump == "last_card":
+        assert CHANCE not in s.legal_moves()
+        assert_illegal(s, "0 chance", "at least two cards")
+        return
+    assert CHANCE in s.legal_moves()
+    do(s, "0 chance")
+    assert s.stock == [] and s.trump_holder == 0 and s.trump == SUIT[cs("KD")[0]]
+    assert s.observation(1).trump_card == cs("KD")[0]
+    assert CHANCE not in s.legal_moves()
+    assert_illegal(s, "1 chance", "stock")
+    check_accounting(s)
 
 
 # ------------------------------------------------------------- phase1_end
@@ -269,6 +316,46 @@ def test_phase1_end_player_due_has_no_card(end: str) -> None:
     check_accounting(s)
 
 
+@pytest.mark.parametrize("end", ["one_holder", "first_empty", "stock_empty"])
+def test_phase1_end_when_the_stock_is_empty(end: str) -> None:
+    """Mattis regler – også kjent som Blodmattis: "Appens regelside sier bare at fase 1
+    slutter når stokken er tom"; "Kort du har igjen på hånden når fase 1 slutter, blir
+    med deg inn i fase 2 sammen med kastebunken".  The trick in which the last card is
+    drawn is played out; then phase 1 ends and the cards in hand go to phase 2."""
+    r = preset("hund", phase1_end=end, trump="bottom_up")
+    s = phase1_position(r, ["2C 3C 4C", "9S 5C 6C", "2D 7C 8C"], "AS KD", leader=0)
+    do(s, "0 play 2C", "1 play 9S")
+    assert s.stock == [] and s.trump_holder == 1
+    assert s.phase == PHASE1 and s.to_act == 2, "the trick being played is finished"
+    do(s, "2 play 2D")
+    if end == "stock_empty":
+        assert s.phase == PHASE2 and s.to_act == 1
+        assert hand(s, 0) == {"3C", "4C", "AS"} and hand(s, 2) == {"7C", "8C"}
+        assert hand(s, 1) == {"5C", "6C", "KD", "2C", "9S", "2D"}
+        assert s.trump == SUIT[cs("KD")[0]]
+    else:
+        # everyone still holds cards: phase 1 goes on without drawing
+        assert s.phase == PHASE1 and s.to_act == 1 and pile(s, 1) == {"2C", "9S", "2D"}
+    check_accounting(s)
+
+
+def test_phase1_end_stock_empty_on_random_games() -> None:
+    """Under stock_empty a new trick never begins with an empty stock, and phase 1 ends
+    with the trick in which the stock ran out."""
+    for seed in range(40):
+        s = State.new(preset("blodmattis", phase1_end="stock_empty"), 4, seed=seed)
+        rng = random.Random(seed)
+        emptied_in_trick = False
+        while s.phase == PHASE1:
+            tricks = sum(s.tricks_won)
+            s.apply(rng.choice(s.legal_moves()))
+            if s.phase == PHASE1 and s.trick == []:
+                assert s.stock, "no new trick begins once the stock is empty"
+            emptied_in_trick = sum(s.tricks_won) == tricks + 1
+        assert emptied_in_trick and s.stock == [] and s.trump_holder is not None
+        check_accounting(s)
+
+
 @pytest.mark.parametrize("end", ["one_holder", "first_empty"])
 def test_phase1_end_leader_without_card(end: str) -> None:
     r = preset("hund", phase1_end=end)
@@ -287,8 +374,8 @@ def test_phase1_end_differential_on_random_games() -> None:
     two hold cards; one_holder ends first only when at most one player holds cards."""
     played_on = 0
     for seed in range(60):
-        a = State.new(preset("hund", phase1_end="first_empty"), 3, seed=seed)
-        b = State.new(preset("hund", phase1_end="one_holder"), 3, seed=seed)
+        a = State.new(preset("hund", phase1_end="first_empty", draw="after_trick"), 3, seed=seed)
+        b = State.new(preset("hund", phase1_end="one_holder", draw="after_trick"), 3, seed=seed)
         rng = random.Random(seed)
         while a.phase == PHASE1 and b.phase == PHASE1:
             m = rng.choice(a.legal_moves())
@@ -744,7 +831,7 @@ def test_presets_match_the_documented_table() -> None:
                        empty_hand="pick_up", leader2="trump_holder", follow="free", pickup="first",
                        pickup_optional=False, trick_size="start", sequences=0, leftovers_shown=False),
         "hund": dict(min_players=2, max_players=6, two_player_discard=10, tricks="all", ties="war",
-                     draw="after_trick", chance="lead", trump="last_card", phase1_end="one_holder",
+                     draw="after_card", chance="lead", trump="last_card", phase1_end="one_holder",
                      empty_hand="pick_up", leader2="trump_holder", follow="free", pickup="first",
                      pickup_optional=False, trick_size="start", sequences=0, leftovers_shown=False),
         "blodmattis": dict(min_players=3, max_players=6, two_player_discard=0, tricks="all", ties="stoting",

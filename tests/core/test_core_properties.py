@@ -100,8 +100,11 @@ def reference_legal(state: State) -> set[Move]:
     hand = state.hands[seat]
     if state.phase != PHASE2:
         out = {play(c) for c in cards_of(hand)}
-        first_in_round = not state.round_laid
-        if len(state.stock) >= 2 and (not hand or r.chance == "any" or (r.chance == "lead" and first_in_round)):
+        # laying "out": the trick's first card, or any fighter's card in a krig/støting
+        laying_out = not state.round_laid or state.fighting
+        # the last stock card may be taken unless it is the hidden trump
+        floor = 2 if r.trump == "last_card" else 1
+        if len(state.stock) >= floor and (not hand or r.chance == "any" or (r.chance == "lead" and laying_out)):
             out.add(CHANCE)
         return out
     entries = all_entries(hand, r.sequences)
@@ -195,11 +198,12 @@ def reference_phase2_step(pre: State, move: Any) -> tuple[Any, ...]:
     return ([list(e) for e in table], to_act, finished, in_game, waiting)
 
 
-def fight_winners(r: Rules, laid: list[tuple[int, int]]) -> list[int]:
+def fight_winners(r: Rules, laid: list[tuple[int, int]], fight_round: bool) -> list[int]:
     """The seats still contending after a round of phase 1 cards: those with the highest
-    rank (war), or those with the highest rank laid twice or more (støting)."""
+    rank (war, and every fight round: "den med høyeste kampkort tar alt"), or in a trick's
+    first round those with the highest rank laid twice or more (støting)."""
     ranks = [RANK[c] for _, c in laid]
-    if r.ties == "stoting":
+    if r.ties == "stoting" and not fight_round:
         dups = [k for k in set(ranks) if ranks.count(k) >= 2]
         if dups:
             return [s for s, c in laid if RANK[c] == max(dups)]
@@ -215,7 +219,24 @@ def check_phase1_step(pre: State, move: Any, post: State) -> None:
     assert seat is not None
     card = pre.stock[-1] if move.kind == "chance" else move.cards[0]
     laid = pre.round_laid + [(seat, card)]
+    floor = 2 if r.trump == "last_card" else 1
+    stock_after = len(pre.stock) - (move.kind == "chance")
+    nobody_draws = stock_after < floor or r.empty_fighter == "drop"
     if post.phase != pre.phase:
+        if post.tricks_won == pre.tricks_won:
+            # an unfinished trick: each takes back the cards she laid
+            for s, c in pre.trick + [(seat, card)]:
+                assert post.hands[s] >> c & 1, (s, c)
+            if r.phase1_end != "first_empty":
+                # only a fight that no fighter can continue is left unfinished: the move
+                # ended a round (the seats after it cannot lay), and every new fighter is
+                # empty-handed with nothing to draw
+                rest = pre.round_seats[len(pre.round_laid) + 1:]
+                ended_round = all(not pre.hands[s] for s in rest)
+                fighters = fight_winners(r, laid, pre.fighting)
+                assert ended_round and len(fighters) > 1 and nobody_draws, (laid, pre.round_seats)
+                for s in fighters:
+                    assert not pre.hands[s] & ~(1 << card if s == seat else 0), s
         return
     gained = [s for s in range(n) if post.piles[s] != pre.piles[s]]
     if not gained:
@@ -228,16 +249,19 @@ def check_phase1_step(pre: State, move: Any, post: State) -> None:
     taken = post.piles[w] & ~pre.piles[w]
     assert taken == sum(1 << c for _, c in pre.trick) | 1 << card
     assert post.tricks_won[w] == pre.tricks_won[w] + 1
-    contenders = fight_winners(r, laid)
+    contenders = fight_winners(r, laid, pre.fighting)
     assert w in contenders, (laid, w)
     if len(contenders) > 1:
         # a tie was left undecided only because the other fighters could not lay
-        assert len(pre.stock) - (move.kind == "chance") < 2
+        assert nobody_draws
     if r.draw == "after_trick" and post.stock:
         assert all(h.bit_count() == 3 for h in post.hands)
+    if r.phase1_end == "stock_empty":
+        # a new trick begins only while the stock has cards
+        assert post.stock
     # the winner leads the next trick (one_holder: the next holder on the left)
     lead = w
-    if r.phase1_end == "one_holder":
+    if r.phase1_end != "first_empty":
         while not post.hands[lead]:
             lead = (lead + 1) % n
     assert post.trick_leader == lead and post.to_act == lead

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Final
 
 from .cards import BIT, FULL_DECK_MASK, RANK, SUIT, Card, mask_of, sequence_spans
 from .moves import _SINGLE, CHANCE, PICKUP, Move, MoveKind, play
-from .rules import Chance, Follow, Pickup, Rules, TrickSize
+from .rules import Chance, Follow, Pickup, Rules, TrickSize, Trump
 from .vocabulary import Illegal, Phase, Reason
 
 # Enum members as module constants: reading ``Enum.MEMBER`` costs a descriptor call.
@@ -41,12 +41,13 @@ _PICKUP_FIRST = Pickup.FIRST
 _TRICKSIZE_ACTIVE = TrickSize.ACTIVE
 _TRICKSIZE_START = TrickSize.START
 _PICKUP_LAST = Pickup.LAST
+_TRUMP_LAST_CARD = Trump.LAST_CARD
 
 if TYPE_CHECKING:
     from .state import State
 
 __all__ = [
-    "RepetitionKey", "answer_bits", "answer_mask", "beats", "explain", "phase1_moves", "phase2_moves",
+    "RepetitionKey", "answer_bits", "answer_mask", "beats", "chance_floor", "explain", "phase1_moves", "phase2_moves",
     "pickup_span", "repetition_key", "revealed_absent", "suit_above", "trick_complete_at",
 ]
 
@@ -89,13 +90,22 @@ def _suit_entries(suit: int, bits: int, min_seq: int) -> tuple[Move, ...]:
 
 
 # ------------------------------------------------------------------ phase 1
+def chance_floor(rules: Rules) -> int:
+    """The fewest stock cards that allow a sjanse (chance): two where the last card is
+    the hidden trump (``trump=last_card``: "bare lov så lenge det ligger mer enn ett
+    kort igjen i bunken", Regler for kortspillet Skitgubbe), else one (the last card
+    is drawn like any card)."""
+    return 2 if rules.trump is _TRUMP_LAST_CARD else 1
+
+
 def phase1_moves(hand: int, rules: Rules, stock_count: int, leading: bool) -> tuple[Move, ...]:
     """Phase 1: lay any card of ``hand`` (in card order), then sjanse (lay the top
-    stock card) where allowed: never with fewer than two cards in the stock, else
-    always with an empty hand, and as ``rules.chance`` says (``any``, or ``lead``:
-    only as the first to lay in a round)."""
+    stock card) where allowed: never with fewer stock cards than :func:`chance_floor`,
+    else always with an empty hand, and as ``rules.chance`` says (``any``, or
+    ``lead``: only when laying out, ``leading``: the trick's first card, or any
+    fighter's card in a krig/støting)."""
     chance = False
-    if stock_count >= 2:
+    if stock_count >= (2 if rules.trump is _TRUMP_LAST_CARD else 1):
         ch = rules.chance
         chance = not hand or ch is _CHANCE_ANY or (ch is _CHANCE_LEAD and leading)
     key = hand << 1 | chance
@@ -251,7 +261,9 @@ def explain(state: State, move: Move) -> Illegal | None:
         if move.kind is _MOVEKIND_CHANCE:
             if r.chance is _CHANCE_OFF:
                 return Illegal(Reason.CHANCE_OFF)
-            if len(state.stock) < 2:
+            if not state.stock:
+                return Illegal(Reason.CHANCE_NO_STOCK)
+            if len(state.stock) < chance_floor(r):
                 return Illegal(Reason.CHANCE_STOCK)
             return Illegal(Reason.CHANCE_NOT_LEADING)
         if len(move.cards) != 1:

@@ -251,7 +251,7 @@ def _phase1(r: _Reader, s: State, seen: list[Card], won: list[int] | None) -> No
                 s.known[who] = s.hands[who] & BIT[card[0]]
         elif s.rules.trump is not Trump.BOTTOM_UP or not stock or stock[-1] != card[0]:
             raise GameSetupError("a trump card not yet drawn is the bottom stock card, face up (trump=bottom_up)")
-        if s.rules.trump is Trump.BOTTOM_UP:
+        if s.rules.trump is Trump.BOTTOM_UP or (holder and s.rules.trump is Trump.SHOWN_WHEN_DRAWN):
             s.trump = SUIT[card[0]]
     elif s.rules.trump is Trump.BOTTOM_UP and stock:
         raise GameSetupError("with trump=bottom_up the position names the trump card (the bottom stock card)")

@@ -40,14 +40,24 @@ class Ties(StrEnum):
     """A tie in phase 1 (see :attr:`Rules.ties`)."""
 
     WAR = "war"
+    """A tie for the highest card is fought again ("Er de to kortene like høye, blir det
+    krig. Begge legger ut et nytt kort, og den som nå har høyest, tar alle kortene",
+    Regler for kortspillet Mattis)."""
     STOTING = "stoting"
+    """Any rank laid twice among the first cards of a trick starts a fight; in the fight
+    "den med høyeste kampkort tar alt. Er kampkortene også like, blir det ny støting
+    mellom dem" (Mattis regler – også kjent som Blodmattis)."""
 
 
 class Draw(StrEnum):
     """When hands are topped up in phase 1 (see :attr:`Rules.draw`)."""
 
     AFTER_CARD = "after_card"
+    """Top up to three right after you lay ("Så lenge det er kort i trekkbunken, fyller du
+    opp etter hver utspilling", Regler for kortspillet Mattis)."""
     AFTER_TRICK = "after_trick"
+    """Everyone tops up after each trick, the winner first ("Etter hver bunke trekker alle
+    opp til tre kort", Mattis regler – også kjent som Blodmattis)."""
 
 
 class Chance(StrEnum):
@@ -62,14 +72,34 @@ class Trump(StrEnum):
     """How the trump (trumf) is chosen and shown (see :attr:`Rules.trump`)."""
 
     LAST_CARD = "last_card"
+    """Whoever would draw the last stock card sets it aside face down; it is shown when
+    phase 2 starts ("Trekker du det siste kortet i bunken, skal du ikke ta det opp på
+    hånden. Kortet legges til side med baksiden opp", Regler for kortspillet Mattis)."""
     BOTTOM_UP = "bottom_up"
+    """The bottom card is turned face up at the start and drawn last like any card ("Snu
+    nederste kort i stokken; fargen blir trumf i fase 2", Mattis regler – også kjent som
+    Blodmattis)."""
+    SHOWN_WHEN_DRAWN = "shown_when_drawn"
+    """The bottom card is drawn last like any card and shown when it is drawn, not at the
+    start (the house rule "Tradisjonell krig": "Trumf vises når siste kort i stokken
+    trekkes, ikke ved start", Mattis regler – også kjent som Blodmattis)."""
 
 
 class Phase1End(StrEnum):
     """When phase 1 ends (see :attr:`Rules.phase1_end`)."""
 
     ONE_HOLDER = "one_holder"
+    """Play goes on without drawing, skipping players with no cards, while two or more
+    hold cards ("Spillet går videre så lenge minst to spillere har kort på hånden",
+    Regler for kortspillet Mattis)."""
     FIRST_EMPTY = "first_empty"
+    """Phase 1 ends when a player due to lay has no card ("Fase 1 slutter i det øyeblikket
+    den som står for tur, ikke har noe kort å legge", Regler for kortspillet Skitgubbe)."""
+    STOCK_EMPTY = "stock_empty"
+    """Phase 1 ends when the stock is empty: the trick being played is finished, no new
+    one begins, and the cards left in hand join the phase 2 hand ("Appens regelside sier
+    bare at fase 1 slutter når stokken er tom"; "Kort du har igjen på hånden når fase 1
+    slutter, blir med deg inn i fase 2", Mattis regler – også kjent som Blodmattis)."""
 
 
 class EmptyHand(StrEnum):
@@ -191,27 +221,39 @@ class Rules:
 
     ties: Ties = Ties.WAR
     """``war`` (krig/stunsa: Mattis (nb/en), KortRegler, Skitgubbe): a tie for the highest card
-    is fought again by the tied players; ``stoting`` (støting, the app): any rank laid twice starts a fight among
-    those who laid the highest such rank, even when a higher card lies there."""
+    is fought again by the tied players; ``stoting`` (støting, the app): any rank laid twice among the first cards
+    of a trick starts a fight among those who laid the highest such rank, even when a
+    higher card lies there.  In a fight round, under both values, the highest fight card
+    takes all and only a tie for it fights again (the app: "den med høyeste kampkort tar alt.
+    Er kampkortene også like, blir det ny støting mellom dem")."""
 
     draw: Draw = Draw.AFTER_CARD
-    """``after_card``: top up to 3 right after you lay (000/002/003/004); ``after_trick``:
-    after each trick, the winner first, then clockwise (001; Hund as documented here)."""
+    """``after_card``: top up to 3 right after you lay (all but the app, and Hund/Dog, which
+    differs from Mattis only in the first round: "Forskjellen ligger i første runde");
+    ``after_trick``: after each trick, the winner first, then clockwise (the app)."""
 
     chance: Chance = Chance.LEAD
     """Sjanse (chance): lay the top stock card instead of a hand card.  ``off`` (the app),
-    ``lead`` (only when leading: 000/002/003), ``any`` (whenever you lay: 004).  Never with
-    fewer than two cards in the stock (004: "bare lov så lenge det ligger mer enn ett kort")."""
+    ``lead`` (only when leading: the trick's first card, and every fighter's card in a
+    krig, "Begge legger ut et nytt kort": Mattis (nb/en), KortRegler), ``any`` (whenever you
+    lay: Skitgubbe).
+    Never with fewer than two cards in the stock where the last card is the hidden trump
+    (``trump=last_card``; Skitgubbe: "bare lov så lenge det ligger mer enn ett kort"); with the
+    other trump values the last card is an ordinary card and may be taken too."""
 
     trump: Trump = Trump.LAST_CARD
     """Trumf.  ``last_card``: whoever would draw the last stock card sets it aside face down,
-    shown when phase 2 starts (000/002/003/004); ``bottom_up``: the bottom card is turned
-    face up at the start and drawn last like any card (001)."""
+    shown when phase 2 starts (all but the app); ``bottom_up``: the bottom card is turned
+    face up at the start and drawn last like any card (the app); ``shown_when_drawn``: drawn
+    last like any card, shown when drawn (the app's house rule "Tradisjonell krig")."""
 
     phase1_end: Phase1End = Phase1End.ONE_HOLDER
     """``one_holder``: play goes on, skipping players with no cards, while two or more hold
-    cards (000/002/003); ``first_empty``: phase 1 ends as soon as a player due to lay has no
-    card (001 "til en spiller er tom", 004 "den som står for tur, ikke har noe kort")."""
+    cards (Mattis (nb/en), KortRegler); ``first_empty``: phase 1 ends as soon as a player due
+    to lay has no card (the app "til en spiller er tom", Skitgubbe "den som står for tur,
+    ikke har noe kort");
+    ``stock_empty``: phase 1 ends once the stock is empty and the trick being played is
+    done (the app's own rule)."""
 
     empty_hand: EmptyHand = EmptyHand.PICK_UP
     """A player with nothing at the start of phase 2.  ``pick_up``: stays in and must pick up
@@ -355,7 +397,7 @@ def _validate(r: Rules) -> Rules:
 
 PRESETS: Final[dict[str, Rules]] = {
     "mattis": Rules(name="mattis"),
-    "hund": Rules(name="hund", tricks=Tricks.ALL, draw=Draw.AFTER_TRICK),
+    "hund": Rules(name="hund", tricks=Tricks.ALL),
     "blodmattis": Rules(
         name="blodmattis", min_players=3, two_player_discard=0, tricks=Tricks.ALL, ties=Ties.STOTING,
         draw=Draw.AFTER_TRICK, chance=Chance.OFF, trump=Trump.BOTTOM_UP, phase1_end=Phase1End.FIRST_EMPTY,

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 from .cards import BIT, RANK, SUIT, Card, card_code, cards_of, mask_of
 from .legal import (
     RepetitionKey,
+    chance_floor,
     explain,
     phase1_moves,
     phase2_moves,
@@ -55,6 +56,7 @@ _PHASE_OVER = Phase.OVER
 _PHASE_SHED = Phase.SHED
 _PHASE1END_FIRST_EMPTY = Phase1End.FIRST_EMPTY
 _PHASE1END_ONE_HOLDER = Phase1End.ONE_HOLDER
+_PHASE1END_STOCK_EMPTY = Phase1End.STOCK_EMPTY
 _TERMINATION_CAP = Termination.CAP
 _TERMINATION_NORMAL = Termination.NORMAL
 _TERMINATION_REPETITION = Termination.REPETITION
@@ -372,7 +374,8 @@ class State:
         phase = self.phase
         if phase is _PHASE_COLLECT:
             h = self.hands[self._turn]
-            return phase1_moves(h, self.rules, len(self.stock), not self.round_laid)
+            # laying "out": the trick's first card, or any fighter's card in a krig/støting
+            return phase1_moves(h, self.rules, len(self.stock), self.fighting or not self.round_laid)
         if phase is _PHASE_SHED:
             r = self.rules
             table = self.table
@@ -472,6 +475,9 @@ class State:
 
     # ---------------------------------------------------------------- phase 1
     def _p1_lay(self, seat: int, card: Card, from_stock: bool) -> None:
+        if from_stock and not self.stock:
+            # a sjanse took the last stock card (never the hidden trump: see chance_floor)
+            self._took_last(seat, card)
         self.trick.append((seat, card))
         self.round_laid.append((seat, card))
         self.round_idx += 1
@@ -485,15 +491,22 @@ class State:
         while stock and h.bit_count() < 3:
             if len(stock) == 1:
                 c = stock.pop()
-                self.trump_holder = seat
-                if self.rules.trump is _TRUMP_LAST_CARD:
-                    self.trump_card = c
-                else:
+                self._took_last(seat, c)
+                if self.rules.trump is not _TRUMP_LAST_CARD:
                     h |= BIT[c]
                     self.known[seat] |= BIT[c]
                 break
             h |= BIT[stock.pop()]
         self.hands[seat] = h
+
+    def _took_last(self, seat: int, card: Card) -> None:
+        """``seat`` got the last stock card: she holds the trump.  ``last_card``: it is
+        set aside face down; ``shown_when_drawn``: the trump is shown now."""
+        self.trump_holder = seat
+        if self.trump_card < 0:
+            self.trump_card = card
+            if self.rules.trump is not _TRUMP_LAST_CARD:
+                self.trump = SUIT[card]
 
     def _start_trick(self, leader: int) -> None:
         n = self.n
@@ -502,7 +515,11 @@ class State:
         self.round_laid = []
         self.round_idx = 0
         self.fighting = False
-        if self.rules.phase1_end is _PHASE1END_ONE_HOLDER:
+        end = self.rules.phase1_end
+        if end is _PHASE1END_STOCK_EMPTY and not self.stock:
+            self._end_phase1(leader)
+            return
+        if end is not _PHASE1END_FIRST_EMPTY:
             holders = 0
             for h in hands:
                 if h:
@@ -527,21 +544,37 @@ class State:
         self.trick_leader = leader
         self._p1_advance()
 
+    def _can_lay(self, seat: int) -> bool:
+        """Whether ``seat`` has a card to lay: in hand, or a forced sjanse."""
+        return bool(self.hands[seat]) or (len(self.stock) >= chance_floor(self.rules)
+                                          and self.rules.empty_fighter is _EMPTYFIGHTER_CHANCE)
+
     def _p1_advance(self) -> None:
+        stuck = -1
         while True:
             seats = self.round_seats
             if self.round_idx < len(seats):
                 s = seats[self.round_idx]
-                if self.hands[s] or (len(self.stock) >= 2 and self.rules.empty_fighter is _EMPTYFIGHTER_CHANCE):
+                if self.hands[s] or self._can_lay(s):
                     self._turn = s
                     return
                 if self.rules.phase1_end is _PHASE1END_FIRST_EMPTY:
                     self._end_phase1(s)
                     return
+                if stuck < 0:
+                    stuck = s
                 seats.pop(self.round_idx)
-                # Fighters drop out one at a time, so the last one left takes the trick.
+                # Fighters drop out one at a time, so the last one left takes the trick
+                # (if she laid a card in this round or can lay one).  If none can go on,
+                # the fight cannot be settled: the trick is unfinished, every card goes
+                # back to whoever laid it and phase 1 ends (the Skitgubbe text's rule for
+                # an unfinished trick: "tar hver spiller tilbake sitt eget kort").
                 if self.fighting and len(seats) == 1:
-                    self._win_trick(seats[0])
+                    last = seats[0]
+                    if self.round_idx or self._can_lay(last):
+                        self._win_trick(last)
+                    else:
+                        self._end_phase1(stuck)
                     return
                 continue
             fighters = self._fighters(self.round_laid)
@@ -557,7 +590,11 @@ class State:
             self.fighting = True
 
     def _fighters(self, laid: list[tuple[int, Card]]) -> list[int]:
-        if self.rules.ties is _TIES_STOTING:
+        """Who is still in contention after a round: støting applies to the first cards
+        of a trick; in a fight round the highest fight card takes all, and only a tie
+        for it fights again ("den med høyeste kampkort tar alt. Er kampkortene også like,
+        blir det ny støting mellom dem")."""
+        if self.rules.ties is _TIES_STOTING and not self.fighting:
             seen: set[int] = set()
             dup = -1
             for _, c in laid:
@@ -597,9 +634,8 @@ class State:
         while stock:
             c = stock.pop()
             if not stock:
-                self.trump_holder = taker
+                self._took_last(taker, c)
                 if self.rules.trump is _TRUMP_LAST_CARD:
-                    self.trump_card = c
                     break
                 self.known[taker] |= BIT[c]
             self.hands[taker] |= BIT[c]

@@ -90,6 +90,7 @@ class Reason(StrEnum):
     NO_PICKUP_IN_PHASE1 = "no_pickup_in_phase1"
     CHANCE_OFF = "chance_off"
     CHANCE_STOCK = "chance_stock"
+    CHANCE_NO_STOCK = "chance_no_stock"
     CHANCE_NOT_LEADING = "chance_not_leading"
     ONE_CARD_IN_PHASE1 = "one_card_in_phase1"
     NOT_HELD = "not_held"
