@@ -315,8 +315,9 @@ class Rules:
     krever at en serie er på minst tre kort", Mattis (nb/en))."""
 
     empty_fighter: EmptyFighter = EmptyFighter.CHANCE
-    """A player due to lay in phase 1 with an empty hand while the stock holds two or more
-    cards (possible with ``draw="after_trick"``, in a krig/støting).  The app lists this as an
+    """A player due to lay in phase 1 with an empty hand while the stock holds a card she may
+    take (two or more with ``trump="last_card"``, where the last is the hidden trump, else
+    one or more; possible with ``draw="after_trick"``, in a krig/støting).  The app lists this as an
     open point ("Hva som skjer i en støting hvis en spiller ikke har kort igjen på hånden
     til kampkort").  ``chance``: she lays the top stock card (a forced sjanse, whatever
     ``chance`` says); ``drop``: she cannot lay, as when the stock is empty (she drops out of
