@@ -387,10 +387,14 @@ def check_no_leak(state: State, rng: random.Random) -> int:
     return done
 
 
-LEAK_CONFIGS = CONFIGS + [("hund", {"trump": "bottom_up", "sequences": 2, "pickup": "last"}, 3)]
+LEAK_CONFIGS = CONFIGS + [
+    ("hund", {"trump": "bottom_up", "sequences": 2, "pickup": "last"}, 3),
+    ("blodmattis", {"trump": "shown_when_drawn", "phase1_end": "stock_empty", "chance": "lead"}, 4),
+]
 
 
-@pytest.mark.parametrize("name,opts,players", LEAK_CONFIGS, ids=[*CONFIG_IDS, "hund-bottom_up-seq-3p"])
+@pytest.mark.parametrize("name,opts,players", LEAK_CONFIGS,
+                         ids=[*CONFIG_IDS, "hund-bottom_up-seq-3p", "blodmattis-shown_when_drawn-stock_empty-4p"])
 def test_observation_leak(name: str, opts: dict[str, Any], players: int) -> None:
     """12 games per configuration in the slow tier (240 in all; 3 in the fast tier),
     the swap check after every move for every seat."""
