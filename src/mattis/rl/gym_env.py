@@ -146,7 +146,7 @@ class MattisEnv(gym.Env[Obs, np.int64]):
         assert ref is not None
         obs = ref.observation(self.seat)
         return {"action_mask": self.space.mask(obs.legal), "phase": obs.phase,
-                "finished": obs.finished, "losers": obs.losers}
+                "finished": obs.finished, "ranked": obs.ranked, "losers": obs.losers}
 
 
 def register() -> None:
