@@ -13,16 +13,21 @@ from mattis.core import PRESETS, GameRecord, GameSetupError, State, parse_positi
 from mattis.core.testing import all_card_masks
 from tiers import scale
 
-CASES = [(name, n) for name in PRESETS for n in preset(name).allowed_players()]
+CASES: list[tuple[str, int, dict[str, str]]] = [
+    (name, n, {}) for name in PRESETS for n in preset(name).allowed_players()]
+# the trump shown only when drawn, and phase 1 ending with the stock
+CASES += [("hund", 3, {"trump": "shown_when_drawn", "phase1_end": "stock_empty"}),
+          ("blodmattis", 4, {"trump": "shown_when_drawn", "chance": "lead"})]
 
 
 def _without_history(snap: dict[str, object]) -> dict[str, object]:
     return {k: v for k, v in snap.items() if k != "moves_played"}
 
 
-@pytest.mark.parametrize("name,players", CASES, ids=[f"{n}-{p}p" for n, p in CASES])
-def test_every_position_round_trips_and_plays_on_the_same(name: str, players: int) -> None:
-    rules = preset(name)
+@pytest.mark.parametrize("name,players,opts", CASES,
+                         ids=[f"{n}{''.join('-' + v for v in o.values())}-{p}p" for n, p, o in CASES])
+def test_every_position_round_trips_and_plays_on_the_same(name: str, players: int, opts: dict[str, str]) -> None:
+    rules = preset(name, **opts)
     checked = 0
     for g in range(scale(4, 20)):
         rng = random.Random(g)
