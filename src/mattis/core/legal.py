@@ -105,7 +105,7 @@ def phase1_moves(hand: int, rules: Rules, stock_count: int, leading: bool) -> tu
     ``lead``: only when laying out, ``leading``: the trick's first card, or any
     fighter's card in a krig/støting)."""
     chance = False
-    if stock_count >= (2 if rules.trump is _TRUMP_LAST_CARD else 1):
+    if stock_count >= chance_floor(rules):
         ch = rules.chance
         chance = not hand or ch is _CHANCE_ANY or (ch is _CHANCE_LEAD and leading)
     key = hand << 1 | chance
