@@ -134,6 +134,8 @@ def status_text(obs: Observation, seat: int, lang: Lang) -> str:
     act, or empty."""
     if seat in obs.finished:
         return t(lang, "status.finished", place=obs.finished.index(seat) + 1)
+    if seat in obs.ranked:
+        return t(lang, "status.ranked", place=len(obs.finished) + obs.ranked.index(seat) + 1)
     if seat in obs.blodmattis:
         return t(lang, "term.blodmattis")
     if seat in obs.losers:
@@ -178,11 +180,14 @@ def end_lines(obs: Observation, names: Sequence[str], tally: Sequence[int], lang
     lines = [t(lang, "end.title"), "", t(lang, "end.order")]
     for i, s in enumerate(obs.finished, start=1):
         lines.append(f"  {i}. {names[s]}")
+    for i, s in enumerate(obs.ranked, start=len(obs.finished) + 1):
+        lines.append("  " + t(lang, "end.ranked_line", place=i, name=names[s]))
     m = obs.outcome.mattis if obs.outcome is not None else None
     for s in obs.blodmattis:
         lines.append("  " + t(lang, "end.blodmattis_line", name=names[s]))
     if m is not None:
-        lines.append("  " + t(lang, "end.loser_line", place=len(obs.finished) + 1, name=names[m],
+        place = len(obs.finished) + len(obs.ranked) + 1
+        lines.append("  " + t(lang, "end.loser_line", place=place, name=names[m],
                               loser=loser_word(obs.rules, lang)))
     lines.append("")
     you = names[obs.seat]

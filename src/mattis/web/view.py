@@ -52,6 +52,7 @@ def _obs_json(table: Table, obs: Observation, public: bool, lang: Lang) -> dict[
         "known": [_codes(k) for k in obs.known],
         "in_game": list(obs.in_game),
         "finished": list(obs.finished),
+        "ranked": list(obs.ranked),
         "losers": list(obs.losers),
         "blodmattis": list(obs.blodmattis),
         "mattis": None if outcome is None else outcome.mattis,

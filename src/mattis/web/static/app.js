@@ -213,6 +213,8 @@
       box.appendChild(stats);
       if (o.known[i].length && i !== view.you) box.appendChild(h("div", { class: "known", text: t("status.known", { cards: o.known[i].map(Cards.text).join(" ") }) }));
       if (fin >= 0) box.appendChild(h("div", { class: "place ok", text: "✓ " + t("status.finished", { place: fin + 1 }) }));
+      const ranked = (o.ranked || []).indexOf(i);
+      if (ranked >= 0) box.appendChild(h("div", { class: "place", text: t("status.ranked", { place: o.finished.length + ranked + 1 }) }));
       if (o.blodmattis.includes(i)) box.appendChild(h("div", { class: "place bad", text: "✗ " + t("status.blodmattis") }));
       else if (lost >= 0) box.appendChild(h("div", { class: "place bad", text: "✗ " + t("status.loser." + view.loser) }));
       if (o.to_act === i) box.classList.add("acting");
@@ -314,6 +316,7 @@
   }
   function resultArea(o) {
     const order = o.finished.map((s, k) => h("li", { text: t("web.place_n", { place: k + 1 }) + ": " + name(s) }));
+    (o.ranked || []).forEach((s, k) => order.push(h("li", { class: "ranked", text: t("status.ranked", { place: o.finished.length + k + 1 }) + ": " + name(s) })));
     o.losers.forEach((s) => order.push(h("li", { class: "bad", text: (o.blodmattis.includes(s) ? t("status.blodmattis") : t("status.loser." + view.loser)) + ": " + name(s) })));
     const g = view.game;
     return h("section", { class: "panel result", id: "result", role: "status" },
