@@ -58,11 +58,13 @@ def rule_sets() -> list[tuple[str, Rules]]:
             out.append((f"{option}={value}", preset("mattis", **{option: value, "sequences": 2})))
     out.append(("pickup_optional", preset("mattis", pickup_optional=True, sequences=3)))
     out.append(("leftovers_shown", preset("hund", leftovers_shown=True)))
+    out.append(("pickup_run=false", preset("skitgubbe", pickup_run=False, sequences=2)))
     rng = random.Random(9)
     for i in range(scale(3, 12)):
         kw: dict[str, Any] = {k: rng.choice(v) for k, v in CHOICES.items() if rng.random() < 0.6}
         kw["sequences"] = rng.choice([0, 2, 3])
         kw["pickup_optional"] = rng.random() < 0.5
+        kw["pickup_run"] = rng.random() < 0.5
         try:
             out.append((f"mix{i}", preset(rng.choice(list(PRESETS)), **kw)))
         except RulesError:
