@@ -260,7 +260,10 @@ def check_end(state: State) -> None:
             # take; under going_out=cleared she may have emptied her hand last
             assert state.hands[m] or state.table or state.rules.going_out == "cleared"
         else:
-            assert state.hands[m].bit_count() >= max(state.hands[s].bit_count() for s in range(n))
+            # ranked by cards held among the players still in when the game was stopped
+            # (a Blodmattis is out of phase 2 but may hold more cards)
+            still_in = [*state.ranked, m]
+            assert state.hands[m].bit_count() >= max(state.hands[s].bit_count() for s in still_in)
 
 
 def hidden_cards(state: State, seat: int) -> list[int]:
