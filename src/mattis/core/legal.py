@@ -19,6 +19,7 @@ Cards are ints and hands are bit masks (see :mod:`mattis.core.cards`).
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import TYPE_CHECKING, Final
 
 from .cards import BIT, FULL_DECK_MASK, RANK, SUIT, Card, mask_of, sequence_spans
@@ -42,6 +43,9 @@ _TRICKSIZE_ACTIVE = TrickSize.ACTIVE
 _TRICKSIZE_START = TrickSize.START
 _PICKUP_LAST = Pickup.LAST
 _TRUMP_LAST_CARD = Trump.LAST_CARD
+
+_ENTRY_CARDS = itemgetter(1)
+"""A phase 2 table entry's cards (``(seat, cards)[1]``)."""
 
 if TYPE_CHECKING:
     from .state import State
@@ -240,7 +244,7 @@ def repetition_key(state: State) -> RepetitionKey:
     player to act, the hands, the cards of each table entry (not who laid them: no
     rule asks), the trick's size, who is still in, and (``going_out="cleared"``) who
     is waiting to go out."""
-    return (state._turn, tuple(state.hands), tuple([e for _, e in state.table]), state.trick_need, state.in_game,
+    return (state._turn, tuple(state.hands), tuple(map(_ENTRY_CARDS, state.table)), state.trick_need, state.in_game,
             state.pending)
 
 
