@@ -370,7 +370,6 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "web.bot_tag": ("bot, {level}", "bot, {level}"),
     "web.open_seat": ("ledig plass", "free seat"),
     "web.offline": ("frakoblet", "offline"),
-    "web.you": ("deg", "you"),
     "web.dealer": ("Giver", "Dealer"),
     "web.dealer_short": ("G", "D"),
     "web.won_cards": ("vunnet {cards} kort i {tricks} stikk", "won {cards} cards in {tricks} tricks"),

@@ -202,7 +202,7 @@
     const box = h("div", { class: "seat", id: "seat-" + i, "data-seat": i });
     box.appendChild(h("div", { class: "seatname" },
       o && o.to_act === i ? h("span", { class: "turnmark", "aria-label": t("status.to_act"), text: "▶ " }) : null,
-      s.name + (i === view.you ? " (" + t("web.you") + ")" : ""),
+      s.name + (i === view.you ? " (" + t("word.you_object") + ")" : ""),
       o && o.dealer === i ? h("span", { class: "badge", title: t("web.dealer"), text: t("web.dealer_short") }) : null));
     if (tags.length) box.appendChild(h("div", { class: "tags", text: tags.join(" · ") }));
     if (o) {
