@@ -1,5 +1,5 @@
 """The one source of move truth: which moves are legal, why another is not,
-what beats what, and which position counts for repetition.
+what may answer an entry, and which position counts for repetition.
 
 The state machine (:mod:`mattis.core.state`), the determinizer, the solver and
 the policy bots all ask these functions; none of them writes the rules again.
@@ -51,7 +51,7 @@ if TYPE_CHECKING:
     from .state import State
 
 __all__ = [
-    "RepetitionKey", "answer_bits", "answer_mask", "beats", "chance_floor", "explain", "phase1_moves", "phase2_moves",
+    "RepetitionKey", "answer_bits", "answer_mask", "chance_floor", "explain", "phase1_moves", "phase2_moves",
     "pickup_span", "repetition_key", "revealed_absent", "suit_above", "trick_complete_at",
 ]
 
@@ -148,15 +148,6 @@ def answer_mask(hand: int, top: tuple[Card, ...], trump: int, follow: Follow) ->
     """The cards of ``hand`` that may begin an entry answering ``top`` (see :func:`answer_bits`)."""
     ts, sb, tb = answer_bits(hand, top, trump, follow)
     return sb << (13 * ts) | (tb << (13 * trump) if tb else 0)
-
-
-def beats(entry: tuple[Card, ...], top: tuple[Card, ...], trump: int) -> bool:
-    """Whether the entry ``entry`` (one card or a sequence) is higher than ``top``: of
-    the same suit and above its highest card, or a trump on a non-trump entry."""
-    es, ts = SUIT[entry[0]], SUIT[top[0]]
-    if es == ts:
-        return RANK[entry[0]] > RANK[top[-1]]
-    return es == trump
 
 
 def phase2_moves(hand: int, top: tuple[Card, ...] | None, trump: int, follow: Follow, min_seq: int,

@@ -290,11 +290,6 @@ class State:
         return self.trump >= 0
 
     @property
-    def trump_suit(self) -> int | None:
-        """The trump suit once it is shown, else ``None``."""
-        return self.trump if self.trump >= 0 else None
-
-    @property
     def mattis(self) -> int | None:
         """The player left holding cards at the end of phase 2, if any."""
         outcome = self.outcome

@@ -25,6 +25,7 @@ from ..core import (
     Reason,
     Rules,
     State,
+    parse_record_move,
 )
 from .events import Event, events_between
 from .seeds import Seed
@@ -134,12 +135,6 @@ def replay_events(record: GameRecord) -> Iterator[tuple[Observation, list[Event]
     """A record as (observation after the move, events of the move) pairs, seen
     from the public side (seat 0's observation carries every public fact)."""
     ref = Referee(record.start())
-    for seat, move in (_parse(m) for m in record.moves):
+    for seat, move in map(parse_record_move, record.moves):
         events = ref.apply(seat, move)
         yield ref.observation(0), events
-
-
-def _parse(text: str) -> tuple[int, Move]:
-    from ..core import parse_record_move
-
-    return parse_record_move(text)
