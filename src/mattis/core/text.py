@@ -22,6 +22,9 @@ from .vocabulary import Illegal
 
 DEFAULT_NAMES: Final = ("Anne", "Bjørn", "Cato", "Dina", "Eirik", "Frida")
 
+#: Options never shown to players: the preset's name, and the engine's safety cap.
+HIDDEN_OPTIONS: Final = frozenset({"name", "phase2_cap"})
+
 
 def seat_names(players: int, human: int | None = None, lang: Lang = "en") -> list[str]:
     """Default names for the seats (the human seat is "you")."""
@@ -156,3 +159,44 @@ def reason_words(illegal: Illegal) -> tuple[str, dict[str, object]]:
     """
     cards = " ".join(card_symbol(c) for c in illegal.cards)
     return f"reason.{illegal.reason}", {"cards": cards, "number": illegal.number}
+
+
+def option_label(option: str, lang: Lang = "en") -> str:
+    """A rule option's name in the players' words ("Like høye kort" for ``ties``)."""
+    return say(f"opt.{option}", lang)
+
+
+def option_value_text(option: str, value: object, lang: Lang = "en") -> str:
+    """One value of a rule option in the players' words.
+
+    >>> option_value_text("ties", "stoting", "nb")
+    'støting'
+    >>> option_value_text("pickup_optional", True, "en")
+    'yes'
+    >>> option_value_text("sequences", 0, "nb")
+    'ikke lov'
+    """
+    if isinstance(value, bool):
+        return say("val.yes" if value else "val.no", lang)
+    if option == "sequences" and value == 0:
+        return say("val.sequences.0", lang)
+    key = f"val.{option}.{value}"
+    return say(key, lang) if key in TEXT else str(value)
+
+
+def rules_in_words(rules: Rules, lang: Lang = "en", changed_only: bool = False) -> list[tuple[str, str]]:
+    """The rules in force as (option name, value) in the players' words, in the rule set's order.
+
+    ``changed_only`` keeps the house rules: the options that differ from the preset.
+    Engine limits (the phase-2 move cap) are never listed.
+
+    >>> from mattis.core.rules import preset
+    >>> rules_in_words(preset("mattis", ties="stoting"), "nb", changed_only=True)
+    [('Like høye kort', 'støting')]
+    """
+    changed = rules.overrides()
+    return [
+        (option_label(option, lang), option_value_text(option, getattr(rules, option), lang))
+        for option, _value in rules.describe()
+        if option not in HIDDEN_OPTIONS and (not changed_only or option in changed)
+    ]

@@ -24,7 +24,7 @@ from ..core import (
     sort_by_rank,
     sort_for_phase2,
 )
-from ..core.text import as_object, fight_term, loser_sentence, loser_term, loser_word
+from ..core.text import as_object, fight_term, loser_sentence, loser_term, loser_word, rules_in_words
 from .i18n import TERMS, Lang, has, t
 from .session import fix_you
 
@@ -210,23 +210,9 @@ def rules_lines(rules: Rules, lang: Lang) -> list[str]:
     doc_key = f"rules.preset.{rules.name}"
     lines.append(t(lang, doc_key) if has(lang, doc_key) else PRESET_DOCS.get(rules.name, ""))
     lines.append("")
-    for option, value in rules.describe():
-        if option == "name":
-            continue
-        label = t(lang, f"opt.{option}") if has(lang, f"opt.{option}") else option
-        val_key = f"val.{option}.{value}"
-        shown = t(lang, val_key) if has(lang, val_key) else value_text(option, value, lang)
-        lines.append(f"  {label}: {shown}")
+    lines.extend(f"  {label}: {value}" for label, value in rules_in_words(rules, lang))
     lines.append("")
     lines.append(t(lang, "rules.glossary"))
     for key in TERMS:
         lines.append("  " + t(lang, f"gloss.{key}"))
     return lines
-
-
-def value_text(option: str, value: str, lang: Lang) -> str:
-    if value in ("True", "False"):
-        return t(lang, "val.yes") if value == "True" else t(lang, "val.no")
-    if option == "sequences" and value == "0":
-        return t(lang, "val.sequences.0")
-    return value
