@@ -22,7 +22,7 @@ from __future__ import annotations
 import dataclasses
 import random
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -247,10 +247,55 @@ class State:
                    tricks_won=[0] * players, known=[0] * players, in_game=(1 << players) - 1)
 
     def clone(self) -> State:
-        """A cheap independent copy."""
-        return _CLONE(self)
+        """A cheap independent copy: lists are sliced, the repetition counts copied,
+        everything else (ints, tuples, the frozen rules, the immutable log) shared.
+        Every field of the class is listed (a test checks it against the field list)."""
+        c = State.__new__(State)
+        c.rules = self.rules
+        c.n = self.n
+        c.dealer = self.dealer
+        c.deck = self.deck
+        c.position = self.position
+        c.first_leader = self.first_leader
+        c.phase = self.phase
+        c._turn = self._turn
+        c.hands = self.hands[:]
+        c.piles = self.piles[:]
+        c.stock = self.stock[:]
+        c.aside = self.aside
+        c.out = self.out
+        c.trump = self.trump
+        c.trump_card = self.trump_card
+        c.trump_holder = self.trump_holder
+        c.trick = self.trick[:]
+        c.trick_leader = self.trick_leader
+        c.round_seats = self.round_seats[:]
+        c.round_idx = self.round_idx
+        c.round_laid = self.round_laid[:]
+        c.fighting = self.fighting
+        c.tricks_won = self.tricks_won[:]
+        c.last_winner = self.last_winner
+        c.last_trick = self.last_trick
+        c.table = self.table[:]
+        c.trick_need = self.trick_need
+        c.in_game = self.in_game
+        c.pending = self.pending
+        c.finished = self.finished[:]
+        c.ranked = self.ranked[:]
+        c.losers = self.losers[:]
+        c.blodmattis = self.blodmattis[:]
+        c.p2_moves = self.p2_moves
+        c.rep = self.rep.copy()
+        c.known = self.known[:]
+        c.log = self.log
+        c.n_moves = self.n_moves
+        c.end_reason = self.end_reason
+        c._legal = self._legal
+        c._hist = self._hist
+        return c
 
-    __copy__ = clone
+    def __copy__(self) -> State:
+        return self.clone()
 
     def __getstate__(self) -> dict[str, Any]:
         d = {f.name: getattr(self, f.name) for f in _FIELDS}
@@ -262,13 +307,16 @@ class State:
 
     def __setstate__(self, d: dict[str, Any]) -> None:
         for k, v in d.items():
-            object.__setattr__(self, k, v)
+            if k != "log":
+                setattr(self, k, v)
         flat = d.get("log")
+        log: LogCell | None = None
         if isinstance(flat, list):
-            log: LogCell | None = None
             for seat, mv, shown in flat:
                 log = (log, seat, mv, shown)
-            object.__setattr__(self, "log", log)
+        else:
+            log = flat
+        self.log = log
 
     # ------------------------------------------------------------ public view
     @property
@@ -817,25 +865,3 @@ class State:
 
 
 _FIELDS = dataclasses.fields(State)
-
-
-def _make_clone() -> Callable[[State], State]:
-    """``clone`` generated from the one field list: lists are sliced, dicts copied,
-    everything else (ints, tuples, the frozen rules, the immutable log) shared."""
-    lines = ["def clone(self):", "    c = _new(_State)"]
-    for f in _FIELDS:
-        kind = str(f.type)
-        if kind.startswith("list["):
-            lines.append(f"    c.{f.name} = self.{f.name}[:]")
-        elif kind.startswith("dict["):
-            lines.append(f"    c.{f.name} = self.{f.name}.copy()")
-        else:
-            lines.append(f"    c.{f.name} = self.{f.name}")
-    lines.append("    return c")
-    namespace: dict[str, Any] = {"_new": object.__new__, "_State": State}
-    exec("\n".join(lines), namespace)  # noqa: S102 - generated from the field list above
-    clone: Callable[[State], State] = namespace["clone"]
-    return clone
-
-
-_CLONE = _make_clone()
