@@ -28,23 +28,23 @@ from .rules import Chance, Follow, Pickup, Rules, TrickSize, Trump
 from .vocabulary import Illegal, Phase, Reason
 
 # Enum members as module constants: reading ``Enum.MEMBER`` costs a descriptor call.
-_CHANCE_ANY = Chance.ANY
-_CHANCE_LEAD = Chance.LEAD
-_CHANCE_OFF = Chance.OFF
-_FOLLOW_FREE = Follow.FREE
-_FOLLOW_VOID = Follow.VOID
-_MOVEKIND_CHANCE = MoveKind.CHANCE
-_MOVEKIND_PICKUP = MoveKind.PICKUP
-_MOVEKIND_PLAY = MoveKind.PLAY
-_PHASE_COLLECT = Phase.COLLECT
-_PHASE_OVER = Phase.OVER
-_PICKUP_FIRST = Pickup.FIRST
-_TRICKSIZE_ACTIVE = TrickSize.ACTIVE
-_TRICKSIZE_START = TrickSize.START
-_PICKUP_LAST = Pickup.LAST
-_TRUMP_LAST_CARD = Trump.LAST_CARD
+_CHANCE_ANY: Final = Chance.ANY
+_CHANCE_LEAD: Final = Chance.LEAD
+_CHANCE_OFF: Final = Chance.OFF
+_FOLLOW_FREE: Final = Follow.FREE
+_FOLLOW_VOID: Final = Follow.VOID
+_MOVEKIND_CHANCE: Final = MoveKind.CHANCE
+_MOVEKIND_PICKUP: Final = MoveKind.PICKUP
+_MOVEKIND_PLAY: Final = MoveKind.PLAY
+_PHASE_COLLECT: Final = Phase.COLLECT
+_PHASE_OVER: Final = Phase.OVER
+_PICKUP_FIRST: Final = Pickup.FIRST
+_TRICKSIZE_ACTIVE: Final = TrickSize.ACTIVE
+_TRICKSIZE_START: Final = TrickSize.START
+_PICKUP_LAST: Final = Pickup.LAST
+_TRUMP_LAST_CARD: Final = Trump.LAST_CARD
 
-_ENTRY_CARDS = itemgetter(1)
+_ENTRY_CARDS: Final = itemgetter(1)
 """A phase 2 table entry's cards (``(seat, cards)[1]``)."""
 
 if TYPE_CHECKING:
@@ -60,11 +60,11 @@ SUIT_BITS: Final = 0x1FFF
 
 # Memo tables of immutable move tuples: pure functions of their keys, so sharing them
 # between states and threads is safe (they hold no game state).
-_SINGLES: dict[int, tuple[Move, ...]] = {}
+_SINGLES: Final[dict[int, tuple[Move, ...]]] = {}
 """(suit << 13 | 13-bit rank pattern) -> the single-card moves."""
-_ENTRIES: dict[int, tuple[Move, ...]] = {}
+_ENTRIES: Final[dict[int, tuple[Move, ...]]] = {}
 """(min_seq << 15 | suit << 13 | 13-bit rank pattern) -> singles and sequences."""
-_PHASE1: dict[int, tuple[Move, ...]] = {}
+_PHASE1: Final[dict[int, tuple[Move, ...]]] = {}
 """(hand mask << 1 | chance allowed) -> phase 1 legal moves."""
 _PICKUP_ONLY: Final[tuple[Move, ...]] = (PICKUP,)
 

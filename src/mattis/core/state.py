@@ -24,7 +24,7 @@ import random
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from .cards import BIT, RANK, SUIT, Card, card_code, cards_of, mask_of
 from .legal import (
@@ -42,29 +42,32 @@ from .rules import Draw, EmptyFighter, EmptyHand, GoingOut, Leader2, Phase1End, 
 from .vocabulary import Illegal, Outcome, Phase, Reason, Termination
 
 # Enum members as module constants: reading ``Enum.MEMBER`` costs a descriptor call.
-_DRAW_AFTER_CARD = Draw.AFTER_CARD
-_DRAW_AFTER_TRICK = Draw.AFTER_TRICK
-_EMPTYFIGHTER_CHANCE = EmptyFighter.CHANCE
-_EMPTYHAND_LOSES = EmptyHand.LOSES
-_EMPTYHAND_SAFE = EmptyHand.SAFE
-_GOINGOUT_LAID = GoingOut.LAID
-_LEADER2_LAST_TRICK = Leader2.LAST_TRICK
-_MOVEKIND_CHANCE = MoveKind.CHANCE
-_MOVEKIND_PICKUP = MoveKind.PICKUP
-_PHASE_COLLECT = Phase.COLLECT
-_PHASE_OVER = Phase.OVER
-_PHASE_SHED = Phase.SHED
-_PHASE1END_FIRST_EMPTY = Phase1End.FIRST_EMPTY
-_PHASE1END_ONE_HOLDER = Phase1End.ONE_HOLDER
-_PHASE1END_STOCK_EMPTY = Phase1End.STOCK_EMPTY
-_TERMINATION_CAP = Termination.CAP
-_TERMINATION_NORMAL = Termination.NORMAL
-_TERMINATION_REPETITION = Termination.REPETITION
-_TERMINATION_STUCK = Termination.STUCK
-_TIES_STOTING = Ties.STOTING
-_TRICKS_PAIR = Tricks.PAIR
-_TRUMP_BOTTOM_UP = Trump.BOTTOM_UP
-_TRUMP_LAST_CARD = Trump.LAST_CARD
+_DRAW_AFTER_CARD: Final = Draw.AFTER_CARD
+_DRAW_AFTER_TRICK: Final = Draw.AFTER_TRICK
+_EMPTYFIGHTER_CHANCE: Final = EmptyFighter.CHANCE
+_EMPTYHAND_LOSES: Final = EmptyHand.LOSES
+_EMPTYHAND_SAFE: Final = EmptyHand.SAFE
+_GOINGOUT_LAID: Final = GoingOut.LAID
+_LEADER2_LAST_TRICK: Final = Leader2.LAST_TRICK
+_MOVEKIND_CHANCE: Final = MoveKind.CHANCE
+_MOVEKIND_PICKUP: Final = MoveKind.PICKUP
+_PHASE_COLLECT: Final = Phase.COLLECT
+_PHASE_OVER: Final = Phase.OVER
+_PHASE_SHED: Final = Phase.SHED
+_PHASE1END_FIRST_EMPTY: Final = Phase1End.FIRST_EMPTY
+_PHASE1END_ONE_HOLDER: Final = Phase1End.ONE_HOLDER
+_PHASE1END_STOCK_EMPTY: Final = Phase1End.STOCK_EMPTY
+_TERMINATION_CAP: Final = Termination.CAP
+_TERMINATION_NORMAL: Final = Termination.NORMAL
+_TERMINATION_REPETITION: Final = Termination.REPETITION
+_TERMINATION_STUCK: Final = Termination.STUCK
+_TIES_STOTING: Final = Ties.STOTING
+_TRICKS_PAIR: Final = Tricks.PAIR
+_TRUMP_BOTTOM_UP: Final = Trump.BOTTOM_UP
+_TRUMP_LAST_CARD: Final = Trump.LAST_CARD
+_SEAT_COUNT: Final[tuple[int, ...]] = tuple(i.bit_count() for i in range(64))
+"""How many seats a seat mask (``in_game``, ``pending``) holds: a table, since the
+compiled core calls ``int.bit_count`` as a slow Python method."""
 
 if TYPE_CHECKING:
     from .observation import Observation
@@ -531,7 +534,7 @@ class State:
     def _draw_up(self, seat: int) -> None:
         stock = self.stock
         h = self.hands[seat]
-        while stock and h.bit_count() < 3:
+        while stock and h & (h - 1) & ((h & (h - 1)) - 1) == 0:  # fewer than three cards
             if len(stock) == 1:
                 c = stock.pop()
                 self._took_last(seat, c)
@@ -647,7 +650,10 @@ class State:
                 seen.add(r)
             if dup >= 0:
                 return [s for s, c in laid if RANK[c] == dup]
-        best = max(RANK[c] for _, c in laid)
+        best = -1
+        for _, c in laid:
+            if RANK[c] > best:
+                best = RANK[c]
         return [s for s, c in laid if RANK[c] == best]
 
     def _win_trick(self, winner: int) -> None:
@@ -708,7 +714,7 @@ class State:
                     self.blodmattis.append(s)
                     self.losers.append(s)
                     self.in_game &= ~(1 << s)
-            if self.in_game.bit_count() == 1:
+            if _SEAT_COUNT[self.in_game] == 1:
                 last = self.in_game.bit_length() - 1
                 self.finished.append(last)
                 self.in_game = 0
@@ -723,7 +729,7 @@ class State:
 
     def _p2_turn(self, seat: int) -> None:
         in_game = self.in_game
-        if in_game.bit_count() <= 1:
+        if _SEAT_COUNT[in_game] <= 1:
             if in_game:
                 self.losers.append(in_game.bit_length() - 1)
             self._over(_TERMINATION_NORMAL)
@@ -743,7 +749,7 @@ class State:
         """Phase 2: the entries that complete the trick on the table (0 if it is empty)."""
         if self.phase is not _PHASE_SHED or not self.table:
             return 0
-        return trick_complete_at(self.rules, self.trick_need, self.in_game.bit_count(), self.n)
+        return trick_complete_at(self.rules, self.trick_need, _SEAT_COUNT[self.in_game], self.n)
 
     def _p2_play(self, seat: int, cards: tuple[Card, ...]) -> None:
         mask = BIT[cards[0]] if len(cards) == 1 else mask_of(cards)
@@ -754,7 +760,7 @@ class State:
         table = self.table
         in_game = self.in_game
         if not table:
-            self.trick_need = in_game.bit_count()
+            self.trick_need = _SEAT_COUNT[in_game]
         table.append((seat, cards))
         if not h:
             if self.rules.going_out is _GOINGOUT_LAID:
@@ -764,7 +770,7 @@ class State:
                 self.rep.clear()
             else:
                 self.pending |= 1 << seat
-        count = in_game.bit_count()
+        count = _SEAT_COUNT[in_game]
         if count > 1 and len(table) >= trick_complete_at(self.rules, self.trick_need, count, self.n):
             allc: list[Card] = []
             out = self.out
@@ -791,7 +797,7 @@ class State:
         last = {q: k for k, (q, _) in enumerate(table) if pend >> q & 1}
         in_game = self.in_game
         for q in sorted(last, key=last.__getitem__):
-            if in_game.bit_count() <= 1:
+            if _SEAT_COUNT[in_game] <= 1:
                 break
             self.finished.append(q)
             in_game &= ~(1 << q)
