@@ -71,8 +71,8 @@ __all__ = [
     "NextLeader", "Observation", "Outcome", "Phase", "Phase1End", "Pickup", "Reason", "RecordError", "ReplayError",
     "Rules",
     "RulesError", "State", "Termination", "Ties", "TrickSize", "Tricks", "Trump", "build_kind", "card_code",
-    "card_name", "card_symbol", "cards_of", "describe_move", "format_record_move", "load_record", "mask_of", "parse_card",
-    "parse_move", "parse_overrides", "parse_position", "parse_record_move", "parse_suit", "play", "position_text",
-    "preset", "reason_text", "rules_from_json", "rules_to_json", "say", "seat_names", "sequence_spans",
+    "card_name", "card_symbol", "cards_of", "describe_move", "format_record_move", "load_record", "mask_of",
+    "parse_card", "parse_move", "parse_overrides", "parse_position", "parse_record_move", "parse_suit", "play",
+    "position_text", "preset", "reason_text", "rules_from_json", "rules_to_json", "say", "seat_names", "sequence_spans",
     "sort_by_rank", "sort_for_phase2", "suit_name",
 ]

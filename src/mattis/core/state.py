@@ -73,6 +73,48 @@ if TYPE_CHECKING:
     from .observation import Observation
 
 
+_BIT_LENGTH: Final[tuple[int, ...]] = tuple(i.bit_length() for i in range(53))
+
+
+def _shuffle_52(rng: random.Random) -> list[Card]:
+    """``rng.shuffle(list(range(52)))`` step for step (CPython's shuffle draws
+    ``_randbelow(i + 1)`` for i = 51..1 by rejection from ``getrandbits``), without
+    its Python-level loop: the same deck from the same seed."""
+    deck = list(range(52))
+    getrandbits = rng.getrandbits
+    for i in range(51, 0, -1):
+        n = i + 1
+        k = _BIT_LENGTH[n]
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck
+
+
+def _same_as_shuffle() -> bool:
+    """Whether :func:`_shuffle_52` deals what ``random.shuffle`` deals on this Python."""
+    for seed in (0, 1, 7, 2**40 + 3):
+        deck = list(range(52))
+        random.Random(seed).shuffle(deck)
+        if deck != _shuffle_52(random.Random(seed)):
+            return False
+    return True
+
+
+_FAST_SHUFFLE: Final = _same_as_shuffle()
+
+
+def shuffled_deck(rng: random.Random) -> list[Card]:
+    """The 52 cards shuffled by ``rng`` exactly as ``rng.shuffle`` shuffles them (the
+    deal of ``State.new(seed=...)``); a faster loop where it is checked to be the same."""
+    if _FAST_SHUFFLE and type(rng) is random.Random:
+        return _shuffle_52(rng)
+    deck = list(range(52))
+    rng.shuffle(deck)
+    return deck
+
+
 class IllegalMoveError(ValueError):
     """A move that is not legal now.  The state is left unchanged.  ``illegal``
     says why, as a code with parameters (the words are in the catalogue)."""
@@ -170,9 +212,11 @@ class State:
         """A new game with a shuffled deck: from ``seed`` when given (reproducible),
         else shuffled from :mod:`secrets`.  ``leader`` leads the first trick (by default
         the player left of the dealer)."""
-        deck = list(range(52))
-        rng: random.Random = random.Random(seed) if seed is not None else secrets.SystemRandom()
-        rng.shuffle(deck)
+        if seed is None:
+            deck = list(range(52))
+            secrets.SystemRandom().shuffle(deck)
+        else:
+            deck = shuffled_deck(random.Random(seed))
         return cls.from_deck(rules, players, deck, dealer, leader)
 
     @classmethod
