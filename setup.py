@@ -42,7 +42,8 @@ def _compiler_works() -> str | None:
 
             cc.compile([str(src)], output_dir=tmp, include_dirs=[sysconfig.get_paths()["include"]])
     except Exception as e:  # any failure means: no usable compiler
-        return f"{type(e).__name__}: {str(e).strip().splitlines()[-1] if str(e).strip() else ''}"
+        text = " ".join(str(e).split())
+        return f"{type(e).__name__}: {text[:100]}{'...' if len(text) > 100 else ''}"
     return None
 
 
