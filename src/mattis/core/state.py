@@ -128,8 +128,11 @@ class GameSetupError(ValueError):
     """A deck or position that cannot start a game."""
 
 
-LogCell = tuple[Any, int, Move, tuple[Card, ...]]
-"""One cell of the move log, a linked list: (previous cell or None, seat, move, cards shown)."""
+LogCell = tuple[Any, ...]
+"""One cell of the move log, a linked list: (previous cell or None, seat, move, cards
+shown).  Typed as a tuple of any length on purpose: the compiled core holds a
+fixed-length tuple type unboxed, so ``cell is cached_cell`` would compare a fresh copy
+and the history cache would never hit."""
 HistoryEntry = tuple[int, Move, tuple[Card, ...]]
 
 
