@@ -142,7 +142,7 @@ class State:
 
     Only the referee holds a ``State``; every seat gets :meth:`observation`.
     The fields below are the referee's whole truth and the one list of them:
-    ``clone`` and pickling are generated from it.  Outside the core they are
+    pickling walks it and ``clone`` lists each (a test checks it).  Outside the core they are
     read-only; ``-1`` in an int field means "none yet" and never leaves the
     state (the observation, snapshot and properties say ``None``).
     """
