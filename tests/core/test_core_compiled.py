@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -62,3 +63,28 @@ def test_a_seeded_deal_is_the_deck_random_shuffle_deals() -> None:
         deck = list(range(52))
         random.Random(seed).shuffle(deck)
         assert State.new(preset("mattis"), 3, seed=seed).deck == tuple(deck), seed
+
+
+def test_a_source_edited_after_the_build_runs_as_python(tmp_path: Path) -> None:
+    """A copy of the package whose ``state.py`` changed since the build runs the pure
+    core (and says why) rather than stale compiled code."""
+    if not _compiled_installed():
+        pytest.skip("the compiled core is not built here (pip install . with a C compiler builds it)")
+    package = Path(mattis.__file__).parent
+    shutil.copytree(package, tmp_path / "mattis", ignore=shutil.ignore_patterns("__pycache__"))
+    for shared in package.parent.glob("mattis_core__mypyc*"):
+        shutil.copy2(shared, tmp_path / shared.name)
+    probe = "import mattis, mattis.core as c; print(c.build_kind()); print(mattis.CORE_BUILD)"
+    env = {**os.environ, "MATTIS_PURE": "0", "PYTHONPATH": str(tmp_path)}
+
+    def run() -> list[str]:
+        done = subprocess.run([sys.executable, "-W", "ignore", "-c", probe], env=env, capture_output=True,
+                              text=True, check=True, cwd=tmp_path)
+        return done.stdout.splitlines()
+
+    assert run()[0] == "compiled"
+    with (tmp_path / "mattis" / "core" / "state.py").open("a") as f:
+        f.write("\n# edited after the build\n")
+    kind, words = run()
+    assert kind == "pure"
+    assert "state" in words and "changed" in words
