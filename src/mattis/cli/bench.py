@@ -90,6 +90,9 @@ def run(args: argparse.Namespace) -> int:
             raise CliError(f"{name} does not allow {args.players} players")
     if args.seconds <= 0:
         raise CliError("--seconds must be positive")
+    from .. import CORE_BUILD
+
+    print(f"core: {CORE_BUILD}")
     print(f"random playouts, {args.players} players, one process, per CPU second: the raw engine "
           "(State.legal_moves + apply) and the play layer (Referee + observations + play_until)")
     print(f"{'rules':<12}{'games/s':>10}{'decisions/s':>14}{'clone µs':>10}{'play layer dec/s':>18}")

@@ -54,6 +54,15 @@ from .state import GameSetupError, IllegalMoveError, State
 from .text import describe_move, reason_text, say, seat_names
 from .vocabulary import Illegal, Outcome, Phase, Reason, Termination
 
+
+def build_kind() -> str:
+    """Which core runs: ``"compiled"`` (the mypyc build of the hot modules, see
+    setup.py) or ``"pure"`` (their Python source: no build, or ``MATTIS_PURE=1``)."""
+    from . import state
+
+    return "pure" if (state.__file__ or "").endswith(".py") else "compiled"
+
+
 __all__ = [
     "CHANCE", "CHOICES", "OPTION_TYPES", "OVER", "PHASE1", "PHASE2", "PICKUP", "PRESETS", "PRESET_DOCS", "RANK",
     "SUIT", "Card", "CardError", "Chance", "Draw", "EmptyFighter", "EmptyHand", "Follow", "GameRecord",
@@ -61,9 +70,9 @@ __all__ = [
     "MoveKind",
     "NextLeader", "Observation", "Outcome", "Phase", "Phase1End", "Pickup", "Reason", "RecordError", "ReplayError",
     "Rules",
-    "RulesError", "State", "Termination", "Ties", "TrickSize", "Tricks", "Trump", "card_code", "card_name",
-    "card_symbol", "cards_of", "describe_move", "format_record_move", "load_record", "mask_of", "parse_card",
-    "parse_move", "parse_overrides", "parse_position", "parse_record_move", "parse_suit", "play", "position_text",
-    "preset", "reason_text", "rules_from_json", "rules_to_json", "say", "seat_names", "sequence_spans",
+    "RulesError", "State", "Termination", "Ties", "TrickSize", "Tricks", "Trump", "build_kind", "card_code",
+    "card_name", "card_symbol", "cards_of", "describe_move", "format_record_move", "load_record", "mask_of",
+    "parse_card", "parse_move", "parse_overrides", "parse_position", "parse_record_move", "parse_suit", "play",
+    "position_text", "preset", "reason_text", "rules_from_json", "rules_to_json", "say", "seat_names", "sequence_spans",
     "sort_by_rank", "sort_for_phase2", "suit_name",
 ]

@@ -19,7 +19,6 @@ Cards are ints and hands are bit masks (see :mod:`mattis.core.cards`).
 
 from __future__ import annotations
 
-from operator import itemgetter
 from typing import TYPE_CHECKING, Final
 
 from .cards import BIT, FULL_DECK_MASK, RANK, SUIT, Card, mask_of, sequence_spans
@@ -28,24 +27,22 @@ from .rules import Chance, Follow, Pickup, Rules, TrickSize, Trump
 from .vocabulary import Illegal, Phase, Reason
 
 # Enum members as module constants: reading ``Enum.MEMBER`` costs a descriptor call.
-_CHANCE_ANY = Chance.ANY
-_CHANCE_LEAD = Chance.LEAD
-_CHANCE_OFF = Chance.OFF
-_FOLLOW_FREE = Follow.FREE
-_FOLLOW_VOID = Follow.VOID
-_MOVEKIND_CHANCE = MoveKind.CHANCE
-_MOVEKIND_PICKUP = MoveKind.PICKUP
-_MOVEKIND_PLAY = MoveKind.PLAY
-_PHASE_COLLECT = Phase.COLLECT
-_PHASE_OVER = Phase.OVER
-_PICKUP_FIRST = Pickup.FIRST
-_TRICKSIZE_ACTIVE = TrickSize.ACTIVE
-_TRICKSIZE_START = TrickSize.START
-_PICKUP_LAST = Pickup.LAST
-_TRUMP_LAST_CARD = Trump.LAST_CARD
+_CHANCE_ANY: Final = Chance.ANY
+_CHANCE_LEAD: Final = Chance.LEAD
+_CHANCE_OFF: Final = Chance.OFF
+_FOLLOW_FREE: Final = Follow.FREE
+_FOLLOW_VOID: Final = Follow.VOID
+_MOVEKIND_CHANCE: Final = MoveKind.CHANCE
+_MOVEKIND_PICKUP: Final = MoveKind.PICKUP
+_MOVEKIND_PLAY: Final = MoveKind.PLAY
+_PHASE_COLLECT: Final = Phase.COLLECT
+_PHASE_OVER: Final = Phase.OVER
+_PICKUP_FIRST: Final = Pickup.FIRST
+_TRICKSIZE_ACTIVE: Final = TrickSize.ACTIVE
+_TRICKSIZE_START: Final = TrickSize.START
+_PICKUP_LAST: Final = Pickup.LAST
+_TRUMP_LAST_CARD: Final = Trump.LAST_CARD
 
-_ENTRY_CARDS = itemgetter(1)
-"""A phase 2 table entry's cards (``(seat, cards)[1]``)."""
 
 if TYPE_CHECKING:
     from .state import State
@@ -60,11 +57,14 @@ SUIT_BITS: Final = 0x1FFF
 
 # Memo tables of immutable move tuples: pure functions of their keys, so sharing them
 # between states and threads is safe (they hold no game state).
-_SINGLES: dict[int, tuple[Move, ...]] = {}
-"""(suit << 13 | 13-bit rank pattern) -> the single-card moves."""
-_ENTRIES: dict[int, tuple[Move, ...]] = {}
+_SINGLES: Final[list[tuple[Move, ...] | None]] = [None] * (4 << 13)
+"""[suit << 13 | 13-bit rank pattern] -> the single-card moves (a list: indexing it is
+cheaper than a dict lookup, in the compiled core most of all)."""
+_SINGLES_PICKUP: Final[list[tuple[Move, ...] | None]] = [None] * (4 << 13)
+"""The same, then ``pickup``: an answer where picking up is optional."""
+_ENTRIES: Final[dict[int, tuple[Move, ...]]] = {}
 """(min_seq << 15 | suit << 13 | 13-bit rank pattern) -> singles and sequences."""
-_PHASE1: dict[int, tuple[Move, ...]] = {}
+_PHASE1: Final[dict[int, tuple[Move, ...]]] = {}
 """(hand mask << 1 | chance allowed) -> phase 1 legal moves."""
 _PICKUP_ONLY: Final[tuple[Move, ...]] = (PICKUP,)
 
@@ -72,11 +72,20 @@ _PICKUP_ONLY: Final[tuple[Move, ...]] = (PICKUP,)
 def _suit_singles(suit: int, bits: int) -> tuple[Move, ...]:
     """The single-card moves of a 13-bit rank pattern in ``suit`` (memoised)."""
     key = (suit << 13) | bits
-    singles = _SINGLES.get(key)
+    singles = _SINGLES[key]
     if singles is None:
         base = 13 * suit
         singles = _SINGLES[key] = tuple(_SINGLE[base + r] for r in range(13) if bits >> r & 1)
     return singles
+
+
+def _suit_singles_pickup(suit: int, bits: int) -> tuple[Move, ...]:
+    """:func:`_suit_singles`, then ``pickup`` (memoised)."""
+    key = (suit << 13) | bits
+    moves = _SINGLES_PICKUP[key]
+    if moves is None:
+        moves = _SINGLES_PICKUP[key] = _suit_singles(suit, bits) + _PICKUP_ONLY
+    return moves
 
 
 def _suit_entries(suit: int, bits: int, min_seq: int) -> tuple[Move, ...]:
@@ -166,8 +175,11 @@ def phase2_moves(hand: int, top: tuple[Card, ...] | None, trump: int, follow: Fo
     ts, sb, tb = answer_bits(hand, top, trump, follow)
     if min_seq:
         out = _suit_entries(ts, sb, min_seq) + (_suit_entries(trump, tb, min_seq) if tb else ())
+    elif not tb:
+        # one suit to answer in (the common case): a memoised tuple, nothing built
+        return _suit_singles_pickup(ts, sb) if pickup_optional or not sb else _suit_singles(ts, sb)
     else:
-        out = _suit_singles(ts, sb) + _suit_singles(trump, tb) if tb else _suit_singles(ts, sb)
+        out = _suit_singles(ts, sb) + _suit_singles(trump, tb)
     if not out or pickup_optional:
         out = out + _PICKUP_ONLY
     return out
@@ -227,16 +239,22 @@ def revealed_absent(move: Move, top: tuple[Card, ...] | None, trump: int, rules:
     return 0
 
 
-RepetitionKey = tuple[int, tuple[int, ...], tuple[tuple[Card, ...], ...], int, int, int]
+RepetitionKey = tuple[int | tuple[Card, ...], ...]
+"""``(to act, trick size, in game, waiting, *hands, *the cards of each table entry)``:
+one flat tuple (one allocation per phase 2 move; a game's seat count fixes where the
+hands end)."""
 
 
 def repetition_key(state: State) -> RepetitionKey:
     """What decides the future of a phase 2 position (not how it was reached): the
-    player to act, the hands, the cards of each table entry (not who laid them: no
-    rule asks), the trick's size, who is still in, and (``going_out="cleared"``) who
-    is waiting to go out."""
-    return (state._turn, tuple(state.hands), tuple(map(_ENTRY_CARDS, state.table)), state.trick_need, state.in_game,
-            state.pending)
+    player to act, the trick's size, who is still in, (``going_out="cleared"``) who is
+    waiting to go out, the hands, and the cards of each table entry (not who laid them:
+    no rule asks)."""
+    key: list[int | tuple[Card, ...]] = [state._turn, state.trick_need, state.in_game, state.pending]
+    key.extend(state.hands)
+    for entry in state.table:
+        key.append(entry[1])
+    return tuple(key)
 
 
 # --------------------------------------------------------------- explanation

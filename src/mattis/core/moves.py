@@ -13,6 +13,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Final
@@ -42,6 +43,10 @@ class Move:
     kind: MoveKind
     cards: tuple[Card, ...] = ()
 
+    def __reduce__(self) -> tuple[Callable[[MoveKind, tuple[Card, ...]], Move], tuple[MoveKind, tuple[Card, ...]]]:
+        """Pickle and copy to the one shared move of its kind and cards (see :func:`play`)."""
+        return (_shared_move, (self.kind, self.cards))
+
     def __str__(self) -> str:
         if self.kind is MoveKind.PLAY:
             return "play " + " ".join(card_code(c) for c in self.cards)
@@ -69,6 +74,13 @@ def play(*cards: Card) -> Move:
         if len(_SEQ_CACHE) < 100_000:
             _SEQ_CACHE[key] = m
     return m
+
+
+def _shared_move(kind: MoveKind, cards: tuple[Card, ...]) -> Move:
+    """The shared move of ``kind`` and ``cards`` (what an unpickled move becomes)."""
+    if kind is MoveKind.PLAY:
+        return play(*cards)
+    return CHANCE if kind is MoveKind.CHANCE else PICKUP
 
 
 def parse_move(text: str) -> Move:

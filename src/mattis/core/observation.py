@@ -8,8 +8,9 @@ the trump once it is shown; nothing else.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .cards import Card, cards_of
 from .moves import Move
@@ -82,6 +83,11 @@ class Observation:
     history: tuple[HistoryItem, ...]
     end_reason: Termination | None
     """``None`` while playing, else how the game ended."""
+
+    def __reduce__(self) -> tuple[type[Observation], tuple[Any, ...]]:
+        """Pickle and copy by the constructor (the compiled core's frozen classes have no
+        ``__setstate__``)."""
+        return (Observation, tuple(getattr(self, f.name) for f in dataclasses.fields(self)))
 
     @property
     def is_over(self) -> bool:

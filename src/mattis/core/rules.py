@@ -340,6 +340,11 @@ class Rules:
     """Moves after which phase 2 is stopped and the players still in are ranked by cards
     held (a guarantee that every game ends; no rule text has it)."""
 
+    def __reduce__(self) -> tuple[type[Rules], tuple[Any, ...]]:
+        """Pickle and copy by the constructor (the compiled core's frozen classes have no
+        ``__setstate__``)."""
+        return (Rules, tuple(getattr(self, f.name) for f in dataclasses.fields(self)))
+
     def allowed_players(self) -> range:
         """The player counts this rule set allows."""
         hi = self.max_players if self.tricks is Tricks.ALL else min(self.max_players, self.max_pair_players)
@@ -370,17 +375,22 @@ class Rules:
         return [(f.name, str(getattr(self, f.name))) for f in dataclasses.fields(self)]
 
 
-def _validate(r: Rules) -> Rules:
+def _check_kinds(values: dict[str, Any]) -> None:
+    """Every option value of the right kind.  Asked before a :class:`Rules` is built:
+    the compiled core's constructor rejects a value of the wrong type itself."""
     for option, kind in OPTION_TYPES.items():
-        if not isinstance(getattr(r, option), kind):
+        if option in values and not isinstance(values[option], kind):
             raise RulesError(f"{option} must be one of {', '.join(CHOICES[option])}")
     for option in ("pickup_optional", "pickup_run", "leftovers_shown"):
-        if not isinstance(getattr(r, option), bool):
+        if option in values and not isinstance(values[option], bool):
             raise RulesError(f"{option} must be true or false")
     for option in ("min_players", "max_players", "max_pair_players", "two_player_discard",
                    "sequences", "phase2_cap"):
-        if not isinstance(getattr(r, option), int) or isinstance(getattr(r, option), bool):
+        if option in values and (not isinstance(values[option], int) or isinstance(values[option], bool)):
             raise RulesError(f"{option} must be a whole number")
+
+
+def _validate(r: Rules) -> Rules:
     if not 2 <= r.min_players <= r.max_players <= 6:
         raise RulesError("players must satisfy 2 <= min_players <= max_players <= 6")
     if not 2 <= r.max_pair_players <= 6:
@@ -465,6 +475,7 @@ def preset(name: str = "mattis", **overrides: Any) -> Rules:
         overrides["min_players"] = lo
         overrides["max_players"] = hi or lo
     coerced = {k: _coerce(k, v) for k, v in overrides.items()}
+    _check_kinds(coerced)
     return _validate(dataclasses.replace(PRESETS[name], **coerced))
 
 

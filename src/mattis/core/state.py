@@ -22,9 +22,9 @@ from __future__ import annotations
 import dataclasses
 import random
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from .cards import BIT, RANK, SUIT, Card, card_code, cards_of, mask_of
 from .legal import (
@@ -42,32 +42,77 @@ from .rules import Draw, EmptyFighter, EmptyHand, GoingOut, Leader2, Phase1End, 
 from .vocabulary import Illegal, Outcome, Phase, Reason, Termination
 
 # Enum members as module constants: reading ``Enum.MEMBER`` costs a descriptor call.
-_DRAW_AFTER_CARD = Draw.AFTER_CARD
-_DRAW_AFTER_TRICK = Draw.AFTER_TRICK
-_EMPTYFIGHTER_CHANCE = EmptyFighter.CHANCE
-_EMPTYHAND_LOSES = EmptyHand.LOSES
-_EMPTYHAND_SAFE = EmptyHand.SAFE
-_GOINGOUT_LAID = GoingOut.LAID
-_LEADER2_LAST_TRICK = Leader2.LAST_TRICK
-_MOVEKIND_CHANCE = MoveKind.CHANCE
-_MOVEKIND_PICKUP = MoveKind.PICKUP
-_PHASE_COLLECT = Phase.COLLECT
-_PHASE_OVER = Phase.OVER
-_PHASE_SHED = Phase.SHED
-_PHASE1END_FIRST_EMPTY = Phase1End.FIRST_EMPTY
-_PHASE1END_ONE_HOLDER = Phase1End.ONE_HOLDER
-_PHASE1END_STOCK_EMPTY = Phase1End.STOCK_EMPTY
-_TERMINATION_CAP = Termination.CAP
-_TERMINATION_NORMAL = Termination.NORMAL
-_TERMINATION_REPETITION = Termination.REPETITION
-_TERMINATION_STUCK = Termination.STUCK
-_TIES_STOTING = Ties.STOTING
-_TRICKS_PAIR = Tricks.PAIR
-_TRUMP_BOTTOM_UP = Trump.BOTTOM_UP
-_TRUMP_LAST_CARD = Trump.LAST_CARD
+_DRAW_AFTER_CARD: Final = Draw.AFTER_CARD
+_DRAW_AFTER_TRICK: Final = Draw.AFTER_TRICK
+_EMPTYFIGHTER_CHANCE: Final = EmptyFighter.CHANCE
+_EMPTYHAND_LOSES: Final = EmptyHand.LOSES
+_EMPTYHAND_SAFE: Final = EmptyHand.SAFE
+_GOINGOUT_LAID: Final = GoingOut.LAID
+_LEADER2_LAST_TRICK: Final = Leader2.LAST_TRICK
+_MOVEKIND_CHANCE: Final = MoveKind.CHANCE
+_MOVEKIND_PICKUP: Final = MoveKind.PICKUP
+_PHASE_COLLECT: Final = Phase.COLLECT
+_PHASE_OVER: Final = Phase.OVER
+_PHASE_SHED: Final = Phase.SHED
+_PHASE1END_FIRST_EMPTY: Final = Phase1End.FIRST_EMPTY
+_PHASE1END_ONE_HOLDER: Final = Phase1End.ONE_HOLDER
+_PHASE1END_STOCK_EMPTY: Final = Phase1End.STOCK_EMPTY
+_TERMINATION_CAP: Final = Termination.CAP
+_TERMINATION_NORMAL: Final = Termination.NORMAL
+_TERMINATION_REPETITION: Final = Termination.REPETITION
+_TERMINATION_STUCK: Final = Termination.STUCK
+_TIES_STOTING: Final = Ties.STOTING
+_TRICKS_PAIR: Final = Tricks.PAIR
+_TRUMP_BOTTOM_UP: Final = Trump.BOTTOM_UP
+_TRUMP_LAST_CARD: Final = Trump.LAST_CARD
+_SEAT_COUNT: Final[tuple[int, ...]] = tuple(i.bit_count() for i in range(64))
+"""How many seats a seat mask (``in_game``, ``pending``) holds: a table, since the
+compiled core calls ``int.bit_count`` as a slow Python method."""
 
 if TYPE_CHECKING:
     from .observation import Observation
+
+
+_BIT_LENGTH: Final[tuple[int, ...]] = tuple(i.bit_length() for i in range(53))
+
+
+def _shuffle_52(rng: random.Random) -> list[Card]:
+    """``rng.shuffle(list(range(52)))`` step for step (CPython's shuffle draws
+    ``_randbelow(i + 1)`` for i = 51..1 by rejection from ``getrandbits``), without
+    its Python-level loop: the same deck from the same seed."""
+    deck = list(range(52))
+    getrandbits = rng.getrandbits
+    for i in range(51, 0, -1):
+        n = i + 1
+        k = _BIT_LENGTH[n]
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck
+
+
+def _same_as_shuffle() -> bool:
+    """Whether :func:`_shuffle_52` deals what ``random.shuffle`` deals on this Python."""
+    for seed in (0, 1, 7, 2**40 + 3):
+        deck = list(range(52))
+        random.Random(seed).shuffle(deck)
+        if deck != _shuffle_52(random.Random(seed)):
+            return False
+    return True
+
+
+_FAST_SHUFFLE: Final = _same_as_shuffle()
+
+
+def shuffled_deck(rng: random.Random) -> list[Card]:
+    """The 52 cards shuffled by ``rng`` exactly as ``rng.shuffle`` shuffles them (the
+    deal of ``State.new(seed=...)``); a faster loop where it is checked to be the same."""
+    if _FAST_SHUFFLE and type(rng) is random.Random:
+        return _shuffle_52(rng)
+    deck = list(range(52))
+    rng.shuffle(deck)
+    return deck
 
 
 class IllegalMoveError(ValueError):
@@ -83,8 +128,11 @@ class GameSetupError(ValueError):
     """A deck or position that cannot start a game."""
 
 
-LogCell = tuple[Any, int, Move, tuple[Card, ...]]
-"""One cell of the move log, a linked list: (previous cell or None, seat, move, cards shown)."""
+LogCell = tuple[Any, ...]
+"""One cell of the move log, a linked list: (previous cell or None, seat, move, cards
+shown).  Typed as a tuple of any length on purpose: the compiled core holds a
+fixed-length tuple type unboxed, so ``cell is cached_cell`` would compare a fresh copy
+and the history cache would never hit."""
 HistoryEntry = tuple[int, Move, tuple[Card, ...]]
 
 
@@ -94,7 +142,7 @@ class State:
 
     Only the referee holds a ``State``; every seat gets :meth:`observation`.
     The fields below are the referee's whole truth and the one list of them:
-    ``clone`` and pickling are generated from it.  Outside the core they are
+    pickling walks it and ``clone`` lists each (a test checks it).  Outside the core they are
     read-only; ``-1`` in an int field means "none yet" and never leaves the
     state (the observation, snapshot and properties say ``None``).
     """
@@ -167,9 +215,11 @@ class State:
         """A new game with a shuffled deck: from ``seed`` when given (reproducible),
         else shuffled from :mod:`secrets`.  ``leader`` leads the first trick (by default
         the player left of the dealer)."""
-        deck = list(range(52))
-        rng: random.Random = random.Random(seed) if seed is not None else secrets.SystemRandom()
-        rng.shuffle(deck)
+        if seed is None:
+            deck = list(range(52))
+            secrets.SystemRandom().shuffle(deck)
+        else:
+            deck = shuffled_deck(random.Random(seed))
         return cls.from_deck(rules, players, deck, dealer, leader)
 
     @classmethod
@@ -247,10 +297,55 @@ class State:
                    tricks_won=[0] * players, known=[0] * players, in_game=(1 << players) - 1)
 
     def clone(self) -> State:
-        """A cheap independent copy."""
-        return _CLONE(self)
+        """A cheap independent copy: lists are sliced, the repetition counts copied,
+        everything else (ints, tuples, the frozen rules, the immutable log) shared.
+        Every field of the class is listed (a test checks it against the field list)."""
+        c = State.__new__(State)
+        c.rules = self.rules
+        c.n = self.n
+        c.dealer = self.dealer
+        c.deck = self.deck
+        c.position = self.position
+        c.first_leader = self.first_leader
+        c.phase = self.phase
+        c._turn = self._turn
+        c.hands = self.hands[:]
+        c.piles = self.piles[:]
+        c.stock = self.stock[:]
+        c.aside = self.aside
+        c.out = self.out
+        c.trump = self.trump
+        c.trump_card = self.trump_card
+        c.trump_holder = self.trump_holder
+        c.trick = self.trick[:]
+        c.trick_leader = self.trick_leader
+        c.round_seats = self.round_seats[:]
+        c.round_idx = self.round_idx
+        c.round_laid = self.round_laid[:]
+        c.fighting = self.fighting
+        c.tricks_won = self.tricks_won[:]
+        c.last_winner = self.last_winner
+        c.last_trick = self.last_trick
+        c.table = self.table[:]
+        c.trick_need = self.trick_need
+        c.in_game = self.in_game
+        c.pending = self.pending
+        c.finished = self.finished[:]
+        c.ranked = self.ranked[:]
+        c.losers = self.losers[:]
+        c.blodmattis = self.blodmattis[:]
+        c.p2_moves = self.p2_moves
+        c.rep = self.rep.copy()
+        c.known = self.known[:]
+        c.log = self.log
+        c.n_moves = self.n_moves
+        c.end_reason = self.end_reason
+        c._legal = self._legal
+        c._hist = self._hist
+        return c
 
-    __copy__ = clone
+    def __copy__(self) -> State:
+        return self.clone()
 
     def __getstate__(self) -> dict[str, Any]:
         d = {f.name: getattr(self, f.name) for f in _FIELDS}
@@ -262,13 +357,16 @@ class State:
 
     def __setstate__(self, d: dict[str, Any]) -> None:
         for k, v in d.items():
-            object.__setattr__(self, k, v)
+            if k != "log":
+                setattr(self, k, v)
         flat = d.get("log")
+        log: LogCell | None = None
         if isinstance(flat, list):
-            log: LogCell | None = None
             for seat, mv, shown in flat:
                 log = (log, seat, mv, shown)
-            object.__setattr__(self, "log", log)
+        else:
+            log = flat
+        self.log = log
 
     # ------------------------------------------------------------ public view
     @property
@@ -483,7 +581,7 @@ class State:
     def _draw_up(self, seat: int) -> None:
         stock = self.stock
         h = self.hands[seat]
-        while stock and h.bit_count() < 3:
+        while stock and h & (h - 1) & ((h & (h - 1)) - 1) == 0:  # fewer than three cards
             if len(stock) == 1:
                 c = stock.pop()
                 self._took_last(seat, c)
@@ -599,7 +697,10 @@ class State:
                 seen.add(r)
             if dup >= 0:
                 return [s for s, c in laid if RANK[c] == dup]
-        best = max(RANK[c] for _, c in laid)
+        best = -1
+        for _, c in laid:
+            if RANK[c] > best:
+                best = RANK[c]
         return [s for s, c in laid if RANK[c] == best]
 
     def _win_trick(self, winner: int) -> None:
@@ -660,7 +761,7 @@ class State:
                     self.blodmattis.append(s)
                     self.losers.append(s)
                     self.in_game &= ~(1 << s)
-            if self.in_game.bit_count() == 1:
+            if _SEAT_COUNT[self.in_game] == 1:
                 last = self.in_game.bit_length() - 1
                 self.finished.append(last)
                 self.in_game = 0
@@ -675,7 +776,7 @@ class State:
 
     def _p2_turn(self, seat: int) -> None:
         in_game = self.in_game
-        if in_game.bit_count() <= 1:
+        if _SEAT_COUNT[in_game] <= 1:
             if in_game:
                 self.losers.append(in_game.bit_length() - 1)
             self._over(_TERMINATION_NORMAL)
@@ -695,7 +796,7 @@ class State:
         """Phase 2: the entries that complete the trick on the table (0 if it is empty)."""
         if self.phase is not _PHASE_SHED or not self.table:
             return 0
-        return trick_complete_at(self.rules, self.trick_need, self.in_game.bit_count(), self.n)
+        return trick_complete_at(self.rules, self.trick_need, _SEAT_COUNT[self.in_game], self.n)
 
     def _p2_play(self, seat: int, cards: tuple[Card, ...]) -> None:
         mask = BIT[cards[0]] if len(cards) == 1 else mask_of(cards)
@@ -706,7 +807,7 @@ class State:
         table = self.table
         in_game = self.in_game
         if not table:
-            self.trick_need = in_game.bit_count()
+            self.trick_need = _SEAT_COUNT[in_game]
         table.append((seat, cards))
         if not h:
             if self.rules.going_out is _GOINGOUT_LAID:
@@ -716,7 +817,7 @@ class State:
                 self.rep.clear()
             else:
                 self.pending |= 1 << seat
-        count = in_game.bit_count()
+        count = _SEAT_COUNT[in_game]
         if count > 1 and len(table) >= trick_complete_at(self.rules, self.trick_need, count, self.n):
             allc: list[Card] = []
             out = self.out
@@ -743,7 +844,7 @@ class State:
         last = {q: k for k, (q, _) in enumerate(table) if pend >> q & 1}
         in_game = self.in_game
         for q in sorted(last, key=last.__getitem__):
-            if in_game.bit_count() <= 1:
+            if _SEAT_COUNT[in_game] <= 1:
                 break
             self.finished.append(q)
             in_game &= ~(1 << q)
@@ -817,25 +918,3 @@ class State:
 
 
 _FIELDS = dataclasses.fields(State)
-
-
-def _make_clone() -> Callable[[State], State]:
-    """``clone`` generated from the one field list: lists are sliced, dicts copied,
-    everything else (ints, tuples, the frozen rules, the immutable log) shared."""
-    lines = ["def clone(self):", "    c = _new(_State)"]
-    for f in _FIELDS:
-        kind = str(f.type)
-        if kind.startswith("list["):
-            lines.append(f"    c.{f.name} = self.{f.name}[:]")
-        elif kind.startswith("dict["):
-            lines.append(f"    c.{f.name} = self.{f.name}.copy()")
-        else:
-            lines.append(f"    c.{f.name} = self.{f.name}")
-    lines.append("    return c")
-    namespace: dict[str, Any] = {"_new": object.__new__, "_State": State}
-    exec("\n".join(lines), namespace)  # noqa: S102 - generated from the field list above
-    clone: Callable[[State], State] = namespace["clone"]
-    return clone
-
-
-_CLONE = _make_clone()

@@ -84,8 +84,11 @@ def relabelled(state: State, perm: Sequence[Card]) -> State:
     c._hist = (None, ())
     c.rep = {}
     probe = c.clone()
+    n = state.n
     for key, v in state.rep.items():
-        turn, hands, table, need, in_game, pending = key
+        turn, need, in_game, pending = (k for k in key[:4] if isinstance(k, int))
+        hands = [k for k in key[4:4 + n] if isinstance(k, int)]
+        table = [k for k in key[4 + n:] if isinstance(k, tuple)]
         probe._turn = turn
         probe.hands = [rm(h) for h in hands]
         probe.table = [(-1, tuple(p[x] for x in e)) for e in table]  # the key holds no seats

@@ -13,9 +13,11 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum, StrEnum
+from typing import Any
 
 from .cards import Card, card_code
 
@@ -59,6 +61,11 @@ class Outcome:
     ranked: tuple[int, ...] = ()
     """Seats still in at a forced end (repetition, cap, stuck), ranked ahead of the
     loser by cards held, best first: they did not go out."""
+
+    def __reduce__(self) -> tuple[type[Outcome], tuple[Any, ...]]:
+        """Pickle and copy by the constructor (the compiled core's frozen classes have no
+        ``__setstate__``)."""
+        return (Outcome, tuple(getattr(self, f.name) for f in dataclasses.fields(self)))
 
     @classmethod
     def of(cls, termination: Termination, finished: Sequence[int], losers: Sequence[int],
@@ -120,6 +127,10 @@ class Illegal:
     reason: Reason
     cards: tuple[Card, ...] = ()
     number: int = 0
+
+    def __reduce__(self) -> tuple[type[Illegal], tuple[Reason, tuple[Card, ...], int]]:
+        """Pickle and copy by the constructor (see :meth:`Outcome.__reduce__`)."""
+        return (Illegal, (self.reason, self.cards, self.number))
 
     def __str__(self) -> str:
         """The engine's English message, with cards in record codes (``JC``)."""
