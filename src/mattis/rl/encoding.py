@@ -96,76 +96,158 @@ def offsets(players: int) -> dict[str, int]:
 
 
 def encode(obs: Observation, out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]:
-    """The observation tensor of ``obs`` (float32 in [0, 1]); writes into ``out`` if given."""
-    n = obs.players
-    me = obs.seat
-    o = offsets(n)
-    t = np.zeros(obs_size(n), np.float32) if out is None else out
-    if out is not None:
-        t.fill(0.0)
+    """The observation tensor of ``obs`` (float32 in [0, 1]); writes into ``out`` if given.
 
-    def rel(seat: int) -> int:
-        return (seat - me) % n
+    Stateless: it reads the whole public history.  A front end that encodes one seat
+    move after move uses an :class:`Encoder`, whose cost per call does not grow with
+    the game's length; both give the same tensor."""
+    return Encoder(obs.players).encode(obs, out)
 
-    t[o["phase"] + int(obs.phase) - 1] = 1.0
-    if obs.to_act is not None:
-        t[o["to_act"] + rel(obs.to_act)] = 1.0
-    for c in obs.hand:
-        t[o["hand"] + c] = 1.0
-    for s in range(n):
-        r = rel(s)
-        t[o["hand_counts"] + r] = obs.hand_counts[s] / 52.0
-        t[o["tricks_won"] + r] = obs.tricks_won[s] / 26.0
-        for c in obs.known[s]:
-            t[o["known"] + r * 52 + c] = 1.0
-        for c in obs.piles[s]:
-            t[o["piles"] + r * 52 + c] = 1.0
-    t[o["stock"]] = obs.stock_count / 52.0
-    t[o["set_aside"]] = obs.set_aside_count / 52.0
-    if obs.trump is not None:
-        t[o["trump"] + obs.trump] = 1.0
-    if obs.trump_card is not None:
-        t[o["trump_card"] + obs.trump_card] = 1.0
-    if obs.trump_holder is not None:
-        t[o["trump_holder"] + rel(obs.trump_holder)] = 1.0
-    if obs.trick_leader is not None:
-        t[o["trick_leader"] + rel(obs.trick_leader)] = 1.0
-    for s, c in obs.table1:
-        t[o["table1"] + rel(s) * 52 + c] = 1.0
-    for s in obs.fighters:
-        t[o["fighters"] + rel(s)] = 1.0
-    on_table: set[int] = set()
-    for s, entry in obs.table2:
-        for c in entry:
-            t[o["table2"] + rel(s) * 52 + c] = 1.0
-            on_table.add(c)
-    if obs.table2:
-        for c in obs.table2[-1][1]:
-            t[o["table2_top"] + c] = 1.0
-        for c in obs.table2[0][1]:
-            t[o["table2_first"] + c] = 1.0
-    t[o["table2_count"]] = len(obs.table2) / n
-    t[o["trick_need"]] = obs.trick_need / n
-    laid_base = o["laid"]
-    laid_any: set[int] = set()
-    for s, mv, shown in obs.history:
-        if mv.kind is not MoveKind.PICKUP:
-            for c in shown:
-                t[laid_base + rel(s) * 52 + c] = 1.0
-                laid_any.add(c)
-    if obs.phase is not Phase.COLLECT:
-        for c in out_cards(obs, laid_any, on_table):
-            t[o["out"] + c] = 1.0
-    for s in obs.in_game:
-        t[o["in_game"] + rel(s)] = 1.0
-    for s in obs.finished:
-        t[o["finished"] + rel(s)] = 1.0
-    for s in obs.losers:
-        t[o["losers"] + rel(s)] = 1.0
-    if obs.last_trick is not None:
-        for c in obs.last_trick[1]:
-            t[o["last_trick"] + c] = 1.0
-    return t
+
+class Encoder:
+    """The observation tensor of one seat, kept up move by move.
+
+    The blocks read from the public history (``laid`` and ``out``) are updated from
+    the history items added since the last call, so a call costs the same early and
+    late in a game.  A history that does not continue the one seen before (a new
+    game, an undo, another seat's game) starts the encoder afresh, so one encoder may
+    be handed any observation of ``players`` seats; the result always equals
+    :func:`encode`.
+    """
+
+    __slots__ = ("players", "_o", "_size", "_laid", "_laid_any", "_seen", "_last", "_seat")
+
+    def __init__(self, players: int) -> None:
+        self.players = players
+        self._o = offsets(players)
+        self._size = obs_size(players)
+        self._laid: list[int] = []
+        """Absolute indices set in the ``laid`` block so far (relative to ``_seat``)."""
+        self._laid_any = 0
+        """Mask of every card laid (not picked up) so far."""
+        self._seen = 0
+        self._last: object = None
+        self._seat = -1
+
+    def reset(self) -> None:
+        """Forget the history seen so far."""
+        self._laid = []
+        self._laid_any = 0
+        self._seen = 0
+        self._last = None
+
+    def _catch_up(self, obs: Observation) -> None:
+        hist = obs.history
+        k = self._seen
+        if (obs.seat != self._seat or len(hist) < k
+                or (k and hist[k - 1] is not self._last and hist[k - 1] != self._last)):
+            self.reset()
+            self._seat = obs.seat
+            k = 0
+        if k == len(hist):
+            return
+        n = self.players
+        me = obs.seat
+        base = self._o["laid"]
+        laid = self._laid
+        any_mask = self._laid_any
+        pickup = MoveKind.PICKUP
+        for i in range(k, len(hist)):
+            s, mv, shown = hist[i]
+            if mv.kind is not pickup:
+                row = base + ((s - me) % n) * 52
+                for c in shown:
+                    laid.append(row + c)
+                    any_mask |= 1 << c
+        self._laid_any = any_mask
+        self._seen = len(hist)
+        self._last = hist[-1]
+
+    def encode(self, obs: Observation, out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]:
+        """The tensor of ``obs`` (a new array, or written into ``out``)."""
+        if obs.players != self.players:
+            raise ValueError(f"this encoder is for {self.players} players, not {obs.players}")
+        self._catch_up(obs)
+        n = self.players
+        me = obs.seat
+        o = self._o
+        if out is None:
+            t = np.zeros(self._size, np.float32)
+        else:
+            t = out
+            t.fill(0.0)
+        ones: list[int] = list(self._laid)
+        add = ones.append
+        add(o["phase"] + int(obs.phase) - 1)
+        if obs.to_act is not None:
+            add(o["to_act"] + (obs.to_act - me) % n)
+        b = o["hand"]
+        ones.extend([b + c for c in obs.hand])
+        hc, tw, kn, pl = o["hand_counts"], o["tricks_won"], o["known"], o["piles"]
+        known_mask = 0
+        for s in range(n):
+            r = (s - me) % n
+            t[hc + r] = obs.hand_counts[s] / 52.0
+            t[tw + r] = obs.tricks_won[s] / 26.0
+            k = obs.known[s]
+            if k:
+                row = kn + r * 52
+                ones.extend([row + c for c in k])
+                for c in k:
+                    known_mask |= 1 << c
+            p = obs.piles[s]
+            if p:
+                row = pl + r * 52
+                ones.extend([row + c for c in p])
+        t[o["stock"]] = obs.stock_count / 52.0
+        t[o["set_aside"]] = obs.set_aside_count / 52.0
+        if obs.trump is not None:
+            add(o["trump"] + obs.trump)
+        if obs.trump_card is not None:
+            add(o["trump_card"] + obs.trump_card)
+        if obs.trump_holder is not None:
+            add(o["trump_holder"] + (obs.trump_holder - me) % n)
+        if obs.trick_leader is not None:
+            add(o["trick_leader"] + (obs.trick_leader - me) % n)
+        b = o["table1"]
+        for s, c in obs.table1:
+            add(b + ((s - me) % n) * 52 + c)
+        b = o["fighters"]
+        for s in obs.fighters:
+            add(b + (s - me) % n)
+        table2 = obs.table2
+        on_table = 0
+        if table2:
+            b = o["table2"]
+            for s, entry in table2:
+                row = b + ((s - me) % n) * 52
+                for c in entry:
+                    add(row + c)
+                    on_table |= 1 << c
+            b = o["table2_top"]
+            ones.extend([b + c for c in table2[-1][1]])
+            b = o["table2_first"]
+            ones.extend([b + c for c in table2[0][1]])
+        t[o["table2_count"]] = len(table2) / n
+        t[o["trick_need"]] = obs.trick_need / n
+        if obs.phase is not Phase.COLLECT:
+            m = self._laid_any & ~on_table & ~known_mask
+            b = o["out"]
+            while m:
+                low = m & -m
+                add(b + low.bit_length() - 1)
+                m ^= low
+        b = o["in_game"]
+        ones.extend([b + (s - me) % n for s in obs.in_game])
+        b = o["finished"]
+        ones.extend([b + (s - me) % n for s in obs.finished])
+        b = o["losers"]
+        ones.extend([b + (s - me) % n for s in obs.losers])
+        if obs.last_trick is not None:
+            b = o["last_trick"]
+            ones.extend([b + c for c in obs.last_trick[1]])
+        t[ones] = 1.0
+        return t
 
 
 def out_cards(obs: Observation, laid: set[int] | None = None, on_table: set[int] | None = None) -> list[int]:
@@ -302,5 +384,5 @@ def history_string(obs: Observation) -> str:
     return ";".join(items)
 
 
-__all__ = ["ActionSpace", "OBS_LAYOUT_DOC", "PHASE2", "RANK_LETTERS", "encode", "history_string", "layout",
+__all__ = ["ActionSpace", "Encoder", "OBS_LAYOUT_DOC", "PHASE2", "RANK_LETTERS", "encode", "history_string", "layout",
            "obs_size", "obs_string", "offsets", "out_cards", "sequence_count"]
