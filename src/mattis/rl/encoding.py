@@ -109,29 +109,40 @@ class Encoder:
 
     The blocks read from the public history (``laid`` and ``out``) are updated from
     the history items added since the last call, so a call costs the same early and
-    late in a game.  A history that does not continue the one seen before (a new
-    game, an undo, another seat's game) starts the encoder afresh, so one encoder may
-    be handed any observation of ``players`` seats; the result always equals
-    :func:`encode`.
+    late in a game.  The history continues the one seen before when its item at the
+    last position seen is the very object seen there (the engine's cached history
+    keeps its items); anything else (a new game, an undo, another seat, a clone's
+    rebuilt history) starts the encoder afresh, so one encoder may be handed any
+    observation of ``players`` seats and the result always equals :func:`encode`.
     """
 
-    __slots__ = ("players", "_o", "_size", "_laid", "_laid_any", "_seen", "_last", "_seat")
+    __slots__ = ("players", "_o", "_size", "_laid", "_laid_any", "_seen", "_last", "_seat", "_scalar_idx",
+                 "_rel", "_laid_slice")
 
     def __init__(self, players: int) -> None:
-        self.players = players
-        self._o = offsets(players)
-        self._size = obs_size(players)
-        self._laid: list[int] = []
-        """Absolute indices set in the ``laid`` block so far (relative to ``_seat``)."""
+        n = players
+        self.players = n
+        self._o = offsets(n)
+        self._size = obs_size(n)
+        o = self._o
+        self._laid_slice = slice(o["laid"], o["laid"] + n * 52)
+        self._laid = np.zeros(n * 52, np.float32)
+        """The ``laid`` block so far (relative to ``_seat``)."""
         self._laid_any = 0
         """Mask of every card laid (not picked up) so far."""
         self._seen = 0
         self._last: object = None
         self._seat = -1
+        #: per observer seat: the relative index of each absolute seat
+        self._rel = [[(s - me) % n for s in range(n)] for me in range(n)]
+        #: per observer seat: where hand_counts and tricks_won of each absolute seat go
+        self._scalar_idx = [[o["hand_counts"] + r for r in rel] + [o["tricks_won"] + r for r in rel]
+                            + [o["stock"], o["set_aside"], o["table2_count"], o["trick_need"]]
+                            for rel in self._rel]
 
     def reset(self) -> None:
         """Forget the history seen so far."""
-        self._laid = []
+        self._laid.fill(0.0)
         self._laid_any = 0
         self._seen = 0
         self._last = None
@@ -139,25 +150,22 @@ class Encoder:
     def _catch_up(self, obs: Observation) -> None:
         hist = obs.history
         k = self._seen
-        if (obs.seat != self._seat or len(hist) < k
-                or (k and hist[k - 1] is not self._last and hist[k - 1] != self._last)):
+        if obs.seat != self._seat or len(hist) < k or (k and hist[k - 1] is not self._last):
             self.reset()
             self._seat = obs.seat
             k = 0
         if k == len(hist):
             return
-        n = self.players
-        me = obs.seat
-        base = self._o["laid"]
+        rel = self._rel[obs.seat]
         laid = self._laid
         any_mask = self._laid_any
         pickup = MoveKind.PICKUP
         for i in range(k, len(hist)):
             s, mv, shown = hist[i]
             if mv.kind is not pickup:
-                row = base + ((s - me) % n) * 52
+                row = rel[s] * 52
                 for c in shown:
-                    laid.append(row + c)
+                    laid[row + c] = 1.0
                     any_mask |= 1 << c
         self._laid_any = any_mask
         self._seen = len(hist)
@@ -170,66 +178,64 @@ class Encoder:
         self._catch_up(obs)
         n = self.players
         me = obs.seat
+        rel = self._rel[me]
         o = self._o
         if out is None:
             t = np.zeros(self._size, np.float32)
         else:
             t = out
             t.fill(0.0)
-        ones: list[int] = list(self._laid)
+        t[self._laid_slice] = self._laid
+        table2 = obs.table2
+        t[self._scalar_idx[me]] = [*[c / 52.0 for c in obs.hand_counts], *[w / 26.0 for w in obs.tricks_won],
+                                   obs.stock_count / 52.0, obs.set_aside_count / 52.0, len(table2) / n,
+                                   obs.trick_need / n]
+        b = o["hand"]
+        ones: list[int] = [b + c for c in obs.hand]
         add = ones.append
+        extend = ones.extend
         add(o["phase"] + int(obs.phase) - 1)
         if obs.to_act is not None:
-            add(o["to_act"] + (obs.to_act - me) % n)
-        b = o["hand"]
-        ones.extend([b + c for c in obs.hand])
-        hc, tw, kn, pl = o["hand_counts"], o["tricks_won"], o["known"], o["piles"]
+            add(o["to_act"] + rel[obs.to_act])
+        kn, pl = o["known"], o["piles"]
         known_mask = 0
         for s in range(n):
-            r = (s - me) % n
-            t[hc + r] = obs.hand_counts[s] / 52.0
-            t[tw + r] = obs.tricks_won[s] / 26.0
             k = obs.known[s]
             if k:
-                row = kn + r * 52
-                ones.extend([row + c for c in k])
+                row = kn + rel[s] * 52
+                extend([row + c for c in k])
                 for c in k:
                     known_mask |= 1 << c
             p = obs.piles[s]
             if p:
-                row = pl + r * 52
-                ones.extend([row + c for c in p])
-        t[o["stock"]] = obs.stock_count / 52.0
-        t[o["set_aside"]] = obs.set_aside_count / 52.0
+                row = pl + rel[s] * 52
+                extend([row + c for c in p])
         if obs.trump is not None:
             add(o["trump"] + obs.trump)
         if obs.trump_card is not None:
             add(o["trump_card"] + obs.trump_card)
         if obs.trump_holder is not None:
-            add(o["trump_holder"] + (obs.trump_holder - me) % n)
+            add(o["trump_holder"] + rel[obs.trump_holder])
         if obs.trick_leader is not None:
-            add(o["trick_leader"] + (obs.trick_leader - me) % n)
-        b = o["table1"]
-        for s, c in obs.table1:
-            add(b + ((s - me) % n) * 52 + c)
-        b = o["fighters"]
-        for s in obs.fighters:
-            add(b + (s - me) % n)
-        table2 = obs.table2
+            add(o["trick_leader"] + rel[obs.trick_leader])
+        if obs.table1:
+            b = o["table1"]
+            extend([b + rel[s] * 52 + c for s, c in obs.table1])
+        if obs.fighters:
+            b = o["fighters"]
+            extend([b + rel[s] for s in obs.fighters])
         on_table = 0
         if table2:
             b = o["table2"]
             for s, entry in table2:
-                row = b + ((s - me) % n) * 52
+                row = b + rel[s] * 52
                 for c in entry:
                     add(row + c)
                     on_table |= 1 << c
             b = o["table2_top"]
-            ones.extend([b + c for c in table2[-1][1]])
+            extend([b + c for c in table2[-1][1]])
             b = o["table2_first"]
-            ones.extend([b + c for c in table2[0][1]])
-        t[o["table2_count"]] = len(table2) / n
-        t[o["trick_need"]] = obs.trick_need / n
+            extend([b + c for c in table2[0][1]])
         if obs.phase is not Phase.COLLECT:
             m = self._laid_any & ~on_table & ~known_mask
             b = o["out"]
@@ -238,14 +244,16 @@ class Encoder:
                 add(b + low.bit_length() - 1)
                 m ^= low
         b = o["in_game"]
-        ones.extend([b + (s - me) % n for s in obs.in_game])
-        b = o["finished"]
-        ones.extend([b + (s - me) % n for s in obs.finished])
-        b = o["losers"]
-        ones.extend([b + (s - me) % n for s in obs.losers])
+        extend([b + rel[s] for s in obs.in_game])
+        if obs.finished:
+            b = o["finished"]
+            extend([b + rel[s] for s in obs.finished])
+        if obs.losers:
+            b = o["losers"]
+            extend([b + rel[s] for s in obs.losers])
         if obs.last_trick is not None:
             b = o["last_trick"]
-            ones.extend([b + c for c in obs.last_trick[1]])
+            extend([b + c for c in obs.last_trick[1]])
         t[ones] = 1.0
         return t
 
