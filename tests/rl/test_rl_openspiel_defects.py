@@ -211,3 +211,25 @@ def test_project_bots_as_pyspiel_bots_play_whole_games() -> None:
     named = [openspiel_game.MattisBot("easy", player_id=i, seed=i) for i in range(3)]
     returns = pyspiel.evaluate_bots(openspiel_game.load().new_initial_state(), named, 0)
     assert sorted(returns) == [-1.0, 0.0, 0.0]
+
+
+@pytest.mark.parametrize("spec", ["python_mattis(rules=blodmattis,players=5)", "python_mattis(rules=skitgubbe,players=3)"])
+def test_incremental_tensors_equal_fresh_ones(spec: str) -> None:
+    """The observers keep their tensors up move by move; at every step they must equal
+    the tensors of a fresh copy of the state (which is encoded from scratch)."""
+    game = pyspiel.load_game(spec)
+    for seed in range(scale(2, 6)):
+        rng = random.Random(seed)
+        s = game.new_initial_state()
+        steps = 0
+        while not s.is_terminal():
+            if s.is_chance_node():
+                s.apply_action(rng.choice([a for a, _ in s.chance_outcomes()]))
+                continue
+            players = range(game.num_players())
+            mine = [(s.observation_tensor(p), s.information_state_tensor(p)) for p in players]
+            if steps % 3 == 0:
+                fresh = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, s))[1]
+                assert mine == [(fresh.observation_tensor(p), fresh.information_state_tensor(p)) for p in players]
+            s.apply_action(rng.choice(s.legal_actions()))
+            steps += 1

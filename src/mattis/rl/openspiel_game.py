@@ -55,7 +55,7 @@ from ..core import (
 )
 from ..core.determinize import DeterminizeError, sample_state
 from .common import loser_rewards, make_rules
-from .encoding import ActionSpace, encode, history_string, layout, obs_size, obs_string
+from .encoding import ActionSpace, Encoder, history_string, layout, obs_size, obs_string
 
 SHORT_NAME = "python_mattis"
 DEFAULT_PARAMS: dict[str, Any] = {"rules": "mattis", "overrides": "", "players": 3, "dealer": 0}
@@ -438,30 +438,28 @@ class MattisObserver:
             self.dict["first_held"] = self.tensor[pos:pos + 52]
             self.dict["first_laid"] = self.tensor[pos + 52:pos + 104]
         self._max_len = float(game.max_game_length())
+        self._players = n
+        self._encoders: dict[int, Encoder] = {}
+        self._recall: dict[int, list[Any]] = {}
 
     def set_from(self, state: MattisState, player: int) -> None:
+        """Fill :attr:`tensor` for ``player`` in ``state``.
+
+        Incremental: per player the observer keeps an :class:`Encoder` and the
+        recall blocks of the last state it was given; when it is handed the same state
+        again after more moves it reads only the new moves (a cost per call that does
+        not grow with the game's length).  Any other state is encoded afresh."""
         core = state._core
         self.tensor.fill(0.0)
         if core.state is None:
             return
         obs = core.state.observation(player)
-        encode(obs, self.tensor[:self.base])
+        enc = self._encoders.get(player)
+        if enc is None:
+            enc = self._encoders[player] = Encoder(self._players)
+        enc.encode(obs, self.tensor[:self.base])
         if self.perfect_recall:
-            held = self.dict["first_held"]
-            for t, hx in enumerate(core.hand_log(player, state._g.rules, state._g.dealer)):
-                m = int(hx, 16)
-                while m:
-                    low = m & -m
-                    c = low.bit_length() - 1
-                    if held[c] == 0.0:
-                        held[c] = (t + 1) / self._max_len
-                    m ^= low
-            laid = self.dict["first_laid"]
-            for t, (_, mv, shown) in enumerate(obs.history, start=1):
-                if mv.kind is not MoveKind.PICKUP:
-                    for c in shown:
-                        if laid[c] == 0.0:
-                            laid[c] = t / self._max_len
+            self._recall_blocks(state, player, obs)
         if not self.private:
             self.dict["hand"].fill(0.0)
             if self.perfect_recall:
@@ -472,6 +470,33 @@ class MattisObserver:
             self.dict["hand"][:] = keep[0]
             if self.perfect_recall:
                 self.dict["first_held"][:] = keep[1]
+
+    def _recall_blocks(self, state: MattisState, player: int, obs: Any) -> None:
+        core = state._core
+        cached = self._recall.get(player)
+        if cached is None or cached[0] is not core or cached[3] > len(obs.history):
+            cached = [core, 0, np.zeros(52, np.float32), 0, np.zeros(52, np.float32)]
+            self._recall[player] = cached
+        _, done_h, held, done_l, laid = cached
+        log = core.hand_log(player, state._g.rules, state._g.dealer)
+        for t in range(done_h, len(log)):
+            m = int(log[t], 16)
+            while m:
+                low = m & -m
+                c = low.bit_length() - 1
+                if held[c] == 0.0:
+                    held[c] = (t + 1) / self._max_len
+                m ^= low
+        hist = obs.history
+        for t in range(done_l, len(hist)):
+            _, mv, shown = hist[t]
+            if mv.kind is not MoveKind.PICKUP:
+                for c in shown:
+                    if laid[c] == 0.0:
+                        laid[c] = (t + 1) / self._max_len
+        cached[1], cached[3] = len(log), len(hist)
+        self.dict["first_held"][:] = held
+        self.dict["first_laid"][:] = laid
 
     def string_from(self, state: MattisState, player: int) -> str:
         core = state._core
