@@ -213,7 +213,8 @@ def test_project_bots_as_pyspiel_bots_play_whole_games() -> None:
     assert sorted(returns) == [-1.0, 0.0, 0.0]
 
 
-@pytest.mark.parametrize("spec", ["python_mattis(rules=blodmattis,players=5)", "python_mattis(rules=skitgubbe,players=3)"])
+@pytest.mark.parametrize("spec", ["python_mattis(rules=blodmattis,players=5)",
+                                  "python_mattis(rules=skitgubbe,players=3)"])
 def test_incremental_tensors_equal_fresh_ones(spec: str) -> None:
     """The observers keep their tensors up move by move; at every step they must equal
     the tensors of a fresh copy of the state (which is encoded from scratch)."""
