@@ -111,6 +111,8 @@ class MattisEnv(gym.Env[Obs, np.int64]):
         self._bots: dict[int, Agent] = {}
         self._encoder = Encoder(players)
         self._last: Observation | None = None
+        self.decisions = 0
+        """Moves made by every seat (learner and opponents) in this env's games so far."""
 
     def set_opponents(self, opponents: Opponent | Sequence[Opponent]) -> None:
         """The opponents from the next episode on: one for every other seat, or one
@@ -172,7 +174,7 @@ class MattisEnv(gym.Env[Obs, np.int64]):
         self._bots = {(self.seat + 1 + i) % n: resolve(spec, self.rules, n, self._seed, k, (self.seat + 1 + i) % n)
                       for i, spec in enumerate(self.opponents)}
         self._encoder.reset()
-        play_until(self._referee, self._bots)
+        self.decisions += play_until(self._referee, self._bots)
 
     def _step(self, action: np.int64 | int) -> tuple[Observation, float, bool, dict[str, Any]]:
         """Apply the learner's action and the opponents' answers: (observation,
@@ -190,10 +192,11 @@ class MattisEnv(gym.Env[Obs, np.int64]):
             info["illegal_action"] = True
             return obs, -1.0, True, info
         ref.apply(self.seat, move, events=False)
+        self.decisions += 1
         obs = self._observe()
         fate = self._fate(obs)
         if fate is None:
-            play_until(ref, self._bots)
+            self.decisions += play_until(ref, self._bots)
             obs = self._observe()
             fate = self._fate(obs)
         return obs, (fate if fate is not None else 0.0), fate is not None, self._info(obs)
