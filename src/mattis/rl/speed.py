@@ -97,7 +97,7 @@ def _pettingzoo(rules_name: str, players: int) -> Game:
     from .pettingzoo_env import env as make_env
 
     e = make_env(rules=rules_name, players=players)
-    rng = np.random.default_rng(1)
+    rand = random.Random(1).random
 
     def game(i: int) -> int:
         e.reset(seed=i)
@@ -107,7 +107,8 @@ def _pettingzoo(rules_name: str, players: int) -> Game:
             if term or trunc:
                 e.step(None)
                 continue
-            e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            legal = np.flatnonzero(obs["action_mask"])
+            e.step(int(legal[int(rand() * len(legal))]))
             n += 1
         return n
 
@@ -120,13 +121,14 @@ def _gymnasium(rules_name: str, players: int) -> Game:
     from .gym_env import MattisEnv
 
     env = MattisEnv(rules=rules_name, players=players, opponents="random", seat="rotate")
-    rng = np.random.default_rng(1)
+    rand = random.Random(1).random
     env.reset(seed=0)
 
     def game(i: int) -> int:
         before = env.decisions
         while True:
-            _obs, _r, done, _t, _info = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+            legal = np.flatnonzero(env.action_masks())
+            _obs, _r, done, _t, _info = env.step(int(legal[int(rand() * len(legal))]))
             if done:
                 break
         env.reset()
