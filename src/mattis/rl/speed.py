@@ -11,8 +11,12 @@ steps are timed but not counted).  Time is this process's CPU time
   else ``pure``; run ``python -m mattis.rl.speed --raw-json`` in a subprocess, once per
   build, for the compiled and the pure rows);
 * ``mattis openspiel``: ``python_mattis`` through pyspiel, no tensors; ``+ obs tensor``
-  and ``+ infostate tensor`` ask the player to act for that tensor at every decision,
-  as a learning agent does;
+  and ``+ infostate tensor`` fill that tensor for the player to act at every decision,
+  as a learning agent does, through OpenSpiel's observer API
+  (``open_spiel.python.observation.make_observation(game, IIGObservationType(...))``,
+  then ``observer.set_from(state, player)``; the same for the C++ games).  For a Python
+  game, pyspiel's ``state.observation_tensor()`` costs more: it builds a new initial
+  state to size the tensor and copies the tensor into a list at every call;
 * ``mattis pettingzoo``: the ``mattis_v0`` AEC env, an agent loop reading ``env.last()``
   (observation tensor + action mask) every step;
 * ``mattis gymnasium``: :class:`~mattis.rl.gym_env.MattisEnv`, a random learner
@@ -165,6 +169,12 @@ def _openspiel(game_string: str, tensor: str | None = None) -> Game:
         from . import openspiel_game  # noqa: F401  (registers python_mattis)
     g = pyspiel.load_game(game_string)
     rng = random.Random(1)
+    observer: Any = None
+    if tensor is not None:
+        from open_spiel.python.observation import make_observation
+
+        kind = pyspiel.IIGObservationType(perfect_recall=tensor == "info")
+        observer = make_observation(g, kind)
 
     def game(i: int) -> int:
         s = g.new_initial_state()
@@ -183,10 +193,8 @@ def _openspiel(game_string: str, tensor: str | None = None) -> Game:
                         break
                 s.apply_action(pick)
             else:
-                if tensor == "obs":
-                    s.observation_tensor(s.current_player())
-                elif tensor == "info":
-                    s.information_state_tensor(s.current_player())
+                if observer is not None:
+                    observer.set_from(s, s.current_player())
                 s.apply_action(choice(s.legal_actions()))
                 n += 1
         return n
@@ -207,9 +215,9 @@ def plan(rules: str, players: int, raw: bool = True) -> list[tuple[str, str, Cal
         rows.append((f"mattis raw ({build_label()})", f"{tag}, legal_moves()+apply()", lambda: _raw(rules, players)))
     rows += [
         ("mattis openspiel", f"{tag}, python_mattis via pyspiel", lambda: _openspiel(spec)),
-        ("mattis openspiel + obs tensor", f"{tag}, observation_tensor() each decision",
+        ("mattis openspiel + obs tensor", f"{tag}, observation tensor each decision",
          lambda: _openspiel(spec, "obs")),
-        ("mattis openspiel + infostate tensor", f"{tag}, information_state_tensor() each decision",
+        ("mattis openspiel + infostate tensor", f"{tag}, information-state tensor each decision",
          lambda: _openspiel(spec, "info")),
         ("mattis pettingzoo", f"{tag}, mattis_v0 env.last()+step()", lambda: _pettingzoo(rules, players)),
         ("mattis gymnasium", f"{tag}, MattisEnv step() vs random opponents", lambda: _gymnasium(rules, players)),
@@ -221,9 +229,9 @@ def plan(rules: str, players: int, raw: bool = True) -> list[tuple[str, str, Cal
 
 OPENSPIEL_ROWS: list[tuple[str, str, Callable[[], Game]]] = [
     ("crazy_eights", "OpenSpiel C++ (5 players) via pyspiel", lambda: _openspiel("crazy_eights")),
-    ("crazy_eights + obs tensor", "observation_tensor() each decision", lambda: _openspiel("crazy_eights", "obs")),
+    ("crazy_eights + obs tensor", "observation tensor each decision", lambda: _openspiel("crazy_eights", "obs")),
     ("hearts", "OpenSpiel C++ (4 players) via pyspiel", lambda: _openspiel("hearts")),
-    ("hearts + infostate tensor", "information_state_tensor() each decision (hearts has no observation tensor)",
+    ("hearts + infostate tensor", "information-state tensor each decision (hearts has no observation tensor)",
      lambda: _openspiel("hearts", "info")),
 ]
 
