@@ -13,9 +13,9 @@ callables ``(observation, mask) -> action``, frozen snapshots of a learner, or a
 observation, moved by the one play loop (:func:`mattis.play.play_until`) until it is
 the learner's turn.
 
-The default opponent is ``easy`` (the heuristic bot, about 2,000 learner steps per CPU
-second): the ``medium`` bot (rollouts) costs some 30 times more per step, too slow to
-train against; ask for it by name to evaluate.
+The default opponent is ``easy`` (the heuristic bot: about 7,000 steps of a random
+learner per CPU second, against about 130 for ``medium``, whose rollouts are too slow
+to train against); ask for ``medium`` by name to evaluate.
 
 Per episode: ``seat`` is a seat number, ``"rotate"`` (episode ``k`` plays seat
 ``k % players``) or ``"random"``; ``dealer`` likewise (a number, ``"rotate"`` or
