@@ -104,6 +104,23 @@ def encode(obs: Observation, out: npt.NDArray[np.float32] | None = None) -> npt.
     return Encoder(obs.players).encode(obs, out)
 
 
+_MASKS: dict[tuple[int, ...], int] = {}
+
+
+def _mask(cards: tuple[int, ...]) -> int:
+    """The bit mask of a tuple of cards, memoised (hands, piles and known sets repeat
+    from one move to the next, and hashing a tuple is cheaper than a Python loop)."""
+    m = _MASKS.get(cards)
+    if m is None:
+        m = 0
+        for c in cards:
+            m |= 1 << c
+        if len(_MASKS) > 65536:
+            _MASKS.clear()
+        _MASKS[cards] = m
+    return m
+
+
 class Encoder:
     """The observation tensor of one seat, kept up move by move.
 
@@ -114,20 +131,23 @@ class Encoder:
     keeps its items); anything else (a new game, an undo, another seat, a clone's
     rebuilt history) starts the encoder afresh, so one encoder may be handed any
     observation of ``players`` seats and the result always equals :func:`encode`.
+
+    The 0/1 entries are gathered as one big integer (a card set is a 52-bit mask
+    shifted to its block) and unpacked by NumPy in one call.
     """
 
-    __slots__ = ("players", "_o", "_size", "_laid", "_laid_any", "_seen", "_last", "_seat", "_scalar_idx",
-                 "_rel", "_laid_slice")
+    __slots__ = ("players", "_o", "_size", "_nbytes", "_laid_bits", "_laid_any", "_seen", "_last", "_seat",
+                 "_scalar_idx", "_rel")
 
     def __init__(self, players: int) -> None:
         n = players
         self.players = n
         self._o = offsets(n)
         self._size = obs_size(n)
+        self._nbytes = (self._size + 7) // 8
         o = self._o
-        self._laid_slice = slice(o["laid"], o["laid"] + n * 52)
-        self._laid = np.zeros(n * 52, np.float32)
-        """The ``laid`` block so far (relative to ``_seat``)."""
+        self._laid_bits = 0
+        """The ``laid`` block so far (relative to ``_seat``), as bits of the tensor."""
         self._laid_any = 0
         """Mask of every card laid (not picked up) so far."""
         self._seen = 0
@@ -136,13 +156,13 @@ class Encoder:
         #: per observer seat: the relative index of each absolute seat
         self._rel = [[(s - me) % n for s in range(n)] for me in range(n)]
         #: per observer seat: where hand_counts and tricks_won of each absolute seat go
-        self._scalar_idx = [[o["hand_counts"] + r for r in rel] + [o["tricks_won"] + r for r in rel]
-                            + [o["stock"], o["set_aside"], o["table2_count"], o["trick_need"]]
+        self._scalar_idx = [np.array([o["hand_counts"] + r for r in rel] + [o["tricks_won"] + r for r in rel]
+                                     + [o["stock"], o["set_aside"], o["table2_count"], o["trick_need"]], np.intp)
                             for rel in self._rel]
 
     def reset(self) -> None:
         """Forget the history seen so far."""
-        self._laid.fill(0.0)
+        self._laid_bits = 0
         self._laid_any = 0
         self._seen = 0
         self._last = None
@@ -157,16 +177,17 @@ class Encoder:
         if k == len(hist):
             return
         rel = self._rel[obs.seat]
-        laid = self._laid
+        base = self._o["laid"]
+        bits = self._laid_bits
         any_mask = self._laid_any
         pickup = MoveKind.PICKUP
         for i in range(k, len(hist)):
             s, mv, shown = hist[i]
             if mv.kind is not pickup:
-                row = rel[s] * 52
-                for c in shown:
-                    laid[row + c] = 1.0
-                    any_mask |= 1 << c
+                m = _mask(shown)
+                bits |= m << (base + rel[s] * 52)
+                any_mask |= m
+        self._laid_bits = bits
         self._laid_any = any_mask
         self._seen = len(hist)
         self._last = hist[-1]
@@ -180,81 +201,66 @@ class Encoder:
         me = obs.seat
         rel = self._rel[me]
         o = self._o
-        if out is None:
-            t = np.zeros(self._size, np.float32)
-        else:
-            t = out
-            t.fill(0.0)
-        t[self._laid_slice] = self._laid
-        table2 = obs.table2
-        t[self._scalar_idx[me]] = [*[c / 52.0 for c in obs.hand_counts], *[w / 26.0 for w in obs.tricks_won],
-                                   obs.stock_count / 52.0, obs.set_aside_count / 52.0, len(table2) / n,
-                                   obs.trick_need / n]
-        b = o["hand"]
-        ones: list[int] = [b + c for c in obs.hand]
-        add = ones.append
-        extend = ones.extend
-        add(o["phase"] + int(obs.phase) - 1)
+        bits = self._laid_bits | _mask(obs.hand) << o["hand"] | 1 << (o["phase"] + int(obs.phase) - 1)
         if obs.to_act is not None:
-            add(o["to_act"] + rel[obs.to_act])
+            bits |= 1 << (o["to_act"] + rel[obs.to_act])
         kn, pl = o["known"], o["piles"]
         known_mask = 0
         for s in range(n):
             k = obs.known[s]
             if k:
-                row = kn + rel[s] * 52
-                extend([row + c for c in k])
-                for c in k:
-                    known_mask |= 1 << c
+                m = _mask(k)
+                bits |= m << (kn + rel[s] * 52)
+                known_mask |= m
             p = obs.piles[s]
             if p:
-                row = pl + rel[s] * 52
-                extend([row + c for c in p])
+                bits |= _mask(p) << (pl + rel[s] * 52)
         if obs.trump is not None:
-            add(o["trump"] + obs.trump)
+            bits |= 1 << (o["trump"] + obs.trump)
         if obs.trump_card is not None:
-            add(o["trump_card"] + obs.trump_card)
+            bits |= 1 << (o["trump_card"] + obs.trump_card)
         if obs.trump_holder is not None:
-            add(o["trump_holder"] + rel[obs.trump_holder])
+            bits |= 1 << (o["trump_holder"] + rel[obs.trump_holder])
         if obs.trick_leader is not None:
-            add(o["trick_leader"] + rel[obs.trick_leader])
-        if obs.table1:
-            b = o["table1"]
-            extend([b + rel[s] * 52 + c for s, c in obs.table1])
-        if obs.fighters:
-            b = o["fighters"]
-            extend([b + rel[s] for s in obs.fighters])
+            bits |= 1 << (o["trick_leader"] + rel[obs.trick_leader])
+        b = o["table1"]
+        for s, c in obs.table1:
+            bits |= 1 << (b + rel[s] * 52 + c)
+        b = o["fighters"]
+        for s in obs.fighters:
+            bits |= 1 << (b + rel[s])
+        table2 = obs.table2
         on_table = 0
         if table2:
             b = o["table2"]
             for s, entry in table2:
-                row = b + rel[s] * 52
-                for c in entry:
-                    add(row + c)
-                    on_table |= 1 << c
-            b = o["table2_top"]
-            extend([b + c for c in table2[-1][1]])
-            b = o["table2_first"]
-            extend([b + c for c in table2[0][1]])
+                m = _mask(entry)
+                bits |= m << (b + rel[s] * 52)
+                on_table |= m
+            bits |= _mask(table2[-1][1]) << o["table2_top"] | _mask(table2[0][1]) << o["table2_first"]
         if obs.phase is not Phase.COLLECT:
-            m = self._laid_any & ~on_table & ~known_mask
-            b = o["out"]
-            while m:
-                low = m & -m
-                add(b + low.bit_length() - 1)
-                m ^= low
+            bits |= (self._laid_any & ~on_table & ~known_mask) << o["out"]
         b = o["in_game"]
-        extend([b + rel[s] for s in obs.in_game])
-        if obs.finished:
-            b = o["finished"]
-            extend([b + rel[s] for s in obs.finished])
-        if obs.losers:
-            b = o["losers"]
-            extend([b + rel[s] for s in obs.losers])
+        for s in obs.in_game:
+            bits |= 1 << (b + rel[s])
+        b = o["finished"]
+        for s in obs.finished:
+            bits |= 1 << (b + rel[s])
+        b = o["losers"]
+        for s in obs.losers:
+            bits |= 1 << (b + rel[s])
         if obs.last_trick is not None:
-            b = o["last_trick"]
-            extend([b + c for c in obs.last_trick[1]])
-        t[ones] = 1.0
+            bits |= _mask(obs.last_trick[1]) << o["last_trick"]
+        flags = np.unpackbits(np.frombuffer(bits.to_bytes(self._nbytes, "little"), np.uint8),
+                              count=self._size, bitorder="little")
+        if out is None:
+            t = flags.astype(np.float32)
+        else:
+            t = out
+            t[...] = flags
+        t[self._scalar_idx[me]] = (*[c / 52.0 for c in obs.hand_counts], *[w / 26.0 for w in obs.tricks_won],
+                                   obs.stock_count / 52.0, obs.set_aside_count / 52.0, len(table2) / n,
+                                   obs.trick_need / n)
         return t
 
 
