@@ -13,8 +13,8 @@ callables ``(observation, mask) -> action``, frozen snapshots of a learner, or a
 observation, moved by the one play loop (:func:`mattis.play.play_until`) until it is
 the learner's turn.
 
-The default opponent is ``easy`` (the heuristic bot: about 7,000 steps of a random
-learner per CPU second, against about 130 for ``medium``, whose rollouts are too slow
+The default opponent is ``easy`` (the heuristic bot: about 8,700 steps of a random
+learner per CPU second, against about 140 for ``medium``, whose rollouts are too slow
 to train against); ask for ``medium`` by name to evaluate.
 
 Per episode: ``seat`` is a seat number, ``"rotate"`` (episode ``k`` plays seat
