@@ -1,14 +1,15 @@
-"""The speed race: random playouts of our engine (raw, PettingZoo, OpenSpiel)
-beside OpenSpiel's C++ crazy_eights and hearts, in one process.
+"""The speed race: random playouts of our engine (raw, OpenSpiel with and without
+tensors, PettingZoo, Gymnasium, the batched env) beside OpenSpiel's C++ crazy_eights
+and hearts (with and without their tensors), in one process.
 
-    python benchmarks/rl_speed_race.py [seconds per row, default 3]
+    python benchmarks/rl_speed_race.py [--rules R] [--players N] [--seconds S]
 """
 
 from __future__ import annotations
 
 import sys
 
-from mattis.rl.speed import main_race
+from mattis.rl.speed import main
 
 if __name__ == "__main__":
-    sys.exit(main_race(float(sys.argv[1]) if len(sys.argv) > 1 else 3.0))
+    sys.exit(main())

@@ -2,23 +2,35 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 pytest.importorskip("pyspiel", reason="the research extra is not installed: pip install 'mattis[rl]'")
 pytest.importorskip("pettingzoo", reason="the research extra is not installed: pip install 'mattis[rl]'")
 
-from mattis.rl.speed import _openspiel, _raw, format_table, main_race, race  # noqa: E402
+from mattis.cli.main import main as cli_main  # noqa: E402
+from mattis.rl.speed import _openspiel, _raw, format_table, main, main_race, race  # noqa: E402
+
+ROWS = ["mattis raw", "mattis openspiel", "mattis openspiel + obs tensor", "mattis openspiel + infostate tensor",
+        "mattis pettingzoo", "mattis gymnasium", "mattis batched x16", "crazy_eights", "crazy_eights + obs tensor",
+        "hearts", "hearts + infostate tensor"]
 
 
 def test_race_rows_ratios_and_table() -> None:
-    rows = race(0.02)
-    assert [r["name"] for r in rows] == ["mattis raw", "mattis pettingzoo", "mattis openspiel",
-                                          "crazy_eights", "hearts"]
-    base = rows[3]["decisions_per_s"]
+    rows = race(0.02, "hund", 4)
+    names = [r["name"] for r in rows]
+    assert names[0].startswith("mattis raw (") and names[1:] == ROWS[1:]
+    assert all("hund 4p" in r["detail"] for r in rows[:7])
+    base = rows[7]["decisions_per_s"]
+    raw = rows[0]["decisions_per_s"]
     for r in rows:
-        assert r["games"] >= 1
+        assert r["games"] >= 1 and r["decisions"] > 0
         assert r["ratio_vs_crazy_eights"] == pytest.approx(r["decisions_per_s"] / base)
         assert r["decisions_per_s"] == pytest.approx(r["decisions"] / r["seconds"])
+    for r in rows[:7]:
+        assert r["ratio_vs_raw"] == pytest.approx(r["decisions_per_s"] / raw)
+    assert rows[8]["ratio_vs_raw"] == pytest.approx(rows[8]["decisions_per_s"] / base)
     table = format_table(rows)
     assert table.count("\n") == 1 + len(rows) and "1.00x" in table
 
@@ -36,4 +48,21 @@ def test_openspiel_row_counts_player_moves_not_deal_steps() -> None:
 def test_main_race_prints_the_table(capsys: pytest.CaptureFixture[str]) -> None:
     assert main_race(0.02) == 0
     out = capsys.readouterr().out
-    assert "| crazy_eights |" in out and "| mattis raw |" in out
+    assert "| crazy_eights |" in out and "| mattis raw (" in out and "| mattis batched x16 |" in out
+
+
+def test_bench_vs_openspiel_follows_rules_and_players(capsys: pytest.CaptureFixture[str]) -> None:
+    """Defect: ``mattis bench --vs-openspiel`` ignored ``--rules`` and ``--players``."""
+    assert cli_main(["bench", "--vs-openspiel", "--rules", "skitgubbe", "--players", "2", "--seconds", "0.02"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("skitgubbe 2p") >= 7 and "mattis 3p" not in out
+    assert out.count("| row |") == 1  # one table
+
+
+def test_raw_json_row_and_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--raw-json", "--rules", "blodmattis", "--players", "5", "--seconds", "0.02"]) == 0
+    row = json.loads(capsys.readouterr().out)
+    assert row["name"].startswith("mattis raw (") and row["detail"].startswith("blodmattis 5p")
+    assert main(["--rules", "nosuch"]) == 2
+    assert main(["--rules", "blodmattis", "--players", "2"]) == 2
+    assert "error:" in capsys.readouterr().err

@@ -17,7 +17,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seconds", type=float, default=2.0, help="time per preset (default 2)")
     p.add_argument("--seed", type=int, default=1, help="seed of the random playouts")
     p.add_argument("--vs-openspiel", action="store_true",
-                   help="also race OpenSpiel's C++ games (needs the rl extra)")
+                   help="race the research interfaces (OpenSpiel, PettingZoo, Gymnasium, the batched env) "
+                        "against OpenSpiel's C++ games instead, one table for --rules/--players (needs the rl extra)")
 
 
 def playouts(name: str, players: int, seconds: float, seed: int) -> tuple[int, int, float]:
@@ -93,6 +94,8 @@ def run(args: argparse.Namespace) -> int:
     from .. import CORE_BUILD
 
     print(f"core: {CORE_BUILD}")
+    if args.vs_openspiel:
+        return _race(names, args.players, args.seconds)
     print(f"random playouts, {args.players} players, one process, per CPU second: the raw engine "
           "(State.legal_moves + apply) and the play layer (Referee + observations + play_until)")
     print(f"{'rules':<12}{'games/s':>10}{'decisions/s':>14}{'clone µs':>10}{'play layer dec/s':>18}")
@@ -101,12 +104,34 @@ def run(args: argparse.Namespace) -> int:
         _, pd, pel = play_layer_playouts(name, args.players, args.seconds / 2, args.seed)
         print(f"{name:<12}{g / el:>10.0f}{d / el:>14.0f}{clone_micros(name, args.players, args.seed):>10.2f}"
               f"{pd / pel:>18.0f}")
-    if args.vs_openspiel:
-        import importlib
+    return 0
 
-        try:
-            speed = importlib.import_module("mattis.rl.speed")
-        except ImportError as e:
-            raise CliError(f"--vs-openspiel needs the rl extra (pip install 'mattis[rl]'): {e}") from None
-        return int(speed.main_race(seconds=args.seconds))
+
+def _race(names: list[str], players: int, seconds: float) -> int:
+    """The research interfaces' race (``--vs-openspiel``) for these presets: one table.
+    The raw engine's row is measured in this process, and, when the core is compiled,
+    once more in a subprocess that imports the pure core (``MATTIS_PURE=1``)."""
+    import importlib
+    import json
+    import os
+    import subprocess
+    import sys
+
+    try:
+        speed = importlib.import_module("mattis.rl.speed")
+    except ImportError as e:
+        raise CliError(f"--vs-openspiel needs the rl extra (pip install 'mattis[rl]'): {e}") from None
+    raw_rows = []
+    for name in names:
+        raw_rows.append(speed.raw_row(name, players, seconds))
+        if speed.build_label() != "pure":
+            env = {**os.environ, "MATTIS_PURE": "1"}
+            done = subprocess.run([sys.executable, "-m", "mattis.rl.speed", "--raw-json", "--rules", name,
+                                   "--players", str(players), "--seconds", str(seconds)],
+                                  capture_output=True, text=True, env=env, check=False)
+            if done.returncode == 0:
+                raw_rows.append(json.loads(done.stdout))
+    print(f"Random playouts, {seconds:g} CPU s per row, {players} players, one process "
+          "(decisions = player moves, per CPU second; a batched row's 'games' are its calls):")
+    print(speed.format_table(speed.race(seconds, names, players, raw_rows=raw_rows)))
     return 0

@@ -43,16 +43,25 @@ def loser_rewards(players: int, losers: tuple[int, ...] | list[int]) -> list[flo
     return out
 
 
-def render_text(referee: Referee) -> str:
-    """The table for watching: the public view plus every seat's own hand (each read
-    from that seat's observation), cards written as on the cards (``10♠``)."""
+def render_text(referee: Referee, seat: int | None = None) -> str:
+    """The table as text, cards written as on the cards (``10♠``).
+
+    ``seat=None``: for watching, the public view plus every seat's own hand (each read
+    from that seat's observation).  ``seat=k``: only what seat ``k`` may see (its own
+    hand; the others' card counts and publicly known cards)."""
     names = seat_names(referee.players)
-    obs = referee.observation(0)
+    view = referee.observation(0 if seat is None else seat)
+    obs = view
     phase = "over" if obs.phase is Phase.OVER else str(int(obs.phase))
     lines = [f"{referee.rules.name}, phase {phase}, stock {obs.stock_count}"
-             + (f", trump {SUIT_SYMBOLS[obs.trump]}" if obs.trump is not None else "")]
+             + (f", trump {SUIT_SYMBOLS[obs.trump]}" if obs.trump is not None else "")
+             + ("" if seat is None else f", seen by {seat} {names[seat]}")]
     for s in range(referee.players):
-        hand = " ".join(card_symbol(c) for c in referee.observation(s).hand) or "-"
+        if seat is None or s == seat:
+            hand = " ".join(card_symbol(c) for c in referee.observation(s).hand) or "-"
+        else:
+            known = " ".join(card_symbol(c) for c in view.known[s])
+            hand = f"{view.hand_counts[s]} cards" + (f" (known: {known})" if known else "")
         mark = "*" if referee.to_act == s else " "
         lines.append(f"{mark} {s} {names[s]:<6} hand: {hand}")
     if obs.table1:

@@ -96,76 +96,172 @@ def offsets(players: int) -> dict[str, int]:
 
 
 def encode(obs: Observation, out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]:
-    """The observation tensor of ``obs`` (float32 in [0, 1]); writes into ``out`` if given."""
-    n = obs.players
-    me = obs.seat
-    o = offsets(n)
-    t = np.zeros(obs_size(n), np.float32) if out is None else out
-    if out is not None:
-        t.fill(0.0)
+    """The observation tensor of ``obs`` (float32 in [0, 1]); writes into ``out`` if given.
 
-    def rel(seat: int) -> int:
-        return (seat - me) % n
+    Stateless: it reads the whole public history.  A front end that encodes one seat
+    move after move uses an :class:`Encoder`, whose cost per call does not grow with
+    the game's length; both give the same tensor."""
+    return Encoder(obs.players).encode(obs, out)
 
-    t[o["phase"] + int(obs.phase) - 1] = 1.0
-    if obs.to_act is not None:
-        t[o["to_act"] + rel(obs.to_act)] = 1.0
-    for c in obs.hand:
-        t[o["hand"] + c] = 1.0
-    for s in range(n):
-        r = rel(s)
-        t[o["hand_counts"] + r] = obs.hand_counts[s] / 52.0
-        t[o["tricks_won"] + r] = obs.tricks_won[s] / 26.0
-        for c in obs.known[s]:
-            t[o["known"] + r * 52 + c] = 1.0
-        for c in obs.piles[s]:
-            t[o["piles"] + r * 52 + c] = 1.0
-    t[o["stock"]] = obs.stock_count / 52.0
-    t[o["set_aside"]] = obs.set_aside_count / 52.0
-    if obs.trump is not None:
-        t[o["trump"] + obs.trump] = 1.0
-    if obs.trump_card is not None:
-        t[o["trump_card"] + obs.trump_card] = 1.0
-    if obs.trump_holder is not None:
-        t[o["trump_holder"] + rel(obs.trump_holder)] = 1.0
-    if obs.trick_leader is not None:
-        t[o["trick_leader"] + rel(obs.trick_leader)] = 1.0
-    for s, c in obs.table1:
-        t[o["table1"] + rel(s) * 52 + c] = 1.0
-    for s in obs.fighters:
-        t[o["fighters"] + rel(s)] = 1.0
-    on_table: set[int] = set()
-    for s, entry in obs.table2:
-        for c in entry:
-            t[o["table2"] + rel(s) * 52 + c] = 1.0
-            on_table.add(c)
-    if obs.table2:
-        for c in obs.table2[-1][1]:
-            t[o["table2_top"] + c] = 1.0
-        for c in obs.table2[0][1]:
-            t[o["table2_first"] + c] = 1.0
-    t[o["table2_count"]] = len(obs.table2) / n
-    t[o["trick_need"]] = obs.trick_need / n
-    laid_base = o["laid"]
-    laid_any: set[int] = set()
-    for s, mv, shown in obs.history:
-        if mv.kind is not MoveKind.PICKUP:
-            for c in shown:
-                t[laid_base + rel(s) * 52 + c] = 1.0
-                laid_any.add(c)
-    if obs.phase is not Phase.COLLECT:
-        for c in out_cards(obs, laid_any, on_table):
-            t[o["out"] + c] = 1.0
-    for s in obs.in_game:
-        t[o["in_game"] + rel(s)] = 1.0
-    for s in obs.finished:
-        t[o["finished"] + rel(s)] = 1.0
-    for s in obs.losers:
-        t[o["losers"] + rel(s)] = 1.0
-    if obs.last_trick is not None:
-        for c in obs.last_trick[1]:
-            t[o["last_trick"] + c] = 1.0
-    return t
+
+_MASKS: dict[tuple[int, ...], int] = {}
+
+
+def _mask(cards: tuple[int, ...]) -> int:
+    """The bit mask of a tuple of cards, memoised (hands, piles and known sets repeat
+    from one move to the next, and hashing a tuple is cheaper than a Python loop)."""
+    m = _MASKS.get(cards)
+    if m is None:
+        m = 0
+        for c in cards:
+            m |= 1 << c
+        if len(_MASKS) > 65536:
+            _MASKS.clear()
+        _MASKS[cards] = m
+    return m
+
+
+class Encoder:
+    """The observation tensor of one seat, kept up move by move.
+
+    The blocks read from the public history (``laid`` and ``out``) are updated from
+    the history items added since the last call, so a call costs the same early and
+    late in a game.  The history continues the one seen before when its item at the
+    last position seen is the very object seen there (the engine's cached history
+    keeps its items); anything else (a new game, an undo, another seat, a clone's
+    rebuilt history) starts the encoder afresh, so one encoder may be handed any
+    observation of ``players`` seats and the result always equals :func:`encode`.
+
+    The 0/1 entries are gathered as one big integer (a card set is a 52-bit mask
+    shifted to its block) and unpacked by NumPy in one call.
+    """
+
+    __slots__ = ("players", "_o", "_size", "_nbytes", "_laid_bits", "_laid_any", "_seen", "_last", "_seat",
+                 "_scalar_idx", "_rel")
+
+    def __init__(self, players: int) -> None:
+        n = players
+        self.players = n
+        self._o = offsets(n)
+        self._size = obs_size(n)
+        self._nbytes = (self._size + 7) // 8
+        o = self._o
+        self._laid_bits = 0
+        """The ``laid`` block so far (relative to ``_seat``), as bits of the tensor."""
+        self._laid_any = 0
+        """Mask of every card laid (not picked up) so far."""
+        self._seen = 0
+        self._last: object = None
+        self._seat = -1
+        #: per observer seat: the relative index of each absolute seat
+        self._rel = [[(s - me) % n for s in range(n)] for me in range(n)]
+        #: per observer seat: where hand_counts and tricks_won of each absolute seat go
+        self._scalar_idx = [np.array([o["hand_counts"] + r for r in rel] + [o["tricks_won"] + r for r in rel]
+                                     + [o["stock"], o["set_aside"], o["table2_count"], o["trick_need"]], np.intp)
+                            for rel in self._rel]
+
+    def reset(self) -> None:
+        """Forget the history seen so far."""
+        self._laid_bits = 0
+        self._laid_any = 0
+        self._seen = 0
+        self._last = None
+
+    def _catch_up(self, obs: Observation) -> None:
+        hist = obs.history
+        k = self._seen
+        if obs.seat != self._seat or len(hist) < k or (k and hist[k - 1] is not self._last):
+            self.reset()
+            self._seat = obs.seat
+            k = 0
+        if k == len(hist):
+            return
+        rel = self._rel[obs.seat]
+        base = self._o["laid"]
+        bits = self._laid_bits
+        any_mask = self._laid_any
+        pickup = MoveKind.PICKUP
+        for i in range(k, len(hist)):
+            s, mv, shown = hist[i]
+            if mv.kind is not pickup:
+                m = _mask(shown)
+                bits |= m << (base + rel[s] * 52)
+                any_mask |= m
+        self._laid_bits = bits
+        self._laid_any = any_mask
+        self._seen = len(hist)
+        self._last = hist[-1]
+
+    def encode(self, obs: Observation, out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]:
+        """The tensor of ``obs`` (a new array, or written into ``out``)."""
+        if obs.players != self.players:
+            raise ValueError(f"this encoder is for {self.players} players, not {obs.players}")
+        self._catch_up(obs)
+        n = self.players
+        me = obs.seat
+        rel = self._rel[me]
+        o = self._o
+        bits = self._laid_bits | _mask(obs.hand) << o["hand"] | 1 << (o["phase"] + int(obs.phase) - 1)
+        if obs.to_act is not None:
+            bits |= 1 << (o["to_act"] + rel[obs.to_act])
+        kn, pl = o["known"], o["piles"]
+        known_mask = 0
+        for s in range(n):
+            k = obs.known[s]
+            if k:
+                m = _mask(k)
+                bits |= m << (kn + rel[s] * 52)
+                known_mask |= m
+            p = obs.piles[s]
+            if p:
+                bits |= _mask(p) << (pl + rel[s] * 52)
+        if obs.trump is not None:
+            bits |= 1 << (o["trump"] + obs.trump)
+        if obs.trump_card is not None:
+            bits |= 1 << (o["trump_card"] + obs.trump_card)
+        if obs.trump_holder is not None:
+            bits |= 1 << (o["trump_holder"] + rel[obs.trump_holder])
+        if obs.trick_leader is not None:
+            bits |= 1 << (o["trick_leader"] + rel[obs.trick_leader])
+        b = o["table1"]
+        for s, c in obs.table1:
+            bits |= 1 << (b + rel[s] * 52 + c)
+        b = o["fighters"]
+        for s in obs.fighters:
+            bits |= 1 << (b + rel[s])
+        table2 = obs.table2
+        on_table = 0
+        if table2:
+            b = o["table2"]
+            for s, entry in table2:
+                m = _mask(entry)
+                bits |= m << (b + rel[s] * 52)
+                on_table |= m
+            bits |= _mask(table2[-1][1]) << o["table2_top"] | _mask(table2[0][1]) << o["table2_first"]
+        if obs.phase is not Phase.COLLECT:
+            bits |= (self._laid_any & ~on_table & ~known_mask) << o["out"]
+        b = o["in_game"]
+        for s in obs.in_game:
+            bits |= 1 << (b + rel[s])
+        b = o["finished"]
+        for s in obs.finished:
+            bits |= 1 << (b + rel[s])
+        b = o["losers"]
+        for s in obs.losers:
+            bits |= 1 << (b + rel[s])
+        if obs.last_trick is not None:
+            bits |= _mask(obs.last_trick[1]) << o["last_trick"]
+        flags = np.unpackbits(np.frombuffer(bits.to_bytes(self._nbytes, "little"), np.uint8),
+                              count=self._size, bitorder="little")
+        if out is None:
+            t = flags.astype(np.float32)
+        else:
+            t = out
+            t[...] = flags
+        t[self._scalar_idx[me]] = (*[c / 52.0 for c in obs.hand_counts], *[w / 26.0 for w in obs.tricks_won],
+                                   obs.stock_count / 52.0, obs.set_aside_count / 52.0, len(table2) / n,
+                                   obs.trick_need / n)
+        return t
 
 
 def out_cards(obs: Observation, laid: set[int] | None = None, on_table: set[int] | None = None) -> list[int]:
@@ -302,5 +398,5 @@ def history_string(obs: Observation) -> str:
     return ";".join(items)
 
 
-__all__ = ["ActionSpace", "OBS_LAYOUT_DOC", "PHASE2", "RANK_LETTERS", "encode", "history_string", "layout",
+__all__ = ["ActionSpace", "Encoder", "OBS_LAYOUT_DOC", "PHASE2", "RANK_LETTERS", "encode", "history_string", "layout",
            "obs_size", "obs_string", "offsets", "out_cards", "sequence_count"]

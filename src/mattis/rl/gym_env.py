@@ -1,4 +1,4 @@
-"""A Gymnasium single-agent environment: one seat against the project's bots.
+"""A Gymnasium single-agent environment: one seat against opponents.
 
 >>> from mattis.rl.gym_env import MattisEnv
 >>> env = MattisEnv(rules="mattis", players=3, opponents="random")
@@ -6,25 +6,41 @@
 >>> obs.shape == env.observation_space.shape, bool(env.action_masks().any())
 (True, True)
 
-The learner plays seat ``seat`` (default 0); the other seats are ``make_bot(level)``
-agents that see only their own observations, moved by the one play loop
-(:func:`mattis.play.play_until`) until it is the learner's turn.  Deals and bots are
-seeded by the one seed scheme (:class:`mattis.play.Sitting`, :func:`mattis.play.derive_seed`):
-``reset(seed=s)`` starts a reproducible sequence of episodes, a plain ``reset()``
-continues it (or, before any seed was given, deals from :mod:`secrets`).  The dealer
-stays ``dealer`` in every episode.  Observation: the float32 tensor of
-:func:`mattis.rl.encoding.encode`; actions: :class:`mattis.rl.encoding.ActionSpace`;
-:meth:`MattisEnv.action_masks` gives the legal actions as MaskablePPO
-(sb3-contrib) expects, and ``info["action_mask"]`` holds the same.
+The learner plays seat ``seat``; the other seats are opponents (see
+:mod:`mattis.rl.opponents`: bot names, :class:`mattis.bots.Agent`\\ s, policy
+callables ``(observation, mask) -> action``, frozen snapshots of a learner, or an
+:class:`~mattis.rl.opponents.OpponentPool` for self-play), each seeing only its own
+observation, moved by the one play loop (:func:`mattis.play.play_until`) until it is
+the learner's turn.
+
+The default opponent is ``easy`` (the heuristic bot: about 8,700 steps of a random
+learner per CPU second, against about 140 for ``medium``, whose rollouts are too slow
+to train against); ask for ``medium`` by name to evaluate.
+
+Per episode: ``seat`` is a seat number, ``"rotate"`` (episode ``k`` plays seat
+``k % players``) or ``"random"``; ``dealer`` likewise (a number, ``"rotate"`` or
+``"random"``).  Deals, bots, pools and random seats are seeded by the one seed scheme
+(:func:`mattis.play.derive_seed` with labels ``deal``, ``bot``, ``pool``, ``seat``,
+``dealer`` and the episode number): ``reset(seed=s)`` starts a reproducible sequence
+of episodes, a plain ``reset()`` continues it (before any seed was given, deals come
+from :mod:`secrets`).
+
+Observation: the float32 tensor of :class:`mattis.rl.encoding.Encoder`; actions:
+:class:`mattis.rl.encoding.ActionSpace`.  :meth:`MattisEnv.action_masks` gives the
+legal actions as MaskablePPO (sb3-contrib) expects (also through ``gym.make``, see
+:func:`register`), and ``info["action_mask"]`` holds the same.
 
 Reward: -1 when the learner loses (is Mattis, or a Blodmattis), 0 otherwise, given
 when its fate is settled (game over, or it went out safely).  A deal that settles the
 learner's fate before its first move is skipped by ``reset``.  An illegal action
 ends the episode at once with reward -1 and ``info["illegal_action"] = True``.
+Render modes: ``"ansi"`` (the text), ``"human"`` (printed); ``render_seat`` (default
+``None``: the whole table) shows only what that seat may see.
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from typing import Any, SupportsFloat
 
@@ -33,126 +49,196 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
-from ..bots import Agent, make_bot
-from ..bots.base import DEFAULT_LEVEL
-from ..core import Rules
-from ..play import Referee, Sitting, play_until
+from ..bots import Agent
+from ..core import Observation, Rules
+from ..play import Referee, Seed, derive_seed, play_until
 from .common import make_rules, render_text
-from .encoding import ActionSpace, encode, obs_size
+from .encoding import ActionSpace, Encoder, obs_size
+from .opponents import Opponent, OpponentPool, check_opponent, resolve
 
 Obs = npt.NDArray[np.float32]
+DEFAULT_OPPONENT = "easy"
+"""The default opponent: cheap enough to train against (see the module docstring)."""
+
+SeatChoice = int | str
+
+
+def _choose(choice: SeatChoice, what: str, players: int, seed: Seed, episode: int) -> int:
+    if isinstance(choice, int):
+        return choice % players
+    if choice == "rotate":
+        return episode % players
+    if choice == "random":
+        return random.Random(derive_seed(seed, what, episode)).randrange(players)
+    raise ValueError(f"{what} must be a seat number, 'rotate' or 'random', not {choice!r}")
 
 
 class MattisEnv(gym.Env[Obs, np.int64]):
-    """One seat of a Mattis-family game against bots (see the module docstring)."""
+    """One seat of a Mattis-family game against opponents (see the module docstring)."""
 
-    metadata = {"render_modes": ["ansi"]}
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
 
     def __init__(self, rules: str | Rules = "mattis", players: int = 3,
-                 overrides: Mapping[str, Any] | str | None = None, seat: int = 0,
-                 opponents: str | Sequence[str] = DEFAULT_LEVEL, render_mode: str | None = None,
-                 dealer: int = 0) -> None:
+                 overrides: Mapping[str, Any] | str | None = None, seat: SeatChoice = 0,
+                 opponents: Opponent | Sequence[Opponent] = DEFAULT_OPPONENT, render_mode: str | None = None,
+                 dealer: SeatChoice = 0, render_seat: int | None = None) -> None:
         self.rules = make_rules(rules, overrides)
         self.rules.check_players(players)
-        if not 0 <= seat < players:
-            raise ValueError(f"seat must be 0..{players - 1}")
+        for choice, what in ((seat, "seat"), (dealer, "dealer")):
+            if isinstance(choice, int):
+                if not 0 <= choice < players:
+                    raise ValueError(f"{what} must be 0..{players - 1}")
+            else:
+                _choose(choice, what, players, 0, 0)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError("render_mode must be 'ansi' or None")
+            raise ValueError("render_mode must be 'ansi', 'human' or None")
+        if render_seat is not None and not 0 <= render_seat < players:
+            raise ValueError(f"render_seat must be 0..{players - 1} or None")
         self.render_mode = render_mode
+        self.render_seat = render_seat
         self.players = players
-        self.seat = seat
-        self.dealer = dealer % players
-        names = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
-        if len(names) != players - 1:
-            raise ValueError(f"need {players - 1} opponents, got {len(names)}")
-        for name in names:
-            make_bot(name, 0)  # fail early on an unknown bot name
-        self.opponent_names = names
+        self.seat_choice = seat
+        self.dealer_choice = dealer
+        self.seat = _choose(seat, "seat", players, None, 0) if isinstance(seat, int) else 0
+        """The learner's seat in the current episode."""
+        self.set_opponents(opponents)
         self.space = ActionSpace(self.rules)
         self.observation_space = spaces.Box(0.0, 1.0, (obs_size(players),), np.float32)
         self.action_space = spaces.Discrete(self.space.size)
-        self._sitting = Sitting(self.rules, players, seed=None, dealer=self.dealer)
+        self._seed: Seed = None
+        self._episode = 0
         self._referee: Referee | None = None
         self._bots: dict[int, Agent] = {}
+        self._encoder = Encoder(players)
+        self._last: Observation | None = None
+        self.decisions = 0
+        """Moves made by every seat (learner and opponents) in this env's games so far."""
+
+    def set_opponents(self, opponents: Opponent | Sequence[Opponent]) -> None:
+        """The opponents from the next episode on: one for every other seat, or one
+        per other seat in seat order after the learner's (``seat+1``, ``seat+2``, ...)."""
+        if isinstance(opponents, (str, OpponentPool)) or callable(opponents) or isinstance(opponents, Agent):
+            specs: list[Opponent] = [opponents] * (self.players - 1)
+        else:
+            specs = list(opponents)
+        if len(specs) != self.players - 1:
+            raise ValueError(f"need {self.players - 1} opponents, got {len(specs)}")
+        for spec in specs:
+            check_opponent(spec)
+        self.opponents = specs
 
     # ------------------------------------------------------------------ API
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Obs, dict[str, Any]]:
         super().reset(seed=seed)
         if seed is not None:
-            self._sitting = Sitting(self.rules, self.players, seed=seed, dealer=self.dealer)
-        others = [s for s in range(self.players) if s != self.seat]
-        levels = dict(zip(others, self.opponent_names, strict=True))
+            self._seed, self._episode = seed, 0
         while True:  # skip the rare deal that settles the learner's fate before it acts
-            self._referee = self._sitting.deal()
-            self._bots = self._sitting.bots(levels)
-            self._play_bots()
-            if self._settled() is None:
-                return self._obs(), self._info()
+            self._new_episode()
+            obs = self._observe()
+            if self._fate(obs) is None:
+                return self._encoder.encode(obs), self._info(obs)
 
     def step(self, action: np.int64 | int) -> tuple[Obs, SupportsFloat, bool, bool, dict[str, Any]]:
-        ref = self._referee
-        if ref is None:
-            raise RuntimeError("call reset() first")
-        if self._settled() is not None:
-            raise RuntimeError("the episode is over; call reset()")
-        a = int(action)
-        move = self.space.move(a) if 0 <= a < self.space.size else None
-        if move is None or ref.check(self.seat, move) is not None:
-            info = self._info()
-            info["illegal_action"] = True
-            return self._obs(), -1.0, True, False, info
-        ref.apply(self.seat, move, events=False)
-        self._play_bots()
-        fate = self._settled()
-        return self._obs(), (fate if fate is not None else 0.0), fate is not None, False, self._info()
+        obs, reward, done, info = self._step(action)
+        return self._encoder.encode(obs), reward, done, False, info
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal actions of the learner now (all False when it is not to act)."""
-        ref = self._referee
-        if ref is None:
+        if self._last is None:
             raise RuntimeError("call reset() first")
-        return self.space.mask(ref.observation(self.seat).legal).astype(bool)
+        return self.space.mask(self._last.legal).astype(bool)
 
     def render(self) -> str | None:
         if self.render_mode is None or self._referee is None:
             return None
-        return render_text(self._referee)
+        text = render_text(self._referee, seat=self.render_seat)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    @property
+    def referee(self) -> Referee | None:
+        """The current game's referee (for watching and tests; a learner must use only
+        the observation)."""
+        return self._referee
 
     # ------------------------------------------------------------ internals
-    def _play_bots(self) -> None:
-        """The opponents' moves, up to the learner's turn or until its fate is settled."""
-        ref = self._referee
-        assert ref is not None
-        play_until(ref, self._bots, stop=lambda r: self._settled() is not None)
+    def _new_episode(self) -> None:
+        k = self._episode
+        self._episode += 1
+        n = self.players
+        self.seat = _choose(self.seat_choice, "seat", n, self._seed, k)
+        dealer = _choose(self.dealer_choice, "dealer", n, self._seed, k)
+        self._referee = Referee.new(self.rules, n, seed=derive_seed(self._seed, "deal", k), dealer=dealer)
+        self._bots = {(self.seat + 1 + i) % n: resolve(spec, self.rules, n, self._seed, k, (self.seat + 1 + i) % n)
+                      for i, spec in enumerate(self.opponents)}
+        self._encoder.reset()
+        self.decisions += play_until(self._referee, self._bots)
 
-    def _settled(self) -> float | None:
-        """The learner's reward once its fate is known, else ``None``."""
+    def _step(self, action: np.int64 | int) -> tuple[Observation, float, bool, dict[str, Any]]:
+        """Apply the learner's action and the opponents' answers: (observation,
+        reward, done, info)."""
+        ref = self._referee
+        obs = self._last
+        if ref is None or obs is None:
+            raise RuntimeError("call reset() first")
+        if self._fate(obs) is not None:
+            raise RuntimeError("the episode is over; call reset()")
+        a = int(action)
+        move = self.space.move(a) if 0 <= a < self.space.size else None
+        if move is None or move not in obs.legal:
+            info = self._info(obs)
+            info["illegal_action"] = True
+            return obs, -1.0, True, info
+        ref.apply(self.seat, move, events=False)
+        self.decisions += 1
+        obs = self._observe()
+        fate = self._fate(obs)
+        if fate is None:
+            self.decisions += play_until(ref, self._bots)
+            obs = self._observe()
+            fate = self._fate(obs)
+        return obs, (fate if fate is not None else 0.0), fate is not None, self._info(obs)
+
+    def _observe(self) -> Observation:
         ref = self._referee
         assert ref is not None
-        obs = ref.observation(self.seat)
+        self._last = ref.observation(self.seat)
+        return self._last
+
+    def _fate(self, obs: Observation) -> float | None:
+        """The learner's reward once its fate is known, else ``None``."""
         if self.seat in obs.losers:
             return -1.0
         if self.seat in obs.finished or obs.is_over:
             return 0.0
         return None
 
-    def _obs(self) -> Obs:
-        ref = self._referee
-        assert ref is not None
-        return encode(ref.observation(self.seat))
+    def _info(self, obs: Observation) -> dict[str, Any]:
+        return {"action_mask": self.space.mask(obs.legal), "phase": obs.phase, "seat": self.seat,
+                "dealer": obs.dealer, "finished": obs.finished, "ranked": obs.ranked, "losers": obs.losers}
 
-    def _info(self) -> dict[str, Any]:
-        ref = self._referee
-        assert ref is not None
-        obs = ref.observation(self.seat)
-        return {"action_mask": self.space.mask(obs.legal), "phase": obs.phase,
-                "finished": obs.finished, "ranked": obs.ranked, "losers": obs.losers}
+
+class ActionMasks(gym.Wrapper[Obs, np.int64, Obs, np.int64]):
+    """Makes ``action_masks()`` reachable on the outside of ``gym.make``'s wrappers
+    (Gymnasium 1.x wrappers do not forward attributes)."""
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """The learner's legal actions now (see :meth:`MattisEnv.action_masks`)."""
+        masks: npt.NDArray[np.bool_] = self.env.get_wrapper_attr("action_masks")()
+        return masks
+
+
+ENV_ID = "mattis/Mattis-v0"
 
 
 def register() -> None:
-    """Register ``mattis/Mattis-v0`` with Gymnasium (``gym.make("mattis/Mattis-v0", players=4)``)."""
-    if "mattis/Mattis-v0" not in gym.registry:
-        gym.register(id="mattis/Mattis-v0", entry_point="mattis.rl.gym_env:MattisEnv")
+    """Register ``mattis/Mattis-v0`` with Gymnasium: ``gym.make("mattis/Mattis-v0",
+    players=4).action_masks()`` works (the :class:`ActionMasks` wrapper is outermost)."""
+    if ENV_ID not in gym.registry:
+        gym.register(id=ENV_ID, entry_point="mattis.rl.gym_env:MattisEnv",
+                     additional_wrappers=(ActionMasks.wrapper_spec(),))
 
 
-__all__ = ["MattisEnv", "register"]
+__all__ = ["DEFAULT_OPPONENT", "ENV_ID", "ActionMasks", "MattisEnv", "register"]

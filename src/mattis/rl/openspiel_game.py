@@ -3,7 +3,10 @@
 Importing this module registers ``python_mattis``.  Parameters (all optional):
 
 * ``rules`` (str, ``"mattis"``): the preset (mattis, hund, blodmattis, skitgubbe);
-* ``overrides`` (str, ``""``): rule options, ``"sequences=3,pickup=last"``;
+* ``overrides`` (str, ``""``): rule options, ``"sequences:3;pickup:last"`` (``=`` may
+  stand for ``:`` and ``,`` for ``;`` when the game is loaded with a parameter dict,
+  ``load_game("python_mattis", {"overrides": "sequences=3"})``; the game keeps them in
+  the ``:``/``;`` form, so its game string always loads back);
 * ``players`` (int, 3) and ``dealer`` (int, 0).
 
 The deal is 52 explicit chance nodes: each picks the next card of the deck
@@ -13,12 +16,16 @@ order exactly as a real game does (``State.from_deck``).  All later randomness
 
 Actions are :class:`mattis.rl.encoding.ActionSpace` numbers (chance actions are card
 codes 0..51).  Rewards are terminal and loser-only: -1 for each loser (Mattis, and
-in Blodmattis rules every Blodmattis), 0 for everyone else; the game is registered as
-general-sum (the sum is -1 unless Blodmattis rules make several losers).
+in Blodmattis rules every Blodmattis), 0 for everyone else.  There is exactly one loser
+unless a player left with an empty hand loses too (``empty_hand=loses``, the blodmattis
+preset), so such a game is general-sum and every other one constant-sum (sum -1);
+``game.get_type().utility`` says which.
 
 Observation string/tensor: what the seat knows now (its ``Observation``, encoded by
 :func:`mattis.rl.encoding.encode`).  Information-state string: perfect recall, the
-public history plus the seat's own hand after every move.  Information-state tensor:
+public history plus the seat's own hand after every move, plus the cards publicly known
+to be in each hand now (this holds what the history does not: the leftovers shown to
+everyone at the end of phase 1 under ``leftovers_shown``).  Information-state tensor:
 the observation tensor plus, per card, when the seat first held it and when it was
 first laid in public (a fixed-size summary, not full perfect recall).
 """
@@ -33,10 +40,22 @@ import numpy as np
 import numpy.typing as npt
 import pyspiel
 
-from ..core import HistoryItem, IllegalMoveError, Move, MoveKind, Rules, State, card_code, cards_of, mask_of
+from ..bots import Agent, make_bot
+from ..core import (
+    EmptyHand,
+    HistoryItem,
+    IllegalMoveError,
+    Move,
+    MoveKind,
+    Rules,
+    State,
+    card_code,
+    cards_of,
+    mask_of,
+)
 from ..core.determinize import DeterminizeError, sample_state
 from .common import loser_rewards, make_rules
-from .encoding import ActionSpace, encode, history_string, layout, obs_size, obs_string
+from .encoding import ActionSpace, Encoder, history_string, layout, obs_size, obs_string
 
 SHORT_NAME = "python_mattis"
 DEFAULT_PARAMS: dict[str, Any] = {"rules": "mattis", "overrides": "", "players": 3, "dealer": 0}
@@ -62,6 +81,26 @@ PHASE1_BOUND = 52
 """Phase 1 lays each card at most once (won cards stay in piles until phase 2)."""
 
 
+def constant_sum(rules: Rules) -> bool:
+    """Whether every game has exactly one loser (returns sum to -1): all but the rule
+    that a player left with an empty hand loses too (Blodmattis)."""
+    return rules.empty_hand is not EmptyHand.LOSES
+
+
+def game_type(rules: Rules) -> pyspiel.GameType:
+    """The game type of ``python_mattis`` under these rules (its utility kind)."""
+    if not constant_sum(rules):
+        return _GAME_TYPE
+    return pyspiel.GameType(
+        short_name=SHORT_NAME, long_name=_GAME_TYPE.long_name, dynamics=_GAME_TYPE.dynamics,
+        chance_mode=_GAME_TYPE.chance_mode, information=_GAME_TYPE.information,
+        utility=pyspiel.GameType.Utility.CONSTANT_SUM, reward_model=_GAME_TYPE.reward_model,
+        max_num_players=_GAME_TYPE.max_num_players, min_num_players=_GAME_TYPE.min_num_players,
+        provides_information_state_string=True, provides_information_state_tensor=True,
+        provides_observation_string=True, provides_observation_tensor=True,
+        parameter_specification=DEFAULT_PARAMS)
+
+
 def game_info(rules: Rules, players: int) -> pyspiel.GameInfo:
     """The size figures of the game with these parameters."""
     return pyspiel.GameInfo(
@@ -70,9 +109,22 @@ def game_info(rules: Rules, players: int) -> pyspiel.GameInfo:
         num_players=players,
         min_utility=-1.0,
         max_utility=0.0,
-        utility_sum=None,
+        utility_sum=-1.0 if constant_sum(rules) else None,
         max_game_length=PHASE1_BOUND + rules.phase2_cap,
     )
+
+
+def canonical_overrides(text: str) -> str:
+    """The ``overrides`` parameter in the form a game string can hold
+    (``sequences:3;pickup:last``): ``=`` and ``,`` would split the game string."""
+    items: list[str] = []
+    t = text.replace("=", ":")
+    for sep in ",+ ":
+        t = t.replace(sep, ";")
+    for item in t.split(";"):
+        if item.strip():
+            items.append(item.strip())
+    return ";".join(items)
 
 
 class _Spec:
@@ -140,13 +192,16 @@ class MattisGame(pyspiel.Game):  # type: ignore[misc]
     """The ``python_mattis`` game."""
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
-        p = {**DEFAULT_PARAMS, **(params or {})}
+        given = dict(params or {})
+        if "overrides" in given:
+            given["overrides"] = canonical_overrides(str(given["overrides"]))
+        p = {**DEFAULT_PARAMS, **given}
         rules = make_rules(str(p["rules"]), str(p["overrides"]))
         players = int(p["players"])
         rules.check_players(players)
         if not 0 <= int(p["dealer"]) < players:
             raise ValueError(f"dealer must be a seat from 0 to {players - 1}")
-        super().__init__(_GAME_TYPE, game_info(rules, players), params or {})
+        super().__init__(game_type(rules), game_info(rules, players), given)
         self.spec = _Spec(rules, players, int(p["dealer"]))
 
     def new_initial_state(self) -> MattisState:
@@ -257,7 +312,8 @@ class MattisState(pyspiel.State):  # type: ignore[misc]
             return f"p{player} dealing {len(core.deck)}"
         obs = core.state.observation(player)
         hands = core.hand_log(player, self._g.rules, self._g.dealer)
-        return f"p{player} " + history_string(obs) + " | " + ",".join(hands)
+        known = "/".join("".join(card_code(c) for c in sorted(k)) or "-" for k in obs.known)
+        return f"p{player} " + history_string(obs) + " | " + ",".join(hands) + " | known " + known
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any = None,
                                 rng: random.Random | None = None) -> MattisState:
@@ -382,30 +438,28 @@ class MattisObserver:
             self.dict["first_held"] = self.tensor[pos:pos + 52]
             self.dict["first_laid"] = self.tensor[pos + 52:pos + 104]
         self._max_len = float(game.max_game_length())
+        self._players = n
+        self._encoders: dict[int, Encoder] = {}
+        self._recall: dict[int, list[Any]] = {}
 
     def set_from(self, state: MattisState, player: int) -> None:
+        """Fill :attr:`tensor` for ``player`` in ``state``.
+
+        Incremental: per player the observer keeps an :class:`Encoder` and the
+        recall blocks of the last state it was given; when it is handed the same state
+        again after more moves it reads only the new moves (a cost per call that does
+        not grow with the game's length).  Any other state is encoded afresh."""
         core = state._core
         self.tensor.fill(0.0)
         if core.state is None:
             return
         obs = core.state.observation(player)
-        encode(obs, self.tensor[:self.base])
+        enc = self._encoders.get(player)
+        if enc is None:
+            enc = self._encoders[player] = Encoder(self._players)
+        enc.encode(obs, self.tensor[:self.base])
         if self.perfect_recall:
-            held = self.dict["first_held"]
-            for t, hx in enumerate(core.hand_log(player, state._g.rules, state._g.dealer)):
-                m = int(hx, 16)
-                while m:
-                    low = m & -m
-                    c = low.bit_length() - 1
-                    if held[c] == 0.0:
-                        held[c] = (t + 1) / self._max_len
-                    m ^= low
-            laid = self.dict["first_laid"]
-            for t, (_, mv, shown) in enumerate(obs.history, start=1):
-                if mv.kind is not MoveKind.PICKUP:
-                    for c in shown:
-                        if laid[c] == 0.0:
-                            laid[c] = t / self._max_len
+            self._recall_blocks(state, player, obs)
         if not self.private:
             self.dict["hand"].fill(0.0)
             if self.perfect_recall:
@@ -416,6 +470,33 @@ class MattisObserver:
             self.dict["hand"][:] = keep[0]
             if self.perfect_recall:
                 self.dict["first_held"][:] = keep[1]
+
+    def _recall_blocks(self, state: MattisState, player: int, obs: Any) -> None:
+        core = state._core
+        cached = self._recall.get(player)
+        if cached is None or cached[0] is not core or cached[3] > len(obs.history):
+            cached = [core, 0, np.zeros(52, np.float32), 0, np.zeros(52, np.float32)]
+            self._recall[player] = cached
+        _, done_h, held, done_l, laid = cached
+        log = core.hand_log(player, state._g.rules, state._g.dealer)
+        for t in range(done_h, len(log)):
+            m = int(log[t], 16)
+            while m:
+                low = m & -m
+                c = low.bit_length() - 1
+                if held[c] == 0.0:
+                    held[c] = (t + 1) / self._max_len
+                m ^= low
+        hist = obs.history
+        for t in range(done_l, len(hist)):
+            _, mv, shown = hist[t]
+            if mv.kind is not MoveKind.PICKUP:
+                for c in shown:
+                    if laid[c] == 0.0:
+                        laid[c] = (t + 1) / self._max_len
+        cached[1], cached[3] = len(log), len(hist)
+        self.dict["first_held"][:] = held
+        self.dict["first_laid"][:] = laid
 
     def string_from(self, state: MattisState, player: int) -> str:
         core = state._core
@@ -434,6 +515,44 @@ class MattisObserver:
         return f"public {text}"
 
 
+class MattisBot(pyspiel.Bot):  # type: ignore[misc]
+    """One of the project's bots (:func:`mattis.bots.make_bot`) as a ``pyspiel.Bot``
+    for ``python_mattis``: ``step(state)`` gives the bot the observation of the player
+    to act (and nothing else) and returns its move's action number.
+
+    >>> bot = MattisBot("easy", player_id=0, seed=1)
+    >>> # pyspiel.evaluate_bots(state, [bot, ...], seed)
+    """
+
+    def __init__(self, bot: str | Agent = "easy", player_id: int | None = None, seed: int | None = None) -> None:
+        super().__init__()
+        self.agent: Agent = make_bot(bot, seed) if isinstance(bot, str) else bot
+        self.player_id = player_id
+
+    def step(self, state: MattisState) -> int:
+        core = state._core
+        if core.state is None or state.is_terminal():
+            raise ValueError("a bot moves only at a player's decision, not while dealing or after the end")
+        seat = core.state.to_act
+        assert seat is not None
+        if self.player_id is not None and seat != self.player_id:
+            raise ValueError(f"this bot plays player {self.player_id}, but player {seat} is to act")
+        move = self.agent.act(core.state.observation(seat))
+        return state._g.space.action(move)
+
+    def restart_at(self, state: MattisState) -> None:
+        pass
+
+    def inform_action(self, state: MattisState, player_id: int, action: int) -> None:
+        pass
+
+    def provides_policy(self) -> bool:
+        return False
+
+    def is_clonable(self) -> bool:
+        return False
+
+
 def load(rules: str = "mattis", players: int = 3, overrides: str = "", dealer: int = 0) -> MattisGame:
     """Load ``python_mattis`` with these parameters."""
     game: MattisGame = pyspiel.load_game(SHORT_NAME, {"rules": rules, "players": players,
@@ -443,4 +562,5 @@ def load(rules: str = "mattis", players: int = 3, overrides: str = "", dealer: i
 
 pyspiel.register_game(_GAME_TYPE, MattisGame)
 
-__all__ = ["MattisGame", "MattisObserver", "MattisState", "SHORT_NAME", "game_info", "load", "recall_own_draws"]
+__all__ = ["MattisBot", "MattisGame", "MattisObserver", "MattisState", "SHORT_NAME", "canonical_overrides",
+           "constant_sum", "game_info", "game_type", "load", "recall_own_draws"]

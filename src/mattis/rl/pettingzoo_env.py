@@ -17,10 +17,19 @@ after ``rules.phase2_cap`` moves and ranks the players), so nothing is truncated
 An illegal action raises ``ValueError``.  Deals are seeded by the one seed scheme
 (:func:`mattis.play.derive_seed`): ``reset(seed=s)`` starts a reproducible sequence of
 deals, a plain ``reset()`` deals the next one (from :mod:`secrets` before any seed).
+``dealer`` is a seat, ``"rotate"`` (deal ``k`` is dealt by seat ``k % players``) or
+``"random"`` (seeded like the deals).
+
+``state()`` is the global state (every seat's observation tensor, concatenated in seat
+order: it shows every hand, for centralised critics, never for an agent's policy).
+Render modes: ``"ansi"`` (the text) and ``"human"`` (printed); ``render_seat`` shows
+only what one seat may see.  :class:`BotAgent` plays a seat with one of the project's
+bots, from that seat's own observation (:meth:`raw_env.seat_observation`).
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from typing import Any
 
@@ -30,11 +39,12 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from ..core import Rules
+from ..bots import Agent, make_bot
+from ..core import IllegalMoveError, Observation, Rules
 from ..core.text import reason_text
 from ..play import Referee, Seed, derive_seed
 from .common import loser_rewards, make_rules, render_text
-from .encoding import ActionSpace, encode, obs_size
+from .encoding import ActionSpace, Encoder, obs_size
 
 ObsDict = dict[str, npt.NDArray[Any]]
 
@@ -42,19 +52,26 @@ ObsDict = dict[str, npt.NDArray[Any]]
 class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming)
     """The unwrapped AEC environment; use :func:`env` for the usual wrappers."""
 
-    metadata = {"render_modes": ["ansi"], "name": "mattis_v0", "is_parallelizable": False}
+    metadata = {"render_modes": ["ansi", "human"], "name": "mattis_v0", "is_parallelizable": False,
+                "render_fps": 1}
 
     def __init__(self, rules: str | Rules = "mattis", players: int = 3,
                  overrides: Mapping[str, Any] | str | None = None, render_mode: str | None = None,
-                 dealer: int = 0) -> None:
+                 dealer: int | str = 0, render_seat: int | None = None) -> None:
         super().__init__()
         self.rules = make_rules(rules, overrides)
         self.rules.check_players(players)
-        if render_mode not in (None, "ansi"):
-            raise ValueError("render_mode must be 'ansi' or None")
+        if render_mode not in (None, "ansi", "human"):
+            raise ValueError("render_mode must be 'ansi', 'human' or None")
+        if isinstance(dealer, str) and dealer not in ("rotate", "random"):
+            raise ValueError("dealer must be a seat number, 'rotate' or 'random'")
+        if render_seat is not None and not 0 <= render_seat < players:
+            raise ValueError(f"render_seat must be 0..{players - 1} or None")
         self.render_mode = render_mode
+        self.render_seat = render_seat
         self.players = players
-        self.dealer = dealer % players
+        self.dealer_choice: int | str = dealer % players if isinstance(dealer, int) else dealer
+        self.dealer = dealer % players if isinstance(dealer, int) else 0
         self.space = ActionSpace(self.rules)
         self.possible_agents = [f"player_{i}" for i in range(players)]
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
@@ -67,6 +84,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming)
             for a in self.possible_agents
         }
         self.action_spaces = {a: spaces.Discrete(self.space.size) for a in self.possible_agents}
+        self.state_space = spaces.Box(0.0, 1.0, (players * size,), np.float32)
+        self._encoders = [Encoder(players) for _ in range(players)]
         self._seed: Seed = None
         self._deals = 0
         self._referee: Referee | None = None
@@ -83,7 +102,12 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming)
         sequence of seeds (itself seeded from :mod:`secrets`)."""
         if seed is not None:
             self._seed, self._deals = seed, 0
-        self._referee = Referee.new(self.rules, self.players, seed=derive_seed(self._seed, "deal", self._deals),
+        k = self._deals
+        if self.dealer_choice == "rotate":
+            self.dealer = k % self.players
+        elif self.dealer_choice == "random":
+            self.dealer = random.Random(derive_seed(self._seed, "dealer", k)).randrange(self.players)
+        self._referee = Referee.new(self.rules, self.players, seed=derive_seed(self._seed, "deal", k),
                                     dealer=self.dealer)
         self._deals += 1
         self.agents = self.possible_agents[:]
@@ -101,11 +125,23 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming)
             self.agent_selection = self.possible_agents[ref.to_act]
 
     def observe(self, agent: str) -> ObsDict:
+        obs = self.seat_observation(agent)
+        return {"observation": self._encoders[obs.seat].encode(obs), "action_mask": self.space.mask(obs.legal)}
+
+    def seat_observation(self, agent: str) -> Observation:
+        """What ``agent``'s seat may know now (its :class:`~mattis.core.Observation`)."""
         ref = self._referee
         if ref is None:
             raise RuntimeError("call reset() first")
-        obs = ref.observation(self._seat[agent])
-        return {"observation": encode(obs), "action_mask": self.space.mask(obs.legal)}
+        return ref.observation(self._seat[agent])
+
+    def state(self) -> npt.NDArray[np.float32]:
+        """The global state: every seat's observation tensor in seat order (it shows
+        every hand; for centralised training, not for a policy's input)."""
+        ref = self._referee
+        if ref is None:
+            raise RuntimeError("call reset() first")
+        return np.concatenate([self._encoders[s].encode(ref.observation(s)) for s in range(self.players)])
 
     def step(self, action: int | np.integer[Any] | None) -> None:
         agent = self.agent_selection
@@ -121,10 +157,10 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming)
             raise ValueError(f"action {a} is outside 0..{self.space.size - 1}")
         move = self.space.move(a)
         seat = self._seat[agent]
-        why = ref.check(seat, move)
-        if why is not None:
-            raise ValueError(f"illegal action {a} ({move}) for {agent}: {reason_text(why, 'en')}")
-        ref.apply(seat, move, events=False)
+        try:
+            ref.apply(seat, move, events=False)
+        except IllegalMoveError as e:
+            raise ValueError(f"illegal action {a} ({move}) for {agent}: {reason_text(e.illegal, 'en')}") from None
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         outcome = ref.outcome
@@ -138,15 +174,38 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming)
         self._accumulate_rewards()
 
     def render(self) -> str | None:
-        """A text picture of the table from the public view (``render_mode="ansi"``)."""
+        """A text picture of the table: every hand, or only what ``render_seat`` sees
+        (returned under ``"ansi"``, printed under ``"human"``)."""
         if self.render_mode is None:
             return None
-        if self._referee is None:
-            return "(no game; call reset())"
-        return render_text(self._referee)
+        text = "(no game; call reset())" if self._referee is None else render_text(self._referee, self.render_seat)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
 
     def close(self) -> None:
         pass
+
+
+class BotAgent:
+    """One of the project's bots as a PettingZoo agent: ``bot(env, agent) -> action``
+    asks the bot for a move from ``agent``'s own observation.
+
+    >>> e = env(players=3); e.reset(seed=0)
+    >>> bots = {a: BotAgent("easy", seed=i) for i, a in enumerate(e.possible_agents)}
+    >>> # for a in e.agent_iter(): ... e.step(bots[a](e, a))
+    """
+
+    def __init__(self, bot: str | Agent = "easy", seed: int | None = None) -> None:
+        self.agent: Agent = make_bot(bot, seed) if isinstance(bot, str) else bot
+
+    def __call__(self, env: AECEnv, agent: str) -> int:
+        raw: raw_env = env.unwrapped
+        obs = raw.seat_observation(agent)
+        if not obs.legal:
+            raise ValueError(f"{agent} is not to act")
+        return raw.space.action(self.agent.act(obs))
 
 
 def env(**kwargs: Any) -> AECEnv:
@@ -157,4 +216,4 @@ def env(**kwargs: Any) -> AECEnv:
     return e
 
 
-__all__ = ["env", "raw_env", "render_text"]
+__all__ = ["BotAgent", "env", "raw_env", "render_text"]

@@ -1,33 +1,53 @@
-"""A speed race: random playouts of our engine beside OpenSpiel's C++ card games.
+"""A speed race: random playouts of our engine and its research interfaces beside
+OpenSpiel's C++ card games, in one process, side by side.
 
 Every row plays whole games with uniformly random legal moves for about
-``seconds_per_row`` seconds, in this one process, and counts player decisions
-(chance steps are timed but not counted).  Time is this process's CPU time
-(``time.process_time``), so other work on a shared machine does not skew a row.  Rows:
+``seconds_per_row`` seconds and counts player decisions (moves of every seat; chance
+steps are timed but not counted).  Time is this process's CPU time
+(``time.process_time``), so other work on a shared machine skews a row little.  Rows:
 
-* ``mattis raw``: the engine's own API, ``legal_moves()`` + ``apply()``;
-* ``mattis pettingzoo``: the ``mattis_v0`` AEC env, an agent loop reading
-  ``env.last()`` (observation tensor + action mask) every step;
-* ``mattis openspiel``: ``python_mattis`` through pyspiel (52 deal chance steps sampled);
-* ``crazy_eights`` and ``hearts``: OpenSpiel's C++ games through the same pyspiel loop.
+* ``mattis raw (<build>)``: the engine's own API, ``legal_moves()`` + ``apply()``
+  (:func:`raw_row`; ``<build>`` is ``mattis.core.build_kind()`` where the core has it,
+  else ``pure``; run ``python -m mattis.rl.speed --raw-json`` in a subprocess, once per
+  build, for the compiled and the pure rows);
+* ``mattis openspiel``: ``python_mattis`` through pyspiel, no tensors; ``+ obs tensor``
+  and ``+ infostate tensor`` fill that tensor for the player to act at every decision,
+  as a learning agent does, through OpenSpiel's observer API
+  (``open_spiel.python.observation.make_observation(game, IIGObservationType(...))``,
+  then ``observer.set_from(state, player)``; the same for the C++ games).  For a Python
+  game, pyspiel's ``state.observation_tensor()`` costs more: it builds a new initial
+  state to size the tensor and copies the tensor into a list at every call;
+* ``mattis pettingzoo``: the ``mattis_v0`` AEC env, an agent loop reading ``env.last()``
+  (observation tensor + action mask) every step;
+* ``mattis gymnasium``: :class:`~mattis.rl.gym_env.MattisEnv`, a random learner
+  against ``random`` opponents (decisions: the learner's and the opponents' moves);
+* ``mattis batched xN``: :class:`~mattis.rl.vector_env.MattisVectorEnv` with N games,
+  a random action per game from the mask array (decisions counted the same way);
+* ``crazy_eights`` and ``hearts``: OpenSpiel's C++ games through the same pyspiel loop,
+  without and with their tensor (crazy_eights' observation tensor; hearts has only an
+  information-state tensor).
 
-``python -m mattis.rl.speed 3`` or ``python benchmarks/rl_speed_race.py`` print the table.
+``python -m mattis.rl.speed --rules mattis --players 3 --seconds 3``,
+``python benchmarks/rl_speed_race.py`` or ``mattis bench --vs-openspiel`` print the table.
 """
 
 from __future__ import annotations
 
+import argparse
+import json
 import random
 import sys
 import time
 from collections.abc import Callable
 from typing import Any
 
-from ..core import State, preset
+from ..core import RulesError, State, preset
 
 Row = dict[str, Any]
+Game = Callable[[int], int]
 
 
-def _timed(name: str, detail: str, seconds: float, one_game: Callable[[int], int]) -> Row:
+def _timed(name: str, detail: str, seconds: float, one_game: Game) -> Row:
     games = decisions = 0
     start = time.process_time()
     wall = time.perf_counter()
@@ -44,7 +64,15 @@ def _timed(name: str, detail: str, seconds: float, one_game: Callable[[int], int
             "seconds": elapsed, "wall_seconds": wall, "decisions_per_s": decisions / elapsed}
 
 
-def _raw(rules_name: str, players: int) -> Callable[[int], int]:
+def build_label() -> str:
+    """``mattis.core.build_kind()`` where the core has it (compiled or pure), else ``pure``."""
+    import mattis.core as core
+
+    kind = getattr(core, "build_kind", None)
+    return str(kind()) if callable(kind) else "pure"
+
+
+def _raw(rules_name: str, players: int) -> Game:
     rules = preset(rules_name)
     rng = random.Random(1)
 
@@ -60,13 +88,20 @@ def _raw(rules_name: str, players: int) -> Callable[[int], int]:
     return game
 
 
-def _pettingzoo(rules_name: str, players: int) -> Callable[[int], int]:
+def raw_row(rules: str = "mattis", players: int = 3, seconds: float = 3.0) -> Row:
+    """The raw engine's row, labelled with the build in this process (run it in a
+    subprocess per build: ``MATTIS_PURE=1 python -m mattis.rl.speed --raw-json``)."""
+    return _timed(f"mattis raw ({build_label()})", f"{rules} {players}p, legal_moves()+apply()", seconds,
+                  _raw(rules, players))
+
+
+def _pettingzoo(rules_name: str, players: int) -> Game:
     import numpy as np
 
     from .pettingzoo_env import env as make_env
 
     e = make_env(rules=rules_name, players=players)
-    rng = np.random.default_rng(1)
+    rand = random.Random(1).random
 
     def game(i: int) -> int:
         e.reset(seed=i)
@@ -76,20 +111,70 @@ def _pettingzoo(rules_name: str, players: int) -> Callable[[int], int]:
             if term or trunc:
                 e.step(None)
                 continue
-            e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            legal = np.flatnonzero(obs["action_mask"])
+            e.step(int(legal[int(rand() * len(legal))]))
             n += 1
         return n
 
     return game
 
 
-def _openspiel(game_string: str) -> Callable[[int], int]:
+def _gymnasium(rules_name: str, players: int) -> Game:
+    import numpy as np
+
+    from .gym_env import MattisEnv
+
+    env = MattisEnv(rules=rules_name, players=players, opponents="random", seat="rotate")
+    rand = random.Random(1).random
+    env.reset(seed=0)
+
+    def game(i: int) -> int:
+        before = env.decisions
+        while True:
+            legal = np.flatnonzero(env.action_masks())
+            _obs, _r, done, _t, _info = env.step(int(legal[int(rand() * len(legal))]))
+            if done:
+                break
+        env.reset()
+        return env.decisions - before
+
+    return game
+
+
+def _batched(rules_name: str, players: int, n: int) -> Game:
+    import numpy as np
+
+    from .vector_env import MattisVectorEnv
+
+    venv = MattisVectorEnv(n, rules=rules_name, players=players, opponents="random", seat="rotate")
+    venv.reset(seed=0)
+    rng = np.random.default_rng(1)
+
+    def game(i: int) -> int:
+        """One batched step of ``n`` games (a 'game' of this row is one call)."""
+        before = sum(e.decisions for e in venv.envs)
+        masks = venv.action_masks()
+        # a random legal action per row: argmax of random keys over the mask
+        keys = rng.random(masks.shape) * masks
+        venv.step(keys.argmax(axis=1))
+        return sum(e.decisions for e in venv.envs) - before
+
+    return game
+
+
+def _openspiel(game_string: str, tensor: str | None = None) -> Game:
     import pyspiel
 
     if game_string.startswith("python_mattis"):
         from . import openspiel_game  # noqa: F401  (registers python_mattis)
     g = pyspiel.load_game(game_string)
     rng = random.Random(1)
+    observer: Any = None
+    if tensor is not None:
+        from open_spiel.python.observation import make_observation
+
+        kind = pyspiel.IIGObservationType(perfect_recall=tensor == "info")
+        observer = make_observation(g, kind)
 
     def game(i: int) -> int:
         s = g.new_initial_state()
@@ -108,6 +193,8 @@ def _openspiel(game_string: str) -> Callable[[int], int]:
                         break
                 s.apply_action(pick)
             else:
+                if observer is not None:
+                    observer.set_from(s, s.current_player())
                 s.apply_action(choice(s.legal_actions()))
                 n += 1
         return n
@@ -115,19 +202,54 @@ def _openspiel(game_string: str) -> Callable[[int], int]:
     return game
 
 
-def race(seconds_per_row: float = 3.0, rules: str = "mattis", players: int = 3) -> list[Row]:
-    """Run every row for about ``seconds_per_row`` seconds; rows that need a missing
-    package are reported with ``decisions_per_s = None`` and the reason."""
-    plan: list[tuple[str, str, Callable[[], Callable[[int], int]]]] = [
-        ("mattis raw", f"{rules} {players}p, legal_moves()+apply()", lambda: _raw(rules, players)),
-        ("mattis pettingzoo", f"mattis_v0 {rules} {players}p, env.last()+step()", lambda: _pettingzoo(rules, players)),
-        ("mattis openspiel", f"python_mattis {rules} {players}p via pyspiel",
-         lambda: _openspiel(f"python_mattis(rules={rules},players={players})")),
-        ("crazy_eights", "OpenSpiel C++ (5 players) via pyspiel", lambda: _openspiel("crazy_eights")),
-        ("hearts", "OpenSpiel C++ (4 players) via pyspiel", lambda: _openspiel("hearts")),
+BATCH = 16
+"""Games in the batched env's row."""
+
+
+def plan(rules: str, players: int, raw: bool = True) -> list[tuple[str, str, Callable[[], Game]]]:
+    """The rows of one rule set (name, detail, builder)."""
+    spec = f"python_mattis(rules={rules},players={players})"
+    tag = f"{rules} {players}p"
+    rows: list[tuple[str, str, Callable[[], Game]]] = []
+    if raw:
+        rows.append((f"mattis raw ({build_label()})", f"{tag}, legal_moves()+apply()", lambda: _raw(rules, players)))
+    rows += [
+        ("mattis openspiel", f"{tag}, python_mattis via pyspiel", lambda: _openspiel(spec)),
+        ("mattis openspiel + obs tensor", f"{tag}, observation tensor each decision",
+         lambda: _openspiel(spec, "obs")),
+        ("mattis openspiel + infostate tensor", f"{tag}, information-state tensor each decision",
+         lambda: _openspiel(spec, "info")),
+        ("mattis pettingzoo", f"{tag}, mattis_v0 env.last()+step()", lambda: _pettingzoo(rules, players)),
+        ("mattis gymnasium", f"{tag}, MattisEnv step() vs random opponents", lambda: _gymnasium(rules, players)),
+        (f"mattis batched x{BATCH}", f"{tag}, MattisVectorEnv step() vs random opponents",
+         lambda: _batched(rules, players, BATCH)),
     ]
-    rows: list[Row] = []
-    for name, detail, build in plan:
+    return rows
+
+
+OPENSPIEL_ROWS: list[tuple[str, str, Callable[[], Game]]] = [
+    ("crazy_eights", "OpenSpiel C++ (5 players) via pyspiel", lambda: _openspiel("crazy_eights")),
+    ("crazy_eights + obs tensor", "observation tensor each decision", lambda: _openspiel("crazy_eights", "obs")),
+    ("hearts", "OpenSpiel C++ (4 players) via pyspiel", lambda: _openspiel("hearts")),
+    ("hearts + infostate tensor", "information-state tensor each decision (hearts has no observation tensor)",
+     lambda: _openspiel("hearts", "info")),
+]
+
+
+def race(seconds_per_row: float = 3.0, rules: str | list[str] = "mattis", players: int = 3,
+         raw_rows: list[Row] | None = None) -> list[Row]:
+    """Run every row for about ``seconds_per_row`` seconds; rows that need a missing
+    package are reported with ``decisions_per_s = None`` and the reason.  ``rules``
+    may name several presets (their rows come one after another, OpenSpiel's games
+    once at the end).  ``raw_rows`` (measured elsewhere, e.g. in a subprocess per
+    build) replace the in-process raw row when given."""
+    names = [rules] if isinstance(rules, str) else list(rules)
+    todo: list[tuple[str, str, Callable[[], Game]]] = []
+    for name in names:
+        todo += plan(name, players, raw=raw_rows is None)
+    todo += OPENSPIEL_ROWS
+    rows: list[Row] = [dict(r) for r in raw_rows or []]
+    for name, detail, build in todo:
         try:
             game = build()
         except ImportError as e:
@@ -135,29 +257,68 @@ def race(seconds_per_row: float = 3.0, rules: str = "mattis", players: int = 3) 
                          "seconds": 0.0, "decisions_per_s": None})
             continue
         rows.append(_timed(name, detail, seconds_per_row, game))
-    base = next((r["decisions_per_s"] for r in rows if r["name"] == "crazy_eights"), None)
-    for r in rows:
-        r["ratio_vs_crazy_eights"] = (r["decisions_per_s"] / base
-                                      if base and r["decisions_per_s"] is not None else None)
+    _ratios(rows)
     return rows
 
 
+def _ratios(rows: list[Row]) -> None:
+    base = next((r["decisions_per_s"] for r in rows if r["name"] == "crazy_eights"), None)
+    raw = next((r["decisions_per_s"] for r in rows if r["name"].startswith("mattis raw")), None)
+    for r in rows:
+        d = r["decisions_per_s"]
+        r["ratio_vs_crazy_eights"] = d / base if base and d is not None else None
+        if r["name"].startswith("mattis"):
+            r["ratio_vs_raw"] = d / raw if raw and d is not None else None
+        elif " + " in r["name"]:
+            plain = next((q["decisions_per_s"] for q in rows if q["name"] == r["name"].split(" + ")[0]), None)
+            r["ratio_vs_raw"] = d / plain if plain and d is not None else None
+        else:
+            r["ratio_vs_raw"] = 1.0 if d is not None else None
+
+
 def format_table(rows: list[Row]) -> str:
-    """The race as a Markdown table."""
-    lines = ["| row | what | games | decisions/s | vs crazy_eights |", "|---|---|---:|---:|---:|"]
+    """The race as a Markdown table.  ``vs raw``: a mattis row against the raw engine,
+    an OpenSpiel tensor row against the same game without the tensor."""
+    lines = ["| row | what | games | decisions/s | vs crazy_eights | vs raw |", "|---|---|---:|---:|---:|---:|"]
     for r in rows:
         dps = "-" if r["decisions_per_s"] is None else f"{r['decisions_per_s']:,.0f}"
         ratio = "-" if r.get("ratio_vs_crazy_eights") is None else f"{r['ratio_vs_crazy_eights']:.2f}x"
-        lines.append(f"| {r['name']} | {r['detail']} | {r['games']} | {dps} | {ratio} |")
+        vs_raw = "-" if r.get("ratio_vs_raw") is None else f"{r['ratio_vs_raw']:.2f}x"
+        lines.append(f"| {r['name']} | {r['detail']} | {r['games']} | {dps} | {ratio} | {vs_raw} |")
     return "\n".join(lines)
 
 
-def main_race(seconds: float = 3.0) -> int:
+def main_race(seconds: float = 3.0, rules: str | list[str] = "mattis", players: int = 3) -> int:
     """Print the race table (for ``mattis bench --vs-openspiel``); returns 0."""
-    print(f"Random playouts, {seconds:g} CPU s per row, one process (decisions = player moves, per CPU second):")
-    print(format_table(race(seconds)))
+    print(f"Random playouts, {seconds:g} CPU s per row, one process (decisions = player moves, per CPU second; "
+          f"a batched row's 'games' are its calls):")
+    print(format_table(race(seconds, rules, players)))
     return 0
 
 
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m mattis.rl.speed", description="the research interfaces' speed race")
+    ap.add_argument("seconds_pos", nargs="?", type=float, default=None, help=argparse.SUPPRESS)
+    ap.add_argument("--seconds", type=float, default=3.0, help="CPU seconds per row (default 3)")
+    ap.add_argument("--rules", default="mattis", help="a preset (default mattis)")
+    ap.add_argument("--players", type=int, default=3)
+    ap.add_argument("--raw-json", action="store_true",
+                    help="measure only the raw engine's row and print it as JSON (one build per process)")
+    args = ap.parse_args(argv)
+    seconds = args.seconds_pos if args.seconds_pos is not None else args.seconds
+    try:
+        preset(args.rules).check_players(args.players)
+    except (RulesError, ValueError) as e:  # one line, no traceback
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    if seconds <= 0:
+        print("error: --seconds must be positive", file=sys.stderr)
+        return 2
+    if args.raw_json:
+        print(json.dumps(raw_row(args.rules, args.players, seconds)))
+        return 0
+    return main_race(seconds, args.rules, args.players)
+
+
 if __name__ == "__main__":
-    sys.exit(main_race(float(sys.argv[1]) if len(sys.argv) > 1 else 3.0))
+    sys.exit(main())

@@ -1,0 +1,136 @@
+"""A batched environment: ``num_envs`` games of :class:`~mattis.rl.gym_env.MattisEnv`
+stepped per call, with NumPy arrays in and out (Gymnasium's vector API).
+
+>>> from mattis.rl.vector_env import MattisVectorEnv
+>>> venv = MattisVectorEnv(4, players=3, opponents="random")
+>>> obs, info = venv.reset(seed=0)
+>>> obs.shape[0], venv.action_masks().shape[0], info["action_mask"].shape[0]
+(4, 4, 4)
+
+* ``reset(seed=s)`` seeds game ``i`` with ``s + i`` (Gymnasium's convention); each
+  game then continues its own reproducible sequence of episodes.
+* ``step(actions)`` takes an int array of shape ``(num_envs,)`` and returns
+  ``(observations (num_envs, obs_size) float32, rewards float32, terminations bool,
+  truncations bool, infos)``.  ``infos["action_mask"]`` is a bool array
+  ``(num_envs, actions)``, also given by :meth:`MattisVectorEnv.action_masks`.
+* Auto-reset in the same step (``AutoresetMode.SAME_STEP``): a game that ends is dealt
+  anew at once; its returned observation is the new episode's first, and the last one
+  of the ended episode is in ``infos["final_obs"][i]`` (with ``infos["final_info"]``
+  and the boolean array ``infos["_final_obs"]`` marking which games ended).
+
+The games run one after another in this process (the engine is pure Python; a
+process pool would add more in transfer than it saves at these step costs);
+the speed race (:mod:`mattis.rl.speed`) reports its decisions per second beside the
+single environment's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from .encoding import obs_size
+from .gym_env import MattisEnv
+
+
+class MattisVectorEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64], npt.NDArray[Any]]):
+    """``num_envs`` :class:`MattisEnv` games stepped together (see the module docstring).
+
+    Keyword arguments go to every :class:`MattisEnv` (rules, players, overrides, seat,
+    dealer, opponents)."""
+
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
+
+    def __init__(self, num_envs: int, **env_kwargs: Any) -> None:
+        if num_envs < 1:
+            raise ValueError("num_envs must be at least 1")
+        if env_kwargs.get("render_mode") is not None:
+            raise ValueError("the batched environment does not render; render one MattisEnv instead")
+        self.num_envs = num_envs
+        self.envs = [MattisEnv(**env_kwargs) for _ in range(num_envs)]
+        first = self.envs[0]
+        self.single_observation_space = first.observation_space
+        self.single_action_space = first.action_space
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        assert isinstance(self.single_action_space, spaces.Discrete)
+        self._actions = int(self.single_action_space.n)
+        size = obs_size(first.players)
+        self._obs = np.zeros((num_envs, size), np.float32)
+        self._masks = np.zeros((num_envs, self._actions), np.bool_)
+        self._started = False
+
+    def reset(self, *, seed: int | Sequence[int | None] | None = None,
+              options: dict[str, Any] | None = None) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
+        if seed is None:
+            seeds: list[int | None] = [None] * self.num_envs
+        elif isinstance(seed, int):
+            seeds = [seed + i for i in range(self.num_envs)]
+        else:
+            seeds = list(seed)
+            if len(seeds) != self.num_envs:
+                raise ValueError(f"need {self.num_envs} seeds, got {len(seeds)}")
+        for i, (env, s) in enumerate(zip(self.envs, seeds, strict=True)):
+            self._obs[i], _ = env.reset(seed=s)
+            self._masks[i] = env.action_masks()
+        self._started = True
+        return self._obs.copy(), self._infos()
+
+    def step(self, actions: npt.NDArray[np.int64] | Sequence[int]) -> tuple[
+            npt.NDArray[np.float32], npt.NDArray[np.float32], npt.NDArray[np.bool_],
+            npt.NDArray[np.bool_], dict[str, Any]]:
+        if not self._started:
+            raise RuntimeError("call reset() first")
+        acts = np.asarray(actions).reshape(-1)
+        if acts.shape[0] != self.num_envs:
+            raise ValueError(f"need {self.num_envs} actions, got {acts.shape[0]}")
+        rewards = np.zeros(self.num_envs, np.float32)
+        terms = np.zeros(self.num_envs, np.bool_)
+        truncs = np.zeros(self.num_envs, np.bool_)
+        final_obs: list[Any] = [None] * self.num_envs
+        final_info: list[Any] = [None] * self.num_envs
+        for i, env in enumerate(self.envs):
+            obs, reward, done, info = env._step(int(acts[i]))
+            rewards[i] = reward
+            if done:
+                terms[i] = True
+                final_obs[i] = env._encoder.encode(obs)
+                final_info[i] = info
+                self._obs[i], _ = env.reset()
+            else:
+                env._encoder.encode(obs, self._obs[i])
+            self._masks[i] = env.action_masks()
+        infos = self._infos()
+        if terms.any():
+            infos["final_obs"] = np.array(final_obs, dtype=object)
+            infos["_final_obs"] = terms.copy()
+            infos["final_info"] = np.array(final_info, dtype=object)
+            infos["_final_info"] = terms.copy()
+        return self._obs.copy(), rewards, terms, truncs, infos
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """The legal actions of every game's learner now, shape ``(num_envs, actions)``."""
+        return self._masks.copy()
+
+    def set_opponents(self, opponents: Any) -> None:
+        """Set the opponents of every game from its next episode on
+        (see :meth:`MattisEnv.set_opponents`)."""
+        for env in self.envs:
+            env.set_opponents(opponents)
+
+    def _infos(self) -> dict[str, Any]:
+        return {"action_mask": self._masks.copy(),
+                "seat": np.array([e.seat for e in self.envs], np.int64)}
+
+    def close_extras(self, **kwargs: Any) -> None:
+        for env in self.envs:
+            env.close()
+
+
+__all__ = ["MattisVectorEnv"]
