@@ -323,18 +323,20 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "plain.again": ("Spille igjen? (ja/nei)", "Play again? (yes/no)"),
     "plain.again_help": ("Svar ja eller nei.", "Answer yes or no."),
     "plain.illegal": ("Ikke lov: {reason}.", "Not allowed: {reason}."),
-    "plain.bad_input": ("Forstod ikke «{text}». Skriv et kort (4C), en serie (5H 6H 7H), sjanse, ta opp, "
-                        "et tall fra listen eller hjelp.",
-                        "Did not understand \"{text}\". Type a card (4C), a sequence (5H 6H 7H), chance, pickup, "
-                        "a number from the list, or help."),
+    "plain.bad_input": ("Forstod ikke «{text}». Skriv et kort (4♣ eller 4C), en serie (5♥ 6♥ 7♥), sjanse, "
+                        "ta opp, et tall fra listen eller hjelp.",
+                        "Did not understand \"{text}\". Type a card (4♣ or 4C), a sequence (5♥ 6♥ 7♥), chance, "
+                        "pickup, a number from the list, or help."),
     "plain.bad_number": ("Velg et tall fra 1 til {n}.", "Choose a number from 1 to {n}."),
-    "plain.help": ("Svar med et kort (4C, TS, 10S), en serie (5H 6H 7H), «sjanse», «ta opp» eller tallet "
-                   "foran et valg.\nKommandoer: hint, siste (siste stikk), regler, status, avslutt (lagrer). "
-                   "Kort skrives med valør (2-9, T/10, J, Q, K, A) og farge (C kløver, D ruter, H hjerter, "
-                   "S spar).",
-                   "Answer with a card (4C, TS, 10S), a sequence (5H 6H 7H), \"chance\", \"pickup\" or the "
-                   "number in front of a choice.\nCommands: hint, last (last trick), rules, status, quit (saves). "
-                   "Cards are rank (2-9, T/10, J, Q, K, A) then suit (C clubs, D diamonds, H hearts, S spades)."),
+    "plain.help": ("Svar med et kort (4♣ eller 4C, 10♠ eller TS), en serie (5♥ 6♥ 7♥), «sjanse», «ta opp» "
+                   "eller tallet foran et valg.\nKommandoer: hint, angre (ta tilbake trekket ditt), siste "
+                   "(siste stikk), regler, lær (slik spiller du), statistikk, status, avslutt (lagrer). "
+                   "Kort skrives med valør (2-10, J, Q, K, A) og farge (♣ eller C kløver, ♦ eller D ruter, "
+                   "♥ eller H hjerter, ♠ eller S spar).",
+                   "Answer with a card (4♣ or 4C, 10♠ or TS), a sequence (5♥ 6♥ 7♥), \"chance\", \"pickup\" "
+                   "or the number in front of a choice.\nCommands: hint, back (take back your move), last (last "
+                   "trick), rules, learn (how to play), stats, status, quit (saves). Cards are rank (2-10, J, Q, "
+                   "K, A) then suit (♣ or C clubs, ♦ or D diamonds, ♥ or H hearts, ♠ or S spades)."),
     "rules.title": ("Regler i bruk: {name}", "Rules in force: {name}"),
     "rules.glossary": ("Ord i spillet:", "Words of the game:"),
     # ------------------------------------------------------ how to play (core.text.how_to_play)
@@ -545,6 +547,38 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
                     "Unfinished games: {n}. Continue with: mattis play --resume 1 (see mattis play --list)"),
     "settings.broken": ("Innstillingene kunne ikke leses ({why}); standardvalgene brukes, og filen er ikke endret.",
                         "The settings could not be read ({why}); the defaults are used and the file is left as it is."),
+    # ------------------------------------------- the terminal table's own chrome (tui.*, mattis.tui.app)
+    "tui.too_small": ("Gjør vinduet større: minst {w}×{h} tegn (q lagrer og avslutter).",
+                      "Make the window bigger: at least {w}×{h} characters (q saves and quits)."),
+    "tui.house": ("Husregler: {rules}", "House rules: {rules}"),
+    "tui.btn.history": ("Historikk", "History"),
+    "tui.hand.legend_compact": ("lyse kort kan legges · ▸ valgt · ✓ merket",
+                                "bright cards may be played · ▸ chosen · ✓ marked"),
+    "tui.keys.choose": ("←/→ velg kort", "←/→ choose a card"),
+    "tui.keys.lay": ("Enter legg", "Enter play"),
+    "tui.keys.mark": ("Mellomrom merk en serie", "Space mark a sequence"),
+    "tui.keys.chance": ("c sjanse", "c sjanse (chance)"),
+    "tui.keys.pickup": ("p ta opp", "p pick up"),
+    "tui.keys.take_back": ("u ta tilbake", "u take back"),
+    "tui.keys.hint": ("h hint", "h hint"),
+    "tui.keys.history": ("l historikk", "l history"),
+    "tui.keys.rules": ("r regler", "r rules"),
+    "tui.keys.howto": ("? slik spiller du", "? how to play"),
+    "tui.keys.settings": ("s innstillinger", "s settings"),
+    "tui.keys.stats": ("i statistikk", "i statistics"),
+    "tui.keys.quit": ("q lagre og avslutt", "q save and quit"),
+    "tui.table.took1": ("{name} tok stikket:", "{name} took the stikk (trick):"),
+    "tui.table.took2": ("{name} fullførte avstikket:", "{name} completed the avstikk:"),
+    "tui.history.trick1": ("{n} av {total}: et stikk i fase 1", "{n} of {total}: a stikk (trick) in phase 1"),
+    "tui.history.trick2": ("{n} av {total}: et avstikk i fase 2", "{n} of {total}: an avstikk in phase 2"),
+    "tui.history.open": ("(ikke ferdig)", "(not finished)"),
+    "tui.history.took1": ("{name} tok stikket: {cards}", "{name} took the stikk (trick): {cards}"),
+    "tui.history.took2": ("{name} fullførte avstikket: {cards}", "{name} completed the avstikk: {cards}"),
+    "tui.history.known": ("Kjente kort hos {name}: {cards}", "Cards known to be in {name}'s hand: {cards}"),
+    "tui.history.log": ("Alle trekk", "Every move"),
+    "tui.history.close": ("←/→ blar i stikkene · ↑/↓ blar i loggen · en annen tast lukker",
+                          "←/→ browse the tricks · ↑/↓ scroll the log · any other key closes"),
+    "tui.info.pages": ("Side {n} av {total} (←/→ blar)", "Page {n} of {total} (←/→ turns the page)"),
     # ----------------------------------------------------------- command line
     "cli.rules": ("Regler: {rules}, {players} spillere", "Rules: {rules}, {players} players"),
     "cli.dealer": ("Giver: {name}", "Dealer: {name}"),

@@ -501,8 +501,8 @@ class Session:
     def session_data(self) -> dict[str, Any]:
         """What a saved game remembers beside its record."""
         return {"lang": self.lang, "levels": list(self.levels), "log": list(self.log),
-                "names": list(self.names), "take_backs": self.take_backs, "tally": list(self.tally), "games": self.games,
-                "marks": [list(m) for m in self._marks]}
+                "names": list(self.names), "take_backs": self.take_backs, "tally": list(self.tally),
+                "games": self.games, "marks": [list(m) for m in self._marks]}
 
     def record_text(self) -> str:
         """The game record (JSON) so far, with the names and the session's memory."""
