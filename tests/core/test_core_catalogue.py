@@ -18,7 +18,8 @@ from mattis.core.vocabulary import Termination
 #: Keys whose text is rightly the same in both languages (names, symbols, bare fields).
 SAME_IN_BOTH = {
     "status.loser.mattis", "loser.mattis", "loser.blodmattis", "trump.known", "end.loser_line",
-    "end.blodmattis_line", "col.status", "hint", "btn.hint", "web.title", "web.bot_tag",
+    "end.blodmattis_line", "col.status", "hint", "hint.why", "btn.hint", "web.title", "web.bot_tag",
+    "tui.keys.hint",
 }
 
 

@@ -15,10 +15,10 @@ from collections.abc import Sequence
 from typing import Final
 
 from .cards import RANK, SUIT, Card, Lang, card_name, card_symbol, suit_name
-from .catalogue import TEXT
+from .catalogue import TERM_KEYS, TEXT
 from .moves import Move, MoveKind
 from .observation import Observation
-from .rules import Chance, Follow, Pickup, Rules, Ties
+from .rules import Chance, EmptyHand, Follow, Pickup, Rules, Ties
 from .vocabulary import Illegal, Phase
 
 DEFAULT_NAMES: Final = ("Anne", "Bjørn", "Cato", "Dina", "Eirik", "Frida")
@@ -197,10 +197,44 @@ def rules_in_words(rules: Rules, lang: Lang = "en", changed_only: bool = False) 
     """
     changed = rules.overrides()
     return [
-        (option_label(option, lang), option_value_text(option, getattr(rules, option), lang))
+        (option_label(option, lang), _value_in_force(rules, option, lang))
         for option, _value in rules.describe()
         if option not in HIDDEN_OPTIONS and (not changed_only or option in changed)
     ]
+
+
+def _value_in_force(rules: Rules, option: str, lang: Lang) -> str:
+    """An option's value under ``rules``; the fight over equal cards has the variant's
+    own word (stunsa in Skitgubbe, krig elsewhere)."""
+    value = getattr(rules, option)
+    if option == "ties" and value is Ties.WAR:
+        return fight_word(rules, lang)
+    return option_value_text(option, value, lang)
+
+
+def glossary_terms(rules: Rules) -> list[str]:
+    """The ``term.*`` keys of the words that apply under ``rules``, in glossary order
+    (:data:`~mattis.core.catalogue.TERM_KEYS`): one fight word, sjanse only when it is
+    allowed, serie only with sequences, bordmattis/blåmattis or Blodmattis as the empty
+    hand goes, and the loser's word.
+
+    >>> glossary_terms(__import__("mattis.core.rules", fromlist=["preset"]).preset("skitgubbe"))
+    ['stikk', 'avstikk', 'stunsa', 'sjanse', 'trumf']
+    """
+    keep = {"stikk", "avstikk", "trumf", fight_term(rules)}
+    if rules.chance is not Chance.OFF:
+        keep.add("sjanse")
+    if rules.pickup is Pickup.FIRST:
+        keep.add("undertrekk")
+    if rules.sequences:
+        keep.add("serie")
+    if rules.empty_hand is EmptyHand.PICK_UP:
+        keep |= {"bordmattis", "blamattis"}
+    elif rules.empty_hand is EmptyHand.LOSES:
+        keep.add("blodmattis")
+    if loser_term(rules) == "mattis":
+        keep.add("mattis")
+    return [key for key in TERM_KEYS if key in keep]
 
 
 def how_to_play(rules: Rules, lang: Lang = "en") -> list[tuple[str, str]]:
