@@ -447,7 +447,8 @@ class Session:
 
     # ------------------------------------------------------------ log
     def _you(self, line: str) -> str:
-        return fix_you(line, self.names[HUMAN], self.lang)
+        you = self.names[HUMAN]
+        return fix_you(line, you, self.lang) if you == say("word.you", self.lang) else line
 
     def _log_events(self, seat: int, events: list[Event]) -> None:
         """Turn the events of a move into log lines; count a finished game."""

@@ -115,7 +115,7 @@ def stats_lines(lang: Lang, path: Path | None = None) -> list[str]:
     lost = Counter(r.rules + ("*" if r.house_rules else "") for r in results if r.lost)
     for key in sorted(played):
         name = key.rstrip("*")
-        label = say(f"rules.preset.{name}", lang) if f"rules.preset.{name}" in _keys() else name
+        label = name.capitalize()
         if key.endswith("*"):
             label += " " + say("stats.house", lang)
         lines.append(say("stats.row", lang, label=label, games=played[key], lost=lost[key],
