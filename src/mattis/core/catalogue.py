@@ -407,10 +407,10 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "howto.h.sjanse": ("Sjanse", "Sjanse (chance)"),
     "howto.sjanse.lead": ("Når det er du som legger ut, kan du sjanse i stedet: du snur det øverste kortet i "
                           "bunken og legger det ut med en gang, uansett hva det er. Det gjelder også når du "
-                          "legger et nytt kort i en krig.",
+                          "legger et nytt kort i en {fight}.",
                           "When you lead, you may take a sjanse (chance) instead: turn the top card of the bunke "
-                          "(stock) and lay it at once, whatever it is. This also goes for the new card in a krig "
-                          "(war)."),
+                          "(stock) and lay it at once, whatever it is. This also goes for the new card in a "
+                          "{fight}."),
     "howto.sjanse.any": ("Hver gang du skal legge i fase 1, kan du sjanse i stedet: du snur det øverste kortet i "
                          "bunken og legger det, uansett hva det er. Det er bare lov så lenge det ligger mer enn "
                          "ett kort i bunken.",
@@ -580,6 +580,9 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "tui.history.close": ("←/→ blar i stikkene · ↑/↓ blar i loggen · en annen tast lukker",
                           "←/→ browse the tricks · ↑/↓ scroll the log · any other key closes"),
     "tui.info.pages": ("Side {n} av {total} (←/→ blar)", "Page {n} of {total} (←/→ turns the page)"),
+    "tui.info.close_pages": ("←/→ blar om · ↑/↓ ruller · en annen tast lukker",
+                             "←/→ turn the page · ↑/↓ scroll · any other key closes"),
+    "tui.howto.title": ("Slik spiller du {name}", "How to play {name}"),
     # ----------------------------------------------------------- command line
     "cli.rules": ("Regler: {rules}, {players} spillere", "Rules: {rules}, {players} players"),
     "cli.dealer": ("Giver: {name}", "Dealer: {name}"),

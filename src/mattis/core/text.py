@@ -262,7 +262,7 @@ def how_to_play(rules: Rules, lang: Lang = "en") -> list[tuple[str, str]]:
     out.append((s("howto.h.draw"), s(f"howto.draw.{rules.draw.value}")))
     out.append((s("howto.h.fight"), s(f"howto.fight.{fight_term(rules)}")))
     if rules.chance is not Chance.OFF:
-        out.append((s("howto.h.sjanse"), s(f"howto.sjanse.{rules.chance.value}")))
+        out.append((s("howto.h.sjanse"), s(f"howto.sjanse.{rules.chance.value}", fight=fight_word(rules, lang))))
     out.append((s("howto.h.trumf"), s(f"howto.trumf.{rules.trump.value}")))
     out.append((s("howto.h.end1"), s(f"howto.end1.{rules.phase1_end.value}")))
     phase2 = s("howto.phase2", leader=s(f"howto.leader2.{rules.leader2.value}"),
