@@ -112,4 +112,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    # Through the package's module, so that the subcommands' CliError is this one's
+    # (run as a script this file would be a second module, __main__, with its own class).
+    from mattis.cli.main import main as _main
+
+    raise SystemExit(_main())
