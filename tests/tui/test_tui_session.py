@@ -346,3 +346,23 @@ def test_records_written_by_the_session_are_game_records(tmp_path: Path) -> None
     text = (tmp_path / "g.json").read_text(encoding="utf-8")
     record = GameRecord.loads(text)
     assert Referee.from_record(record).observation(0) == s.observation()
+
+
+def test_plain_mode_shows_house_rules_in_words(monkeypatch: pytest.MonkeyPatch,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
+    assert main(["play", "--plain", "--set", "sequences=3", "--set", "ties=stoting"]) == 0
+    out = capsys.readouterr().out
+    assert "Husregler: Like høye kort: støting; Serie/rad (minste lengde): 3" in out
+    assert "sequences" not in out and "stoting" not in out
+
+
+def test_plain_mode_writes_cards_as_on_the_cards(monkeypatch: pytest.MonkeyPatch,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    import re
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n1\nstatus\nlast\nquit\n"))
+    assert main(["play", "--plain", "--seed", "6", "--lang", "en"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"Your hand: (?:(?:10|[2-9JQKA])[♣♦♥♠] ?)+", out)
+    assert not re.search(r"(?<![\w♣♦♥♠])(?:10|[2-9TJQKA])[CDHS](?!\w)", out)

@@ -321,6 +321,7 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
                       "mattis: {rules}, {players} players. Type help for help."),
     "plain.player": ("{name}: hånd {hand}, vunnet {pile}, stikk {tricks}",
                      "{name}: hand {hand}, won {pile}, stikk {tricks}"),
+    "plain.house": ("Husregler: {rules}", "House rules: {rules}"),
     "plain.again": ("Spille igjen? (ja/nei)", "Play again? (yes/no)"),
     "plain.again_help": ("Svar ja eller nei.", "Answer yes or no."),
     "plain.illegal": ("Ikke lov: {reason}.", "Not allowed: {reason}."),

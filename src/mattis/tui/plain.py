@@ -16,7 +16,7 @@ from typing import TextIO
 
 from ..core import CHANCE, PICKUP, Move, Observation, parse_card, play
 from ..core.cards import CardError
-from ..core.text import how_to_play
+from ..core.text import how_to_play, rules_in_words
 from .i18n import t
 from .render import (
     cards_label,
@@ -35,6 +35,9 @@ from .render import (
 )
 from .session import Session
 from .stats import stats_lines
+
+RESUMED_LOG = 12
+"""Log lines of a resumed game shown again when it goes on."""
 
 BAD_AGAIN = 3
 """Answers at "Play again?" that are neither yes nor no before the game ends anyway
@@ -96,8 +99,8 @@ class PlainGame:
         self.inp = inp
         self.out = out
         self.delay = delay
-        self.shown = 0
-        """How many log lines have been printed."""
+        self.shown = max(0, len(session.log) - RESUMED_LOG)
+        """How many log lines have been printed (a resumed game shows its last few)."""
 
     def say(self, text: str = "") -> None:
         print(text, file=self.out, flush=True)
@@ -142,6 +145,9 @@ class PlainGame:
         s = self.session
         lang = s.lang
         self.say(t(lang, "plain.welcome", rules=s.rules.name, players=s.players))
+        house = rules_in_words(s.rules, lang, changed_only=True)
+        if house:
+            self.say(t(lang, "plain.house", rules="; ".join(f"{label}: {value}" for label, value in house)))
         while True:
             while s.bot_to_act:
                 s.bot_step()
