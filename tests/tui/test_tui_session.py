@@ -253,10 +253,10 @@ def test_statistics_count_games_per_rules_and_level(tmp_path: Path) -> None:
     record_game(GameResult("skitgubbe", True, 3, "easy,expert", lost=True))
     lines = stats_lines("en")
     assert lines[0] == "Games played: 3. Lost: 2."
-    assert "  Mattis: 2 games, 1 times Mattis" in lines
-    assert "  Skitgubbe (with house rules): 1 games, 1 times the skitgubbe" in lines
-    assert any(line.startswith("  easy, expert: 1 games, 1 lost") for line in lines)
-    assert "  Mattis: 2 spill, 1 ganger Mattis" in stats_lines("nb")
+    assert "  Mattis: 2 played, 1 as Mattis" in lines
+    assert "  Skitgubbe (with house rules): 1 played, 1 as the skitgubbe" in lines
+    assert "  easy, expert: 1 played, 1 lost" in lines
+    assert "  Mattis: 2 spilt, 1 som Mattis" in stats_lines("nb")
 
 
 def test_a_finished_game_is_recorded_once(tmp_path: Path) -> None:
