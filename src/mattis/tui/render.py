@@ -175,28 +175,36 @@ def last_trick_text(obs: Observation, names: Sequence[str], lang: Lang, codes: b
     return t(lang, key, name=names[seat], cards=cards_label(cards, codes))
 
 
-def end_lines(obs: Observation, names: Sequence[str], tally: Sequence[int], lang: Lang) -> list[str]:
-    """The end screen: finishing order, who lost (in the variant's word), the session tally."""
+def end_lines(obs: Observation, names: Sequence[str], tally: Sequence[int], lang: Lang,
+              take_backs: int = 0) -> list[str]:
+    """The end screen: finishing order, who lost (in the variant's word; a Blodmattis
+    last, as the first to lose), whether you lost, the take-backs used, the session tally."""
     lines = [t(lang, "end.title"), "", t(lang, "end.order")]
     for i, s in enumerate(obs.finished, start=1):
         lines.append(f"  {i}. {names[s]}")
     for i, s in enumerate(obs.ranked, start=len(obs.finished) + 1):
         lines.append("  " + t(lang, "end.ranked_line", place=i, name=names[s]))
     m = obs.outcome.mattis if obs.outcome is not None else None
-    for s in obs.blodmattis:
-        lines.append("  " + t(lang, "end.blodmattis_line", name=names[s]))
-    if m is not None:
+    if m is not None and m not in obs.blodmattis:
         place = len(obs.finished) + len(obs.ranked) + 1
         lines.append("  " + t(lang, "end.loser_line", place=place, name=names[m],
                               loser=loser_word(obs.rules, lang)))
+    for s in obs.blodmattis:
+        lines.append("  " + t(lang, "end.blodmattis_line", name=names[s]))
     lines.append("")
     you = names[obs.seat]
     term = loser_term(obs.rules)
     lines.append(fix_you(loser_sentence(obs.rules, names[m], lang), you, lang) if m is not None
                  else t(lang, f"end.no_loser.{term}"))
+    if obs.seat in obs.blodmattis:
+        lines.append(t(lang, "end.you_lost.blodmattis"))
+    elif obs.seat in obs.losers or m == obs.seat:
+        lines.append(t(lang, f"end.you_lost.{term}"))
     if obs.end_reason is not None and obs.end_reason is not Termination.NORMAL:
         key = f"end.reason.{obs.end_reason.value}"
         lines.append(t(lang, key) if has(lang, key) else obs.end_reason.value)
+    if take_backs:
+        lines.append(t(lang, "end.take_backs", n=take_backs))
     lines.append("")
     lines.append(t(lang, f"end.tally.{term}"))
     for s in range(obs.players):
