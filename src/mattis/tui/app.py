@@ -633,7 +633,7 @@ class MattisApp(App[Path | None]):
         self.submit(PICKUP)
 
     def action_last(self) -> None:
-        """The history: every trick so far (the last one first shown) and the whole log,
+        """The history: every trick so far (the last completed one shown first) and the whole log,
         with the cards known to be in the other hands."""
         s = self.session
         lang = self.lang
@@ -642,8 +642,11 @@ class MattisApp(App[Path | None]):
         pages = [trick_lines(tr, i, len(done), s.names, lang) for i, tr in enumerate(done, start=1)]
         known = [t(lang, "tui.history.known", name=s.names[seat], cards=cards_label(obs.known[seat]))
                  for seat in range(obs.players) if seat != obs.seat and obs.known[seat]]
+        # it opens on the last completed trick (the one being played lies on the table)
+        taken = [i for i, tr in enumerate(done) if tr.taker is not None]
         self.push_screen(HistoryScreen(known, pages, s.log, t(lang, "tui.history.close"),
-                                       t(lang, "last.none"), t(lang, "tui.history.log")))
+                                       t(lang, "last.none"), t(lang, "tui.history.log"),
+                                       start=taken[-1] if taken else None))
 
     def action_rules(self) -> None:
         self.push_screen(InfoScreen(rules_lines(self.session.rules, self.lang), t(self.lang, "info.close")))

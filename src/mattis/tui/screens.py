@@ -117,12 +117,13 @@ class HistoryScreen(Window[None]):
     """
 
     def __init__(self, known: list[str], tricks: list[list[str]], log: list[str], close_hint: str,
-                 empty: str, log_title: str) -> None:
+                 empty: str, log_title: str, start: int | None = None) -> None:
         super().__init__()
         self.known = known
         self.tricks = tricks
         self.log_lines = log
-        self.index = len(tricks) - 1
+        self.index = len(tricks) - 1 if start is None else max(0, min(start, len(tricks) - 1))
+        """The trick shown (by default the last)."""
         self.close_hint = close_hint
         self.empty = empty
         self.log_title = log_title
