@@ -232,7 +232,8 @@ def test_rules_last_trick_and_hint_screens(tmp_path: Path) -> None:
 
 
 def screen_text(app: MattisApp) -> list[str]:
-    parts = [text_of(app.query_one(f"#{name}", Static)) for name in ("top", "players", "table", "log-text", "turn", "keys")]
+    names = ("top", "players", "table", "log-text", "turn", "keys")
+    parts = [text_of(app.query_one(f"#{name}", Static)) for name in names]
     return [*parts, str(app.hand.render()), str(app.hand.cards), str(sorted(app.hand.legal))]
 
 
