@@ -59,8 +59,9 @@ from .render import (
     trump_text,
     turn_text,
 )
-from .screens import EndScreen, HistoryScreen, InfoScreen
+from .screens import EndScreen, HistoryScreen, InfoScreen, SettingsScreen
 from .session import HUMAN, Session
+from .settings import Settings, load_settings
 from .stats import stats_lines
 
 CELL = 6
@@ -288,13 +289,16 @@ class MattisApp(App[Path | None]):
         Binding("u,backspace", "take_back", "take back", show=False),
         Binding("question_mark,f1", "how_to_play", "how to play", show=False),
         Binding("i", "stats", "statistics", show=False),
+        Binding("s", "settings", "settings", show=False),
         Binding("q", "save_quit", "quit", show=False),
         Binding("ctrl+c,ctrl+q", "save_quit", "quit", show=False, priority=True),
     ]
 
-    def __init__(self, session: Session, delay: float = 0.8) -> None:
+    def __init__(self, session: Session, delay: float = 0.8, settings_file: Path | None = None) -> None:
         super().__init__()
         self.session = session
+        self.settings_file = settings_file
+        """Where the settings screen saves (``None``: :func:`~mattis.tui.settings.settings_path`)."""
         self.delay = delay
         self.lang = session.lang
         self._bot_pending = False
@@ -429,7 +433,8 @@ class MattisApp(App[Path | None]):
         if self.session.can_take_back:
             parts.append(t(lang, "tui.keys.take_back"))
         parts += [t(lang, "tui.keys.hint"), t(lang, "tui.keys.history"), t(lang, "tui.keys.rules"),
-                  t(lang, "tui.keys.howto"), t(lang, "tui.keys.stats"), t(lang, "tui.keys.quit")]
+                  t(lang, "tui.keys.howto"), t(lang, "tui.keys.stats"), t(lang, "tui.keys.settings"),
+                  t(lang, "tui.keys.quit")]
         return " · ".join(parts)
 
     def show_cursor(self) -> None:
@@ -698,6 +703,15 @@ class MattisApp(App[Path | None]):
         lines = [t(lang, "stats.title"), "", *stats_lines(lang, self.session.stats_path)]
         self.push_screen(InfoScreen(lines, t(lang, "info.close")))
 
+    def action_settings(self) -> None:
+        """The settings screen; what it saves applies from the next ``mattis play``."""
+        current = load_settings(self.settings_file)
+        self.push_screen(SettingsScreen(current, self.lang, self.settings_file), self._after_settings)
+
+    def _after_settings(self, saved: Settings | None) -> None:
+        if saved is not None:
+            self.say(t(self.lang, "tui.settings.saved"))
+
     def action_save_quit(self) -> None:
         """Save the game record and leave."""
         if self._exiting:
@@ -715,4 +729,5 @@ class MattisApp(App[Path | None]):
         await self.run_action(action)
 
 
-__all__ = ["HUMAN", "MIN_SIZE", "EndScreen", "HandView", "HistoryScreen", "InfoScreen", "MattisApp"]
+__all__ = ["HUMAN", "MIN_SIZE", "EndScreen", "HandView", "HistoryScreen", "InfoScreen", "MattisApp",
+           "SettingsScreen"]

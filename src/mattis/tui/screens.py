@@ -8,14 +8,21 @@ table itself (the old ``ScreenStackError: Can't pop screen``).
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import ClassVar, Generic, TypeVar
 
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.geometry import Region
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
+
+from ..core import CHOICES, PRESETS, RulesError, preset
+from ..core.text import option_label, option_value_text
+from .i18n import Lang, has, t
+from .settings import LEVELS, Settings, save_settings
 
 R = TypeVar("R")
 
@@ -42,9 +49,9 @@ class InfoScreen(Window[None]):
 
     DEFAULT_CSS = """
     InfoScreen { align: center middle; }
-    InfoScreen > Vertical { width: 96; max-width: 100%; height: auto; max-height: 100%;
+    InfoScreen > Vertical { width: 96; max-width: 100%; height: 100%;
                             border: thick $accent; background: $surface; padding: 0 1; }
-    InfoScreen VerticalScroll { height: auto; max-height: 1fr; }
+    InfoScreen VerticalScroll { height: 1fr; }
     InfoScreen #info-page { height: 1; color: $text-muted; }
     InfoScreen #info-close { height: auto; color: $text-muted; }
     """
@@ -213,4 +220,204 @@ class EndScreen(Window[str]):
         self.close("again" if event.button.id == "again" else "quit")
 
 
-__all__ = ["EndScreen", "HistoryScreen", "InfoScreen", "Window"]
+
+
+class SettingsScreen(Window[Settings]):
+    """The settings (language, rules and house rules, players, bots, pace, your name),
+    kept in the settings file for the next ``mattis play``.  ↑/↓ choose a line, ←/→
+    change it, letters type your name, Enter saves, Escape leaves without saving."""
+
+    DEFAULT_CSS = """
+    SettingsScreen { align: center middle; }
+    SettingsScreen > Vertical { width: 90; max-width: 100%; height: 100%;
+                                border: thick $accent; background: $surface; padding: 0 1; }
+    SettingsScreen VerticalScroll { height: 1fr; }
+    SettingsScreen #settings-message { height: auto; color: #ffb0a0; text-style: bold; }
+    SettingsScreen #settings-help { height: auto; color: $text-muted; }
+    """
+
+    def __init__(self, settings: Settings, lang: Lang, path: Path | None = None) -> None:
+        super().__init__()
+        self.lang = lang
+        self.path = path
+        self.settings = settings
+        self.row = 0
+        self.message = ""
+        self.house: dict[str, str] = dict(settings.overrides)
+
+    # ------------------------------------------------------------ the lines
+    def fields(self) -> list[tuple[str, list[object], list[str]]]:
+        """(key, values, words) for each line, in order; the house rules last."""
+        lang = self.lang
+        s = self.settings
+        try:
+            allowed = list(preset(s.rules).allowed_players())
+        except RulesError:
+            allowed = [3]
+        bots: list[object] = list(LEVELS)
+        if s.bots not in LEVELS:
+            bots.insert(0, s.bots)
+        out: list[tuple[str, list[object], list[str]]] = [
+            ("lang", list[object](["nb", "en"]), [t(lang, "tui.settings.nb"), t(lang, "tui.settings.en")]),
+            ("rules", list[object](sorted(PRESETS)), [name.capitalize() for name in sorted(PRESETS)]),
+            ("players", list[object](allowed), [str(n) for n in allowed]),
+            ("bots", bots, [", ".join(t(lang, f"level.{b}") if has(lang, f"level.{b}") else b
+                                      for b in str(v).split(",")) for v in bots]),
+            ("delay", list(PACES), [t(lang, f"tui.settings.pace.{i}") for i in range(len(PACES))]),
+            ("name", list[object]([s.name]), [s.name or t(lang, "tui.settings.no_name", you=t(lang, "word.you"))]),
+        ]
+        for option, values in HOUSE_OPTIONS:
+            out.append((f"opt:{option}", list(values), [option_value_text(option, v, lang) for v in values]))
+        return out
+
+    def value(self, key: str) -> object:
+        s = self.settings
+        if key.startswith("opt:"):
+            option = key[4:]
+            spelled = self.house.get(option)
+            default = getattr(preset(s.rules), option)
+            if spelled is None:
+                return default.value if hasattr(default, "value") else default
+            for v in dict(HOUSE_OPTIONS)[option]:
+                if _spell(v) == spelled:
+                    return v
+            return default
+        return getattr(s, key)
+
+    def label(self, key: str) -> str:
+        if key.startswith("opt:"):
+            return option_label(key[4:], self.lang)
+        return t(self.lang, f"tui.settings.{key}")
+
+    def lines(self) -> list[str]:
+        out = []
+        for i, (key, values, words) in enumerate(self.fields()):
+            if key.startswith("opt:") and not self.fields()[i - 1][0].startswith("opt:"):
+                out.append("")
+                out.append(t(self.lang, "tui.settings.house"))
+            current = self.value(key)
+            word = words[values.index(current)] if current in values else str(current)
+            if key == "name":
+                word = words[0]
+            changed = key.startswith("opt:") and key[4:] in self.house
+            mark = "▶" if i == self.row else " "
+            out.append(f"{mark} {self.label(key)}: ‹ {word} ›{' *' if changed else ''}")
+        return out
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(t(self.lang, "tui.settings.title"), id="settings-title", markup=False)
+            with VerticalScroll():
+                yield Static(id="settings-text", markup=False)
+            yield Static(id="settings-message", markup=False)
+            yield Static(t(self.lang, "tui.settings.help"), id="settings-help", markup=False)
+
+    def on_mount(self) -> None:
+        self.show()
+
+    def show(self) -> None:
+        self.query_one("#settings-text", Static).update("\n".join(self.lines()))
+        self.query_one("#settings-message", Static).update(self.message)
+        # keep the chosen line on screen (two header lines come before the house rules)
+        extra = 2 if self.row >= len(BASIC) else 0
+        self.query_one(VerticalScroll).scroll_to_region(Region(0, self.row + extra, 1, 1), animate=False)
+
+    # ------------------------------------------------------------ changing
+    def change(self, step: int) -> None:
+        key, values, _words = self.fields()[self.row]
+        if key == "name":
+            return
+        current = self.value(key)
+        i = values.index(current) if current in values else 0
+        new = values[(i + step) % len(values)]
+        s = self.settings
+        if key.startswith("opt:"):
+            option = key[4:]
+            default = getattr(preset(s.rules), option)
+            default = default.value if hasattr(default, "value") else default
+            if new == default:
+                self.house.pop(option, None)
+            else:
+                self.house[option] = _spell(new)
+        elif key == "rules":
+            # another preset: its own player counts, no house rules carried over
+            players = s.players if s.players in preset(str(new)).allowed_players() else 3
+            self.settings = s.with_changes(rules=new, players=players)
+            self.house = {}
+        else:
+            self.settings = s.with_changes(**{key: new})
+        self.message = ""
+
+    def type_name(self, char: str | None, erase: bool = False) -> None:
+        name = self.settings.name[:-1] if erase else self.settings.name + (char or "")
+        self.settings = self.settings.with_changes(name=name[:NAME_LENGTH])
+        self.message = ""
+
+    def save(self) -> None:
+        settings = self.settings.with_changes(overrides=dict(self.house), name=self.settings.name.strip())
+        try:
+            settings.make_rules()
+            settings.bot_levels()
+        except (RulesError, ValueError) as e:
+            self.message = t(self.lang, "tui.settings.bad", why=str(e))
+            self.show()
+            return
+        try:
+            save_settings(settings, self.path)
+        except OSError as e:
+            self.message = t(self.lang, "tui.settings.cannot_save", why=e.strerror or str(e))
+            self.show()
+            return
+        self.close(settings)
+
+    def on_key(self, event: events.Key) -> None:
+        event.stop()
+        event.prevent_default()
+        n = len(self.fields())
+        key = self.fields()[self.row][0]
+        if event.key in ("up", "down"):
+            self.row = (self.row + (1 if event.key == "down" else -1)) % n
+        elif event.key in ("pageup", "pagedown", "home", "end"):
+            self.row = 0 if event.key in ("pageup", "home") else n - 1
+        elif event.key in ("left", "right"):
+            self.change(1 if event.key == "right" else -1)
+        elif event.key == "enter":
+            self.save()
+            return
+        elif event.key == "escape":
+            self.close(None)
+            return
+        elif key == "name" and event.key == "backspace":
+            self.type_name(None, erase=True)
+        elif key == "name" and event.is_printable and event.character:
+            self.type_name(event.character)
+        if self.is_attached and self.app.screen is self:
+            self.show()
+
+
+BASIC = ("lang", "rules", "players", "bots", "delay", "name")
+"""The settings screen's first lines (the house rules follow)."""
+
+PACES: tuple[float | None, ...] = (None, 0.0, 0.4, 1.5)
+"""Seconds per bot move offered (``None``: the usual pace)."""
+
+NAME_LENGTH = 20
+
+HOUSE_OPTIONS: tuple[tuple[str, tuple[object, ...]], ...] = (
+    *((option, tuple(CHOICES[option])) for option in CHOICES),
+    ("sequences", (0, 2, 3, 4)),
+    ("pickup_optional", (False, True)),
+    ("pickup_run", (False, True)),
+    ("leftovers_shown", (False, True)),
+)
+"""The rule options a house may change, with the values offered."""
+
+
+def _spell(value: object) -> str:
+    """A value as ``--set option=`` spells it."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+__all__ = ["EndScreen", "HistoryScreen", "InfoScreen", "SettingsScreen", "Window"]
