@@ -61,7 +61,7 @@ from .render import (
 )
 from .screens import EndScreen, HistoryScreen, InfoScreen, SettingsScreen
 from .session import HUMAN, Session
-from .settings import Settings, load_settings
+from .settings import Settings, load_settings, settings_path
 from .stats import stats_lines
 
 CELL = 6
@@ -705,8 +705,21 @@ class MattisApp(App[Path | None]):
 
     def action_settings(self) -> None:
         """The settings screen; what it saves applies from the next ``mattis play``."""
-        current = load_settings(self.settings_file)
+        path = self.settings_file or settings_path()
+        current = load_settings(path) if path.exists() else self.session_settings()
         self.push_screen(SettingsScreen(current, self.lang, self.settings_file), self._after_settings)
+
+    def session_settings(self) -> Settings:
+        """The settings of the game being played (what the settings screen starts from
+        when there is no settings file yet)."""
+        s = self.session
+        bots = [s.levels[seat] for seat in range(s.players) if seat != HUMAN]
+        you = t(self.lang, "word.you")
+        return Settings(lang=self.lang, rules=s.rules.name,
+                        overrides={k: str(v).lower() if isinstance(v, bool) else str(v)
+                                   for k, v in s.rules.overrides().items()},
+                        players=s.players, bots=bots[0] if len(set(bots)) == 1 else ",".join(bots),
+                        delay=None, name="" if s.names[HUMAN] == you else s.names[HUMAN])
 
     def _after_settings(self, saved: Settings | None) -> None:
         if saved is not None:
