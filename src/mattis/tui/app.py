@@ -419,6 +419,9 @@ class MattisApp(App[Path | None]):
         self.hand.call_after_refresh(self.show_cursor)
         self.widget("message").update(self.message)
         self.widget("keys").update(self._keys_text(obs))
+        # sjanse belongs to phase 1, picking up to phase 2: each button only in its phase
+        self.default_screen.query_one("#b-chance", Button).display = obs.phase is PHASE1
+        self.default_screen.query_one("#b-pickup", Button).display = obs.phase is PHASE2
 
     def _keys_text(self, obs: Observation) -> str:
         """The key help for this moment: only the keys that can do something in this phase."""
@@ -670,7 +673,7 @@ class MattisApp(App[Path | None]):
                 h.cursor = h.cards.index(move.cards[0])
             h.refresh()
             self.show_cursor()
-            text += "  " + t(self.lang, "hint.keys")
+            text += "  " + t(self.lang, "hint.keys" if len(move.cards) > 1 else "tui.hint.enter")
         else:
             text += "  " + t(self.lang, "hint.key_chance" if move.kind is MoveKind.CHANCE else "hint.key_pickup")
         self.say(text)
