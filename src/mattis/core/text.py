@@ -304,14 +304,20 @@ def hint_reason(obs: Observation, move: Move, lang: Lang = "en") -> str:
         hand = list(obs.hand)
         lowest = min(hand, key=lambda c: RANK[c]) if hand else card
         if not obs.table1:
-            return say("why.lowest_lead" if RANK[card] == RANK[lowest] else "why.expert", lang, card=sym)
+            if RANK[card] == RANK[lowest]:
+                return say("why.lowest_lead", lang, card=sym)
+            return say("why.lead_high" if RANK[card] == max(RANK[c] for c in hand) else "why.lead_mid", lang,
+                       card=sym)
         top = max(RANK[c] for _seat, c in obs.table1)
         beating = [c for c in hand if RANK[c] > top]
         if RANK[card] > top:
             low_beat = min(RANK[c] for c in beating)
             return say("why.lowest_beats" if RANK[card] == low_beat else "why.beats", lang, card=sym)
-        if RANK[card] < top and RANK[card] == RANK[lowest]:
-            return say("why.lose_low" if beating else "why.dump_low", lang, card=sym)
+        if RANK[card] == top and not obs.fighters:
+            return say("why.fight", lang, card=sym, fight=fight_word(obs.rules, lang))
+        if RANK[card] < top:
+            return say("why.dump_low" if not beating and RANK[card] == RANK[lowest] else "why.lose_low", lang,
+                       card=sym)
         return say("why.expert", lang, card=sym)
     trump = obs.trump
     order = lambda c: (SUIT[c] == trump, RANK[c])  # noqa: E731 - a sort key
