@@ -125,9 +125,9 @@ def test_take_back_survives_save_and_resume(tmp_path: Path) -> None:
     to_human(s)
     s.save()
     saved = read_saved(tmp_path / "g.json")
-    again = Session(rules=saved.record.rules, players=3, levels=saved.levels or [], lang="nb",
-                    save_path=tmp_path / "g.json")
-    again.resume(saved.record, meta=saved.meta)
+    again = Session.from_saved(saved, lang="en")
+    assert again.path == tmp_path / "g.json" and again.names[0] == "You" and again.levels == s.levels
+    assert again.log[: len(s.log)] == s.log and again.log[-1] == "The game goes on where it stopped."
     assert again.take_back() and again.observation() == decided
 
 

@@ -283,6 +283,24 @@ class Session:
             self._auto = True
             self.save_path = new_game_path()
 
+    @classmethod
+    def from_saved(cls, saved: SavedGame, lang: Lang | None = None, levels: list[str] | None = None,
+                   save_path: Path | None = None, stats_path: Path | None = None, seed: Seed = None) -> Session:
+        """A session that continues ``saved``: its rules and players, and (unless given
+        here) its language, bot levels and names; the log, take-backs and tally come back
+        too.  It saves to ``save_path``, by default the file it came from."""
+        lang = lang or saved.lang or "nb"
+        players = saved.record.players
+        names = saved.names or []
+        if names:
+            other: Lang = "en" if lang == "nb" else "nb"
+            names = [say("word.you", lang) if n == say("word.you", other) else n for n in names]
+        session = cls(rules=saved.record.rules, players=players, levels=levels or saved.levels or ["medium"] * players,
+                      lang=lang, seed=seed, save_path=save_path or saved.path, names=names, stats_path=stats_path)
+        keep = session.path.resolve() != saved.path.resolve()
+        session.resume(saved.record, keep_previous=keep, meta=saved.meta)
+        return session
+
     @property
     def path(self) -> Path:
         """Where the game is saved."""
