@@ -366,3 +366,25 @@ def test_plain_mode_writes_cards_as_on_the_cards(monkeypatch: pytest.MonkeyPatch
     out = capsys.readouterr().out
     assert re.search(r"Your hand: (?:(?:10|[2-9JQKA])[♣♦♥♠] ?)+", out)
     assert not re.search(r"(?<![\w♣♦♥♠])(?:10|[2-9TJQKA])[CDHS](?!\w)", out)
+
+
+@pytest.mark.parametrize("lang", ["nb", "en"])
+def test_a_krig_with_you_names_you_in_the_object_case(tmp_path: Path, lang: str) -> None:
+    """"krig mellom Cato og deg", never "og Du": the table line of a real krig with the human."""
+    from mattis.tui.render import table_lines
+
+    for seed in range(200):
+        s = new_session(tmp_path, lang=lang, seed=seed)
+        for _ in range(40):
+            to_human(s)
+            if s.over:
+                break
+            obs = s.observation()
+            if 0 in obs.fighters:
+                text = " ".join(table_lines(obs, s.names, lang))  # type: ignore[arg-type]
+                assert (" og deg!" in text or "mellom deg og" in text) if lang == "nb" else \
+                    (" and you!" in text or "between you and" in text), text
+                assert "Du!" not in text and "You!" not in text and "og Du" not in text
+                return
+            assert s.try_move(obs.legal[0]) is None
+    pytest.fail("no seeded game with a krig involving the human")
