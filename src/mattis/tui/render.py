@@ -196,9 +196,10 @@ def end_lines(obs: Observation, names: Sequence[str], tally: Sequence[int], lang
     term = loser_term(obs.rules)
     lines.append(fix_you(loser_sentence(obs.rules, names[m], lang), you, lang) if m is not None
                  else t(lang, f"end.no_loser.{term}"))
+    # the sentence above names the Mattis; say it when you lost some other way
     if obs.seat in obs.blodmattis:
         lines.append(t(lang, "end.you_lost.blodmattis"))
-    elif obs.seat in obs.losers or m == obs.seat:
+    elif obs.seat in obs.losers and m != obs.seat:
         lines.append(t(lang, f"end.you_lost.{term}"))
     if obs.end_reason is not None and obs.end_reason is not Termination.NORMAL:
         key = f"end.reason.{obs.end_reason.value}"

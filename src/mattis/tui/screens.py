@@ -184,7 +184,7 @@ class EndScreen(Window[str]):
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n,enter,y,j", "again", "again", show=False),
-        Binding("q,escape", "leave", "quit", show=False),
+        Binding("q", "leave", "quit", show=False),
         Binding("up", "scroll(-1)", show=False),
         Binding("down", "scroll(1)", show=False),
     ]
