@@ -178,3 +178,29 @@ def test_below_the_minimum_one_line_asks_for_a_bigger_window(tmp_path: Path, siz
             check_fits(app, MIN_SIZE)
 
     asyncio.run(scenario())
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_every_table_size_fits_80x24_in_both_phases(tmp_path: Path, players: int) -> None:
+    app = make_app(tmp_path, seed=players, lang="en", players=players)
+
+    async def scenario() -> None:
+        async with app.run_test(size=MIN_SIZE) as pilot:
+            await pilot.pause()
+            check_fits(app, MIN_SIZE)
+            rng = random.Random(players)
+            session = app.session
+            while session.observation().phase is PHASE1 and session.observation().legal:
+                app.submit(rng.choice(session.observation().legal))
+                await pilot.pause()
+                if session.observation().legal:
+                    check_fits(app, MIN_SIZE)
+            for _ in range(5):
+                obs = session.observation()
+                if not obs.legal:
+                    break
+                check_fits(app, MIN_SIZE)
+                app.submit(rng.choice(obs.legal))
+                await pilot.pause()
+
+    asyncio.run(scenario())

@@ -455,9 +455,12 @@ class MattisApp(App[Path | None]):
         table.add_column(t(lang, "col.pile"), justify="right", no_wrap=True)
         table.add_column(t(lang, "col.tricks"), justify="right")
         table.add_column(t(lang, "col.status"), overflow="fold")
-        known = 3 if self.has_class("-compact") else KNOWN_SHOWN
+        # compact: a row per player (more than three players: only how many cards are
+        # known; the history window shows them all)
+        known = (3 if obs.players <= 3 else 0) if self.has_class("-compact") else KNOWN_SHOWN
         rows = player_rows(obs, self.session.names, lang, known_limit=known)
         for seat, (name, hand, pile, tricks_won, status) in enumerate(rows):
+            status = " ".join(status.split())
             mark = "▶ " if obs.to_act == seat else "  "
             style = "bold #ffe08a" if obs.to_act == seat else ""
             table.add_row(Text(mark + name, style=style), hand, pile, tricks_won, status)
