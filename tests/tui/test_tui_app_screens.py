@@ -20,6 +20,7 @@ from mattis.core import PHASE2, GameRecord, card_symbol, preset
 from mattis.core.text import how_to_play
 from mattis.play import Referee
 from mattis.tui.app import MattisApp
+from mattis.tui.history import tricks
 from mattis.tui.i18n import Lang, t
 from mattis.tui.screens import EndScreen, HistoryScreen, InfoScreen, SettingsScreen
 from mattis.tui.session import Session
@@ -340,3 +341,23 @@ def test_windows_leave_the_game_unchanged(tmp_path: Path) -> None:
             assert Referee.from_record(app.session.referee.record()).moves_played == app.session.referee.moves_played
 
     asyncio.run(scenario())
+
+
+@pytest.mark.parametrize("rules", ["mattis", "hund", "blodmattis", "skitgubbe"])
+def test_history_holds_only_cards_seen_in_public(tmp_path: Path, rules: str) -> None:
+    """Information boundary: every card the history window names was shown on the table
+    (laid, turned up by a sjanse, or taken back by a pickup), and its moves are the game's."""
+    session = Session(rules=preset(rules), players=3, levels=["easy"] * 3, lang="en", seed=21,
+                      save_path=tmp_path / "game.json")
+    session.start()
+    rng = random.Random(2)
+    session.run_bots()
+    while session.observation().legal:
+        assert session.try_move(rng.choice(session.observation().legal)) is None
+        session.run_bots()
+        obs = session.observation()
+        public = {c for _, _, shown_cards in obs.history for c in shown_cards}
+        done = tricks(session.referee.record())
+        named = {c for tr in done for _, _, cs in tr.moves for c in cs} | {c for tr in done for c in tr.cards}
+        assert named <= public
+        assert [(s, m) for tr in done for s, m, _ in tr.moves] == [(s, m) for s, m, _ in obs.history]
