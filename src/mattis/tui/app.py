@@ -4,7 +4,9 @@ The app renders only the human seat's observation (``Session.observation``);
 the :class:`~mattis.tui.session.Session` holds the game's referee and asks the
 bots.  Keys: ←/→ (↑/↓ a row) choose a card, Enter lays it (or the marked
 sequence), Space marks cards for a sequence, ``c`` sjanse, ``p`` pick up,
-``u`` take back, ``h`` hint, ``l`` history, ``r`` rules, ``q`` / Ctrl-C save and quit.
+``u`` take back, ``h`` hint (and why), ``l`` history, ``r`` rules, ``?`` how to play,
+``i`` statistics, ``s`` settings, ``q`` / Ctrl-C save and quit.  Every window closes
+once however fast the keys come (:mod:`mattis.tui.screens`).
 
 The layout adapts to the terminal: from 80x24 up the top line, the table, whose
 turn it is, the hand and the key help are always on screen (compact one-line cards
