@@ -388,3 +388,20 @@ def test_a_krig_with_you_names_you_in_the_object_case(tmp_path: Path, lang: str)
                 return
             assert s.try_move(obs.legal[0]) is None
     pytest.fail("no seeded game with a krig involving the human")
+
+
+def test_the_plain_end_says_how_many_moves_were_taken_back(tmp_path: Path) -> None:
+    from mattis.tui.plain import PlainGame
+
+    s = new_session(tmp_path, seed=13, lang="en")
+    answers = iter(["1", "back"] + ["1"] * 600)
+    out = io.StringIO()
+
+    class Feed(io.StringIO):
+        def readline(self, size: int = -1, /) -> str:  # type: ignore[override]
+            return next(answers, "") + "\n" if not s.over else "no\n"
+
+    assert PlainGame(s, Feed(), out).run() == 0
+    text = out.getvalue()
+    assert s.over and "Moves you took back in this game: 1." in text
+    assert text.index("Game over") < text.index("Moves you took back")

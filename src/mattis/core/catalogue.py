@@ -535,7 +535,7 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "log.take_back": ("{name} tar tilbake trekket.", "{name} takes back the move."),
     "log.resumed": ("Spillet fortsetter der det slapp.", "The game goes on where it stopped."),
     "takeback.none": ("Det er ikke noe trekk å ta tilbake.", "There is no move to take back."),
-    "end.take_backs": ("Du tok tilbake {n} trekk i dette spillet.", "You took back {n} moves in this game."),
+    "end.take_backs": ("Trekk du tok tilbake i dette spillet: {n}.", "Moves you took back in this game: {n}."),
     "end.you_lost.mattis": ("Du tapte: du er Mattis.", "You lost: you are Mattis."),
     "end.you_lost.skitgubbe": ("Du tapte: du er skitgubben.", "You lost: you are the skitgubbe."),
     "end.you_lost.blodmattis": ("Du tapte: du er Blodmattis.", "You lost: you are Blodmattis."),

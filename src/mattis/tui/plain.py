@@ -158,10 +158,8 @@ class PlainGame:
             if s.over:
                 s.save()
                 obs = s.observation()
-                for line in end_lines(obs, s.names, s.tally, lang):
+                for line in end_lines(obs, s.names, s.tally, lang, take_backs=s.take_backs):
                     self.say(line)
-                if s.take_backs:
-                    self.say(t(lang, "end.take_backs", n=s.take_backs))
                 self.say(t(lang, "saved", path=str(s.save_path)))
                 for _ in range(BAD_AGAIN):
                     answer = self.ask(t(lang, "plain.again") + " ")
