@@ -405,3 +405,27 @@ def test_the_plain_end_says_how_many_moves_were_taken_back(tmp_path: Path) -> No
     text = out.getvalue()
     assert s.over and "Moves you took back in this game: 1." in text
     assert text.index("Game over") < text.index("Moves you took back")
+
+
+def test_finished_games_are_pruned_unfinished_ones_never(tmp_path: Path) -> None:
+    from mattis.tui.session import games_folder, prune_finished
+
+    folder = games_folder()
+    unfinished = []
+    for i in range(5):
+        s = new_session(tmp_path, seed=i, save=folder / f"u{i}.json")
+        to_human(s)
+        s.save()
+        unfinished.append(s.path)
+    for i in range(4):
+        s = new_session(tmp_path, seed=100 + i, save=folder / f"f{i}.json")
+        while not s.over:
+            to_human(s)
+            if not s.over:
+                assert s.try_move(s.observation().legal[-1]) is None
+        s.save()
+    (folder / "junk.json").write_text("{not a game", encoding="utf-8")
+    prune_finished(keep=1)
+    left = sorted(p.name for p in folder.glob("*.json"))
+    assert all(p.name in left for p in unfinished) and "junk.json" in left
+    assert len([name for name in left if name.startswith("f")]) == 1

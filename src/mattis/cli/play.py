@@ -105,7 +105,15 @@ def _list(lang: Lang) -> int:
 
 def run(args: argparse.Namespace) -> int:
     from ..tui.i18n import t
-    from ..tui.session import SavedGame, Session, find_saved, holds_unfinished, read_saved, saved_games
+    from ..tui.session import (
+        SavedGame,
+        Session,
+        find_saved,
+        holds_unfinished,
+        prune_finished,
+        read_saved,
+        saved_games,
+    )
     from ..tui.settings import read_settings
     from ..tui.stats import stats_path
 
@@ -122,6 +130,7 @@ def run(args: argparse.Namespace) -> int:
         print("mattis play: no terminal here, so the game runs in --plain line mode (moves on stdin)",
               file=sys.stderr, flush=True)
         plain = True
+    prune_finished()  # finished games beyond the newest few go; unfinished ones always stay
     fresh_flags = args.rules is not None or args.overrides or args.players is not None
     saved: SavedGame | None = None
     if args.resume is not None:
