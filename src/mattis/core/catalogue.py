@@ -445,6 +445,8 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
                                "er igjen på hånden, blir med inn i fase 2.",
                                "Phase 1 is over once the bunke (stock) is empty and the trick being played is "
                                "done. Cards still in hand go with you into phase 2."),
+    "howto.end1.shown": ("De som har kort igjen på hånden, viser dem fram før fase 2.",
+                         "Whoever still holds cards shows them to everyone before phase 2."),
     "howto.h.phase2": ("Fase 2", "Phase 2"),
     "howto.phase2": ("Kortene du vant, er nå hånden din. {leader} Neste må legge et høyere kort i samme farge, "
                      "eller trumf; ligger det trumf, må neste trumf være høyere. Stikket er ferdig når det "

@@ -264,7 +264,10 @@ def how_to_play(rules: Rules, lang: Lang = "en") -> list[tuple[str, str]]:
     if rules.chance is not Chance.OFF:
         out.append((s("howto.h.sjanse"), s(f"howto.sjanse.{rules.chance.value}", fight=fight_word(rules, lang))))
     out.append((s("howto.h.trumf"), s(f"howto.trumf.{rules.trump.value}")))
-    out.append((s("howto.h.end1"), s(f"howto.end1.{rules.phase1_end.value}")))
+    end1 = s(f"howto.end1.{rules.phase1_end.value}")
+    if rules.leftovers_shown:
+        end1 += " " + s("howto.end1.shown")
+    out.append((s("howto.h.end1"), end1))
     phase2 = s("howto.phase2", leader=s(f"howto.leader2.{rules.leader2.value}"),
                size=s(f"howto.size.{rules.trick_size.value}"))
     if rules.follow is Follow.VOID:
