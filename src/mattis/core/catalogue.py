@@ -593,6 +593,7 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
                              "←/→ turn the page · ↑/↓ scroll · any other key closes"),
     "tui.howto.title": ("Slik spiller du {name}", "How to play {name}"),
     "tui.hint.enter": ("(Enter legger det)", "(Enter plays it)"),
+    "tui.known_count": ("{n} kjente kort", "{n} cards known"),
     "tui.settings.title": ("Innstillinger", "Settings"),
     "tui.settings.help": ("↑/↓ velg · ←/→ endre · skriv navnet ditt · Enter lagre · Esc avbryt. "
                           "Innstillingene gjelder fra neste gang du starter mattis play.",

@@ -16,6 +16,7 @@ line asks for a bigger window.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable
 from pathlib import Path
 from typing import ClassVar
@@ -459,10 +460,13 @@ class MattisApp(App[Path | None]):
         table.add_column(t(lang, "col.status"), overflow="fold")
         # compact: a row per player (more than three players: only how many cards are
         # known; the history window shows them all)
-        known = (3 if obs.players <= 3 else 0) if self.has_class("-compact") else KNOWN_SHOWN
-        rows = player_rows(obs, self.session.names, lang, known_limit=known)
+        count_only = self.has_class("-compact") and obs.players > 3
+        known = 3 if self.has_class("-compact") else KNOWN_SHOWN
+        shown = dataclasses.replace(obs, known=tuple(() for _ in obs.known)) if count_only else obs
+        rows = player_rows(shown, self.session.names, lang, known_limit=known)
         for seat, (name, hand, pile, tricks_won, status) in enumerate(rows):
-            status = " ".join(status.split())
+            if count_only and seat != obs.seat and obs.known[seat]:
+                status = f"{status} {t(lang, 'tui.known_count', n=len(obs.known[seat]))}".strip()
             mark = "▶ " if obs.to_act == seat else "  "
             style = "bold #ffe08a" if obs.to_act == seat else ""
             table.add_row(Text(mark + name, style=style), hand, pile, tricks_won, status)
