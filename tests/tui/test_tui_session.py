@@ -429,3 +429,29 @@ def test_finished_games_are_pruned_unfinished_ones_never(tmp_path: Path) -> None
     left = sorted(p.name for p in folder.glob("*.json"))
     assert all(p.name in left for p in unfinished) and "junk.json" in left
     assert len([name for name in left if name.startswith("f")]) == 1
+
+
+def test_the_face_down_trump_with_you_says_hos_deg(tmp_path: Path) -> None:
+    from mattis.tui.render import trump_text
+
+    for seed in range(300):
+        s = new_session(tmp_path, seed=seed)
+        while not s.over:
+            to_human(s)
+            if s.over:
+                break
+            obs = s.observation()
+            if obs.trump is None and obs.trump_holder == 0:
+                assert trump_text(obs, s.names, "nb").endswith("hos deg")
+                assert trump_text(obs, seat_names_en(), "en").endswith("with you")
+                return
+            if obs.trump is not None:
+                break
+            assert s.try_move(obs.legal[0]) is None
+    pytest.fail("no seeded game where the human holds the face-down trump")
+
+
+def seat_names_en() -> list[str]:
+    from mattis.core import seat_names
+
+    return seat_names(3, 0, "en")
