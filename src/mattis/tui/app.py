@@ -27,6 +27,7 @@ from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
+from textual.css.query import NoMatches
 from textual.geometry import Region, Size
 from textual.screen import Screen
 from textual.widget import Widget
@@ -265,7 +266,9 @@ class MattisApp(App[Path | None]):
     #buttons { height: 3; }
     #buttons Button { min-width: 8; margin: 0 1 0 0; }
     #keys { height: auto; padding: 0 1; color: #a8c8a8; }
-    .-compact #table { min-height: 4; }
+    .-compact #table { min-height: 4; max-height: 10; }
+    .-compact #middle, .-compact #players { max-height: 10; }
+    .-compact #house { max-height: 1; }
     .-compact #log { min-height: 0; }
     .-compact #hand-box { max-height: 5; }
     .-compact #buttons { display: none; }
@@ -352,6 +355,15 @@ class MattisApp(App[Path | None]):
 
     def on_resize(self, event: events.Resize) -> None:
         self.fit(event.size)
+        if self.is_mounted_table():
+            # the panels' text depends on the layout (card faces, known cards, wrapping)
+            self.call_after_refresh(self.refresh_view)
+
+    def is_mounted_table(self) -> bool:
+        try:
+            return self.hand.is_attached
+        except NoMatches:
+            return False
 
     def fit(self, size: Size) -> None:
         """Choose the layout for a terminal of ``size``."""
@@ -359,8 +371,12 @@ class MattisApp(App[Path | None]):
         compact = size.height < ROOMY_HEIGHT or size.width < 100
         self.set_class(tiny, "-tiny")
         self.set_class(compact and not tiny, "-compact")
-        if self.is_mounted(self.hand) and self.hand.compact != compact:
-            self.hand.compact = compact
+        try:
+            hand = self.hand
+        except NoMatches:  # a resize before the table is built
+            return
+        if self.is_mounted(hand) and hand.compact != compact:
+            hand.compact = compact
             box = self.default_screen.query_one("#hand-box", VerticalScroll)
             box.border_subtitle = t(self.lang, "tui.hand.legend_compact" if compact else "hand.legend")
             self.hand.refresh(layout=True)
