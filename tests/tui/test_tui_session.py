@@ -455,3 +455,15 @@ def seat_names_en() -> list[str]:
     from mattis.core import seat_names
 
     return seat_names(3, 0, "en")
+
+
+@pytest.mark.parametrize("lang", ["nb", "en"])
+def test_the_rules_window_has_only_the_words_of_these_rules(lang: str) -> None:
+    from mattis.tui.render import rules_lines
+
+    mattis = "\n".join(rules_lines(preset("mattis"), lang))  # type: ignore[arg-type]
+    skitgubbe = "\n".join(rules_lines(preset("skitgubbe"), lang))  # type: ignore[arg-type]
+    assert "stunsa" not in mattis and "støting" not in mattis and "krig" in mattis
+    assert "stunsa" in skitgubbe and "krig" not in skitgubbe
+    assert "Mattis" not in skitgubbe.split("\n", 2)[2]  # the loser is the skitgubbe there
+    assert "phase2_cap" not in mattis and "2000" not in mattis

@@ -57,8 +57,8 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
                       "legger ett kampkort hver",
                       "støting (a rank already on the table is laid again; the players who laid it "
                       "lay one more card each)"),
-    "gloss.stunsa": ("stunsa: krig i Skitgubbe; kortene blir liggende, og de samme to legger på nytt",
-                     "stunsa (Skitgubbe's war: the cards stay, and the same two lay again)"),
+    "gloss.stunsa": ("stunsa: like høye kort; kortene blir liggende, og de samme to legger på nytt",
+                     "stunsa (war: equal cards; the cards stay, and the same two lay again)"),
     "gloss.sjanse": ("sjanse: legg det øverste kortet i bunken i stedet for et kort fra hånden",
                      "sjanse (chance: lay the top card of the stock instead of one from your hand)"),
     "gloss.trumf": ("trumf: fargen som slår alle de andre i fase 2",

@@ -24,8 +24,16 @@ from ..core import (
     sort_by_rank,
     sort_for_phase2,
 )
-from ..core.text import as_object, fight_term, loser_sentence, loser_term, loser_word, rules_in_words
-from .i18n import TERMS, Lang, has, t
+from ..core.text import (
+    as_object,
+    fight_term,
+    glossary_terms,
+    loser_sentence,
+    loser_term,
+    loser_word,
+    rules_in_words,
+)
+from .i18n import Lang, has, t
 from .session import fix_you
 
 
@@ -222,6 +230,6 @@ def rules_lines(rules: Rules, lang: Lang) -> list[str]:
     lines.extend(f"  {label}: {value}" for label, value in rules_in_words(rules, lang))
     lines.append("")
     lines.append(t(lang, "rules.glossary"))
-    for key in TERMS:
+    for key in glossary_terms(rules):  # only the words of these rules (no stunsa in Mattis)
         lines.append("  " + t(lang, f"gloss.{key}"))
     return lines
