@@ -18,7 +18,8 @@ from mattis.core.vocabulary import Termination
 #: Keys whose text is rightly the same in both languages (names, symbols, bare fields).
 SAME_IN_BOTH = {
     "status.loser.mattis", "loser.mattis", "loser.blodmattis", "trump.known", "end.loser_line",
-    "end.blodmattis_line", "col.status", "hint", "btn.hint", "web.title", "web.bot_tag",
+    "end.blodmattis_line", "col.status", "hint", "hint.why", "btn.hint", "web.title", "web.bot_tag",
+    "tui.keys.hint",
 }
 
 
@@ -142,3 +143,118 @@ def seat_names_you(lang: Lang) -> str:
     from mattis.core import seat_names
 
     return seat_names(2, 0, lang)[0]
+
+
+# ------------------------------------------------------------------ the words, over every string
+#: Keys that teach the player how to type a card, a move or a house rule: there the code is the point.
+TYPING_HELP = {"plain.help", "plain.bad_input", "web.refused.move_not_text", "web.bad_override", "web.overrides",
+               "web.refused.bad_overrides"}
+
+CARD_CODE = re.compile(r"(?<![\w♣♦♥♠])(?:10|[2-9TJQKA])[CDHS](?![\w])")
+SNAKE = re.compile(r"\b[a-z]+(?:_[a-z0-9]+)+\b")
+
+
+def strings(lang: Lang) -> dict[str, str]:
+    """Every catalogue string in ``lang`` with its fields blanked out."""
+    i = 0 if lang == "nb" else 1
+    return {k: re.sub(r"\{[a-z_]+\}", "", v[i]) for k, v in TEXT.items()}
+
+
+@pytest.mark.parametrize("lang", ["nb", "en"])
+def test_no_card_codes_option_identifiers_or_engine_limits(lang: Lang) -> None:
+    cap = str(Rules().phase2_cap)
+    for key, text in strings(lang).items():
+        if key not in TYPING_HELP:
+            assert not CARD_CODE.search(text), (key, text)
+        assert not SNAKE.search(text), (key, text)  # pickup_optional, phase2_cap, ...
+        assert cap not in text, (key, text)
+        if key not in TYPING_HELP:
+            assert not re.search(r"\b[a-z]\w*=\w", text), (key, text)  # no option=value spelled out
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+@pytest.mark.parametrize("lang", ["nb", "en"])
+def test_the_rules_in_force_never_show_identifiers_or_the_cap(name: str, lang: Lang) -> None:
+    from mattis.core.text import rules_in_words
+
+    for rules in (preset(name), preset(name, sequences=3, pickup_optional=True)):
+        for label, value in rules_in_words(rules, lang):
+            assert not SNAKE.search(label) and not SNAKE.search(value), (label, value)
+            assert str(rules.phase2_cap) not in value
+        labels = [label for label, _ in rules_in_words(rules, lang)]
+        assert say("opt.phase2_cap", lang) not in labels
+
+
+def test_pronoun_case_after_og_and_mellom() -> None:
+    nb = strings("nb")
+    en = strings("en")
+    for key, text in nb.items():
+        assert not re.search(r"\b(og|mellom|med|til|for|hos|enn|fra|om) Du\b", text), (key, text)
+    for key, text in en.items():
+        assert not re.search(r"\b(and|between|with|to|for|than|from) You\b", text), (key, text)
+    # Fields that name people after "og"/"mellom" are filled with the object form by core.text.as_object.
+    assert say("table.fight", "nb", fight="krig", names="Cato og " + as_object("Du", "nb")).endswith("Cato og deg!")
+    assert say("table.fight", "en", fight="krig (war)",
+               names="Cato and " + as_object("You", "en")).endswith("Cato and you!")
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+@pytest.mark.parametrize("lang", ["nb", "en"])
+def test_the_loser_has_the_variants_own_word(name: str, lang: Lang) -> None:
+    from mattis.core.text import how_to_play, loser_sentence, loser_term, loser_word
+
+    rules = preset(name)
+    word = loser_word(rules, lang)
+    assert word in loser_sentence(rules, "Per", lang)
+    text = " ".join(p for _, p in how_to_play(rules, lang))
+    if loser_term(rules) == "skitgubbe":
+        assert "skitgubbe" in word and "Mattis" not in text and "skitgubbe" in text
+    else:
+        assert word == "Mattis" and "skitgubbe" not in text.lower()
+    # Every text that names the loser per variant has both variants.
+    for key in TEXT:
+        if key.endswith(".mattis") and key.count(".") >= 1 and not key.startswith(("term.", "gloss.", "rules.")):
+            assert key[: -len("mattis")] + "skitgubbe" in TEXT, key
+
+
+def test_one_norwegian_word_per_action() -> None:
+    nb = "\n".join(strings("nb").values())
+    assert not re.search(r"\b(tar|ta|tatt|tok) inn\b", nb), "picking up is 'ta opp'"
+    assert not re.search(r"\b(plukk|plukker|henter)\b", nb), "picking up is 'ta opp'"
+    assert not re.search(r"\b[Hh]aug(en)?\b", nb), "the stock is 'bunke'"
+    assert "bildesiden" not in nb and "med forsiden ned" not in nb, "cards lie 'med baksiden opp'"
+    assert not re.search(r"\bsin tur\b", nb), "'Bjørn er i tur', not 'Bjørn sin tur'"
+    assert not re.search(r"\bspiller(e|ne)? med da\b", nb)
+    en = "\n".join(strings("en").values())
+    assert not re.search(r"\btakes? in\b|\bdraws? in\b", en), "picking up is 'pick up'"
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+@pytest.mark.parametrize("lang", ["nb", "en"])
+def test_how_to_play_covers_what_applies(name: str, lang: Lang) -> None:
+    from mattis.core.text import fight_word, how_to_play
+
+    rules = preset(name)
+    parts = how_to_play(rules, lang)
+    headings = [h for h, _ in parts]
+    text = " ".join(p for _, p in parts)
+    for key in ("howto.h.goal", "howto.h.trick", "howto.h.draw", "howto.h.fight", "howto.h.trumf",
+                "howto.h.phase2", "howto.h.pickup", "howto.h.loser"):
+        assert say(key, lang) in headings
+    assert (say("howto.h.sjanse", lang) in headings) == (rules.chance.value != "off")
+    assert (say("howto.h.serie", lang) in headings) == bool(rules.sequences)
+    assert fight_word(rules, lang).split(" (")[0] in text
+    for other in ("krig", "støting", "stunsa"):
+        if other != fight_word(rules, "nb"):
+            assert other not in text.replace("krigen", ""), other
+    assert not CARD_CODE.search(text) and not SNAKE.search(text)
+    if lang == "en":
+        assert not re.search(r"\b(og|ikke|du|kortet)\b", text)
+
+
+def test_how_to_play_follows_house_rules() -> None:
+    from mattis.core.text import how_to_play
+
+    text = " ".join(p for _, p in how_to_play(preset("mattis", ties="stoting", sequences=2), "nb"))
+    assert "støting" in text and "krig" not in text
+    assert "2 eller flere kort på rad" in text

@@ -14,7 +14,7 @@ from textual.widgets import Static
 
 from mattis.core import CHANCE, PHASE2, GameRecord, Move, MoveKind, load_record, preset, seat_names
 from mattis.play import Referee
-from mattis.tui.app import EndScreen, InfoScreen, MattisApp
+from mattis.tui.app import EndScreen, HistoryScreen, InfoScreen, MattisApp
 from mattis.tui.session import Session, fix_you
 
 SIZE = (110, 44)
@@ -214,20 +214,26 @@ def test_rules_last_trick_and_hint_screens(tmp_path: Path) -> None:
             await pilot.press("x")
             assert not isinstance(app.screen, InfoScreen)
             await pilot.press("l")
-            text = text_of(app.screen.query_one("#info-text", Static))
-            assert text.startswith("Siste stikk: Bjørn tok") or text.startswith("Siste stikk: Cato tok")
+            assert isinstance(app.screen, HistoryScreen)
+            text = text_of(app.screen.query_one("#history-trick-text", Static))
+            # the history opens on the last trick: who took it, in words
+            last = app.session.observation().last_trick
+            assert last is not None
+            assert f"{app.session.names[last[0]]} tok stikket" in text
             await pilot.press("escape")
+            assert not isinstance(app.screen, HistoryScreen)
             before = app.session.record_text()
             await pilot.press("h")
             hint = text_of(app.query_one("#message", Static))
-            assert hint.startswith("Hint: ")
+            assert hint.startswith("Hint: ") and hint.count(".") >= 2  # the move, then why
             assert app.session.record_text() == before  # a hint makes no move
 
     asyncio.run(scenario())
 
 
 def screen_text(app: MattisApp) -> list[str]:
-    parts = [text_of(app.query_one(f"#{name}", Static)) for name in ("top", "players", "table", "log", "turn")]
+    names = ("top", "players", "table", "log-text", "turn", "keys")
+    parts = [text_of(app.query_one(f"#{name}", Static)) for name in names]
     return [*parts, str(app.hand.render()), str(app.hand.cards), str(sorted(app.hand.legal))]
 
 

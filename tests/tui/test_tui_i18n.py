@@ -54,7 +54,7 @@ def used_keys() -> set[str]:
 def test_the_ui_strings_are_the_catalogue() -> None:
     for lang, index in (("nb", 0), ("en", 1)):
         assert STRINGS[lang] == {k: pair[index] for k, pair in TEXT.items()}  # type: ignore[index]
-    assert t("nb", "turn.other", name="Bjørn") == "Bjørn sin tur"
+    assert t("nb", "turn.other", name="Bjørn") == "Bjørn er i tur"
     assert has("en", "btn.pickup") and not has("en", "no.such.key")
 
 

@@ -18,6 +18,13 @@ from mattis.tui.plain import PlainGame
 from mattis.tui.session import Session, fix_you
 
 
+@pytest.fixture(autouse=True)
+def private_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Settings, saved games and statistics go to a temporary folder (also for subprocesses)."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+
+
 def test_piped_game_to_the_end(tmp_path: Path) -> None:
     save = tmp_path / "piped.json"
     answers = "help\nXX\nplay 2Z\n99\n" + "1\n" * 400 + "no\n"
@@ -28,7 +35,9 @@ def test_piped_game_to_the_end(tmp_path: Path) -> None:
     )
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
-    assert "Commands: hint, last (last trick), rules, status, quit (saves)." in out
+    assert "Commands: hint, back (take back your move), last (last trick), rules, learn (how to play)" in out
+    # The answers left over after the game end it: "Play again?" is asked a few times, not hundreds.
+    assert 1 <= out.count("Play again? (yes/no)") <= 3
     assert out.count('Did not understand "XX"') == 1
     assert 'Did not understand "play 2Z"' in out
     assert "Choose a number from 1 to" in out

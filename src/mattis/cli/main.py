@@ -20,7 +20,36 @@ COMMANDS: Final[dict[str, str]] = {
     "bench": "measure engine speed (games and decisions per second)",
     "tournament": "measure bots against each other on duplicate deals",
     "serve": "serve the game in the browser (tables for friends and bots)",
+    "stats": "show your statistics: games played and lost against the bots",
 }
+
+#: The optional extra that provides each third-party module a command may need.
+EXTRAS: Final[dict[str, str]] = {
+    "textual": "tui", "rich": "tui", "fastapi": "web", "uvicorn": "web", "websockets": "web",
+    "starlette": "web", "openskill": "bots", "matplotlib": "bots", "pettingzoo": "rl", "gymnasium": "rl",
+    "numpy": "rl", "pyspiel": "rl", "open_spiel": "rl",
+}
+
+#: The extra each command needs (for the message when a module is missing).
+COMMAND_EXTRA: Final[dict[str, str]] = {"play": "tui", "serve": "web", "tournament": "bots"}
+
+
+def install_hint(extra: str) -> str:
+    """The command that installs an optional extra from a clone of the repository
+    (there is no package on PyPI).
+
+    >>> install_hint("web")
+    "pip install '.[web]'"
+    """
+    return f"pip install '.[{extra}]'"
+
+
+def missing_extra_message(command: str, module: str | None) -> str:
+    """One line naming the missing module and the exact install command."""
+    top = (module or "").split(".")[0]
+    extra = EXTRAS.get(top) or COMMAND_EXTRA.get(command, "all")
+    return (f"mattis {command}: needs the optional '{extra}' extra ({top or 'a module'} is not installed); "
+            f"from the repository's folder install it with: {install_hint(extra)}")
 
 
 class CliError(Exception):
@@ -32,7 +61,10 @@ def _module(name: str) -> object:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from .. import __version__
+
     parser = argparse.ArgumentParser(prog="mattis", description="Mattis, Hund, Blodmattis and Skitgubbe.")
+    parser.add_argument("--version", action="version", version=f"mattis {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, help_text in COMMANDS.items():
         p = sub.add_parser(name, help=help_text, description=help_text)
@@ -53,8 +85,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         mod = _module(args.command)
     except ImportError as e:
-        print(f"mattis {args.command}: needs an optional extra that is not installed ({e.name}); "
-              f"install with: pip install 'mattis[all]'", file=sys.stderr)
+        print(missing_extra_message(args.command, e.name), file=sys.stderr)
         return 2
     try:
         code: int = mod.run(args)  # type: ignore[attr-defined]
@@ -67,6 +98,11 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except ModuleNotFoundError as e:  # an optional extra that the command imports late
+        if os.environ.get("MATTIS_DEBUG"):
+            raise
+        print(missing_extra_message(args.command, e.name), file=sys.stderr)
+        return 2
     except Exception as e:  # never a traceback for the user; MATTIS_DEBUG=1 shows it
         if os.environ.get("MATTIS_DEBUG"):
             raise
@@ -76,4 +112,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    # Through the package's module, so that the subcommands' CliError is this one's
+    # (run as a script this file would be a second module, __main__, with its own class).
+    from mattis.cli.main import main as _main
+
+    raise SystemExit(_main())

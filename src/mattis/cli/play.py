@@ -1,4 +1,10 @@
-"""``mattis play``: a whole game against bots, in a terminal UI or as plain lines."""
+"""``mattis play``: a whole game against bots, in a terminal UI or as plain lines.
+
+What a flag leaves open comes from the settings file (:mod:`mattis.tui.settings`);
+a resumed game brings back its own language, bot levels, names and log.  Every game
+is saved in its own file (:func:`mattis.tui.session.games_folder`); ``--list`` shows
+the unfinished ones and ``--resume`` continues one by number, name or path.
+"""
 
 from __future__ import annotations
 
@@ -6,39 +12,48 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..bots.base import DEFAULT_LEVEL
-from ..core import PRESETS, RecordError, RulesError, load_record, parse_overrides, preset
+from ..core import PRESETS, RecordError, RulesError, parse_overrides, preset
+from ..core.cards import Lang
 from .main import CliError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rules", default=None, choices=sorted(PRESETS),
-                        help="rule preset (default: mattis)")
+                        help="rule preset (default: from your settings, else mattis)")
     parser.add_argument("--set", dest="overrides", action="append", default=[], metavar="OPTION=VALUE",
                         help="change one rule option, e.g. --set sequences=3 (repeatable)")
     parser.add_argument("--players", type=int, default=None, help="number of players (default: 3)")
-    parser.add_argument("--bots", default=DEFAULT_LEVEL, metavar="LEVEL[,LEVEL...]",
-                        help=f"bot level for all bots, or one per bot seat in order "
-                             f"(easy, medium, hard, expert; default: {DEFAULT_LEVEL})")
-    parser.add_argument("--lang", choices=("nb", "en"), default="nb", help="language (default: nb)")
+    parser.add_argument("--bots", default=None, metavar="LEVEL[,LEVEL...]",
+                        help="bot level for all bots, or one per bot seat in order "
+                             "(easy, medium, hard, expert; default: from your settings, else medium)")
+    parser.add_argument("--lang", choices=("nb", "en"), default=None,
+                        help="language (default: the saved game's, else your settings', else nb)")
+    parser.add_argument("--name", default=None, help="your name at the table (default: Du / You)")
     parser.add_argument("--seed", default=None,
                         help="seed for a reproducible deal and bots (default: a fresh shuffle)")
     parser.add_argument("--delay", type=float, default=None, metavar="SECONDS",
                         help="pause between bot moves (default: 0.8 in the terminal UI, 0 with --plain)")
     parser.add_argument("--instant", action="store_true", help="bots move without pausing")
     parser.add_argument("--plain", action="store_true",
-                        help="line mode for screen readers and scripts: prompts on stdout, moves on stdin")
-    parser.add_argument("--resume", metavar="FILE", default=None, help="continue a saved game record")
+                        help="line mode for screen readers and scripts: prompts on stdout, moves on stdin "
+                             "(also used when there is no terminal)")
+    parser.add_argument("--resume", metavar="GAME", nargs="?", const="1", default=None,
+                        help="continue an unfinished game: its number in --list (default 1, the newest), "
+                             "its name, or a game file")
+    parser.add_argument("--list", action="store_true", help="list the unfinished games and exit")
+    parser.add_argument("--new", action="store_true",
+                        help="start a new game without offering to continue an unfinished one")
     parser.add_argument("--save", metavar="FILE", default=None,
-                        help="where the game record is saved (default: the --resume file, else "
-                             "$XDG_DATA_HOME/mattis/last-game.json, i.e. ~/.local/share/mattis/last-game.json)")
+                        help="where the game record is saved (default: the resumed game's file, else a new "
+                             "file in $XDG_DATA_HOME/mattis/games, i.e. ~/.local/share/mattis/games)")
 
 
 def _levels(text: str, players: int) -> list[str]:
     """One bot level per seat (seat 0, the human, gets an unused placeholder)."""
     from ..bots import make_bot
+    from ..bots.base import DEFAULT_LEVEL
 
-    wanted = [w.strip() for w in text.split(",") if w.strip()]
+    wanted = [w.strip().lower() for w in text.split(",") if w.strip()]
     if not wanted:
         raise CliError("--bots needs at least one level")
     if len(wanted) == 1:
@@ -59,68 +74,154 @@ def _seed(text: str | None) -> int | str | None:
     return int(text) if text.lstrip("-").isdigit() else text
 
 
-def run(args: argparse.Namespace) -> int:
-    from ..play import Referee
-    from ..tui.i18n import t
-    from ..tui.session import Session, default_save_path, holds_unfinished
+def _interactive() -> bool:
+    try:
+        return sys.stdin.isatty() and sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        return False
 
-    lang = args.lang
+
+def _names_in(names: list[str], lang: Lang) -> list[str]:
+    """Saved names in ``lang``: the human's "Du"/"You" follows the language."""
+    from ..core.text import say
+
+    other: Lang = "en" if lang == "nb" else "nb"
+    return [say("word.you", lang) if n == say("word.you", other) else n for n in names]
+
+
+def _list(lang: Lang) -> int:
+    from ..tui.session import games_folder, saved_games
+
+    games = saved_games()
+    if not games:
+        print("no unfinished games" if lang == "en" else "ingen uferdige spill")
+        return 0
+    for i, game in enumerate(games, 1):
+        print(f"{i}. {game.name}: {game.describe(lang)}  ({game.path})")
+    print(("continue one with: mattis play --resume NUMBER" if lang == "en"
+           else "fortsett et av dem med: mattis play --resume NUMMER") + f"   [{games_folder()}]")
+    return 0
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..tui.i18n import t
+    from ..tui.session import (
+        SavedGame,
+        Session,
+        find_saved,
+        holds_unfinished,
+        prune_finished,
+        read_saved,
+        saved_games,
+    )
+    from ..tui.settings import read_settings
+    from ..tui.stats import stats_path
+
+    settings, broken = read_settings()
+    lang: Lang = args.lang or settings.lang
+    if broken:
+        print(t(lang, "settings.broken", why=broken), file=sys.stderr)
+    if args.list:
+        return _list(lang)
     if args.delay is not None and args.delay < 0:
         raise CliError("--delay must be 0 or more seconds")
-    record = None
+    plain = args.plain
+    if not plain and not _interactive():
+        print("mattis play: no terminal here, so the game runs in --plain line mode (moves on stdin)",
+              file=sys.stderr, flush=True)
+        plain = True
+    prune_finished()  # finished games beyond the newest few go; unfinished ones always stay
+    fresh_flags = args.rules is not None or args.overrides or args.players is not None
+    saved: SavedGame | None = None
     if args.resume is not None:
-        if args.rules is not None or args.overrides or args.players is not None:
-            raise CliError("--resume takes the rules and players from the record; leave out --rules, --set "
-                           "and --players")
+        if fresh_flags:
+            raise CliError("--resume takes the rules and players from the saved game; leave out --rules, "
+                           "--set and --players")
         try:
-            record = load_record(args.resume)
-            over = Referee.from_record(record).is_over
+            saved = read_saved(find_saved(args.resume))
         except RecordError as e:
             raise CliError(f"cannot resume {args.resume}: {e}") from None
-        if over:
-            raise CliError(f"the game in {args.resume} is already over; start a new one with: mattis play")
-        rules, players = record.rules, record.players
+        if saved.over:
+            raise CliError(f"the game in {saved.path} is already over; start a new one with: mattis play")
+    elif not fresh_flags and not args.new and not args.save:
+        unfinished = saved_games()
+        if unfinished and not plain:
+            newest = unfinished[0]
+            try:
+                answer = input(t(newest.lang or lang, "resume.offer", what=newest.describe(newest.lang or lang)))
+            except EOFError:
+                answer = ""
+            if answer.strip().lower() in ("", "j", "ja", "y", "yes"):
+                saved = newest
+        elif unfinished:
+            print(t(lang, "resume.kept", n=len(unfinished)), flush=True)
+    if saved is not None:
+        lang = args.lang or saved.lang or settings.lang
+        rules, players = saved.record.rules, saved.record.players
+        if args.bots is not None:
+            levels = _levels(args.bots, players)
+        else:
+            levels = saved.levels or _levels(settings.bots if settings.players == players else "medium", players)
+        names = _names_in(saved.names, lang) if saved.names else []
     else:
         try:
-            rules = preset(args.rules or "mattis", **parse_overrides(args.overrides))
-            players = 3 if args.players is None else args.players
+            if fresh_flags:
+                rules = preset(args.rules or "mattis", **parse_overrides(args.overrides))
+                players = 3 if args.players is None else args.players
+            else:
+                rules, players = settings.make_rules(), settings.players
             rules.check_players(players)
         except RulesError as e:
             raise CliError(str(e)) from None
-    save_path = Path(args.save) if args.save else Path(args.resume) if args.resume else default_save_path()
-    if save_path.is_dir():
+        levels = _levels(args.bots if args.bots is not None else
+                         (settings.bots if settings.players == players else "medium"), players)
+        names = []
+    save_path = Path(args.save) if args.save else saved.path if saved is not None else None
+    if save_path is not None and save_path.is_dir():
         raise CliError(f"--save {save_path} is a folder; give a file name")
-    session = Session(rules=rules, players=players, levels=_levels(args.bots, players), lang=lang,
-                      seed=_seed(args.seed), save_path=save_path)
+    session = Session(rules=rules, players=players, levels=levels, lang=lang, seed=_seed(args.seed),
+                      save_path=save_path, names=names, stats_path=stats_path())
+    name = args.name if args.name is not None else settings.name
+    if name.strip() and saved is None:
+        session.names[0] = name.strip()[:20]
     notice = None
-    other_file = record is None or save_path.resolve() != Path(args.resume).resolve()
-    if other_file and holds_unfinished(save_path):
+    other_file = saved is None or session.path.resolve() != saved.path.resolve()
+    if other_file and holds_unfinished(session.path):
         # The first save of this game keeps that one beside it (<name>.1.json).
         notice = t(lang, "kept_previous", path=str(session.kept_path()))
-    if record is not None:
-        session.resume(record, keep_previous=other_file)
+    if saved is not None:
+        session.resume(saved.record, keep_previous=other_file, meta=saved.meta)
     else:
         session.start(dealer=session.sitting.draw_first_dealer())  # "Trekk om hvem som gir"
     try:
         session.save()
     except OSError as e:
-        raise CliError(f"cannot save the game to {save_path}: {e.strerror}") from None
-
-    if args.plain:
+        raise CliError(f"cannot save the game to {session.path}: {e.strerror}") from None
+    default_delay = settings.delay
+    if plain:
         from ..tui.plain import PlainGame
 
         if notice:
             print(notice, flush=True)
-        delay = 0.0 if args.instant else (args.delay or 0.0)
+        delay = 0.0 if args.instant else (args.delay if args.delay is not None else 0.0)
         try:
             return PlainGame(session, sys.stdin, sys.stdout, delay).run()
         except KeyboardInterrupt:
             print("\n" + t(lang, "saved_resume", path=str(session.save())), flush=True)
             return 130
+    try:
+        from ..tui.app import MattisApp
+    except ImportError as e:
+        from .main import missing_extra_message
 
-    from ..tui.app import MattisApp
-
-    delay = 0.0 if args.instant else (0.8 if args.delay is None else args.delay)
+        print(missing_extra_message("play", e.name) + "; or play with --plain", file=sys.stderr)
+        return 2
+    if args.instant:
+        delay = 0.0
+    elif args.delay is not None:
+        delay = args.delay
+    else:
+        delay = 0.8 if default_delay is None else default_delay
     app = MattisApp(session, delay=delay)
     try:
         app.run()

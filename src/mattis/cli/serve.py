@@ -32,7 +32,10 @@ def run(args: argparse.Namespace) -> int:
         from ..web.app import create_app
         from ..web.store import Store, StoreError
     except ImportError as e:
-        raise CliError(f"needs the web extra ({e.name}); install with: pip install 'mattis[web]'") from None
+        from .main import install_hint
+
+        raise CliError(f"needs the optional 'web' extra ({e.name} is not installed); from the repository's "
+                       f"folder install it with: {install_hint('web')}") from None
     try:
         Store(args.db).close()
     except StoreError as e:

@@ -209,17 +209,31 @@ def run(args: argparse.Namespace) -> int:
             out_file.close()
     _report(rows, bots, n, args.out)
     if interrupted:
-        where = f"; continue with --resume --out {args.out}" if args.out else ""
+        where = f"; continue with: {resume_command(args)}" if args.out else ""
         print(f"interrupted: {len({(r.deal, r.rotation) for r in rows})} games finished{where}", file=sys.stderr)
         return 130
     return 0
+
+
+def resume_command(args: argparse.Namespace) -> str:
+    """The command line that continues an interrupted run in ``--out``."""
+    import shlex
+
+    words = ["mattis", "tournament", "--rules", args.rules]
+    for item in args.overrides:
+        words += ["--set", item]
+    words += ["--players", str(args.players), "--bots", args.bots, "--deals", str(args.deals)]
+    if args.workers is not None:
+        words += ["--workers", str(args.workers)]
+    words += ["--out", args.out, "--resume"]
+    return shlex.join(words)
 
 
 def _report(rows: list[SeatResult], bots: list[str], n: int, out: str | None) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    console = Console()
+    console = Console(markup=False)  # bot names and install hints hold [brackets]
     if not rows:
         console.print("no games played")
         return
@@ -246,7 +260,7 @@ def _report(rows: list[SeatResult], bots: list[str], n: int, out: str | None) ->
         try:
             _chart(summary, os.path.join(out, CHART), n, len(rows) // n)
         except ImportError:
-            console.print("chart: matplotlib is not installed (pip install 'mattis[bots]')")
+            console.print("chart: matplotlib is not installed (pip install '.[bots]')", markup=False)
 
 
 def _chart(summary: Sequence[object], path: str, n: int, games: int) -> None:

@@ -57,8 +57,8 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
                       "legger ett kampkort hver",
                       "støting (a rank already on the table is laid again; the players who laid it "
                       "lay one more card each)"),
-    "gloss.stunsa": ("stunsa: krig i Skitgubbe; kortene blir liggende, og de samme to legger på nytt",
-                     "stunsa (Skitgubbe's war: the cards stay, and the same two lay again)"),
+    "gloss.stunsa": ("stunsa: like høye kort; kortene blir liggende, og de samme to legger på nytt",
+                     "stunsa (war: equal cards; the cards stay, and the same two lay again)"),
     "gloss.sjanse": ("sjanse: legg det øverste kortet i bunken i stedet for et kort fra hånden",
                      "sjanse (chance: lay the top card of the stock instead of one from your hand)"),
     "gloss.trumf": ("trumf: fargen som slår alle de andre i fase 2",
@@ -85,7 +85,7 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "phase.2": ("Fase 2: bli kvitt kortene", "Phase 2: shed your cards"),
     "phase.over": ("Spillet er over", "Game over"),
     "turn.you": ("Din tur", "Your turn"),
-    "turn.other": ("{name} sin tur", "{name}'s turn"),
+    "turn.other": ("{name} er i tur", "{name}'s turn"),
     "turn.over": ("Spillet er over", "The game is over"),
     "label.trump": ("Trumf", "Trump"),
     "label.table": ("Bordet", "Table"),
@@ -94,8 +94,8 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "label.log": ("Siste trekk", "Last moves"),
     "label.rules": ("Regler", "Rules"),
     "trump.face_down": ("ukjent, ligger med baksiden opp hos {name}", "unknown, lies face down with {name}"),
-    "trump.in_stock": ("ukjent (det siste kortet i bunken)", "unknown (the last card of the stock)"),
-    "info.stock": ("Bunken: {n}", "Stock: {n}"),
+    "trump.in_stock": ("ukjent (det siste kortet i bunken)", "unknown (the last card of the bunke)"),
+    "info.stock": ("Bunken: {n}", "Bunke (stock): {n}"),
     "info.aside": ("Lagt bort: {n}", "Set aside: {n}"),
     "info.out": ("Ute av spillet: {n}", "Out of play: {n}"),
     "table.empty": ("tomt", "empty"),
@@ -186,7 +186,7 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "opt.phase2_cap": ("Flest trekk i fase 2", "Most moves in phase 2"),
     "val.tricks.pair": ("to kort, til sidemannen til venstre", "two cards, to the left neighbour"),
     "val.tricks.all": ("alle legger et kort (Hund)", "everyone lays a card (Hund)"),
-    "val.ties.war": ("krig (stunsa i Skitgubbe)", "krig (war; stunsa in Skitgubbe)"),
+    "val.ties.war": ("krig", "krig (war)"),
     "val.ties.stoting": ("støting", "støting (a rank laid again starts a fight)"),
     "val.draw.after_card": ("etter hvert kort", "after each card"),
     "val.draw.after_trick": ("etter hvert stikk", "after each trick"),
@@ -209,15 +209,16 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "val.follow.free": ("stikk med høyere kort i fargen eller med trumf", "beat in the suit or trump"),
     "val.follow.void": ("følg farge hvis du kan; trumf bare når du ikke har fargen",
                         "follow suit if you can; trump only when you have none of the suit"),
-    "val.going_out.laid": ("når hun legger sitt siste kort", "when she lays her last card"),
-    "val.going_out.cleared": ("når stikket med hennes siste kort ryddes (ikke tatt opp igjen)",
-                              "when the trick holding her last card is cleared (not picked up again)"),
+    "val.going_out.laid": ("når spilleren legger sitt siste kort", "when the player lays the last card"),
+    "val.going_out.cleared": ("når avstikket med spillerens siste kort er ferdig (og ikke tatt opp igjen)",
+                              "when the avstikk holding the player's last card is done (not picked up again)"),
     "val.pickup.first": ("det første kortet (undertrekk)", "the first card (undertrekk)"),
     "val.pickup.last": ("det siste kortet (eller hele serien øverst)", "the last card (or the whole top run)"),
     "val.pickup.lowest": ("det laveste kortet", "the lowest card"),
-    "val.trick_size.start": ("spillerne som var med da stikket begynte", "players in when the trick began"),
-    "val.trick_size.active": ("spillerne som fortsatt er med", "players still in"),
-    "val.trick_size.seated": ("alle ved bordet", "everyone at the table"),
+    "val.trick_size.start": ("ett kort per spiller som var igjen da stikket begynte",
+                             "one card per player still in when the trick began"),
+    "val.trick_size.active": ("ett kort per spiller som fortsatt er med", "one card per player still in"),
+    "val.trick_size.seated": ("ett kort per spiller ved bordet", "one card per player at the table"),
     "val.empty_fighter.chance": ("legger det øverste kortet i bunken (tvungen sjanse)",
                                  "lays the top card of the stock (forced sjanse)"),
     "val.empty_fighter.drop": ("går ut av kampen", "drops out of the fight"),
@@ -228,7 +229,7 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "val.sequences.0": ("ikke lov", "not allowed"),
     # -- why a move is illegal (core.vocabulary.Reason); the English is also the engine's message
     "reason.game_over": ("spillet er over", "the game is over"),
-    "reason.not_your_turn": ("det er plass {number} sin tur", "it is seat {number}'s turn"),
+    "reason.not_your_turn": ("plass {number} er i tur", "it is seat {number}'s turn"),
     "reason.not_legal": ("det trekket er ikke lov", "illegal move"),
     "reason.no_pickup_in_phase1": ("det er ingenting å ta opp i fase 1", "there is nothing to pick up in phase 1"),
     "reason.chance_off": ("sjanse er ikke lov med disse reglene", "chance (sjanse) is not allowed in these rules"),
@@ -288,7 +289,7 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "hint.key_chance": ("(trykk c)", "(press c)"),
     "hint.key_pickup": ("(trykk p)", "(press p)"),
     "err.over": ("Spillet er over.", "The game is over."),
-    "err.not_your_turn": ("Vent, det er {name} sin tur.", "Wait, it is {name}'s turn."),
+    "err.not_your_turn": ("Vent, {name} er i tur.", "Wait, it is {name}'s turn."),
     "err.no_cards": ("Du har ingen kort: ta opp (p) eller sjanse (c).",
                      "You hold no cards: pick up (p) or take a sjanse (c)."),
     "end.title": ("Spillet er over", "Game over"),
@@ -320,23 +321,302 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
                       "mattis: {rules}, {players} players. Type help for help."),
     "plain.player": ("{name}: hånd {hand}, vunnet {pile}, stikk {tricks}",
                      "{name}: hand {hand}, won {pile}, stikk {tricks}"),
+    "plain.house": ("Husregler: {rules}", "House rules: {rules}"),
     "plain.again": ("Spille igjen? (ja/nei)", "Play again? (yes/no)"),
     "plain.again_help": ("Svar ja eller nei.", "Answer yes or no."),
     "plain.illegal": ("Ikke lov: {reason}.", "Not allowed: {reason}."),
-    "plain.bad_input": ("Forstod ikke «{text}». Skriv et kort (4C), en serie (5H 6H 7H), sjanse, ta opp, "
-                        "et tall fra listen eller hjelp.",
-                        "Did not understand \"{text}\". Type a card (4C), a sequence (5H 6H 7H), chance, pickup, "
-                        "a number from the list, or help."),
+    "plain.bad_input": ("Forstod ikke «{text}». Skriv et kort (4♣ eller 4C), en serie (5♥ 6♥ 7♥), sjanse, "
+                        "ta opp, et tall fra listen eller hjelp.",
+                        "Did not understand \"{text}\". Type a card (4♣ or 4C), a sequence (5♥ 6♥ 7♥), chance, "
+                        "pickup, a number from the list, or help."),
     "plain.bad_number": ("Velg et tall fra 1 til {n}.", "Choose a number from 1 to {n}."),
-    "plain.help": ("Svar med et kort (4C, TS, 10S), en serie (5H 6H 7H), «sjanse», «ta opp» eller tallet "
-                   "foran et valg.\nKommandoer: hint, siste (siste stikk), regler, status, avslutt (lagrer). "
-                   "Kort skrives med valør (2-9, T/10, J, Q, K, A) og farge (C kløver, D ruter, H hjerter, "
-                   "S spar).",
-                   "Answer with a card (4C, TS, 10S), a sequence (5H 6H 7H), \"chance\", \"pickup\" or the "
-                   "number in front of a choice.\nCommands: hint, last (last trick), rules, status, quit (saves). "
-                   "Cards are rank (2-9, T/10, J, Q, K, A) then suit (C clubs, D diamonds, H hearts, S spades)."),
+    "plain.help": ("Svar med et kort (4♣ eller 4C, 10♠ eller TS), en serie (5♥ 6♥ 7♥), «sjanse», «ta opp» "
+                   "eller tallet foran et valg.\nKommandoer: hint, angre (ta tilbake trekket ditt), siste "
+                   "(siste stikk), regler, lær (slik spiller du), statistikk, status, avslutt (lagrer). "
+                   "Kort skrives med valør (2-10, J, Q, K, A) og farge (♣ eller C kløver, ♦ eller D ruter, "
+                   "♥ eller H hjerter, ♠ eller S spar).",
+                   "Answer with a card (4♣ or 4C, 10♠ or TS), a sequence (5♥ 6♥ 7♥), \"chance\", \"pickup\" "
+                   "or the number in front of a choice.\nCommands: hint, back (take back your move), last (last "
+                   "trick), rules, learn (how to play), stats, status, quit (saves). Cards are rank (2-10, J, Q, "
+                   "K, A) then suit (♣ or C clubs, ♦ or D diamonds, ♥ or H hearts, ♠ or S spades)."),
     "rules.title": ("Regler i bruk: {name}", "Rules in force: {name}"),
     "rules.glossary": ("Ord i spillet:", "Words of the game:"),
+    # ------------------------------------------------------ how to play (core.text.how_to_play)
+    "howto.h.goal": ("Målet", "The aim"),
+    "howto.goal.mattis": ("Spillet går i to faser med motsatte mål. I fase 1 spiller du om stikk og samler kort; "
+                          "i fase 2 skal du bli kvitt de samme kortene fortest mulig. Den som til slutt sitter "
+                          "alene med kort på hånden, er Mattis og har tapt.",
+                          "The game has two phases with opposite aims. In phase 1 you play for stikk (tricks) and "
+                          "collect cards; in phase 2 you must get rid of those same cards as fast as you can. Whoever "
+                          "is left alone holding cards is Mattis and has lost."),
+    "howto.goal.skitgubbe": ("Spillet går i to faser med motsatte mål. I fase 1 spiller du om stikk og samler "
+                             "kort; i fase 2 skal du bli kvitt dem igjen. Den som sitter igjen med kort til "
+                             "slutt, har tapt og er skitgubben.",
+                             "The game has two phases with opposite aims. In phase 1 you play for stikk (tricks) "
+                             "and collect cards; in phase 2 you must get rid of them again. Whoever is left "
+                             "holding cards has lost and is the skitgubbe."),
+    "howto.h.deal": ("Utdelingen", "The deal"),
+    "howto.deal": ("Giveren deler tre kort til hver, og resten av kortene legges med baksiden opp midt på "
+                   "bordet: det er bunken. Ess er høyest, toeren lavest.",
+                   "The dealer gives everyone three cards and puts the rest face down in the middle: that is "
+                   "the bunke (stock). Ace is high, two is low."),
+    "howto.deal_two": ("Er dere bare to, legges ti kort vekk før utdelingen, uten at noen ser dem.",
+                       "With only two players, ten cards are set aside unseen before the deal."),
+    "howto.h.trick": ("Stikk", "Stikk (tricks)"),
+    "howto.trick.pair": ("Spilleren til venstre for giveren begynner og legger ett kort foran sidemannen til "
+                         "venstre, som svarer med et kort fra hånden. I fase 1 teller bare valøren, ikke fargen. "
+                         "Høyeste kort tar stikket, og vinneren legger ut neste kort til sin sidemann. Du må ikke "
+                         "prøve å ta stikket: kortene du vinner, må du bli kvitt i fase 2.",
+                         "The player left of the dealer leads one card to the left neighbour, who answers with "
+                         "any card from hand. In phase 1 only the rank counts, not the suit. The higher card takes "
+                         "the stikk (trick), and the winner leads the next one to their own left neighbour. You "
+                         "need not try to win: the cards you win are the ones you must shed in phase 2."),
+    "howto.trick.all": ("Alle legger ett kort i hvert stikk, med klokka fra den som spiller ut. I fase 1 teller "
+                        "bare valøren, ikke fargen. Høyeste kort tar stikket, og vinneren spiller ut neste. Du "
+                        "må ikke prøve å ta stikket: kortene du vinner, må du bli kvitt i fase 2.",
+                        "Everyone lays one card to each stikk (trick), clockwise from the leader. In phase 1 only "
+                        "the rank counts, not the suit. The highest card takes the trick, and the winner leads the "
+                        "next. You need not try to win: the cards you win are the ones you must shed in phase 2."),
+    "howto.h.draw": ("Når du trekker", "When you draw"),
+    "howto.draw.after_card": ("Så lenge det er kort i bunken, trekker du rett etter at du har lagt, så du alltid "
+                              "har tre kort på hånden.",
+                              "While the bunke (stock) has cards, you draw right after you lay, so that you always "
+                              "hold three cards."),
+    "howto.draw.after_trick": ("Etter hvert stikk trekker alle opp til tre kort, vinneren først og så med "
+                               "klokka.",
+                               "After each stikk (trick) everyone draws up to three cards, the winner first, then "
+                               "clockwise."),
+    "howto.h.fight": ("Like høye kort", "Equal cards"),
+    "howto.fight.krig": ("Er de høyeste kortene like høye, blir det krig: de som la dem, legger et nytt kort "
+                         "hver, og den som nå har høyest, tar alle kortene i stikket. Blir de like igjen, "
+                         "fortsetter krigen.",
+                         "When the highest cards are equal, it is krig (war): the players who laid them lay one "
+                         "more card each, and the higher card now takes every card in the trick. If they are equal "
+                         "again, the krig goes on."),
+    "howto.fight.stoting": ("Legges en valør som allerede ligger på bordet, blir det støting, selv om et høyere "
+                            "kort ligger der: de som har lagt den høyeste valøren som ligger dobbelt, legger ett "
+                            "kampkort hver, og høyeste kampkort tar alt. Er kampkortene like, blir det ny støting "
+                            "mellom dem.",
+                            "When a rank already on the table is laid again, it is støting (clash), even if a "
+                            "higher card lies there: the players who laid the highest doubled rank lay one fight "
+                            "card each, and the highest fight card takes all. If the fight cards are equal, they "
+                            "clash again."),
+    "howto.fight.stunsa": ("Er kortene like høye, blir det stunsa: kortene blir liggende, og de samme to legger "
+                           "et nytt kort hver. Høyeste kort tar hele stikket.",
+                           "When the cards are equal, it is stunsa (war): the cards stay, and the same two lay one "
+                           "more card each. The higher card takes the whole trick."),
+    "howto.h.sjanse": ("Sjanse", "Sjanse (chance)"),
+    "howto.sjanse.lead": ("Når det er du som legger ut, kan du sjanse i stedet: du snur det øverste kortet i "
+                          "bunken og legger det ut med en gang, uansett hva det er. Det gjelder også når du "
+                          "legger et nytt kort i en {fight}.",
+                          "When you lead, you may take a sjanse (chance) instead: turn the top card of the bunke "
+                          "(stock) and lay it at once, whatever it is. This also goes for the new card in a "
+                          "{fight}."),
+    "howto.sjanse.any": ("Hver gang du skal legge i fase 1, kan du sjanse i stedet: du snur det øverste kortet i "
+                         "bunken og legger det, uansett hva det er. Det er bare lov så lenge det ligger mer enn "
+                         "ett kort i bunken.",
+                         "Whenever you lay in phase 1, you may take a sjanse (chance) instead: turn the top card of "
+                         "the bunke (stock) and lay it, whatever it is. Only while more than one card is left in "
+                         "the bunke."),
+    "howto.h.trumf": ("Trumf", "Trumf (trump)"),
+    "howto.trumf.last_card": ("Den som skulle ha trukket det siste kortet i bunken, legger det til side med "
+                              "baksiden opp. Fargen på det kortet blir trumf i fase 2, og det vises når fase 2 "
+                              "begynner.",
+                              "Whoever would draw the last card of the bunke (stock) sets it aside face down. Its "
+                              "suit is trumf (trump) in phase 2; it is shown when phase 2 begins."),
+    "howto.trumf.bottom_up": ("Det nederste kortet i bunken snus med forsiden opp ved utdelingen: fargen blir "
+                              "trumf i fase 2, og kortet trekkes sist som et vanlig kort.",
+                              "The bottom card of the bunke (stock) is turned face up at the deal: its suit is "
+                              "trumf (trump) in phase 2, and the card is drawn last like any other."),
+    "howto.trumf.shown_when_drawn": ("Det siste kortet i bunken trekkes som et vanlig kort og vises når det "
+                                     "trekkes: fargen blir trumf i fase 2.",
+                                     "The last card of the bunke (stock) is drawn like any card and shown when "
+                                     "drawn: its suit is trumf (trump) in phase 2."),
+    "howto.h.end1": ("Slutten på fase 1", "The end of phase 1"),
+    "howto.end1.one_holder": ("Fase 1 går så lenge minst to spillere har kort på hånden. Kortene som er igjen "
+                              "på hånden, blir med inn i fase 2.",
+                              "Phase 1 goes on while at least two players hold cards. Cards still in hand go "
+                              "with you into phase 2."),
+    "howto.end1.first_empty": ("Fase 1 er over når den som står for tur, ikke har noe kort å legge. Kortene som "
+                               "er igjen på hånden, blir med inn i fase 2.",
+                               "Phase 1 is over when the player to lay has no card. Cards still in hand go with "
+                               "you into phase 2."),
+    "howto.end1.stock_empty": ("Fase 1 er over når bunken er tom og stikket som spilles, er ferdig. Kortene som "
+                               "er igjen på hånden, blir med inn i fase 2.",
+                               "Phase 1 is over once the bunke (stock) is empty and the trick being played is "
+                               "done. Cards still in hand go with you into phase 2."),
+    "howto.end1.shown": ("De som har kort igjen på hånden, viser dem fram før fase 2.",
+                         "Whoever still holds cards shows them to everyone before phase 2."),
+    "howto.h.phase2": ("Fase 2", "Phase 2"),
+    "howto.phase2": ("Kortene du vant, er nå hånden din. {leader} Neste må legge et høyere kort i samme farge, "
+                     "eller trumf; ligger det trumf, må neste trumf være høyere. Stikket er ferdig når det "
+                     "ligger {size}: det er et avstikk, og kortene går ut av spillet. Den som la det "
+                     "høyeste kortet, spiller ut i neste.",
+                     "The cards you won are now your hand. {leader} The next player must lay a higher card of the "
+                     "same suit, or a trump; on a trump only a higher trump. The trick is done when it holds "
+                     "{size}: that is an avstikk, and its cards leave the game. Whoever laid the highest "
+                     "card leads the next."),
+    "howto.phase2.void": ("Du må følge farge hvis du kan; trumf bare når du ikke har fargen.",
+                          "You must follow suit if you can; trump only when you hold none of the suit."),
+    "howto.leader2.trump_holder": ("Den som har trumfkortet, spiller ut først.",
+                                   "Whoever holds the trump card leads first."),
+    "howto.leader2.last_trick": ("Den som vant siste stikk i fase 1, spiller ut først.",
+                                 "Whoever won the last stikk of phase 1 leads first."),
+    "howto.size.start": ("like mange kort som det var spillere igjen da stikket begynte",
+                         "as many cards as there were players still in when the trick began"),
+    "howto.size.active": ("like mange kort som det er spillere igjen", "as many cards as there are players still in"),
+    "howto.size.seated": ("like mange kort som det er spillere ved bordet",
+                          "as many cards as there are players at the table"),
+    "howto.h.pickup": ("Ta opp", "Picking up"),
+    "howto.pickup.first": ("Kan du ikke legge noe høyere, tar du opp det første kortet som ble lagt i stikket, "
+                           "ikke det siste.",
+                           "If you cannot lay anything higher, you pick up the first card laid in the trick, not "
+                           "the last."),
+    "howto.pickup.last": ("Kan du ikke legge noe høyere, tar du opp det øverste kortet i stikket.",
+                          "If you cannot lay anything higher, you pick up the top card of the trick."),
+    "howto.pickup.last_run": ("Kan du ikke legge noe høyere, tar du opp det øverste kortet i stikket, og med "
+                              "serier hele raden av sammenhengende kort i samme farge øverst.",
+                              "If you cannot lay anything higher, you pick up the top card of the trick, and with "
+                              "sequences the whole run of consecutive cards of one suit on top."),
+    "howto.pickup.lowest": ("Kan du ikke legge noe høyere, tar du opp det laveste kortet i stikket.",
+                            "If you cannot lay anything higher, you pick up the lowest card in the trick."),
+    "howto.pickup.optional": ("Du kan alltid ta opp, også når du kunne ha lagt.",
+                              "You may always pick up, even when you could lay."),
+    "howto.h.serie": ("Serier", "Serie/rad (sequences)"),
+    "howto.serie": ("I fase 2 kan du legge {n} eller flere kort på rad i samme farge som ett, for eksempel "
+                    "hjerter 5, 6 og 7. Serien må slå det som ligger, med sitt høyeste kort.",
+                    "In phase 2 you may lay {n} or more consecutive cards of one suit as one, for example the 5, "
+                    "6 and 7 of hearts. The sequence must beat what lies there with its highest card."),
+    "howto.h.empty": ("Tom hånd", "An empty hand"),
+    "howto.empty.pick_up": ("Vant du ikke et eneste kort i fase 1, er du bordmattis: du starter fase 2 med tom "
+                            "hånd og må ta opp først. Alle må legge minst ett kort før de kan bli ferdige.",
+                            "If you won no card in phase 1, you are bordmattis (table Mattis): you start phase 2 "
+                            "empty-handed and must pick up first. Everyone must lay at least one card before they "
+                            "can be out."),
+    "howto.empty.loses": ("Vant du ikke et eneste stikk i fase 1, er du Blodmattis og har tapt med en gang.",
+                          "If you won no stikk in phase 1, you are Blodmattis and have lost at once."),
+    "howto.empty.safe": ("Har du ingen kort når fase 2 begynner, er du ferdig og slipper fase 2.",
+                         "If you hold no cards when phase 2 begins, you are out and skip phase 2."),
+    "howto.h.loser": ("Hvem som taper", "Who loses"),
+    "howto.loser.mattis": ("Blir du kvitt alle kortene, er du ferdig. De andre spiller videre, og den siste som "
+                           "har kort igjen, er Mattis. Mattis gir neste spill.",
+                           "Once you shed all your cards, you are out. The others play on, and the last one "
+                           "holding cards is Mattis. Mattis deals the next game."),
+    "howto.loser.skitgubbe": ("Blir du kvitt alle kortene, er du ferdig. De andre spiller videre, og den siste "
+                              "som har kort igjen, er skitgubben. Skitgubben gir neste spill.",
+                              "Once you shed all your cards, you are out. The others play on, and the last one "
+                              "holding cards is the skitgubbe. The skitgubbe deals the next game."),
+    # ------------------------------------------------------- hints: why (core.text.hint_reason)
+    "why.lowest_beats": ("{card} er det laveste kortet ditt som slår.", "{card} is your lowest card that still beats."),
+    "why.lowest_lead": ("{card} er det laveste kortet ditt: bli kvitt de lave først.",
+                        "{card} is your lowest card: get rid of the low ones first."),
+    "why.dump_low": ("Du kan ikke slå, så legg det laveste kortet ditt, {card}.",
+                     "You cannot beat, so lay your lowest card, {card}."),
+    "why.lose_low": ("{card} er lavt nok til å la stikket gå: kortene du vinner nå, må du bli kvitt i fase 2.",
+                     "{card} is low enough to let the trick go: the cards you win now must be shed in phase 2."),
+    "why.lead_high": ("{card} er vanskelig å slå: du tar trolig stikket og spiller ut igjen.",
+                      "{card} is hard to beat: you will likely take the trick and lead again."),
+    "why.lead_mid": ("{card} er et mellomkort: du sparer det laveste kortet ditt til å svare med.",
+                     "{card} is a middle card: you keep your lowest card for answering."),
+    "why.fight": ("{card} er like høyt som det som ligger: det blir {fight}.",
+                  "{card} equals what lies there: it is a {fight}."),
+    "why.beats": ("{card} slår det som ligger.", "{card} beats what lies there."),
+    "why.trump": ("Ingen {suit} slår, men trumfen {card} gjør det.", "No {suit} beats it, but the trump {card} does."),
+    "why.sequence": ("Med serien blir du kvitt {n} kort på én gang.", "The sequence sheds {n} cards at once."),
+    "why.pickup": ("Du har ikke noe kort som slår, så du må ta opp.",
+                   "No card of yours beats it, so you must pick up."),
+    "why.pickup_choice": ("Å ta opp nå gir deg bedre kort å spille senere.",
+                          "Picking up now gives you better cards to play later."),
+    "why.chance": ("Hånden din har bare kort du vil beholde; sjanse gir et tilfeldig kort fra bunken.",
+                   "Your hand holds only cards you want to keep; a sjanse (chance) lays a random card from the "
+                   "bunke (stock)."),
+    "why.only": ("Det er det eneste du kan gjøre.", "It is the only thing you can do."),
+    "why.expert": ("Ekspertboten ville ha gjort det.", "The expert bot would do this."),
+    "hint.why": ("Hint: {move}. {why}", "Hint: {move}. {why}"),
+    # ------------------------------------------------------- sessions, take-backs, statistics
+    "log.take_back": ("{name} tar tilbake trekket.", "{name} takes back the move."),
+    "log.resumed": ("Spillet fortsetter der det slapp.", "The game goes on where it stopped."),
+    "takeback.none": ("Det er ikke noe trekk å ta tilbake.", "There is no move to take back."),
+    "end.take_backs": ("Trekk du tok tilbake i dette spillet: {n}.", "Moves you took back in this game: {n}."),
+    "end.you_lost.mattis": ("Du tapte: du er Mattis.", "You lost: you are Mattis."),
+    "end.you_lost.skitgubbe": ("Du tapte: du er skitgubben.", "You lost: you are the skitgubbe."),
+    "end.you_lost.blodmattis": ("Du tapte: du er Blodmattis.", "You lost: you are Blodmattis."),
+    "stats.none": ("Ingen spill er ferdige ennå.", "No games finished yet."),
+    "stats.total": ("Spill spilt: {games}. Tapt: {lost}.", "Games played: {games}. Lost: {lost}."),
+    "stats.blodmattis": ("Av dem som Blodmattis: {n}.", "Of those as Blodmattis: {n}."),
+    "stats.by_rules": ("Etter regler:", "By rules:"),
+    "stats.by_bots": ("Etter botnivå:", "By bot level:"),
+    "stats.house": ("(med husregler)", "(with house rules)"),
+    "stats.row": ("  {label}: {games} spilt, {lost} som {loser}", "  {label}: {games} played, {lost} as {loser}"),
+    "stats.row_bots": ("  {label}: {games} spilt, {lost} tapt", "  {label}: {games} played, {lost} lost"),
+    "stats.title": ("Statistikk", "Statistics"),
+    "resume.offer": ("Du har et uferdig spill ({what}). Fortsette det? (ja/nei) ",
+                     "You have an unfinished game ({what}). Continue it? (yes/no) "),
+    "resume.what": ("{rules}, {moves} trekk, lagret {when}", "{rules}, {moves} moves, saved {when}"),
+    "resume.kept": ("Uferdige spill: {n}. Fortsett med: mattis play --resume 1 (se mattis play --list)",
+                    "Unfinished games: {n}. Continue with: mattis play --resume 1 (see mattis play --list)"),
+    "settings.broken": ("Innstillingene kunne ikke leses ({why}); standardvalgene brukes, og filen er ikke endret.",
+                        "The settings could not be read ({why}); the defaults are used and the file is left as it is."),
+    # ------------------------------------------- the terminal table's own chrome (tui.*, mattis.tui.app)
+    "tui.too_small": ("Gjør vinduet større: minst {w}×{h} tegn (q lagrer og avslutter).",
+                      "Make the window bigger: at least {w}×{h} characters (q saves and quits)."),
+    "tui.house": ("Husregler: {rules}", "House rules: {rules}"),
+    "tui.btn.history": ("Historikk", "History"),
+    "tui.hand.legend_compact": ("lyse kort kan legges · ▸ valgt · ✓ merket",
+                                "bright cards may be played · ▸ chosen · ✓ marked"),
+    "tui.keys.choose": ("←/→ velg kort", "←/→ choose a card"),
+    "tui.keys.lay": ("Enter legg", "Enter play"),
+    "tui.keys.mark": ("Mellomrom merk en serie", "Space mark a sequence"),
+    "tui.keys.chance": ("c sjanse", "c sjanse (chance)"),
+    "tui.keys.pickup": ("p ta opp", "p pick up"),
+    "tui.keys.take_back": ("u ta tilbake", "u take back"),
+    "tui.keys.hint": ("h hint", "h hint"),
+    "tui.keys.history": ("l historikk", "l history"),
+    "tui.keys.rules": ("r regler", "r rules"),
+    "tui.keys.howto": ("? slik spiller du", "? how to play"),
+    "tui.keys.settings": ("s innstillinger", "s settings"),
+    "tui.keys.stats": ("i statistikk", "i statistics"),
+    "tui.keys.quit": ("q lagre og avslutt", "q save and quit"),
+    "tui.table.took1": ("{name} tok stikket:", "{name} took the stikk (trick):"),
+    "tui.table.took2": ("{name} fullførte avstikket:", "{name} completed the avstikk:"),
+    "tui.history.trick1": ("{n} av {total}: et stikk i fase 1", "{n} of {total}: a stikk (trick) in phase 1"),
+    "tui.history.trick2": ("{n} av {total}: et avstikk i fase 2", "{n} of {total}: an avstikk in phase 2"),
+    "tui.history.open": ("(ikke ferdig)", "(not finished)"),
+    "tui.history.took1": ("{name} tok stikket: {cards}", "{name} took the stikk (trick): {cards}"),
+    "tui.history.took2": ("{name} fullførte avstikket: {cards}", "{name} completed the avstikk: {cards}"),
+    "tui.history.known": ("Kjente kort hos {name}: {cards}", "Cards known to be in {name}'s hand: {cards}"),
+    "tui.history.log": ("Alle trekk", "Every move"),
+    "tui.history.close": ("←/→ blar i stikkene · ↑/↓ blar i loggen · en annen tast lukker",
+                          "←/→ browse the tricks · ↑/↓ scroll the log · any other key closes"),
+    "tui.info.pages": ("Side {n} av {total} (←/→ blar)", "Page {n} of {total} (←/→ turns the page)"),
+    "tui.info.close_pages": ("←/→ blar om · ↑/↓ ruller · en annen tast lukker",
+                             "←/→ turn the page · ↑/↓ scroll · any other key closes"),
+    "tui.howto.title": ("Slik spiller du {name}", "How to play {name}"),
+    "tui.hint.enter": ("(Enter legger det)", "(Enter plays it)"),
+    "tui.known_count": ("{n} kjente kort", "{n} cards known"),
+    "tui.settings.title": ("Innstillinger", "Settings"),
+    "tui.settings.help": ("↑/↓ velg · ←/→ endre · skriv navnet ditt · Enter lagre · Esc avbryt. "
+                          "Innstillingene gjelder fra neste gang du starter mattis play.",
+                          "↑/↓ choose · ←/→ change · type your name · Enter save · Esc cancel. "
+                          "The settings apply from the next time you start mattis play."),
+    "tui.settings.lang": ("Språk", "Language"),
+    "tui.settings.rules": ("Regler", "Rules"),
+    "tui.settings.players": ("Spillere", "Players"),
+    "tui.settings.bots": ("Botene", "Bots"),
+    "tui.settings.delay": ("Tempo", "Pace"),
+    "tui.settings.name": ("Navnet ditt", "Your name"),
+    "tui.settings.no_name": ("(ingen: {you})", "(none: {you})"),
+    "tui.settings.nb": ("norsk (bokmål)", "Norwegian (bokmål)"),
+    "tui.settings.en": ("engelsk", "English"),
+    "tui.settings.pace.0": ("vanlig (0,8 s per trekk)", "usual (0.8 s a move)"),
+    "tui.settings.pace.1": ("uten pause", "no pause"),
+    "tui.settings.pace.2": ("raskt (0,4 s per trekk)", "quick (0.4 s a move)"),
+    "tui.settings.pace.3": ("rolig (1,5 s per trekk)", "slow (1.5 s a move)"),
+    "tui.settings.house": ("Husregler (* = endret fra reglene):", "House rules (* = changed from the rules):"),
+    "tui.settings.bad": ("Det går ikke sammen: {why}", "That does not go together: {why}"),
+    "tui.settings.cannot_save": ("Kunne ikke lagre innstillingene: {why}", "Could not save the settings: {why}"),
+    "tui.settings.saved": ("Innstillingene er lagret; de gjelder fra neste gang du starter mattis play.",
+                           "The settings are saved; they apply from the next time you start mattis play."),
     # ----------------------------------------------------------- command line
     "cli.rules": ("Regler: {rules}, {players} spillere", "Rules: {rules}, {players} players"),
     "cli.dealer": ("Giver: {name}", "Dealer: {name}"),
@@ -380,7 +660,7 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "web.play_selected": ("Legg valgte kort", "Play the chosen cards"),
     "web.rematch": ("Omkamp (taperen gir)", "Rematch (the loser deals)"),
     "web.download": ("Last ned partiet", "Download the game record"),
-    "web.tally": ("Spill så langt: {games}. Ganger Mattis:", "Games so far: {games}. Times Mattis:"),
+    "web.tally": ("Spill så langt: {games}. Ganger tapt:", "Games so far: {games}. Times lost:"),
     "web.waiting_room": ("Venter på spillere", "Waiting for players"),
     "web.invite_link": ("Invitasjonslenke til venner", "Invite link for friends"),
     "web.watch_link": ("Lenke for tilskuere", "Link for spectators"),

@@ -117,7 +117,7 @@ class GameRecord:
         if not isinstance(data, dict):
             raise RecordError("a record must be a JSON object")
         unknown = set(data) - {"rules", "players", "dealer", "deck", "position", "moves", "result",
-                               "names", "comment", "seed", "leader"}
+                               "names", "comment", "seed", "leader", "session"}
         if unknown:
             raise RecordError(f"unknown field(s) in record: {', '.join(sorted(unknown))}")
         try:

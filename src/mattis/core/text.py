@@ -14,11 +14,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from .cards import Card, Lang, card_name, card_symbol
-from .catalogue import TEXT
+from .cards import RANK, SUIT, Card, Lang, card_name, card_symbol, suit_name
+from .catalogue import TERM_KEYS, TEXT
 from .moves import Move, MoveKind
-from .rules import Rules, Ties
-from .vocabulary import Illegal
+from .observation import Observation
+from .rules import Chance, EmptyHand, Follow, Pickup, Rules, Ties
+from .vocabulary import Illegal, Phase
 
 DEFAULT_NAMES: Final = ("Anne", "Bjørn", "Cato", "Dina", "Eirik", "Frida")
 
@@ -196,7 +197,140 @@ def rules_in_words(rules: Rules, lang: Lang = "en", changed_only: bool = False) 
     """
     changed = rules.overrides()
     return [
-        (option_label(option, lang), option_value_text(option, getattr(rules, option), lang))
+        (option_label(option, lang), _value_in_force(rules, option, lang))
         for option, _value in rules.describe()
         if option not in HIDDEN_OPTIONS and (not changed_only or option in changed)
     ]
+
+
+def _value_in_force(rules: Rules, option: str, lang: Lang) -> str:
+    """An option's value under ``rules``; the fight over equal cards has the variant's
+    own word (stunsa in Skitgubbe, krig elsewhere)."""
+    value = getattr(rules, option)
+    if option == "ties" and value is Ties.WAR:
+        return fight_word(rules, lang)
+    return option_value_text(option, value, lang)
+
+
+def glossary_terms(rules: Rules) -> list[str]:
+    """The ``term.*`` keys of the words that apply under ``rules``, in glossary order
+    (:data:`~mattis.core.catalogue.TERM_KEYS`): one fight word, sjanse only when it is
+    allowed, serie only with sequences, bordmattis/blåmattis or Blodmattis as the empty
+    hand goes, and the loser's word.
+
+    >>> glossary_terms(__import__("mattis.core.rules", fromlist=["preset"]).preset("skitgubbe"))
+    ['stikk', 'avstikk', 'stunsa', 'sjanse', 'trumf']
+    """
+    keep = {"stikk", "avstikk", "trumf", fight_term(rules)}
+    if rules.chance is not Chance.OFF:
+        keep.add("sjanse")
+    if rules.pickup is Pickup.FIRST:
+        keep.add("undertrekk")
+    if rules.sequences:
+        keep.add("serie")
+    if rules.empty_hand is EmptyHand.PICK_UP:
+        keep |= {"bordmattis", "blamattis"}
+    elif rules.empty_hand is EmptyHand.LOSES:
+        keep.add("blodmattis")
+    if loser_term(rules) == "mattis":
+        keep.add("mattis")
+    return [key for key in TERM_KEYS if key in keep]
+
+
+def how_to_play(rules: Rules, lang: Lang = "en") -> list[tuple[str, str]]:
+    """How to play under ``rules``, as (heading, paragraph) pairs in the players' words:
+    the aim, the deal, what a trick is, when you draw, equal cards (krig, støting or
+    stunsa), sjanse, trumf, the end of phase 1, phase 2, picking up, sequences, an empty
+    hand and who loses; only what applies to these rules.
+
+    >>> from .rules import preset
+    >>> [h for h, _ in how_to_play(preset("blodmattis"), "nb")][:4]
+    ['Målet', 'Utdelingen', 'Stikk', 'Når du trekker']
+    >>> any("Sjanse" in h for h, _ in how_to_play(preset("blodmattis"), "nb"))
+    False
+    """
+    def s(key: str, **params: object) -> str:
+        return say(key, lang, **params)
+
+    loser = loser_term(rules)
+    out = [(s("howto.h.goal"), s(f"howto.goal.{loser}"))]
+    deal = s("howto.deal")
+    if rules.min_players <= 2 and rules.two_player_discard:
+        deal += " " + s("howto.deal_two")
+    out.append((s("howto.h.deal"), deal))
+    out.append((s("howto.h.trick"), s(f"howto.trick.{rules.tricks.value}")))
+    out.append((s("howto.h.draw"), s(f"howto.draw.{rules.draw.value}")))
+    out.append((s("howto.h.fight"), s(f"howto.fight.{fight_term(rules)}")))
+    if rules.chance is not Chance.OFF:
+        out.append((s("howto.h.sjanse"), s(f"howto.sjanse.{rules.chance.value}", fight=fight_word(rules, lang))))
+    out.append((s("howto.h.trumf"), s(f"howto.trumf.{rules.trump.value}")))
+    end1 = s(f"howto.end1.{rules.phase1_end.value}")
+    if rules.leftovers_shown:
+        end1 += " " + s("howto.end1.shown")
+    out.append((s("howto.h.end1"), end1))
+    phase2 = s("howto.phase2", leader=s(f"howto.leader2.{rules.leader2.value}"),
+               size=s(f"howto.size.{rules.trick_size.value}"))
+    if rules.follow is Follow.VOID:
+        phase2 += " " + s("howto.phase2.void")
+    out.append((s("howto.h.phase2"), phase2))
+    pickup = rules.pickup.value
+    if rules.pickup is Pickup.LAST and rules.sequences and rules.pickup_run:
+        pickup = "last_run"
+    text = s(f"howto.pickup.{pickup}")
+    if rules.pickup_optional:
+        text += " " + s("howto.pickup.optional")
+    out.append((s("howto.h.pickup"), text))
+    if rules.sequences:
+        out.append((s("howto.h.serie"), s("howto.serie", n=rules.sequences)))
+    out.append((s("howto.h.empty"), s(f"howto.empty.{rules.empty_hand.value}")))
+    out.append((s("howto.h.loser"), s(f"howto.loser.{loser}")))
+    return out
+
+
+def hint_reason(obs: Observation, move: Move, lang: Lang = "en") -> str:
+    """Why ``move`` is a good move for the seat of ``obs``, in a sentence ("7♠ is your
+    lowest card that still beats."); worked out from the observation only.  When no
+    simple reason fits, it says the expert bot would do it."""
+    legal = obs.legal
+    if len(legal) == 1:
+        return say("why.only", lang)
+    if move.kind is MoveKind.CHANCE:
+        return say("why.chance", lang)
+    if move.kind is MoveKind.PICKUP:
+        return say("why.pickup" if not any(m.is_play for m in legal) else "why.pickup_choice", lang)
+    if len(move.cards) > 1:
+        return say("why.sequence", lang, n=len(move.cards))
+    card = move.cards[0]
+    sym = card_symbol(card)
+    singles = [m.cards[0] for m in legal if m.is_play and len(m.cards) == 1]
+    if obs.phase is Phase.COLLECT:
+        hand = list(obs.hand)
+        lowest = min(hand, key=lambda c: RANK[c]) if hand else card
+        if not obs.table1:
+            if RANK[card] == RANK[lowest]:
+                return say("why.lowest_lead", lang, card=sym)
+            return say("why.lead_high" if RANK[card] == max(RANK[c] for c in hand) else "why.lead_mid", lang,
+                       card=sym)
+        top = max(RANK[c] for _seat, c in obs.table1)
+        beating = [c for c in hand if RANK[c] > top]
+        if RANK[card] > top:
+            low_beat = min(RANK[c] for c in beating)
+            return say("why.lowest_beats" if RANK[card] == low_beat else "why.beats", lang, card=sym)
+        if RANK[card] == top and not obs.fighters:
+            return say("why.fight", lang, card=sym, fight=fight_word(obs.rules, lang))
+        if RANK[card] < top:
+            return say("why.dump_low" if not beating and RANK[card] == RANK[lowest] else "why.lose_low", lang,
+                       card=sym)
+        return say("why.expert", lang, card=sym)
+    trump = obs.trump
+    order = lambda c: (SUIT[c] == trump, RANK[c])  # noqa: E731 - a sort key
+    if not obs.table2:
+        low = min(singles, key=order) if singles else card
+        return say("why.lowest_lead" if card == low else "why.expert", lang, card=sym)
+    entry = obs.table2[-1][1]
+    if card == min(singles, key=order):
+        led = SUIT[entry[-1]]
+        if SUIT[card] == trump and led != trump:
+            return say("why.trump", lang, card=sym, suit=suit_name(led, lang))
+        return say("why.lowest_beats", lang, card=sym)
+    return say("why.beats", lang, card=sym)

@@ -2,13 +2,21 @@
 
 The app renders only the human seat's observation (``Session.observation``);
 the :class:`~mattis.tui.session.Session` holds the game's referee and asks the
-bots.  Keys: ←/→ choose a card, Enter lays it (or the selected
-sequence), Space selects cards for a sequence, ``c`` chance (sjanse), ``p``
-pick up, ``l`` last trick, ``r`` rules, ``h`` hint, ``q`` / Ctrl-C save and quit.
+bots.  Keys: ←/→ (↑/↓ a row) choose a card, Enter lays it (or the marked
+sequence), Space marks cards for a sequence, ``c`` sjanse, ``p`` pick up,
+``u`` take back, ``h`` hint (and why), ``l`` history, ``r`` rules, ``?`` how to play,
+``i`` statistics, ``s`` settings, ``q`` / Ctrl-C save and quit.  Every window closes
+once however fast the keys come (:mod:`mattis.tui.screens`).
+
+The layout adapts to the terminal: from 80x24 up the top line, the table, whose
+turn it is, the hand and the key help are always on screen (compact one-line cards
+below :data:`ROOMY_HEIGHT` rows, a hand that scrolls); below :data:`MIN_SIZE` one
+line asks for a bigger window.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable
 from pathlib import Path
 from typing import ClassVar
@@ -18,9 +26,10 @@ from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.geometry import Size
-from textual.screen import ModalScreen
+from textual.containers import Horizontal, VerticalScroll
+from textual.css.query import NoMatches
+from textual.geometry import Region, Size
+from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Button, Static
 
@@ -38,12 +47,13 @@ from ..core import (
     card_symbol,
     play,
 )
-from ..core.text import as_object, fight_term
+from ..core.text import as_object, fight_term, how_to_play, rules_in_words
+from .history import trick_lines, tricks
 from .i18n import t
 from .render import (
+    cards_label,
     end_lines,
     hand_order,
-    last_trick_text,
     legal_cards,
     move_label,
     phase_text,
@@ -53,18 +63,37 @@ from .render import (
     trump_text,
     turn_text,
 )
+from .screens import EndScreen, HistoryScreen, InfoScreen, SettingsScreen
 from .session import HUMAN, Session
+from .settings import Settings, load_settings, settings_path
+from .stats import stats_lines
 
 CELL = 6
-"""Screen columns per card in the hand (a card face is 5 wide)."""
+"""Screen columns per card in the roomy hand (a card face is 5 wide)."""
+
+COMPACT_CELL = 5
+"""Screen columns per card in the compact hand: the cursor mark, ``10♣``, the marked tick."""
+
+MIN_SIZE = (80, 24)
+"""The smallest terminal the table fits (columns, rows); below it one line asks for more."""
+
+ROOMY_HEIGHT = 34
+"""From this many rows up the cards are drawn as faces, the buttons shown."""
 
 RED_SUITS = (1, 2)
 
 KNOWN_SHOWN = 6
-"""Known cards of another hand shown in the players panel (the rest as ``+N``)."""
+"""Known cards of another hand shown in the players panel (the rest as ``+N``; the
+history window shows them all)."""
 
 OUT_PACE = 0.15
 """Seconds between bot moves once the human has finished (nothing left to follow closely)."""
+
+TRICK_LINGER = 2.0
+"""A completed trick stays on the table this many bot delays before the next card."""
+
+LOG_KEPT = 200
+"""Log lines in the main window's log (the history window has all of them)."""
 
 
 def card_style(card: Card, legal: bool = True) -> str:
@@ -80,24 +109,31 @@ def card_face(card: Card) -> tuple[str, str]:
     return f"{sym:<5}", f"{sym:>5}"
 
 
-def cards_rows(cards: Iterable[Card]) -> tuple[Text, Text]:
-    """Cards side by side as two lines of card faces."""
-    top, bottom = Text(), Text()
+def cards_rows(cards: Iterable[Card], compact: bool = False) -> list[Text]:
+    """Cards side by side: two lines of card faces, or one line of compact cards."""
+    lines = [Text()] if compact else [Text(), Text()]
     for i, c in enumerate(cards):
         if i:
-            top.append(" ")
-            bottom.append(" ")
-        a, b = card_face(c)
-        top.append(a, style=card_style(c))
-        bottom.append(b, style=card_style(c))
-    return top, bottom
+            for line in lines:
+                line.append(" ")
+        if compact:
+            lines[0].append(f"{card_symbol(c):>3}", style=card_style(c))
+        else:
+            a, b = card_face(c)
+            lines[0].append(a, style=card_style(c))
+            lines[1].append(b, style=card_style(c))
+    return lines
 
 
 class HandView(Widget):
-    """The human's hand: sorted, legal cards bright, a cursor and a selection."""
+    """The human's hand: sorted, legal cards bright, a cursor and marked cards.
+
+    Roomy: each card a two-line face with a mark line below (``▲`` the cursor, ``✓``
+    marked).  Compact: one line per row of cards, the cursor reversed and underlined,
+    marked cards on gold."""
 
     DEFAULT_CSS = """
-    HandView { height: auto; min-height: 2; padding: 0 1; }
+    HandView { height: auto; min-height: 1; padding: 0 1; }
     """
 
     def __init__(self, *, id: str | None = None) -> None:
@@ -106,6 +142,15 @@ class HandView(Widget):
         self.legal: set[Card] = set()
         self.cursor = 0
         self.selected: set[Card] = set()
+        self.compact = False
+
+    @property
+    def cell(self) -> int:
+        return COMPACT_CELL if self.compact else CELL
+
+    @property
+    def row_height(self) -> int:
+        return 1 if self.compact else 3
 
     def show(self, cards: list[Card], legal: set[Card]) -> None:
         current = self.cards[self.cursor] if self.cards and self.cursor < len(self.cards) else None
@@ -119,26 +164,45 @@ class HandView(Widget):
 
     def per_row(self, width: int | None = None) -> int:
         w = (width if width is not None else self.content_size.width) or 80
-        return max(1, w // CELL)
+        return max(1, w // self.cell)
+
+    def rows(self, width: int | None = None) -> int:
+        return max(1, -(-len(self.cards) // self.per_row(width)))
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        rows = max(1, -(-len(self.cards) // self.per_row(width)))
-        return rows * 3
+        return self.rows(width) * self.row_height
+
+    def cursor_region(self) -> Region:
+        """Where the cursor's row lies in this widget (to scroll it into view)."""
+        row = self.cursor // self.per_row() if self.cards else 0
+        return Region(0, row * self.row_height, self.size.width, self.row_height)
+
+    def _style(self, c: Card, i: int) -> str:
+        style = card_style(c, c in self.legal)
+        if c in self.selected:
+            style = ("bold red3" if SUIT[c] in RED_SUITS else "bold grey7") + " on gold1"
+        if i == self.cursor:
+            style += " reverse underline" if self.compact else " reverse"
+        return style
 
     def render(self) -> Text:
         if not self.cards:
             return Text("—", style="italic")
         n = self.per_row()
-        out = Text()
+        rows: list[Text] = []
         for start in range(0, len(self.cards), n):
             row = self.cards[start:start + n]
+            if self.compact:
+                line = Text()
+                for i, c in enumerate(row, start=start):
+                    line.append("▸" if i == self.cursor else " ", style="bold yellow")
+                    line.append(f"{card_symbol(c):>3}", style=self._style(c, i))
+                    line.append("✓" if c in self.selected else " ", style="bold yellow")
+                rows.append(line)
+                continue
             top, bottom, marks = Text(), Text(), Text()
             for i, c in enumerate(row, start=start):
-                style = card_style(c, c in self.legal)
-                if c in self.selected:
-                    style = ("bold red3" if SUIT[c] in RED_SUITS else "bold grey7") + " on gold1"
-                if i == self.cursor:
-                    style += " reverse"
+                style = self._style(c, i)
                 a, b = card_face(c)
                 top.append(a, style=style)
                 top.append(" ")
@@ -146,18 +210,12 @@ class HandView(Widget):
                 bottom.append(" ")
                 mark = ("▲" if i == self.cursor else " ") + ("✓" if c in self.selected else " ")
                 marks.append(f"{mark:^5} ", style="bold yellow")
-            if start:
-                out.append("\n")
-            out.append_text(top)
-            out.append("\n")
-            out.append_text(bottom)
-            out.append("\n")
-            out.append_text(marks)
-        return out
+            rows.extend((top, bottom, marks))
+        return Text("\n").join(rows)
 
     def index_at(self, x: int, y: int) -> int | None:
-        i = (y // 3) * self.per_row() + x // CELL
-        return i if 0 <= x and 0 <= i < len(self.cards) else None
+        i = (y // self.row_height) * self.per_row() + x // self.cell
+        return i if 0 <= x < self.per_row() * self.cell and 0 <= i < len(self.cards) else None
 
     def on_click(self, event: events.Click) -> None:
         offset = event.get_content_offset(self)
@@ -168,6 +226,8 @@ class HandView(Widget):
             return
         app = self.app
         assert isinstance(app, MattisApp)
+        if not app.table_on_top:
+            return
         self.cursor = i
         if event.button == 3 or event.shift or event.ctrl or self.selected:
             app.action_mark()
@@ -176,78 +236,12 @@ class HandView(Widget):
         self.refresh()
 
 
-class InfoScreen(ModalScreen[None]):
-    """A text shown over the table (rules, last trick).  Arrows and Page Up/Down scroll it;
-    any other key or a click closes it."""
-
-    DEFAULT_CSS = """
-    InfoScreen { align: center middle; }
-    InfoScreen > VerticalScroll { width: 96; height: auto; max-height: 90%; border: thick $accent;
-                                  background: $surface; padding: 1 2; }
-    """
-    SCROLL: ClassVar[dict[str, float]] = {"up": -1, "down": 1, "pageup": -10, "pagedown": 10}
-
-    def __init__(self, lines: list[str], close_hint: str) -> None:
-        super().__init__()
-        self.lines = lines
-        self.close_hint = close_hint
-
-    def compose(self) -> ComposeResult:
-        with VerticalScroll():
-            yield Static("\n".join(self.lines), id="info-text", markup=False)
-            yield Static(self.close_hint, id="info-close")
-
-    def on_key(self, event: events.Key) -> None:
-        event.stop()
-        if event.key in self.SCROLL:
-            self.query_one(VerticalScroll).scroll_relative(y=self.SCROLL[event.key], animate=False)
-            return
-        self.dismiss(None)
-
-    def on_click(self) -> None:
-        self.dismiss(None)
-
-
-class EndScreen(ModalScreen[str]):
-    """Finishing order, who is Mattis, the session tally; play again or quit."""
-
-    DEFAULT_CSS = """
-    EndScreen { align: center middle; }
-    EndScreen > Vertical { width: 64; height: auto; border: thick $warning; background: $surface;
-                           padding: 1 2; }
-    EndScreen Horizontal { height: auto; margin-top: 1; }
-    EndScreen Button { margin-right: 2; }
-    """
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("n,enter,y,j", "again", "again", show=False),
-        Binding("q,escape", "leave", "quit", show=False),
-    ]
-
-    def __init__(self, lines: list[str], again: str, leave: str) -> None:
-        super().__init__()
-        self.lines = lines
-        self.again = again
-        self.leave = leave
-
-    def compose(self) -> ComposeResult:
-        with Vertical():
-            yield Static("\n".join(self.lines), id="end-text", markup=False)
-            with Horizontal():
-                yield Button(self.again, id="again", variant="success")
-                yield Button(self.leave, id="leave", variant="error")
-
-    def on_mount(self) -> None:
-        for b in self.query(Button):
-            b.can_focus = False
-
-    def action_again(self) -> None:
-        self.dismiss("again")
-
-    def action_leave(self) -> None:
-        self.dismiss("quit")
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        self.dismiss("again" if event.button.id == "again" else "quit")
+TABLE_ACTIONS = frozenset({
+    "cursor", "cursor_to", "row", "lay", "mark", "clear", "chance", "pickup", "last", "rules", "hint",
+    "take_back", "how_to_play", "stats", "settings",
+})
+"""Actions of the table itself: they do nothing while a window lies over it or the
+terminal is too small to show it."""
 
 
 class MattisApp(App[Path | None]):
@@ -256,22 +250,38 @@ class MattisApp(App[Path | None]):
     TITLE = "mattis"
     CSS = """
     Screen { background: #0f3d22; color: #f0f0e8; }
-    #top { height: 1; background: #072a16; color: #ffe08a; padding: 0 1; text-style: bold; }
+    #small { display: none; height: 1; padding: 0 1; color: #ffe08a; text-style: bold; }
+    #top { height: auto; max-height: 2; background: #072a16; color: #ffe08a; padding: 0 1; text-style: bold; }
+    #house { height: auto; max-height: 2; background: #072a16; color: #d8c890; padding: 0 1; }
     #middle { height: auto; }
     #players { width: 3fr; height: auto; border: round #5f9f6f; border-title-color: #ffe08a; padding: 0 1; }
     #table { width: 2fr; height: auto; min-height: 7; border: round #5f9f6f; border-title-color: #ffe08a;
              padding: 0 1; }
-    #log { height: 9; border: round #5f9f6f; border-title-color: #ffe08a; padding: 0 1; color: #d8e8d8; }
+    #log { height: 1fr; min-height: 3; border: round #5f9f6f; border-title-color: #ffe08a; padding: 0 1;
+           color: #d8e8d8; scrollbar-size-vertical: 1; }
     #turn { height: 1; padding: 0 1; text-style: bold; color: #ffe08a; }
-    #hand-box { height: auto; border: round #e0c060; border-title-color: #ffe08a; }
-    #message { height: auto; min-height: 1; padding: 0 1; color: #ffb0a0; text-style: bold; }
+    #hand-box { height: auto; max-height: 11; border: round #e0c060; border-title-color: #ffe08a;
+                scrollbar-size-vertical: 1; }
+    #message { height: auto; max-height: 2; min-height: 1; padding: 0 1; color: #ffb0a0; text-style: bold; }
     #buttons { height: 3; }
     #buttons Button { min-width: 8; margin: 0 1 0 0; }
     #keys { height: auto; padding: 0 1; color: #a8c8a8; }
+    .-compact #table { min-height: 4; max-height: 10; }
+    .-compact #middle, .-compact #players { max-height: 10; }
+    .-compact #house { max-height: 1; }
+    .-compact #log { min-height: 0; }
+    .-compact #hand-box { max-height: 5; }
+    .-compact #buttons { display: none; }
+    .-compact #message { max-height: 1; }
+    .-tiny #small { display: block; }
+    .-tiny #top, .-tiny #house, .-tiny #middle, .-tiny #log, .-tiny #turn, .-tiny #hand-box,
+    .-tiny #message, .-tiny #buttons, .-tiny #keys { display: none; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left", "cursor(-1)", "←", show=False),
         Binding("right", "cursor(1)", "→", show=False),
+        Binding("up", "row(-1)", show=False),
+        Binding("down", "row(1)", show=False),
         Binding("home", "cursor_to(0)", show=False),
         Binding("end", "cursor_to(-1)", show=False),
         Binding("enter", "lay", "lay", show=False),
@@ -279,27 +289,37 @@ class MattisApp(App[Path | None]):
         Binding("escape", "clear", "clear", show=False),
         Binding("c", "chance", "chance", show=False),
         Binding("p", "pickup", "pickup", show=False),
-        Binding("l", "last", "last trick", show=False),
+        Binding("l", "last", "history", show=False),
         Binding("r", "rules", "rules", show=False),
-        Binding("h,question_mark", "hint", "hint", show=False),
+        Binding("h", "hint", "hint", show=False),
+        Binding("u,backspace", "take_back", "take back", show=False),
+        Binding("question_mark,f1", "how_to_play", "how to play", show=False),
+        Binding("i", "stats", "statistics", show=False),
+        Binding("s", "settings", "settings", show=False),
         Binding("q", "save_quit", "quit", show=False),
         Binding("ctrl+c,ctrl+q", "save_quit", "quit", show=False, priority=True),
     ]
 
-    def __init__(self, session: Session, delay: float = 0.8) -> None:
+    def __init__(self, session: Session, delay: float = 0.8, settings_file: Path | None = None) -> None:
         super().__init__()
         self.session = session
+        self.settings_file = settings_file
+        """Where the settings screen saves (``None``: :func:`~mattis.tui.settings.settings_path`)."""
         self.delay = delay
         self.lang = session.lang
         self._bot_pending = False
         self._end_shown = False
+        self._seen_trick: object = session.observation().last_trick
+        self._linger = False
         self.message = ""
         self.saved: Path | None = None
 
     # ------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
         lang = self.lang
-        yield Static(id="top")
+        yield Static(t(lang, "tui.too_small", w=MIN_SIZE[0], h=MIN_SIZE[1]), id="small", markup=False)
+        yield Static(id="top", markup=False)
+        yield Static(id="house", markup=False)
         with Horizontal(id="middle"):
             players = Static(id="players")
             players.border_title = t(lang, "label.players")
@@ -307,105 +327,223 @@ class MattisApp(App[Path | None]):
             table = Static(id="table")
             table.border_title = t(lang, "label.table")
             yield table
-        log = Static(id="log", markup=False)
+        log = VerticalScroll(Static(id="log-text", markup=False), id="log")
         log.border_title = t(lang, "label.log")
+        log.can_focus = False
         yield log
-        yield Static(id="turn")
-        with Vertical(id="hand-box") as box:
+        yield Static(id="turn", markup=False)
+        with VerticalScroll(id="hand-box") as box:
+            box.can_focus = False
             box.border_title = t(lang, "label.hand")
             box.border_subtitle = t(lang, "hand.legend")
             yield HandView(id="hand")
         yield Static(id="message", markup=False)
         with Horizontal(id="buttons"):
             for action, key in (("lay", "btn.lay"), ("chance", "btn.chance"), ("pickup", "btn.pickup"),
-                                ("last", "btn.last"), ("rules", "btn.rules"), ("hint", "btn.hint"),
+                                ("last", "tui.btn.history"), ("rules", "btn.rules"), ("hint", "btn.hint"),
                                 ("save_quit", "btn.quit")):
                 yield Button(t(lang, key), id=f"b-{action}")
-        yield Static(t(lang, "keys"), id="keys")
+        yield Static(id="keys", markup=False)
 
     def on_mount(self) -> None:
         for b in self.query(Button):
             b.can_focus = False
         self.title = f"mattis — {self.session.rules.name}"
+        self.fit(self.size)
         self.refresh_view()
         self.schedule_bots()
 
+    def on_resize(self, event: events.Resize) -> None:
+        self.fit(event.size)
+        if self.is_mounted_table():
+            # the panels' text depends on the layout (card faces, known cards, wrapping)
+            self.call_after_refresh(self.refresh_view)
+
+    def is_mounted_table(self) -> bool:
+        try:
+            return self.hand.is_attached
+        except NoMatches:
+            return False
+
+    def fit(self, size: Size) -> None:
+        """Choose the layout for a terminal of ``size``."""
+        tiny = size.width < MIN_SIZE[0] or size.height < MIN_SIZE[1]
+        compact = size.height < ROOMY_HEIGHT or size.width < 100
+        self.set_class(tiny, "-tiny")
+        self.set_class(compact and not tiny, "-compact")
+        try:
+            hand = self.hand
+        except NoMatches:  # a resize before the table is built
+            return
+        if self.is_mounted(hand) and hand.compact != compact:
+            hand.compact = compact
+            box = self.default_screen.query_one("#hand-box", VerticalScroll)
+            box.border_subtitle = t(self.lang, "tui.hand.legend_compact" if compact else "hand.legend")
+            self.hand.refresh(layout=True)
+            self.hand.call_after_refresh(self.show_cursor)
+
+    def is_mounted(self, widget: Widget) -> bool:
+        return widget.is_attached
+
     @property
     def hand(self) -> HandView:
-        return self.query_one("#hand", HandView)
+        return self.default_screen.query_one("#hand", HandView)
+
+    @property
+    def default_screen(self) -> Screen[object]:
+        return self.screen_stack[0]
+
+    @property
+    def table_on_top(self) -> bool:
+        """Whether the table is what the player sees (no window over it, a big enough terminal)."""
+        return len(self.screen_stack) == 1 and not self.has_class("-tiny")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The table's keys do nothing while a window lies over it (that window has the keys)."""
+        if action in TABLE_ACTIONS and not self.table_on_top:
+            return False
+        return True
 
     # ------------------------------------------------------------ drawing
+    def widget(self, name: str) -> Static:
+        return self.default_screen.query_one(f"#{name}", Static)
+
     def refresh_view(self) -> None:
         """Redraw everything from the human seat's observation."""
         s = self.session
         lang = self.lang
         obs = s.observation()
         names = s.names
-        self.query_one("#top", Static).update(Text(
+        if obs.last_trick != self._seen_trick:
+            self._seen_trick = obs.last_trick
+            self._linger = obs.last_trick is not None
+        self.widget("top").update(Text(
             f"{t(lang, 'rules.short', name=s.rules.name)} · {phase_text(obs, lang)} · "
             f"{t(lang, 'label.trump')}: {trump_text(obs, names, lang)} · {stock_text(obs, lang)}"))
-        self.query_one("#players", Static).update(self._players_table(obs))
-        self.query_one("#table", Static).update(self._table_text(obs))
-        self.query_one("#log", Static).update("\n".join(s.log[-7:]))
+        house = rules_in_words(s.rules, lang, changed_only=True)
+        house_widget = self.widget("house")
+        house_widget.display = bool(house)
+        if house:
+            house_widget.update(t(lang, "tui.house", rules="; ".join(f"{k}: {v}" for k, v in house)))
+        self.widget("players").update(self._players_table(obs))
+        self.widget("table").update(self._table_text(obs))
+        self.widget("log-text").update("\n".join(s.log[-LOG_KEPT:]))
+        log = self.default_screen.query_one("#log", VerticalScroll)
+        log.call_after_refresh(log.scroll_end, animate=False)
         turn = turn_text(obs, names, lang)
-        if obs.legal and obs.legal[-1] in (CHANCE, PICKUP):
+        if obs.legal and len(obs.legal) > 1 and obs.legal[-1] in (CHANCE, PICKUP):
             turn += "  " + t(lang, "turn.also", move=move_label(obs.legal[-1], lang))
-        self.query_one("#turn", Static).update(Text(turn))
+        self.widget("turn").update(Text(turn))
         self.hand.show(hand_order(obs), legal_cards(obs))
-        self.query_one("#message", Static).update(self.message)
+        self.hand.call_after_refresh(self.show_cursor)
+        self.widget("message").update(self.message)
+        self.widget("keys").update(self._keys_text(obs))
+        # sjanse belongs to phase 1, picking up to phase 2: each button only in its phase
+        self.default_screen.query_one("#b-chance", Button).display = obs.phase is PHASE1
+        self.default_screen.query_one("#b-pickup", Button).display = obs.phase is PHASE2
+
+    def _keys_text(self, obs: Observation) -> str:
+        """The key help for this moment: only the keys that can do something in this phase."""
+        lang = self.lang
+        parts = [t(lang, "tui.keys.choose"), t(lang, "tui.keys.lay")]
+        if obs.rules.sequences > 1 and obs.phase is PHASE2:
+            parts.append(t(lang, "tui.keys.mark"))
+        if obs.phase is PHASE1:
+            parts.append(t(lang, "tui.keys.chance"))
+        elif obs.phase is PHASE2:
+            parts.append(t(lang, "tui.keys.pickup"))
+        if self.session.can_take_back:
+            parts.append(t(lang, "tui.keys.take_back"))
+        parts += [t(lang, "tui.keys.hint"), t(lang, "tui.keys.history"), t(lang, "tui.keys.rules"),
+                  t(lang, "tui.keys.howto"), t(lang, "tui.keys.stats"), t(lang, "tui.keys.settings"),
+                  t(lang, "tui.keys.quit")]
+        return " · ".join(parts)
+
+    def show_cursor(self) -> None:
+        """Scroll the hand so that the cursor's row is on screen."""
+        if not self.hand.is_attached:
+            return
+        box = self.default_screen.query_one("#hand-box", VerticalScroll)
+        box.scroll_to_region(self.hand.cursor_region(), animate=False, immediate=True)
 
     def _players_table(self, obs: Observation) -> Table:
         lang = self.lang
         table = Table(box=None, pad_edge=False, expand=True, header_style="bold #ffe08a")
-        table.add_column(t(lang, "col.player"))
-        table.add_column(t(lang, "col.hand"), justify="right")
-        table.add_column(t(lang, "col.pile"), justify="right")
+        table.add_column(t(lang, "col.player"), no_wrap=True)
+        table.add_column(t(lang, "col.hand"), justify="right", no_wrap=True)
+        table.add_column(t(lang, "col.pile"), justify="right", no_wrap=True)
         table.add_column(t(lang, "col.tricks"), justify="right")
-        table.add_column(t(lang, "col.status"))
-        rows = player_rows(obs, self.session.names, lang, known_limit=KNOWN_SHOWN)
-        for seat, (name, hand, pile, tricks, status) in enumerate(rows):
+        table.add_column(t(lang, "col.status"), overflow="fold")
+        # compact: a row per player (more than three players: only how many cards are
+        # known; the history window shows them all)
+        count_only = self.has_class("-compact") and obs.players > 3
+        known = 3 if self.has_class("-compact") else KNOWN_SHOWN
+        shown = dataclasses.replace(obs, known=tuple(() for _ in obs.known)) if count_only else obs
+        rows = player_rows(shown, self.session.names, lang, known_limit=known)
+        for seat, (name, hand, pile, tricks_won, status) in enumerate(rows):
+            if count_only and seat != obs.seat and obs.known[seat]:
+                status = f"{status} {t(lang, 'tui.known_count', n=len(obs.known[seat]))}".strip()
             mark = "▶ " if obs.to_act == seat else "  "
             style = "bold #ffe08a" if obs.to_act == seat else ""
-            table.add_row(Text(mark + name, style=style), hand, pile, tricks, status)
+            table.add_row(Text(mark + name, style=style), hand, pile, tricks_won, status)
         return table
 
     def _table_text(self, obs: Observation) -> Text:
         lang = self.lang
         names = self.session.names
+        compact = self.has_class("-compact")
         entries: list[tuple[str, tuple[Card, ...]]] = []
         if obs.phase is PHASE1:
             entries = [(names[seat], (card,)) for seat, card in obs.table1]
         elif obs.phase is PHASE2:
             entries = [(f"{i}. {names[seat]}", entry) for i, (seat, entry) in enumerate(obs.table2, start=1)]
+        lingering = not entries and self._linger and obs.last_trick is not None
+        if lingering and obs.last_trick is not None:
+            # The trick just completed stays on the table, with who took it, until the next card.
+            seat, cards = obs.last_trick
+            key = "tui.table.took1" if obs.phase is PHASE1 else "tui.table.took2"
+            out = Text(t(lang, key, name=names[seat]) + "\n", style="italic")
+            for line in cards_rows(cards, compact=True):
+                out.append_text(line)
+            return out
         if not entries:
             return Text(t(lang, "table.empty"), style="italic")
-        heads, tops, bottoms = Text(), Text(), Text()
+        blocks: list[tuple[str, list[Text]]] = []
         for label, cards in entries:
-            top, bottom = cards_rows(cards)
-            width = max(len(label), top.cell_len) + 2
-            heads.append(f"{label:<{width}}", style="bold")
-            tops.append_text(top)
-            tops.append(" " * (width - top.cell_len))
-            bottoms.append_text(bottom)
-            bottoms.append(" " * (width - bottom.cell_len))
-        out = Text("\n").join([heads, tops, bottoms])
+            blocks.append((label, cards_rows(cards, compact=compact)))
+        width = max(1, (self.widget("table").content_size.width or 30))
+        out = Text()
+        line_heads, line_rows, used = Text(), [Text() for _ in blocks[0][1]], 0
+        for label, rows in blocks:
+            w = max(len(label), rows[0].cell_len) + 2
+            if used and used + w > width:
+                out.append_text(Text("\n").join([line_heads, *line_rows]))
+                out.append("\n")
+                line_heads, line_rows, used = Text(), [Text() for _ in rows], 0
+            line_heads.append(f"{label:<{w}}", style="bold")
+            for target, row in zip(line_rows, rows, strict=True):
+                target.append_text(row)
+                target.append(" " * (w - row.cell_len))
+            used += w
+        out.append_text(Text("\n").join([line_heads, *line_rows]))
         out.no_wrap = True
         out.overflow = "crop"
+        sep = "\n" if compact else "\n\n"
         if obs.phase is PHASE1 and obs.fighters:
             word = "term." + fight_term(obs.rules)
             fighters = [as_object(names[s], lang) for s in obs.fighters]
-            out.append("\n\n")
+            out.append(sep)
             out.append(t(lang, "table.fight", fight=t(lang, word),
                          names=", ".join(fighters[:-1]) + t(lang, "word.and") + fighters[-1]),
                        style="bold #ff8060")
         if obs.phase is PHASE2 and obs.trick_need:
-            out.append("\n\n")
+            out.append(sep)
             out.append(t(lang, "table.need", have=len(obs.table2), need=obs.trick_need), style="italic")
         return out
 
     def say(self, message: str) -> None:
         self.message = message
-        self.query_one("#message", Static).update(message)
+        self.widget("message").update(message)
 
     # ------------------------------------------------------------ bots
     def schedule_bots(self) -> None:
@@ -423,14 +561,18 @@ class MattisApp(App[Path | None]):
             self.show_end()
 
     def pace(self) -> float:
-        """Seconds between bot moves: the set delay, quicker once the human is out of the game."""
-        if HUMAN in self.session.observation().in_game:
-            return self.delay
-        return min(self.delay, OUT_PACE)
+        """Seconds before the next bot move: the set delay, longer while a completed
+        trick lies on the table, quicker once the human is out of the game."""
+        if HUMAN not in self.session.observation().in_game:
+            return min(self.delay, OUT_PACE)
+        obs = self.session.observation()
+        empty = not obs.table1 and not obs.table2
+        return self.delay * TRICK_LINGER if empty and self._linger else self.delay
 
     def _bot_tick(self) -> None:
         self._bot_pending = False
         if self.session.bot_step():
+            self._linger = False
             self.refresh_view()
         self.schedule_bots()
 
@@ -441,19 +583,24 @@ class MattisApp(App[Path | None]):
         s = self.session
         self.saved = s.save()
         self.refresh_view()
-        lines = end_lines(s.observation(), s.names, s.tally, self.lang)
+        lines = end_lines(s.observation(), s.names, s.tally, self.lang, take_backs=s.take_backs)
         self.push_screen(EndScreen(lines, t(self.lang, "btn.again"), t(self.lang, "btn.quit")), self._after_end)
 
     def _after_end(self, choice: str | None) -> None:
         if choice == "again":
             self.session.next_game()
             self._end_shown = False
+            self._seen_trick = self.session.observation().last_trick
+            self._linger = False
             self.message = ""
             self.hand.selected.clear()
-            self.refresh_view()
-            self.schedule_bots()
+            self.call_later(self._new_game_shown)
         else:
-            self.exit(self.saved)
+            self.action_save_quit()
+
+    def _new_game_shown(self) -> None:
+        self.refresh_view()
+        self.schedule_bots()
 
     # ------------------------------------------------------------ actions
     def submit(self, move: Move) -> None:
@@ -463,6 +610,7 @@ class MattisApp(App[Path | None]):
             self.say(reason)
             return
         self.message = ""
+        self._linger = False
         self.hand.selected.clear()
         self.saved = self.session.save()
         self.refresh_view()
@@ -473,12 +621,22 @@ class MattisApp(App[Path | None]):
         if h.cards:
             h.cursor = (h.cursor + step) % len(h.cards)
             h.refresh()
+            self.show_cursor()
+
+    def action_row(self, step: int) -> None:
+        """Up/down: the card a row above or below (a hand of several rows)."""
+        h = self.hand
+        if h.cards:
+            h.cursor = max(0, min(h.cursor + step * h.per_row(), len(h.cards) - 1))
+            h.refresh()
+            self.show_cursor()
 
     def action_cursor_to(self, index: int) -> None:
         h = self.hand
         if h.cards:
             h.cursor = index % len(h.cards)
             h.refresh()
+            self.show_cursor()
 
     def action_mark(self) -> None:
         h = self.hand
@@ -508,16 +666,29 @@ class MattisApp(App[Path | None]):
         self.submit(PICKUP)
 
     def action_last(self) -> None:
-        obs = self.session.observation()
-        self.push_screen(InfoScreen([last_trick_text(obs, self.session.names, self.lang)],
-                                    t(self.lang, "info.close")))
+        """The history: every trick so far (the last completed one shown first) and the whole log,
+        with the cards known to be in the other hands."""
+        s = self.session
+        lang = self.lang
+        obs = s.observation()
+        done = tricks(s.referee.record())
+        pages = [trick_lines(tr, i, len(done), s.names, lang) for i, tr in enumerate(done, start=1)]
+        known = [t(lang, "tui.history.known", name=s.names[seat], cards=cards_label(obs.known[seat]))
+                 for seat in range(obs.players) if seat != obs.seat and obs.known[seat]]
+        # it opens on the last completed trick (the one being played lies on the table)
+        taken = [i for i, tr in enumerate(done) if tr.taker is not None]
+        self.push_screen(HistoryScreen(known, pages, s.log, t(lang, "tui.history.close"),
+                                       t(lang, "last.none"), t(lang, "tui.history.log"),
+                                       start=taken[-1] if taken else None))
 
     def action_rules(self) -> None:
         self.push_screen(InfoScreen(rules_lines(self.session.rules, self.lang), t(self.lang, "info.close")))
 
     def action_hint(self) -> None:
+        """The expert bot's suggestion and why, with the card put under the cursor."""
         move = self.session.hint()
-        if move is None:
+        text = self.session.hint_text(self.lang)
+        if move is None or text is None:
             self.say(t(self.lang, "hint.none"))
             return
         h = self.hand
@@ -526,21 +697,78 @@ class MattisApp(App[Path | None]):
             if move.cards[0] in h.cards:
                 h.cursor = h.cards.index(move.cards[0])
             h.refresh()
-        text = t(self.lang, "hint", move=move_label(move, self.lang))
-        if move.kind is MoveKind.PLAY:
-            text += "  " + t(self.lang, "hint.keys")
+            self.show_cursor()
+            text += "  " + t(self.lang, "hint.keys" if len(move.cards) > 1 else "tui.hint.enter")
         else:
             text += "  " + t(self.lang, "hint.key_chance" if move.kind is MoveKind.CHANCE else "hint.key_pickup")
         self.say(text)
 
+    def action_take_back(self) -> None:
+        """Take back the human's last move (and the bots' replies) against bots."""
+        if not self.session.take_back():
+            self.say(t(self.lang, "takeback.none"))
+            return
+        self.message = ""
+        self._linger = False
+        self._seen_trick = self.session.observation().last_trick
+        self.hand.selected.clear()
+        self.saved = self.session.save()
+        self.refresh_view()
+        self.schedule_bots()
+
+    def action_how_to_play(self) -> None:
+        """How to play these rules, a page per topic."""
+        lang = self.lang
+        pages = [[heading, "", paragraph] for heading, paragraph in how_to_play(self.session.rules, lang)]
+        title = t(lang, "tui.howto.title", name=self.session.rules.name)
+        pages = [[title, "", *page] for page in pages]
+        self.push_screen(InfoScreen([], t(lang, "tui.info.close_pages"), pages=pages,
+                                    page_label=t(lang, "tui.info.pages")))
+
+    def action_stats(self) -> None:
+        """Games played and lost, across sittings (stored locally)."""
+        lang = self.lang
+        lines = [t(lang, "stats.title"), "", *stats_lines(lang, self.session.stats_path)]
+        self.push_screen(InfoScreen(lines, t(lang, "info.close")))
+
+    def action_settings(self) -> None:
+        """The settings screen; what it saves applies from the next ``mattis play``."""
+        path = self.settings_file or settings_path()
+        current = load_settings(path) if path.exists() else self.session_settings()
+        self.push_screen(SettingsScreen(current, self.lang, self.settings_file), self._after_settings)
+
+    def session_settings(self) -> Settings:
+        """The settings of the game being played (what the settings screen starts from
+        when there is no settings file yet)."""
+        s = self.session
+        bots = [s.levels[seat] for seat in range(s.players) if seat != HUMAN]
+        you = t(self.lang, "word.you")
+        return Settings(lang=self.lang, rules=s.rules.name,
+                        overrides={k: str(v).lower() if isinstance(v, bool) else str(v)
+                                   for k, v in s.rules.overrides().items()},
+                        players=s.players, bots=bots[0] if len(set(bots)) == 1 else ",".join(bots),
+                        delay=None, name="" if s.names[HUMAN] == you else s.names[HUMAN])
+
+    def _after_settings(self, saved: Settings | None) -> None:
+        if saved is not None:
+            self.say(t(self.lang, "tui.settings.saved"))
+
     def action_save_quit(self) -> None:
         """Save the game record and leave."""
+        if self._exiting:
+            return
+        self._exiting = True
         self.saved = self.session.save()
         self.exit(self.saved)
 
+    _exiting = False
+
     async def on_button_pressed(self, event: Button.Pressed) -> None:
         action = (event.button.id or "").removeprefix("b-")
+        if action in TABLE_ACTIONS and not self.table_on_top:
+            return
         await self.run_action(action)
 
 
-__all__ = ["HUMAN", "EndScreen", "HandView", "InfoScreen", "MattisApp"]
+__all__ = ["HUMAN", "MIN_SIZE", "EndScreen", "HandView", "HistoryScreen", "InfoScreen", "MattisApp",
+           "SettingsScreen"]

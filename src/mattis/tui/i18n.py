@@ -5,7 +5,7 @@ The game's own terms keep their Norwegian names; in English each comes with a
 gloss ("stikk (trick)").
 
 >>> t("nb", "turn.other", name="Bjørn")
-'Bjørn sin tur'
+'Bjørn er i tur'
 >>> t("en", "term.stoting")
 'støting (clash)'
 """

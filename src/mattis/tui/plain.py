@@ -1,10 +1,12 @@
 """``mattis play --plain``: the game as lines of text, for screen readers and scripts.
 
 Prompts go to stdout, answers come from stdin, so a game can be played by piping
-moves in.  An answer is a move (``play 4C``, ``4C``, ``5H 6H 7H``, ``chance``,
-``pickup``, or the number of a listed choice) or a command (``help``, ``hint``,
-``last``, ``rules``, ``status``, ``quit``); Norwegian words work too.  End of
-input saves the game and exits cleanly.
+moves in.  Cards are written as on the cards (4♣).  An answer is a move (``4♣``, ``4C``,
+``play 4C``, ``5H 6H 7H``, ``chance``, ``pickup``, or the number of a listed choice)
+or a command (``help``, ``hint``, ``back`` (take back your last move), ``last``,
+``rules``, ``learn`` (how to play), ``stats``, ``status``, ``quit``); Norwegian
+words work too.  End of input saves the game and exits cleanly, also at "Play
+again?"; so does a third answer there that is neither yes nor no.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from typing import TextIO
 
 from ..core import CHANCE, PICKUP, Move, Observation, parse_card, play
 from ..core.cards import CardError
+from ..core.text import how_to_play, rules_in_words
 from .i18n import t
 from .render import (
     cards_label,
@@ -31,12 +34,23 @@ from .render import (
     turn_text,
 )
 from .session import Session
+from .stats import stats_lines
+
+RESUMED_LOG = 12
+"""Log lines of a resumed game shown again when it goes on."""
+
+BAD_AGAIN = 3
+"""Answers at "Play again?" that are neither yes nor no before the game ends anyway
+(piped moves left over after a game must not loop)."""
 
 COMMANDS: dict[str, str] = {
     "help": "help", "hjelp": "help", "?": "help",
     "hint": "hint", "tips": "hint",
     "last": "last", "siste": "last",
     "rules": "rules", "regler": "rules",
+    "back": "back", "undo": "back", "angre": "back", "tilbake": "back",
+    "learn": "learn", "how": "learn", "lær": "learn", "slik": "learn", "spilleregler": "learn",
+    "stats": "stats", "statistikk": "stats",
     "status": "status", "vis": "status", "look": "status",
     "quit": "quit", "avslutt": "quit", "exit": "quit", "q": "quit",
 }
@@ -85,8 +99,8 @@ class PlainGame:
         self.inp = inp
         self.out = out
         self.delay = delay
-        self.shown = 0
-        """How many log lines have been printed."""
+        self.shown = max(0, len(session.log) - RESUMED_LOG)
+        """How many log lines have been printed (a resumed game shows its last few)."""
 
     def say(self, text: str = "") -> None:
         print(text, file=self.out, flush=True)
@@ -113,16 +127,16 @@ class PlainGame:
         names = s.names
         self.say(f"{phase_text(obs, lang)} · {t(lang, 'label.trump')}: {trump_text(obs, names, lang)} · "
                  f"{stock_text(obs, lang)}")
-        self.say(f"{t(lang, 'label.table')}: " + "; ".join(table_lines(obs, names, lang, codes=True)))
+        self.say(f"{t(lang, 'label.table')}: " + "; ".join(table_lines(obs, names, lang, codes=False)))
         players = []
-        for name, hand, pile, tricks, standing in player_rows(obs, names, lang, codes=True):
+        for name, hand, pile, tricks, standing in player_rows(obs, names, lang, codes=False):
             text = t(lang, "plain.player", name=name, hand=hand, pile=pile, tricks=tricks)
             players.append(f"{text} {standing}".strip())
         self.say(f"{t(lang, 'label.players')}: " + "; ".join(players))
-        self.say(f"{t(lang, 'label.hand')}: {cards_label(hand_order(obs), codes=True) or '-'}")
+        self.say(f"{t(lang, 'label.hand')}: {cards_label(hand_order(obs), codes=False) or '-'}")
         self.say(turn_text(obs, names, lang))
         if obs.legal:
-            choices = "  ".join(f"{i}) {move_label(m, lang, codes=True)}"
+            choices = "  ".join(f"{i}) {move_label(m, lang, codes=False)}"
                                 for i, m in enumerate(ordered_moves(obs), 1))
             self.say(f"{t(lang, 'label.choices')}: {choices}")
 
@@ -131,6 +145,9 @@ class PlainGame:
         s = self.session
         lang = s.lang
         self.say(t(lang, "plain.welcome", rules=s.rules.name, players=s.players))
+        house = rules_in_words(s.rules, lang, changed_only=True)
+        if house:
+            self.say(t(lang, "plain.house", rules="; ".join(f"{label}: {value}" for label, value in house)))
         while True:
             while s.bot_to_act:
                 s.bot_step()
@@ -141,10 +158,10 @@ class PlainGame:
             if s.over:
                 s.save()
                 obs = s.observation()
-                for line in end_lines(obs, s.names, s.tally, lang):
+                for line in end_lines(obs, s.names, s.tally, lang, take_backs=s.take_backs):
                     self.say(line)
                 self.say(t(lang, "saved", path=str(s.save_path)))
-                while True:
+                for _ in range(BAD_AGAIN):
                     answer = self.ask(t(lang, "plain.again") + " ")
                     if answer is None or answer.lower() in NO:
                         return 0
@@ -152,6 +169,8 @@ class PlainGame:
                         s.next_game()
                         break
                     self.say(t(lang, "plain.again_help"))
+                else:
+                    return 0
                 continue
             obs = s.observation()
             self.status(obs)
@@ -174,11 +193,22 @@ class PlainGame:
                 if result == "help":
                     self.say(t(lang, "plain.help"))
                 elif result == "hint":
-                    hint = s.hint()
-                    self.say(t(lang, "hint", move=move_label(hint, lang, codes=True)) if hint
-                             else t(lang, "hint.none"))
+                    self.say(s.hint_text(lang) or t(lang, "hint.none"))
+                elif result == "back":
+                    if s.take_back():
+                        s.save()
+                        self.shown = len(s.log) - 1  # the log was cut back to before your move
+                        self.flush_log()
+                        break
+                    self.say(t(lang, "takeback.none"))
+                elif result == "learn":
+                    for heading, text in how_to_play(s.rules, lang):
+                        self.say(f"{heading}: {text}")
+                elif result == "stats":
+                    for line in stats_lines(lang, s.stats_path):
+                        self.say(line)
                 elif result == "last":
-                    self.say(last_trick_text(obs, s.names, lang, codes=True))
+                    self.say(last_trick_text(obs, s.names, lang, codes=False))
                 elif result == "rules":
                     for line in rules_lines(s.rules, lang):
                         self.say(line)

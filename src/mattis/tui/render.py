@@ -24,8 +24,16 @@ from ..core import (
     sort_by_rank,
     sort_for_phase2,
 )
-from ..core.text import as_object, fight_term, loser_sentence, loser_term, loser_word, rules_in_words
-from .i18n import TERMS, Lang, has, t
+from ..core.text import (
+    as_object,
+    fight_term,
+    glossary_terms,
+    loser_sentence,
+    loser_term,
+    loser_word,
+    rules_in_words,
+)
+from .i18n import Lang, has, t
 from .session import fix_you
 
 
@@ -175,28 +183,37 @@ def last_trick_text(obs: Observation, names: Sequence[str], lang: Lang, codes: b
     return t(lang, key, name=names[seat], cards=cards_label(cards, codes))
 
 
-def end_lines(obs: Observation, names: Sequence[str], tally: Sequence[int], lang: Lang) -> list[str]:
-    """The end screen: finishing order, who lost (in the variant's word), the session tally."""
+def end_lines(obs: Observation, names: Sequence[str], tally: Sequence[int], lang: Lang,
+              take_backs: int = 0) -> list[str]:
+    """The end screen: finishing order, who lost (in the variant's word; a Blodmattis
+    last, as the first to lose), whether you lost, the take-backs used, the session tally."""
     lines = [t(lang, "end.title"), "", t(lang, "end.order")]
     for i, s in enumerate(obs.finished, start=1):
         lines.append(f"  {i}. {names[s]}")
     for i, s in enumerate(obs.ranked, start=len(obs.finished) + 1):
         lines.append("  " + t(lang, "end.ranked_line", place=i, name=names[s]))
     m = obs.outcome.mattis if obs.outcome is not None else None
-    for s in obs.blodmattis:
-        lines.append("  " + t(lang, "end.blodmattis_line", name=names[s]))
-    if m is not None:
+    if m is not None and m not in obs.blodmattis:
         place = len(obs.finished) + len(obs.ranked) + 1
         lines.append("  " + t(lang, "end.loser_line", place=place, name=names[m],
                               loser=loser_word(obs.rules, lang)))
+    for s in obs.blodmattis:
+        lines.append("  " + t(lang, "end.blodmattis_line", name=names[s]))
     lines.append("")
     you = names[obs.seat]
     term = loser_term(obs.rules)
     lines.append(fix_you(loser_sentence(obs.rules, names[m], lang), you, lang) if m is not None
                  else t(lang, f"end.no_loser.{term}"))
+    # the sentence above names the Mattis; say it when you lost some other way
+    if obs.seat in obs.blodmattis:
+        lines.append(t(lang, "end.you_lost.blodmattis"))
+    elif obs.seat in obs.losers and m != obs.seat:
+        lines.append(t(lang, f"end.you_lost.{term}"))
     if obs.end_reason is not None and obs.end_reason is not Termination.NORMAL:
         key = f"end.reason.{obs.end_reason.value}"
         lines.append(t(lang, key) if has(lang, key) else obs.end_reason.value)
+    if take_backs:
+        lines.append(t(lang, "end.take_backs", n=take_backs))
     lines.append("")
     lines.append(t(lang, f"end.tally.{term}"))
     for s in range(obs.players):
@@ -213,6 +230,6 @@ def rules_lines(rules: Rules, lang: Lang) -> list[str]:
     lines.extend(f"  {label}: {value}" for label, value in rules_in_words(rules, lang))
     lines.append("")
     lines.append(t(lang, "rules.glossary"))
-    for key in TERMS:
+    for key in glossary_terms(rules):  # only the words of these rules (no stunsa in Mattis)
         lines.append("  " + t(lang, f"gloss.{key}"))
     return lines

@@ -4,16 +4,27 @@ The :class:`Session` holds a :class:`~mattis.play.Sitting` (the seed, the tally,
 who deals) and the :class:`~mattis.play.Referee` of the game being played; it
 never holds a :class:`~mattis.core.State`.  Front ends (the Textual app and the
 plain line mode) read :meth:`Session.observation` (the human seat's view), send
-the human's moves through :meth:`Session.try_move`, and step the bots with
-:meth:`Session.bot_step`.  The log lines come from the typed events of
-:mod:`mattis.play.events`.
+the human's moves through :meth:`Session.try_move`, step the bots with
+:meth:`Session.bot_step`, and may :meth:`Session.take_back` the human's last move.
+The log lines come from the typed events of :mod:`mattis.play.events`.
+
+Saved games.  A game is saved as its record (JSON that ``mattis replay`` and
+:func:`~mattis.core.load_record` read), with a ``"session"`` object beside the
+record's fields that remembers the rest: the language, the bot levels, the names, the
+log and the take-backs (:func:`read_saved`).  Without an explicit ``save_path`` every
+game gets its own file in :func:`games_folder` (``$XDG_DATA_HOME/mattis/games``), so
+several unfinished games are kept and none is overwritten; :func:`saved_games` lists
+them, newest first, and :func:`find_saved` finds one by number, name or path.
 """
 
 from __future__ import annotations
 
+import json
 import os
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ..bots import Agent, make_bot
 from ..core import (
@@ -24,10 +35,11 @@ from ..core import (
     RecordError,
     Rules,
     describe_move,
+    parse_record_move,
     reason_text,
     seat_names,
 )
-from ..core.text import loser_sentence
+from ..core.text import hint_reason, loser_sentence, say
 from ..play import (
     BlodmattisFound,
     Event,
@@ -46,6 +58,7 @@ from ..play import (
     play_until,
 )
 from .i18n import Lang, t
+from .stats import GameResult, record_game
 
 HUMAN = 0
 """The human plays seat 0."""
@@ -54,13 +67,40 @@ HINT_LEVEL = "expert"
 """The bot level asked for a hint."""
 
 KEEP = 3
-"""Earlier games kept beside the save file (``last-game.1.json`` is the newest)."""
+"""Earlier versions kept beside an explicit save file (``last-game.1.json`` is the newest)."""
+
+KEEP_FINISHED = 20
+"""Finished games kept in :func:`games_folder` (unfinished ones are all kept)."""
+
+
+def data_folder() -> Path:
+    """``$XDG_DATA_HOME/mattis`` (``~/.local/share/mattis``)."""
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return Path(base) / "mattis"
 
 
 def default_save_path() -> Path:
-    """``$XDG_DATA_HOME/mattis/last-game.json`` (``~/.local/share/mattis/last-game.json``)."""
-    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
-    return Path(base) / "mattis" / "last-game.json"
+    """``$XDG_DATA_HOME/mattis/last-game.json``: where earlier versions saved the game
+    (still listed by :func:`saved_games`)."""
+    return data_folder() / "last-game.json"
+
+
+def games_folder() -> Path:
+    """``$XDG_DATA_HOME/mattis/games``: one file per game."""
+    return data_folder() / "games"
+
+
+def new_game_path(folder: Path | None = None) -> Path:
+    """A file name for a new game that no file has yet (``2026-12-01-1031.json``, then
+    ``2026-12-01-1031-2.json``...)."""
+    folder = folder or games_folder()
+    stem = time.strftime("%Y-%m-%d-%H%M%S")
+    path = folder / f"{stem}.json"
+    n = 2
+    while path.exists():
+        path = folder / f"{stem}-{n}.json"
+        n += 1
+    return path
 
 
 def fix_you(line: str, you: str, lang: Lang) -> str:
@@ -75,18 +115,137 @@ def fix_you(line: str, you: str, lang: Lang) -> str:
     return line
 
 
+# ---------------------------------------------------------------- saved games
+@dataclass
+class SavedGame:
+    """A saved game as read back: the record and what the session remembered."""
+
+    path: Path
+    record: GameRecord
+    meta: dict[str, Any]
+    """The ``"session"`` object (empty for a plain record)."""
+    over: bool
+    moves: int
+    saved_at: float
+
+    @property
+    def name(self) -> str:
+        return self.path.stem
+
+    @property
+    def lang(self) -> Lang | None:
+        lang = self.meta.get("lang")
+        return lang if lang in ("nb", "en") else None
+
+    @property
+    def levels(self) -> list[str] | None:
+        levels = self.meta.get("levels")
+        if isinstance(levels, list) and len(levels) == self.record.players and all(isinstance(x, str) for x in levels):
+            return list(levels)
+        return None
+
+    @property
+    def names(self) -> list[str] | None:
+        names = self.meta.get("names")
+        if isinstance(names, list) and len(names) == self.record.players and all(isinstance(x, str) for x in names):
+            return list(names)
+        return None
+
+    def describe(self, lang: Lang) -> str:
+        """"mattis, 12 trekk, lagret 2026-12-01 10:31"."""
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(self.saved_at))
+        return say("resume.what", lang, rules=self.record.rules.name, moves=self.moves, when=when)
+
+
+def read_saved(path: Path) -> SavedGame:
+    """Read a saved game (a session save or a plain record); raises
+    :class:`~mattis.core.RecordError` saying what is wrong."""
+    try:
+        text = path.read_text(encoding="utf-8")
+        saved_at = path.stat().st_mtime
+    except FileNotFoundError:
+        raise RecordError(f"no such file: {path}") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise RecordError(f"cannot read {path}: {e}") from None
+    record = GameRecord.loads(text)
+    meta: dict[str, Any] = {}
+    try:
+        data = json.loads(text)
+        if isinstance(data, dict) and isinstance(data.get("session"), dict):
+            meta = data["session"]
+    except ValueError:  # pragma: no cover - loads() above already parsed it
+        pass
+    referee = Referee.from_record(record)
+    return SavedGame(path, record, meta, referee.is_over, referee.moves_played, saved_at)
+
+
+def saved_games(folder: Path | None = None, unfinished_only: bool = True) -> list[SavedGame]:
+    """The saved games in :func:`games_folder` (and the older ``last-game.json``),
+    newest first; unreadable files are left out (and left alone)."""
+    folder = folder or games_folder()
+    paths = sorted(folder.glob("*.json")) if folder.is_dir() else []
+    legacy = folder.parent / "last-game.json"
+    if legacy.is_file():
+        paths.append(legacy)
+    out = []
+    for p in paths:
+        try:
+            game = read_saved(p)
+        except (RecordError, ValueError):
+            continue
+        if unfinished_only and game.over:
+            continue
+        out.append(game)
+    out.sort(key=lambda g: g.saved_at, reverse=True)
+    return out
+
+
+def find_saved(what: str, folder: Path | None = None) -> Path:
+    """The saved game ``what`` names: a number from :func:`saved_games` (1 = the newest
+    unfinished game), a file name in :func:`games_folder` (with or without ``.json``), or
+    a path.  Raises :class:`~mattis.core.RecordError` when there is none."""
+    folder = folder or games_folder()
+    if what.isdigit():
+        games = saved_games(folder)
+        i = int(what)
+        if not games:
+            raise RecordError("there is no unfinished game to continue; start one with: mattis play")
+        if not 1 <= i <= len(games):
+            raise RecordError(f"there are {len(games)} unfinished games; choose a number from 1 to {len(games)}")
+        return games[i - 1].path
+    p = Path(what).expanduser()
+    if p.is_file():
+        return p
+    for candidate in (folder / what, folder / f"{what}.json"):
+        if candidate.is_file():
+            return candidate
+    raise RecordError(f"no saved game {what!r} (see mattis play --list)")
+
+
 def holds_unfinished(path: Path) -> bool:
     """Whether ``path`` holds a game that is not over (an unreadable file counts too:
     it is kept rather than lost)."""
     if not path.is_file():
         return False
     try:
-        record = GameRecord.loads(path.read_text(encoding="utf-8"))
-        return not Referee.from_record(record).is_over
-    except (OSError, UnicodeDecodeError, ValueError, RecordError):
+        return not read_saved(path).over
+    except (ValueError, RecordError):
         return True
 
 
+def prune_finished(folder: Path | None = None, keep: int = KEEP_FINISHED) -> None:
+    """Remove all but the ``keep`` newest finished games from ``folder`` (unfinished and
+    unreadable files are never removed)."""
+    folder = folder or games_folder()
+    finished = [g for g in saved_games(folder, unfinished_only=False) if g.over and g.path.parent == folder]
+    for game in finished[keep:]:
+        try:
+            game.path.unlink()
+        except OSError:
+            pass
+
+
+# ---------------------------------------------------------------- the session
 @dataclass
 class Session:
     """One human against bots, game after game; see the module docstring."""
@@ -97,19 +256,56 @@ class Session:
     """Bot level of each seat (the human seat's entry is unused)."""
     lang: Lang = "nb"
     seed: Seed = None
-    save_path: Path = field(default_factory=default_save_path)
+    save_path: Path | None = None
+    """Where the game is saved; ``None``: a new file in :func:`games_folder` for each game."""
     names: list[str] = field(default_factory=list)
     log: list[str] = field(default_factory=list)
+    stats_path: Path | None = None
+    """Where finished games are recorded (:mod:`mattis.tui.stats`); ``None``: not recorded."""
+    take_backs: int = 0
+    """Moves taken back in the game being played."""
     sitting: Sitting = field(init=False)
     referee: Referee = field(init=False)
     agents: dict[int, Agent] = field(init=False, default_factory=dict)
     _fresh: bool = field(init=False, default=False)
     """The save file still holds the previous game (the next save keeps it)."""
+    _auto: bool = field(init=False, default=False)
+    """Each game gets its own file in :func:`games_folder`."""
+    _marks: list[tuple[int, int]] = field(init=False, default_factory=list)
+    """Before each of the human's moves: (moves played, log lines)."""
+    _recorded: bool = field(init=False, default=False)
 
     def __post_init__(self) -> None:
         if not self.names:
             self.names = seat_names(self.players, HUMAN, self.lang)
         self.sitting = Sitting(self.rules, self.players, seed=self.seed)
+        if self.save_path is None:
+            self._auto = True
+            self.save_path = new_game_path()
+
+    @classmethod
+    def from_saved(cls, saved: SavedGame, lang: Lang | None = None, levels: list[str] | None = None,
+                   save_path: Path | None = None, stats_path: Path | None = None, seed: Seed = None) -> Session:
+        """A session that continues ``saved``: its rules and players, and (unless given
+        here) its language, bot levels and names; the log, take-backs and tally come back
+        too.  It saves to ``save_path``, by default the file it came from."""
+        lang = lang or saved.lang or "nb"
+        players = saved.record.players
+        names = saved.names or []
+        if names:
+            other: Lang = "en" if lang == "nb" else "nb"
+            names = [say("word.you", lang) if n == say("word.you", other) else n for n in names]
+        session = cls(rules=saved.record.rules, players=players, levels=levels or saved.levels or ["medium"] * players,
+                      lang=lang, seed=seed, save_path=save_path or saved.path, names=names, stats_path=stats_path)
+        keep = session.path.resolve() != saved.path.resolve()
+        session.resume(saved.record, keep_previous=keep, meta=saved.meta)
+        return session
+
+    @property
+    def path(self) -> Path:
+        """Where the game is saved."""
+        assert self.save_path is not None
+        return self.save_path
 
     # ------------------------------------------------------------ starting
     def start(self, dealer: int | None = None) -> None:
@@ -120,23 +316,55 @@ class Session:
         self._begin(self.sitting.deal())
         self._fresh = True
 
-    def resume(self, record: GameRecord, keep_previous: bool = False) -> None:
-        """Continue a saved game: replay the record, then play on.  With
-        ``keep_previous`` (the record came from another file than ``save_path``) the
-        first save keeps what ``save_path`` held, as for a new game."""
-        self._begin(self.sitting.resume(record))
+    def resume(self, record: GameRecord, keep_previous: bool = False, meta: dict[str, Any] | None = None) -> None:
+        """Continue a saved game: replay the record, then play on.  ``meta`` (the saved
+        ``"session"`` object, :attr:`SavedGame.meta`) brings back the log, the take-backs
+        and the tally.  With ``keep_previous`` (the record came from another file than
+        ``save_path``) the first save keeps what ``save_path`` held, as for a new game."""
+        meta = meta or {}
+        self._begin(self.sitting.resume(record), announce=False)
+        log = meta.get("log")
+        if isinstance(log, list) and all(isinstance(x, str) for x in log):
+            self.log[:0] = log
+        self.log.append(t(self.lang, "log.resumed"))
+        take_backs = meta.get("take_backs")
+        self.take_backs = take_backs if isinstance(take_backs, int) and take_backs >= 0 else 0
+        tally = meta.get("tally")
+        if isinstance(tally, list) and len(tally) == self.players and all(isinstance(x, int) for x in tally):
+            self.sitting.tally = list(tally)
+        games = meta.get("games")
+        if isinstance(games, int) and games > 0:
+            self.sitting.games = games
+        marks = meta.get("marks")
+        if isinstance(marks, list) and all(isinstance(m, list) and len(m) == 2 for m in marks):
+            self._marks = [(int(a), min(int(b), len(self.log))) for a, b in marks]
+        else:  # a plain record: the human's moves, without the log to cut back
+            self._marks = [(i, len(self.log)) for i, text in enumerate(record.moves)
+                           if parse_record_move(text)[0] == HUMAN]
+        self._recorded = self.referee.is_over
         self._fresh = keep_previous
 
-    def _begin(self, referee: Referee) -> None:
+    def _begin(self, referee: Referee, announce: bool = True) -> None:
         self.referee = referee
         self.referee.names = self.names
-        self.agents = self.sitting.bots({s: self.levels[s] for s in range(self.players) if s != HUMAN})
-        self.log.append(self._you(t(self.lang, "log.new_game", dealer=self.names[referee.dealer])))
+        self.agents = self._make_bots()
+        if announce:
+            self.log.append(self._you(t(self.lang, "log.new_game", dealer=self.names[referee.dealer])))
+        self.take_backs = 0
+        self._marks = []
+        self._recorded = False
         self.sitting.finish(referee)
 
+    def _make_bots(self) -> dict[int, Agent]:
+        return self.sitting.bots({s: self.levels[s] for s in range(self.players) if s != HUMAN})
+
     def next_game(self) -> None:
-        """Play again; the loser deals."""
+        """Play again; the loser deals (in its own file when games are saved in
+        :func:`games_folder`)."""
         self.sitting.finish(self.referee)
+        if self._auto:
+            self.save_path = new_game_path(self.path.parent)
+            prune_finished(self.path.parent)
         self.start()
 
     # ------------------------------------------------------------ the human's view
@@ -176,10 +404,12 @@ class Session:
             return t(self.lang, "err.over")
         if to_act != HUMAN:
             return t(self.lang, "err.not_your_turn", name=self.names[to_act])
+        mark = (self.referee.moves_played, len(self.log))
         try:
             events = self.referee.apply(HUMAN, move)
         except IllegalMoveError as e:
             return reason_text(e.illegal, self.lang)
+        self._marks.append(mark)
         self._log_events(HUMAN, events)
         return None
 
@@ -191,17 +421,52 @@ class Session:
         """Bots move until it is the human's turn or the game is over."""
         play_until(self.referee, self.agents, on_events=self._log_events)
 
+    # ------------------------------------------------------------ take-backs
+    @property
+    def can_take_back(self) -> bool:
+        """Whether :meth:`take_back` has a move to take back (the game is not over and
+        the human has moved in it)."""
+        return not self.referee.is_over and bool(self._marks)
+
+    def take_back(self) -> bool:
+        """Go back to just before the human's previous decision (the bots' replies go
+        too); the record keeps only the line played on.  Returns ``False`` (changing
+        nothing) when there is nothing to take back."""
+        if not self.can_take_back:
+            return False
+        moves, log_len = self._marks.pop()
+        self.referee.undo_to(moves)
+        self.referee.names = self.names
+        del self.log[log_len:]
+        self.take_backs += 1
+        self.log.append(self._you(t(self.lang, "log.take_back", name=self.names[HUMAN])))
+        self.agents = self._make_bots()
+        return True
+
+    # ------------------------------------------------------------ hints
     def hint(self) -> Move | None:
         """A bot's suggestion for the human (from the human's observation only)."""
         obs = self.observation()
-        if not obs.legal:
+        if not obs.legal or obs.to_act != HUMAN:
             return None
         bot = make_bot(HINT_LEVEL, derive_seed(self.seed, "hint", self.games - 1, len(obs.history)))
         return bot.act(obs)
 
+    def hint_text(self, lang: Lang | None = None) -> str | None:
+        """The hint and why, in a sentence ("Hint: legg 7♠. 7♠ er det laveste kortet ditt
+        som slår."); ``None`` when it is not the human's turn."""
+        lang = lang or self.lang
+        move = self.hint()
+        if move is None:
+            return None
+        from .render import move_label
+
+        return t(lang, "hint.why", move=move_label(move, lang), why=hint_reason(self.observation(), move, lang))
+
     # ------------------------------------------------------------ log
     def _you(self, line: str) -> str:
-        return fix_you(line, self.names[HUMAN], self.lang)
+        you = self.names[HUMAN]
+        return fix_you(line, you, self.lang) if you == say("word.you", self.lang) else line
 
     def _log_events(self, seat: int, events: list[Event]) -> None:
         """Turn the events of a move into log lines; count a finished game."""
@@ -223,6 +488,7 @@ class Session:
                 line = t(lang, "log.blodmattis", name=names[e.seat])
             elif isinstance(e, GameOver):
                 self.sitting.finish(self.referee)
+                self._record_result()
                 if e.outcome.mattis is None:
                     continue
                 line = loser_sentence(self.rules, names[e.outcome.mattis], lang)
@@ -230,20 +496,50 @@ class Session:
                 continue
             self.log.append(self._you(line))
 
+    def _record_result(self) -> None:
+        """Add the finished game to the statistics (once)."""
+        if self._recorded:
+            return
+        self._recorded = True
+        outcome = self.referee.outcome
+        if self.stats_path is None or outcome is None:
+            return
+        obs = self.observation()
+        place = obs.finished.index(HUMAN) + 1 if HUMAN in obs.finished else None
+        bots = [self.levels[s] for s in range(self.players) if s != HUMAN]
+        result = GameResult(rules=self.rules.name, house_rules=bool(self.rules.overrides()), players=self.players,
+                            bots=bots[0] if len(set(bots)) == 1 else ",".join(bots),
+                            lost=HUMAN in outcome.losers, blodmattis=HUMAN in outcome.blodmattis, place=place,
+                            take_backs=self.take_backs)
+        try:
+            record_game(result, self.stats_path)
+        except OSError:
+            pass  # statistics are a nicety: a read-only disk must not stop the game
+
     # ------------------------------------------------------------ saving
+    def session_data(self) -> dict[str, Any]:
+        """What a saved game remembers beside its record."""
+        return {"lang": self.lang, "levels": list(self.levels), "log": list(self.log),
+                "names": list(self.names), "take_backs": self.take_backs, "tally": list(self.tally),
+                "games": self.games, "marks": [list(m) for m in self._marks]}
+
     def record_text(self) -> str:
-        """The game record (JSON) so far."""
-        return self.referee.record().dumps()
+        """The game record (JSON) so far, with the names and the session's memory."""
+        data = self.referee.record().to_json()
+        data["names"] = list(self.names)
+        data["session"] = self.session_data()
+        return json.dumps(data, ensure_ascii=False, indent=1)
 
     def save(self) -> Path:
-        """Write the record atomically to ``save_path``; returns the path.  The first
-        save of a new game keeps the file it replaces (the previous game, finished or
-        not) as ``<name>.1.json``, and up to :data:`KEEP` such generations, so a game
-        is never silently lost."""
-        path = atomic_write(self.save_path, self.record_text(), keep=KEEP if self._fresh else 0)
+        """Write the record atomically to the save file; returns the path.  With an
+        explicit ``save_path`` the first save of a new game keeps the file it replaces
+        (the previous game, finished or not) as ``<name>.1.json``, and up to
+        :data:`KEEP` such generations, so a game is never silently lost; in
+        :func:`games_folder` every game has a file of its own."""
+        path = atomic_write(self.path, self.record_text(), keep=KEEP if self._fresh and not self._auto else 0)
         self._fresh = False
         return path
 
     def kept_path(self) -> Path:
         """Where the first save of a new game keeps the previous one."""
-        return generation(self.save_path, 1)
+        return generation(self.path, 1)

@@ -1,0 +1,151 @@
+"""The player's settings, remembered between sittings: language, rules and house
+rules, bot levels, bot speed and the player's name.
+
+They live in ``$XDG_CONFIG_HOME/mattis/settings.json`` (``~/.config/mattis/...``).
+A missing file gives the defaults; a broken one gives the defaults too and is left
+as it is (:func:`load_settings` never overwrites; only :func:`save_settings` writes,
+atomically).  ``mattis play`` flags override the file for that run.
+
+>>> s = Settings(lang="en", overrides={"sequences": "2"})
+>>> settings_from_json(settings_to_json(s)) == s
+True
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from ..bots.base import DEFAULT_LEVEL
+from ..core import PRESETS, Rules, RulesError, parse_overrides, preset
+from ..core.cards import Lang
+from ..play import atomic_write
+
+LEVELS = ("easy", "medium", "hard", "expert")
+"""The bot levels a player chooses from."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What ``mattis play`` starts with when no flag says otherwise."""
+
+    lang: Lang = "nb"
+    rules: str = "mattis"
+    """The preset's name."""
+    overrides: dict[str, str] = field(default_factory=dict)
+    """House rules: option -> value as spelled after ``--set option=``."""
+    players: int = 3
+    bots: str = DEFAULT_LEVEL
+    """One level for every bot, or a comma list with one level per bot seat."""
+    delay: float | None = None
+    """Seconds per bot move (``None``: the front end's default pace)."""
+    name: str = ""
+    """The player's name ("": "Du"/"You")."""
+
+    def make_rules(self) -> Rules:
+        """The rule set these settings name (raises :class:`RulesError` if they do not
+        make one, or do not allow :attr:`players`)."""
+        rules = preset(self.rules, **parse_overrides([f"{k}={v}" for k, v in self.overrides.items()]))
+        rules.check_players(self.players)
+        return rules
+
+    def bot_levels(self) -> list[str]:
+        """One level per bot seat (seats 1 .. players-1); raises ``ValueError`` when the
+        list does not fit the number of players or names an unknown level."""
+        wanted = [w.strip().lower() for w in self.bots.split(",") if w.strip()]
+        if len(wanted) == 1:
+            wanted = wanted * (self.players - 1)
+        if len(wanted) != self.players - 1:
+            raise ValueError(f"{len(wanted)} bot levels for {self.players - 1} bots")
+        for level in wanted:
+            if level not in LEVELS:
+                raise ValueError(f"unknown bot level {level!r}; choose from {', '.join(LEVELS)}")
+        return wanted
+
+    def with_changes(self, **changes: Any) -> Settings:
+        """A copy with some fields changed."""
+        return replace(self, **changes)
+
+
+def settings_path() -> Path:
+    """``$XDG_CONFIG_HOME/mattis/settings.json`` (``~/.config/mattis/settings.json``)."""
+    base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+    return Path(base) / "mattis" / "settings.json"
+
+
+def settings_to_json(settings: Settings) -> dict[str, Any]:
+    return {"lang": settings.lang, "rules": settings.rules, "overrides": dict(settings.overrides),
+            "players": settings.players, "bots": settings.bots, "delay": settings.delay,
+            "name": settings.name}
+
+
+def settings_from_json(data: Any) -> Settings:
+    """Settings from JSON data; raises ``ValueError`` saying what is wrong.  Unknown
+    keys are ignored (a newer version may have written them)."""
+    if not isinstance(data, dict):
+        raise ValueError("the settings must be a JSON object")
+    default = Settings()
+    lang = data.get("lang", default.lang)
+    if lang not in ("nb", "en"):
+        raise ValueError(f"lang must be nb or en, not {lang!r}")
+    rules = data.get("rules", default.rules)
+    if rules not in PRESETS:
+        raise ValueError(f"unknown rules {rules!r}")
+    overrides = data.get("overrides", {})
+    if not isinstance(overrides, dict) or not all(isinstance(k, str) for k in overrides):
+        raise ValueError("overrides must be an object of option: value")
+    players = data.get("players", default.players)
+    if not isinstance(players, int) or isinstance(players, bool):
+        raise ValueError("players must be a whole number")
+    bots = data.get("bots", default.bots)
+    if not isinstance(bots, str):
+        raise ValueError("bots must be a level or a comma list of levels")
+    delay = data.get("delay", default.delay)
+    if delay is not None and (not isinstance(delay, (int, float)) or isinstance(delay, bool) or delay < 0):
+        raise ValueError("delay must be a number of seconds (0 or more) or null")
+    name = data.get("name", default.name)
+    if not isinstance(name, str):
+        raise ValueError("name must be a string")
+    settings = Settings(lang=lang, rules=rules, overrides={k: str(v) for k, v in overrides.items()},
+                        players=players, bots=bots, delay=None if delay is None else float(delay),
+                        name=name.strip()[:20])
+    try:
+        settings.make_rules()
+        settings.bot_levels()
+    except (RulesError, ValueError) as e:
+        raise ValueError(str(e)) from None
+    return settings
+
+
+def read_settings(path: Path | None = None) -> tuple[Settings, str | None]:
+    """The settings and, when the file is broken, why (the defaults are returned then,
+    and the file is left untouched)."""
+    p = path or settings_path()
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return Settings(), None
+    except (OSError, UnicodeDecodeError) as e:
+        return Settings(), f"cannot read {p}: {e}"
+    try:
+        return settings_from_json(json.loads(text)), None
+    except ValueError as e:
+        return Settings(), f"{p}: {e}"
+
+
+def load_settings(path: Path | None = None) -> Settings:
+    """The saved settings (missing or broken file: the defaults; a broken file is never
+    overwritten here)."""
+    return read_settings(path)[0]
+
+
+def save_settings(settings: Settings, path: Path | None = None) -> None:
+    """Write the settings atomically (one older generation is kept as ``settings.1.json``)."""
+    atomic_write(path or settings_path(), json.dumps(settings_to_json(settings), ensure_ascii=False, indent=1),
+                 keep=1)
+
+
+__all__ = ["LEVELS", "Settings", "load_settings", "read_settings", "save_settings", "settings_path"]

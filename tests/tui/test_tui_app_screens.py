@@ -1,0 +1,363 @@
+"""The table's windows and keys, by keys through Textual's Pilot at 80x24 in both
+languages: take back (u), how to play (?), statistics (i), settings (s), the history
+(l: every trick, the whole log, known cards), a completed trick left on the table,
+house rules on the main screen, the end screen's take-backs."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import random
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+from textual.widget import Widget
+from textual.widgets import Static
+
+from mattis.core import PHASE2, GameRecord, card_symbol, preset
+from mattis.core.text import how_to_play
+from mattis.play import Referee
+from mattis.tui.app import MattisApp
+from mattis.tui.history import tricks
+from mattis.tui.i18n import Lang, t
+from mattis.tui.screens import EndScreen, HistoryScreen, InfoScreen, SettingsScreen
+from mattis.tui.session import Session
+from mattis.tui.settings import load_settings
+from mattis.tui.stats import stats_lines
+
+SIZE = (80, 24)
+
+
+@pytest.fixture(autouse=True)
+def quick_pilot(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    import textual._wait
+
+    monkeypatch.setattr(textual._wait, "SLEEP_GRANULARITY", 0.004, raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+
+
+def make_app(tmp_path: Path, lang: Lang, seed: int = 4, rules: str = "mattis", delay: float = 0.0,
+             **overrides: object) -> MattisApp:
+    session = Session(rules=preset(rules, **overrides), players=3, levels=["easy"] * 3, lang=lang, seed=seed,
+                      save_path=tmp_path / "game.json", stats_path=tmp_path / "stats.json")
+    session.start()
+    return MattisApp(session, delay=delay, settings_file=tmp_path / "settings.json")
+
+
+def shown(widget: Widget) -> str:
+    """What the screen shows where ``widget`` lies, as plain text."""
+    app = widget.app
+    console = Console(width=app.size.width, height=app.size.height, file=io.StringIO(), record=True,
+                      legacy_windows=False, safe_box=False)
+    console.print(app.screen._compositor.render_update(full=True))
+    lines = console.export_text(styles=False).splitlines()
+    r = widget.region
+    return "\n".join(line[r.x:r.right] for line in lines[r.y:r.bottom])
+
+
+def static_text(widget: Static) -> str:
+    content = widget.content
+    return content if isinstance(content, str) else str(content)
+
+
+@pytest.mark.parametrize("lang", ["nb", "en"])
+def test_take_back_undoes_to_the_previous_decision_and_the_end_screen_counts_it(tmp_path: Path,
+                                                                              lang: Lang) -> None:
+    app = make_app(tmp_path, lang)
+    session = app.session
+
+    async def scenario() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.press("u")  # nothing to take back yet
+            assert static_text(app.widget("message")) == t(lang, "takeback.none")
+            assert t(lang, "tui.keys.take_back") not in static_text(app.widget("keys"))
+            before = session.observation()
+            await pilot.press("enter")
+            assert len(session.observation().history) > len(before.history)
+            assert t(lang, "tui.keys.take_back") in static_text(app.widget("keys"))
+            await pilot.press("u")
+            after = session.observation()
+            # back to the same decision: the same hand, the same legal moves, the same table
+            assert (after.hand, after.legal, after.table1, after.history) == (
+                before.hand, before.legal, before.table1, before.history)
+            assert session.take_backs == 1
+            # the saved record keeps only the line played on
+            saved = GameRecord.loads((tmp_path / "game.json").read_text(encoding="utf-8"))
+            assert len(saved.moves) == len(after.history)
+            # play on to the end: the end screen says how many take-backs were used
+            rng = random.Random(3)
+            while not isinstance(app.screen, EndScreen):
+                app.submit(rng.choice(session.observation().legal))
+                await pilot.pause()
+            end = static_text(app.screen.query_one("#end-text", Static))
+            assert t(lang, "end.take_backs", n=1) in end
+
+    asyncio.run(scenario())
+
+
+@pytest.mark.parametrize("lang", ["nb", "en"])
+def test_how_to_play_walks_through_the_rules_a_page_per_topic(tmp_path: Path, lang: Lang) -> None:
+    app = make_app(tmp_path, lang, rules="skitgubbe")
+    topics = how_to_play(app.session.rules, lang)
+
+    async def scenario() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.press("question_mark")
+            window = app.screen
+            assert isinstance(window, InfoScreen)
+            seen = []
+            for _ in topics:
+                text = static_text(window.query_one("#info-text", Static))
+                seen.append(text)
+                await pilot.press("right")
+            assert isinstance(app.screen, InfoScreen)  # ←/→ turn pages, they do not close
+            for (heading, paragraph), text in zip(topics, seen, strict=True):
+                assert heading in text and paragraph in text
+            assert t(lang, "tui.howto.title", name="skitgubbe") in seen[0]
+            # the page label is on screen at 80x24, and so is how to close
+            assert t(lang, "tui.info.pages", n=len(topics), total=len(topics)) in shown(
+                window.query_one("#info-page"))
+            assert shown(window.query_one("#info-close")).strip()
+            await pilot.press("x")
+            assert len(app.screen_stack) == 1
+
+    asyncio.run(scenario())
+
+
+@pytest.mark.parametrize("lang", ["nb", "en"])
+def test_statistics_window_shows_the_games_finished(tmp_path: Path, lang: Lang) -> None:
+    app = make_app(tmp_path, lang, seed=9)
+    session = app.session
+
+    async def scenario() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.press("i")
+            text = static_text(app.screen.query_one("#info-text", Static))
+            assert t(lang, "stats.none") in text
+            await pilot.press("escape")
+            rng = random.Random(1)
+            while not isinstance(app.screen, EndScreen):
+                app.submit(rng.choice(session.observation().legal))
+                await pilot.pause()
+            await pilot.press("n")  # play again: the finished game is counted
+            await pilot.press("i")
+            text = static_text(app.screen.query_one("#info-text", Static))
+            lines = stats_lines(lang, tmp_path / "stats.json")
+            assert text.splitlines()[2:] == lines
+            assert lines[0] in (t(lang, "stats.total", games=1, lost=0), t(lang, "stats.total", games=1, lost=1))
+
+    asyncio.run(scenario())
+
+
+@pytest.mark.parametrize("lang", ["nb", "en"])
+def test_settings_screen_saves_for_the_next_start(tmp_path: Path, lang: Lang) -> None:
+    app = make_app(tmp_path, lang)
+
+    async def scenario() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            before = app.session.record_text()
+            await pilot.press("s")
+            assert isinstance(app.screen, SettingsScreen)
+            # language: the other one; the name: typed; the pace: the next choice
+            await pilot.press("right")                      # language
+            await pilot.press("down", "down", "down", "down", "right")  # pace
+            await pilot.press("down", *"Kari")              # name
+            await pilot.press("down", "down", "right")      # the second house rule: ties
+            await pilot.press("enter")
+            assert len(app.screen_stack) == 1
+            assert static_text(app.widget("message")) == t(lang, "tui.settings.saved")
+            assert app.session.record_text() == before  # the game itself is unchanged
+
+    asyncio.run(scenario())
+    saved = load_settings(tmp_path / "settings.json")
+    assert saved.lang == ("en" if lang == "nb" else "nb")
+    assert saved.name == "Kari"
+    assert saved.delay == 0.0
+    assert set(saved.overrides) == {"ties"}
+    assert saved.make_rules().ties.value == saved.overrides["ties"]
+    # Escape leaves without saving
+    app = make_app(tmp_path, lang)
+
+    async def cancel() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.press("s", "right", "down", "right", "escape")
+            assert len(app.screen_stack) == 1
+
+    asyncio.run(cancel())
+    assert load_settings(tmp_path / "settings.json") == saved
+
+
+def test_settings_start_from_the_file_and_change_the_players(tmp_path: Path) -> None:
+    app = make_app(tmp_path, "en")
+    (tmp_path / "settings.json").write_text(json.dumps({"rules": "hund", "players": 4}), encoding="utf-8")
+
+    async def scenario() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.press("s")
+            window = app.screen
+            assert isinstance(window, SettingsScreen)
+            text = static_text(window.query_one("#settings-text", Static))
+            assert "Rules: ‹ Hund ›" in text and "Players: ‹ 4 ›" in text
+            rows = [key for key, _, _ in window.fields()]
+            await pilot.press(*["down"] * rows.index("players"), "left", "enter")
+            assert len(app.screen_stack) == 1
+
+    asyncio.run(scenario())
+    saved = load_settings(tmp_path / "settings.json")
+    assert (saved.rules, saved.players) == ("hund", 3)
+
+
+@pytest.mark.parametrize("lang", ["nb", "en"])
+def test_history_browses_every_trick_and_the_whole_log(tmp_path: Path, lang: Lang) -> None:
+    app = make_app(tmp_path, lang, seed=12)
+    session = app.session
+
+    async def scenario() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            rng = random.Random(4)
+            while session.observation().phase is not PHASE2 or len(session.observation().history) < 40:
+                if session.over:
+                    break
+                app.submit(rng.choice(session.observation().legal))
+                await pilot.pause()
+            record = session.referee.record()
+            await pilot.press("l")
+            window = app.screen
+            assert isinstance(window, HistoryScreen)
+            # it opens on the last completed trick; End goes to the one being played
+            taken = [i for i, tr in enumerate(window.tricks) if not tr[-1].strip() == t(lang, "tui.history.open")]
+            assert window.index == taken[-1]
+            await pilot.press("end")
+            assert window.index == len(window.tricks) - 1
+            # browse back to the first trick, counting pages
+            pages = [static_text(window.query_one("#history-trick-text", Static))]
+            for _ in range(200):
+                await pilot.press("left")
+                text = static_text(window.query_one("#history-trick-text", Static))
+                if text == pages[-1]:
+                    break
+                pages.append(text)
+            pages.reverse()
+            assert pages[0].startswith(t(lang, "tui.history.trick1", n=1, total=len(window.tricks)))
+            # every move of the game appears once, in a trick: a page is its heading, its
+            # moves and who took it (or that it is not finished)
+            assert sum(len(page.splitlines()) - 2 for page in pages) == len(record.moves)
+            assert len(window.tricks) >= 10
+            names = session.names
+            took = [page.splitlines()[-1].strip() for page in pages]
+            assert all(line == t(lang, "tui.history.open") or any(line.startswith(n + " ") for n in names)
+                       for line in took)
+            # the whole log is there and scrolls
+            log = static_text(window.query_one("#history-log Static", Static))
+            assert log.splitlines() == session.log
+            await pilot.press("pageup", "up", "down")
+            assert isinstance(app.screen, HistoryScreen)
+            # the known cards of the other hands, in full
+            obs = session.observation()
+            known = static_text(window.query_one("#history-known", Static))
+            for seat in (1, 2):
+                if obs.known[seat]:
+                    assert t(lang, "tui.history.known", name=names[seat], cards=" ".join(
+                        card_symbol(c) for c in obs.known[seat])) in known
+            await pilot.press("escape")
+            assert len(app.screen_stack) == 1
+            assert session.referee.record().moves == record.moves  # the window changed nothing
+
+    asyncio.run(scenario())
+
+
+def test_a_completed_trick_stays_on_the_table_with_who_took_it(tmp_path: Path) -> None:
+    app = make_app(tmp_path, "nb", seed=5, delay=600)  # the bots wait: we look at the table between moves
+    session = app.session
+
+    async def scenario() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            for _ in range(40):
+                obs = session.observation()
+                if obs.to_act != 0:
+                    session.bot_step()
+                    app.refresh_view()
+                    await pilot.pause()
+                else:
+                    app.submit(obs.legal[0])
+                    await pilot.pause()
+                obs = session.observation()
+                if obs.last_trick is not None and not obs.table1 and obs.to_act != 0:
+                    taker = session.names[obs.last_trick[0]]
+                    table = shown(app.default_screen.query_one("#table"))
+                    assert t("nb", "tui.table.took1", name=taker) in table
+                    return
+            raise AssertionError("no trick was completed before a bot's lead")
+
+    asyncio.run(scenario())
+
+
+@pytest.mark.parametrize("lang", ["nb", "en"])
+def test_house_rules_show_on_the_main_screen(tmp_path: Path, lang: Lang) -> None:
+    app = make_app(tmp_path, lang, sequences=2)
+    plain = make_app(tmp_path, lang)
+
+    async def scenario() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            house = shown(app.default_screen.query_one("#house"))
+            assert t(lang, "tui.house", rules="")[:5] in house
+            assert t(lang, "opt.sequences") in house
+        async with plain.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            assert not plain.default_screen.query_one("#house").display
+
+    asyncio.run(scenario())
+
+
+def test_rules_window_lists_the_options_in_words(tmp_path: Path) -> None:
+    app = make_app(tmp_path, "en", ties="stoting")
+
+    async def scenario() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.press("r")
+            text = static_text(app.screen.query_one("#info-text", Static))
+            assert "ties" not in text.split("\n\n")[1] and "stoting" not in text  # no identifiers
+            assert "støting" in text
+
+    asyncio.run(scenario())
+
+
+def test_windows_leave_the_game_unchanged(tmp_path: Path) -> None:
+    app = make_app(tmp_path, "en")
+
+    async def scenario() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            before = app.session.record_text()
+            for key in ("r", "l", "question_mark", "i", "s"):
+                await pilot.press(key)
+                assert len(app.screen_stack) == 2
+                await pilot.press("enter" if key != "s" else "escape")
+                assert len(app.screen_stack) == 1
+            assert app.session.record_text() == before
+            assert Referee.from_record(app.session.referee.record()).moves_played == app.session.referee.moves_played
+
+    asyncio.run(scenario())
+
+
+@pytest.mark.parametrize("rules", ["mattis", "hund", "blodmattis", "skitgubbe"])
+def test_history_holds_only_cards_seen_in_public(tmp_path: Path, rules: str) -> None:
+    """Information boundary: every card the history window names was shown on the table
+    (laid, turned up by a sjanse, or taken back by a pickup), and its moves are the game's."""
+    session = Session(rules=preset(rules), players=3, levels=["easy"] * 3, lang="en", seed=21,
+                      save_path=tmp_path / "game.json")
+    session.start()
+    rng = random.Random(2)
+    session.run_bots()
+    while session.observation().legal:
+        assert session.try_move(rng.choice(session.observation().legal)) is None
+        session.run_bots()
+        obs = session.observation()
+        public = {c for _, _, shown_cards in obs.history for c in shown_cards}
+        done = tricks(session.referee.record())
+        named = {c for tr in done for _, _, cs in tr.moves for c in cs} | {c for tr in done for c in tr.cards}
+        assert named <= public
+        assert [(s, m) for tr in done for s, m, _ in tr.moves] == [(s, m) for s, m, _ in obs.history]

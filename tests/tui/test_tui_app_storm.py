@@ -1,0 +1,180 @@
+"""Key storms: seeded random keys (every bound key, letters, digits, Enter, Escape,
+arrows, Tab, and auto-repeat bursts of one key sent faster than the app handles them)
+on the table and in every window.  The app must never raise, and the game may change
+only by legal moves from the deal it started with.
+
+Fast tier: a few hundred keys; slow tier (``--slow``): more than 10,000."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from pathlib import Path
+
+import pytest
+from textual import events
+from textual.pilot import Pilot
+
+from mattis.core import GameRecord, parse_record_move, preset
+from mattis.play import Referee
+from mattis.tui.app import MattisApp
+from mattis.tui.screens import EndScreen, HistoryScreen, InfoScreen
+from mattis.tui.session import Session
+from tiers import scale
+
+KEYS = [
+    "left", "right", "up", "down", "home", "end", "pageup", "pagedown", "enter", "space", "escape", "tab",
+    "shift+tab", "backspace", "question_mark", "f1", "delete", "comma", "full_stop", "minus",
+    *"abcdefghijklmnoprstuvwxyz0123456789",  # every letter but q (which saves and quits)
+]
+BURSTY = ["enter", "escape", "space", "right", "left", "down", "r", "l", "h", "u", "n", "c", "p", "i",
+          "question_mark"]
+OPENERS = ["", "r", "l", "question_mark", "i", "h", "u"]
+
+
+@pytest.fixture(autouse=True)
+def quick_pilot(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    import textual._wait
+
+    monkeypatch.setattr(textual._wait, "SLEEP_GRANULARITY", 0.004, raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+
+
+def assert_legal_line(record: GameRecord, start: GameRecord) -> None:
+    """The record is the deal it started from, then only legal moves."""
+    assert (record.deck, record.dealer, record.players, record.rules) == (
+        start.deck, start.dealer, start.players, start.rules)
+    referee = Referee(record.start())
+    for seat, move in map(parse_record_move, record.moves):
+        assert referee.check(seat, move) is None, (seat, move)
+        referee.apply(seat, move)
+
+
+async def burst(pilot: Pilot[Path | None], key: str, times: int) -> None:
+    """``times`` presses of ``key`` queued at once, as key auto-repeat does."""
+    app = pilot.app
+    driver = app._driver
+    assert driver is not None
+    char = {"enter": "\r", "space": " ", "escape": "\x1b", "question_mark": "?"}.get(key, key if len(key) == 1
+                                                                                   else None)
+    for _ in range(times):
+        event = events.Key(key, char)
+        event.set_sender(app)
+        driver.send_message(event)
+    await pilot.pause()
+
+
+async def storm(pilot: Pilot[Path | None], rng: random.Random, keys: int) -> int:
+    """Send about ``keys`` keys: single presses and bursts of one key."""
+    sent = 0
+    while sent < keys:
+        if rng.random() < 0.25:
+            n = rng.randint(2, 12)
+            await burst(pilot, rng.choice(BURSTY), n)
+            sent += n
+        else:
+            await pilot.press(rng.choice(KEYS))
+            sent += 1
+    return sent
+
+
+def run_storm(tmp_path: Path, rules: str, seed: int, lang: str, keys_per_window: int) -> tuple[int, set[str]]:
+    session = Session(rules=preset(rules), players=3, levels=["easy"] * 3, lang=lang,  # type: ignore[arg-type]
+                      seed=seed, save_path=tmp_path / "game.json", stats_path=tmp_path / "stats.json")
+    session.start()
+    app = MattisApp(session, delay=0)
+    starts: list[GameRecord] = [session.referee.record()]
+    finished: list[GameRecord] = []
+    real_next = session.next_game
+
+    def next_game() -> None:
+        finished.append(session.referee.record())
+        real_next()
+        starts.append(session.referee.record())
+
+    session.next_game = next_game  # type: ignore[method-assign]
+    rng = random.Random(seed)
+    sent = 0
+    windows: set[str] = set()
+
+    async def scenario() -> None:
+        nonlocal sent
+        async with app.run_test(size=rng.choice([(80, 24), (100, 30), (120, 40)])) as pilot:
+            for opener in OPENERS * 2:
+                if len(app.screen_stack) == 1 and opener:
+                    await pilot.press(opener)
+                windows.add(type(app.screen).__name__)
+                sent += await storm(pilot, rng, keys_per_window)
+                windows.add(type(app.screen).__name__)
+            # the end of a game: play it out, then storm the end screen and the next game
+            while len(app.screen_stack) > 1 and not isinstance(app.screen, EndScreen):
+                await pilot.press("escape")
+            while len(app.screen_stack) == 1 and not session.over:
+                obs = session.observation()
+                assert obs.legal
+                app.submit(rng.choice(obs.legal))
+                await pilot.pause()
+            await pilot.pause()
+            windows.add(type(app.screen).__name__)
+            sent += await storm(pilot, rng, keys_per_window)
+            assert app.is_running
+    asyncio.run(scenario())
+    assert app.return_value is None  # never quit (q is not in the storm)
+    for record, start in zip([*finished, session.referee.record()], starts, strict=True):
+        assert_legal_line(record, start)
+    return sent, windows
+
+
+@pytest.mark.parametrize(("rules", "seed", "lang"), [("mattis", 1, "nb"), ("skitgubbe", 2, "en")])
+def test_key_storms_never_raise_and_only_legal_moves_change_the_game(tmp_path: Path, rules: str, seed: int,
+                                                                     lang: str) -> None:
+    sent, windows = run_storm(tmp_path, rules, seed, lang, keys_per_window=scale(20, 400))
+    assert sent >= scale(250, 5000)
+    assert {"Screen", "InfoScreen", "HistoryScreen", "EndScreen"} <= windows
+
+
+def test_enter_enter_on_a_window_closes_it_once(tmp_path: Path) -> None:
+    """The reported crash: with the rules or history window open, two keys in quick
+    succession popped the table itself (``ScreenStackError``)."""
+    session = Session(rules=preset("mattis"), players=3, levels=["easy"] * 3, lang="nb", seed=5,
+                      save_path=tmp_path / "game.json")
+    session.start()
+    app = MattisApp(session, delay=0)
+
+    async def scenario() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            for opener, window in (("r", InfoScreen), ("l", HistoryScreen), ("question_mark", InfoScreen)):
+                before = session.record_text()
+                await pilot.press(opener)
+                assert isinstance(app.screen, window)
+                await burst(pilot, "escape", 2)
+                assert len(app.screen_stack) == 1
+                assert session.record_text() == before  # the second Escape went to the table: nothing laid
+                await pilot.press(opener)
+                await burst(pilot, "enter", 2)
+                # the first Enter closed the window; the second reached the table and laid a card at most
+                assert len(app.screen_stack) == 1
+
+    asyncio.run(scenario())
+    assert app.return_value is None
+
+
+def test_play_again_pressed_twice_deals_one_new_game(tmp_path: Path) -> None:
+    session = Session(rules=preset("mattis"), players=3, levels=["easy"] * 3, lang="en", seed=7,
+                      save_path=tmp_path / "game.json")
+    session.start()
+    app = MattisApp(session, delay=0)
+
+    async def scenario() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            rng = random.Random(1)
+            while not isinstance(app.screen, EndScreen):
+                app.submit(rng.choice(session.observation().legal))
+                await pilot.pause()
+            games = session.games
+            await burst(pilot, "n", 3)
+            assert session.games == games + 1
+            assert len(app.screen_stack) == 1
+
+    asyncio.run(scenario())
