@@ -65,12 +65,13 @@ def _obs_json(table: Table, obs: Observation, public: bool, lang: Lang) -> dict[
 
 
 def frame(table: Table, viewer: int | None, lang: Lang, *, connected: set[int] | frozenset[int] = frozenset(),
-          error: Refusal | None = None, echo: int | None = None) -> str:
+          error: Refusal | None = None, echo: int | None = None, extra: dict[str, Any] | None = None) -> str:
     """The JSON text one viewer is sent: the table as that seat (or a spectator) may see it,
     plus an optional refusal of that viewer's own request (or the number of its ``sync`` request)."""
     rules = table.rules
     seats = [{"name": s.name, "kind": s.kind, "level": s.level if s.kind == "bot" else None,
-              "connected": s.kind == "bot" or i in connected} for i, s in enumerate(table.seats)]
+              "connected": s.kind == "bot" or i in connected, "standin": i in table.standin}
+             for i, s in enumerate(table.seats)]
     out: dict[str, Any] = {
         "type": "state",
         "table": table.id,
@@ -89,6 +90,7 @@ def frame(table: Table, viewer: int | None, lang: Lang, *, connected: set[int] |
         "tally": {"games": table.games_done, "mattis": table.tally},
         "records": sorted(table.records),
         "invite": table.invite if viewer is not None and table.status == "lobby" else None,
+        "grace": table.grace,
     }
     ref = table.referee
     if ref is not None:
@@ -96,6 +98,8 @@ def frame(table: Table, viewer: int | None, lang: Lang, *, connected: set[int] |
         out["obs"] = _obs_json(table, ref.observation(seat), viewer is None, lang)
     if echo is not None:
         out["echo"] = echo
+    if extra:
+        out.update(extra)
     if error is not None:
         out["error"] = error.nb if lang == "nb" else error.en
     return json.dumps(out, ensure_ascii=False, separators=(",", ":"))
