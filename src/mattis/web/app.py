@@ -23,7 +23,6 @@ from dataclasses import dataclass, field
 from importlib.resources import files
 from pathlib import Path
 from typing import Any, Final
-from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse, Response
@@ -34,6 +33,7 @@ from ..core import CHOICES, PRESET_DOCS, PRESETS
 from ..core.cards import Lang
 from ..core.text import option_label, option_value_text, rules_in_words
 from ..play import next_move
+from . import guard, retention
 from .store import Store, StoreError
 from .table import GRACE_DEFAULT, LEVELS, Event, Refusal, Table
 from .view import frame, notice
@@ -126,6 +126,8 @@ class Hub:
         self.tables: dict[str, Table] = {}
         self.conns: dict[str, set[Conn]] = {}
         self.bot_tasks: dict[str, asyncio.Task[None]] = {}
+        self.hosts = guard.Hosts(guard.LOOPBACK)  # set by create_app
+        self.limits = guard.Limits()  # set by create_app
         self.grace_tasks: dict[str, tuple[tuple[int, int, int], asyncio.Task[None]]] = {}
 
     # ----------------------------------------------------------- lifecycle
@@ -245,12 +247,9 @@ class Hub:
 
     # ------------------------------------------------------------ websocket
     def origin_ok(self, ws: WebSocket) -> bool:
-        """Only pages served by this server may open a WebSocket (same scheme-less host:port)."""
-        origin = ws.headers.get("origin")
-        host = ws.headers.get("host")
-        if not origin or not host:
-            return False
-        return urlsplit(origin).netloc.lower() == host.lower()
+        """Only pages served by this server may open a WebSocket (:func:`guard.origin_ok`:
+        an allowed host, the exact scheme, the port the browser connected to)."""
+        return guard.origin_ok(ws.scope, self.hosts)
 
     async def serve_ws(self, ws: WebSocket, tid: str) -> None:
         if not self.origin_ok(ws):
@@ -258,7 +257,7 @@ class Hub:
             return
         await ws.accept()
         try:
-            hello = json.loads(await asyncio.wait_for(ws.receive_text(), timeout=15))
+            hello = guard.loads(await asyncio.wait_for(ws.receive_text(), timeout=15))
         except (TimeoutError, json.JSONDecodeError, WebSocketDisconnect, KeyError, RuntimeError):
             await ws.close(code=4400)
             return
@@ -288,7 +287,9 @@ class Hub:
             self.reply(table, conn)
         try:
             while True:
-                text = await ws.receive_text()
+                text = await guard.receive_text(ws, ws.scope.get(guard.PACE), self.limits.max_message)
+                if text is None:  # closed by the guard: binary, too big, or a flood
+                    break
                 self.handle(table, conn, text)
         except (WebSocketDisconnect, RuntimeError):
             pass
@@ -324,7 +325,7 @@ class Hub:
             if len(text) > MAX_MESSAGE:
                 raise Refusal("too_long")
             try:
-                msg = json.loads(text)
+                msg = guard.loads(text)
             except json.JSONDecodeError:
                 raise Refusal("not_json_message") from None
             if not isinstance(msg, dict):
@@ -372,18 +373,26 @@ class Hub:
             self.reply(table, conn, Refusal("not_saved"))
 
 
-def create_app(db_path: str = "mattis.db", bot_delay: float = 0.8, test_mode: bool = False) -> FastAPI:
-    """The web app.  ``test_mode`` lets table creation take a ``seed`` (reproducible deals)."""
+def create_app(db_path: str = "mattis.db", bot_delay: float = 0.8, test_mode: bool = False,
+               limits: guard.Limits | None = None, hosts: guard.Hosts | None = None) -> FastAPI:
+    """The web app.  ``test_mode`` lets table creation take a ``seed`` (reproducible deals).
+    ``limits`` and ``hosts`` (the ``Host`` allowlist) are the guard's (:mod:`mattis.web.guard`);
+    the default hosts are loopback and ``testserver`` (Starlette's test client)."""
     hub = Hub(db_path, bot_delay, test_mode)
+    hub.limits = limits or guard.Limits()
+    hub.hosts = hosts or guard.Hosts([*guard.LOOPBACK, "testserver"])
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         hub.open()
+        sweeper = asyncio.get_running_loop().create_task(retention.keep(hub))
         yield
+        sweeper.cancel()
         await hub.close()
 
     app = FastAPI(lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     app.state.hub = hub
+    app.add_middleware(guard.Guard, hub=guard.Hub(hub.limits), hosts=hub.hosts, words=guard.words)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     def page() -> FileResponse:
@@ -445,7 +454,7 @@ def create_app(db_path: str = "mattis.db", bot_delay: float = 0.8, test_mode: bo
         if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
             raise Refusal("send_json")
         try:
-            data = json.loads(await request.body())
+            data = guard.loads(await request.body())
         except (json.JSONDecodeError, UnicodeDecodeError):
             raise Refusal("bad_json") from None
         if not isinstance(data, dict):
@@ -467,6 +476,8 @@ def create_app(db_path: str = "mattis.db", bot_delay: float = 0.8, test_mode: bo
             ev, token = Table.create_event(data.get("preset", "mattis"), data.get("overrides"), data.get("players"),
                                            data.get("seats"), data.get("name"), seed,
                                            data.get("grace", GRACE_DEFAULT))
+            if len(hub.tables) >= hub.limits.max_tables:
+                raise Refusal("server_full")
             t = hub.create(ev)
         except Refusal as r:
             return refused(r, lang)

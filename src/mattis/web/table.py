@@ -35,6 +35,7 @@ from ..core import Illegal, MoveError, Rules, RulesError, parse_move, rules_from
 from ..core.cards import Lang
 from ..core.text import DEFAULT_NAMES, reason_words, say
 from ..play import Referee, Sitting, derive_seed, first_dealer
+from .guard import clip
 
 Event = dict[str, Any]
 
@@ -55,7 +56,7 @@ class Refusal(Exception):
 
     def _init(self, key: str, params: dict[str, object]) -> None:
         self.key = key
-        self.params = params
+        self.params = {k: clip(v) for k, v in params.items()}  # no long input echoed back
         super().__init__(self.en)
 
     @classmethod
