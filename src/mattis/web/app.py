@@ -355,7 +355,7 @@ class Hub:
                     raise Refusal("started" if kind == "start" else "no_rematch")
                 ev = table.deal_event(conn.seat, msg.get("level"))
             elif kind == "seat":
-                ev, token = table.seat_event(conn.seat, msg.get("seat"), msg.get("kind"), msg.get("level"))
+                ev, token = table.seat_event(conn.seat, msg.get("at"), msg.get("kind"), msg.get("level"))
             elif kind == "end":
                 ev = table.end_event(conn.seat)
             else:
