@@ -36,7 +36,7 @@ from ..play import next_move
 from . import guard, retention
 from .store import Store, StoreError
 from .table import GRACE_DEFAULT, LEVELS, Event, Refusal, Table
-from .view import frame, notice
+from .view import frame, notice, replay_steps
 
 log = logging.getLogger("mattis.web")
 
@@ -515,6 +515,17 @@ def create_app(db_path: str = "mattis.db", bot_delay: float = 0.8, test_mode: bo
         text = json.dumps(data, ensure_ascii=False, indent=1)
         return Response(text, media_type="application/json",
                         headers={"Content-Disposition": f'attachment; filename="mattis-{tid}-{game}.json"'})
+
+    @app.get("/api/tables/{tid}/games/{game}/replay")
+    async def replay(tid: str, game: int, lang: str = "en") -> JSONResponse:
+        """A finished game move by move (every hand shown: the game is over)."""
+        t = hub.tables.get(tid)
+        text = t.records.get(game) if t is not None else None
+        if t is None or text is None:
+            return JSONResponse({"error": Refusal("no_record").en}, status_code=404)
+        names = [s.name for s in t.seats]
+        steps = await asyncio.to_thread(replay_steps, text, names, _lang(lang))
+        return JSONResponse({"game": game, "names": names, "steps": steps})
 
     @app.websocket("/ws/{tid}")
     async def ws_endpoint(ws: WebSocket, tid: str) -> None:

@@ -105,6 +105,37 @@ def frame(table: Table, viewer: int | None, lang: Lang, *, connected: set[int] |
     return json.dumps(out, ensure_ascii=False, separators=(",", ":"))
 
 
+def replay_steps(record_text: str, names: list[str], lang: Lang) -> list[dict[str, Any]]:
+    """A finished game move by move, for replaying it in the browser: after the deal and
+    after each move, every hand (the game is over, so nothing is secret any more), the
+    cards on the table and the move in words.  Built through the play layer's referee."""
+    from dataclasses import replace
+
+    from ..core import GameRecord, parse_record_move
+    from ..play import Referee
+
+    rec = GameRecord.loads(record_text)
+    ref = Referee.from_record(replace(rec, moves=[]))
+
+    def step(text: str) -> dict[str, Any]:
+        obs = [ref.observation(s) for s in range(rec.players)]
+        o = obs[0]
+        table = ([[s, [card_code(c)]] for s, c in o.table1] if o.phase == 1
+                 else [[s, _codes(e)] for s, e in o.table2])
+        return {"text": text, "phase": o.phase, "hands": [_codes(x.hand) for x in obs], "table": table,
+                "stock_count": o.stock_count, "piles": [len(p) for p in o.piles],
+                "trump_card": None if o.trump_card is None else card_code(o.trump_card)}
+
+    steps = [step("")]
+    for line in rec.moves:
+        seat, move = parse_record_move(line)
+        shown_before = len(ref.observation(seat).history)
+        ref.apply(seat, move)
+        _s, mv, shown = ref.observation(seat).history[shown_before]
+        steps.append(step(describe_move(names[seat], mv, shown, lang)))
+    return steps
+
+
 def notice(message_en: str, message_nb: str, lang: Lang) -> str:
     """A message to a connection that has no seat view yet (a refused hello)."""
     return json.dumps({"type": "refused", "error": message_nb if lang == "nb" else message_en}, ensure_ascii=False)
