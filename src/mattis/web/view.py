@@ -86,6 +86,7 @@ def frame(table: Table, viewer: int | None, lang: Lang, *, connected: set[int] |
         "fight": fight_term(rules),  # the term.* key of the fight over equal cards
         "loser": loser_term(rules),  # what the loser is called: loser.*, end.loser.* keys
         "sequences": rules.sequences,
+        "chance": str(rules.chance),  # "off": the sjanse button never applies
         "seats": seats,
         "tally": {"games": table.games_done, "mattis": table.tally},
         "records": sorted(table.records),
