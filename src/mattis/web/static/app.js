@@ -427,7 +427,7 @@
   function logArea(o) {
     // Newest first, so the latest move is always in view.
     const ol = h("ol", { class: "log", id: "log", reversed: true, start: o.log_start + o.log.length },
-      o.log.slice().reverse().map((e) => h("li", { text: e.text })));
+      o.log.map((e, k) => h("li", { text: e.text, "data-seat": e.seat, "data-n": o.log_start + k + 1 })).reverse());
     return h("details", { class: "panel logbox", open: window.innerWidth > 700 }, h("summary", { text: t("label.log") }), ol);
   }
   function resultArea(o) {
