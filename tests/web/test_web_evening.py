@@ -267,3 +267,35 @@ def test_qr_codes_are_svg_and_bounded(web: Web) -> None:
     assert ok.status_code == 200 and ok.json()["svg"].startswith("<svg")
     big = web.client.post("/api/qr", json={"text": "x" * 5000})
     assert big.status_code == 400 and "x" * 50 not in big.text
+
+
+def test_friends_may_start_when_the_host_has_left_the_lobby(web: Web) -> None:
+    t, host = _table(web, grace=1)
+    ola = join(web.client, t["table"], t["invite"], "Ola")
+    friend = web.player(t["table"], ola["token"])
+    friend.recv()
+    friend.send({"type": "start"})
+    assert "host" in friend.until(lambda g: "error" in g)["error"]  # the host is here: only she starts
+    host.close()
+    web.players.remove(host)
+    f = friend.until(lambda g: g.get("host_away") is True)  # after the grace period
+    assert f["status"] == "lobby"
+    friend.send({"type": "start"})
+    assert friend.until(lambda g: g.get("status") == "playing")["seats"][2]["kind"] == "bot"
+
+
+def test_bots_play_fast_once_no_person_is_left_to_act(web: Web) -> None:
+    t, host = _table(web, grace=1)
+    ola = join(web.client, t["table"], t["invite"], "Ola")
+    host.send({"type": "start"})
+    host.until(lambda g: g.get("status") == "playing")
+    table = web.hub.tables[t["table"]]
+    assert table.humans_to_play()  # Anne is at the table (and Ola's seat waits for her)
+    host.close()  # everyone has left: after the grace period bots stand in for both
+    web.players.remove(host)
+    watcher = web.player(t["table"], None)
+    f = watcher.until(lambda g: g.get("status") == "over" or (g["seats"][0]["standin"] and g["seats"][1]["standin"]))
+    if f["status"] != "over":
+        assert not table.humans_to_play()
+    assert watcher.until(lambda g: g.get("status") == "over")["obs"]["losers"] is not None
+    assert ola["seat"] == 1

@@ -458,6 +458,7 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "web.prev": ("Forrige", "Back"),
     "web.next": ("Neste", "Next"),
     "web.lost_n": ("{name} {n}", "{name} {n}"),
+    "web.host_away": ("{name} er borte: du kan starte spillet selv.", "{name} is away: you may start the game."),
     "web.refused.bad_grace": ("ventetiden må være fra 1 til {most} sekunder, eller vent alltid",
                               "the wait must be 1 to {most} seconds, or wait always"),
     "web.refused.bad_seat": ("det finnes ingen slik plass som verten kan endre", "no such seat the host can change"),

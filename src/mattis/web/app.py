@@ -191,8 +191,12 @@ class Hub:
             self.bot_tasks[table.id] = asyncio.get_running_loop().create_task(self._bots(table))
 
     def watch_absent(self, table: Table) -> None:
-        """If the person to act is away, give them the grace period, then let a bot play for them."""
-        seat = table.absent_to_act(self.connected(table))
+        """If the person to act is away, give them the grace period, then let a bot play for them.
+        A host away from the lobby gets the same grace; then anyone seated may start."""
+        on = self.connected(table)
+        seat = table.absent_to_act(on)
+        if seat is None and table.host_absent_in_lobby(on):
+            seat = 0
         if seat is None or table.grace is None:
             return
         key = (table.game, table.seq, seat)
@@ -206,7 +210,14 @@ class Hub:
 
     async def _grace(self, table: Table, key: tuple[int, int, int], grace: float) -> None:
         await asyncio.sleep(grace)
-        if (table.game, table.seq) == key[:2] and table.absent_to_act(self.connected(table)) == key[2]:
+        if (table.game, table.seq) != key[:2]:
+            return
+        if table.referee is None:
+            if table.host_absent_in_lobby(self.connected(table)):
+                table.host_away = True
+                self.broadcast(table)
+            return
+        if table.absent_to_act(self.connected(table)) == key[2]:
             table.stand_in(key[2])
             self.broadcast(table)
             self.kick_bots(table)
@@ -281,6 +292,8 @@ class Hub:
         writer = asyncio.get_running_loop().create_task(self._writer(conn))
         if seat is not None:
             table.hand_back(seat)  # back from being away: the seat is theirs again at once
+            if seat == 0:
+                table.host_away = False
             self.broadcast(table)
             self.kick_bots(table)
         else:

@@ -120,6 +120,9 @@ class Table:
     """Seats of people who are away, played by a bot until they come back (not logged)."""
     ended: bool = False
     """The host ended the current game before it was over."""
+    host_away: bool = False
+    """The host has been away from the lobby longer than the grace period: anyone seated
+    may start (not logged, like :attr:`standin`)."""
     """The seed of a test server's table: deals and bots are then reproducible."""
     game: int = 0
     """Number of the current game (0 = still in the lobby)."""
@@ -239,6 +242,10 @@ class Table:
             return None
         return seat
 
+    def host_absent_in_lobby(self, connected: set[int]) -> bool:
+        """The table waits in the lobby for a host who is not connected (and not yet given up on)."""
+        return self.referee is None and 0 not in connected and not self.host_away
+
     def humans_to_play(self) -> bool:
         """Whether a person (not stood in for) is still in the running game."""
         ref = self.referee
@@ -322,7 +329,7 @@ class Table:
     def deal_event(self, seat: int, fill_level: object = None) -> Event:
         """Start (host, in the lobby) or rematch (any seated person, after a game)."""
         if self.referee is None:
-            if seat != 0:
+            if seat != 0 and not self.host_away:
                 raise Refusal("not_host")
             level = DEFAULT_LEVEL if fill_level is None else fill_level
             if level not in LEVELS:

@@ -92,6 +92,7 @@ def frame(table: Table, viewer: int | None, lang: Lang, *, connected: set[int] |
         "records": sorted(table.records),
         "invite": table.invite if viewer is not None and table.status == "lobby" else None,
         "grace": table.grace,
+        "host_away": table.host_away,  # the host left the lobby: anyone seated may start
     }
     ref = table.referee
     if ref is not None:

@@ -471,7 +471,8 @@
     box.appendChild(h("ul", { class: "seatlist" }, view.seats.map((s, i) => h("li", { "data-seat": i },
       t("web.seat_n", { n: i + 1 }) + ": " + (s.kind === "open" ? t("web.open_seat")
         : s.name + (s.kind === "bot" ? " — " + t("web.bot_tag", { level: t("level." + s.level) }) : ""))))));
-    if (view.host) {
+    if (view.host || (view.host_away && view.you !== null)) {
+      if (!view.host) box.appendChild(h("p", { id: "host-away", text: t("web.host_away", { name: name(0) }) }));
       const lvl = h("select", { id: "fill-level", "aria-label": t("web.fill_level") },
         ["easy", "medium", "hard", "expert"].map((l) => h("option", { value: l, text: t("level." + l), selected: l === "medium" })));
       box.appendChild(h("label", {}, t("web.fill_level"), lvl));
