@@ -299,3 +299,15 @@ def test_bots_play_fast_once_no_person_is_left_to_act(web: Web) -> None:
         assert not table.humans_to_play()
     assert watcher.until(lambda g: g.get("status") == "over")["obs"]["losers"] is not None
     assert ola["seat"] == 1
+
+
+def test_old_clients_may_still_send_house_rules_as_text(web: Web) -> None:
+    r = web.client.post("/api/tables", json={"preset": "mattis", "players": 2, "name": "A",
+                                             "seats": [{"kind": "human"}, {"kind": "bot"}],
+                                             "overrides": "sequences=2 pickup_optional=true"})
+    assert r.status_code == 200, r.text
+    house = dict(web.client.get(f"/api/tables/{r.json()['table']}/rules").json()["house"]["en"])
+    assert set(house.values()) == {"2", "yes"}
+    bad = web.client.post("/api/tables", json={"preset": "mattis", "players": 2, "name": "A",
+                                               "seats": [{"kind": "human"}, {"kind": "bot"}], "overrides": "sequences"})
+    assert bad.status_code == 400

@@ -31,7 +31,16 @@ from typing import Any
 
 from ..bots import Agent, make_bot
 from ..bots.base import DEFAULT_LEVEL
-from ..core import Illegal, MoveError, Rules, RulesError, parse_move, rules_from_json, rules_to_json
+from ..core import (
+    Illegal,
+    MoveError,
+    Rules,
+    RulesError,
+    parse_move,
+    parse_overrides,
+    rules_from_json,
+    rules_to_json,
+)
 from ..core.cards import Lang
 from ..core.text import DEFAULT_NAMES, reason_words, say
 from ..play import Referee, Sitting, derive_seed, first_dealer
@@ -149,6 +158,11 @@ class Table:
             raise Refusal("no_preset")
         if overrides is None:
             overrides = {}
+        if isinstance(overrides, str):  # the old form's text, "sequences=2 pickup_optional=true"
+            try:
+                overrides = parse_overrides(overrides.replace(",", " ").split())
+            except RulesError as e:
+                raise Refusal("bad_rules", detail=e) from None
         if not isinstance(overrides, dict) or not all(isinstance(k, str) for k in overrides):
             raise Refusal("bad_overrides")
         try:
