@@ -311,3 +311,32 @@ def test_old_clients_may_still_send_house_rules_as_text(web: Web) -> None:
     bad = web.client.post("/api/tables", json={"preset": "mattis", "players": 2, "name": "A",
                                                "seats": [{"kind": "human"}, {"kind": "bot"}], "overrides": "sequences"})
     assert bad.status_code == 400
+
+
+def test_seat_changes_and_an_ended_game_survive_a_restart(web: Web) -> None:
+    from starlette.testclient import TestClient
+
+    from mattis.web.app import create_app
+
+    t, host = _table(web, grace=None)
+    ola = join(web.client, t["table"], t["invite"], "Ola")
+    host.send({"type": "start"})
+    host.until(lambda g: g.get("status") == "playing")
+    host.send({"type": "seat", "at": 1, "kind": "reinvite"})
+    new_token = host.until(lambda g: "reinvite" in g)["reinvite"]["token"]
+    host.send({"type": "seat", "at": 2, "kind": "bot", "level": "easy"})  # already a bot: a new level
+    host.until(lambda g: g["seats"][2]["level"] == "easy")
+    host.send({"type": "end"})
+    host.until(lambda g: g.get("status") == "ended")
+    with TestClient(create_app(str(web.db), bot_delay=0, test_mode=True)) as again:
+        back = Player(again, t["table"], new_token)
+        try:
+            f = back.recv()
+            assert f["you"] == 1 and f["status"] == "ended" and f["seats"][2]["level"] == "easy"
+        finally:
+            back.close()
+        old = Player(again, t["table"], ola["token"])
+        try:
+            assert old.recv()["type"] == "refused"
+        finally:
+            old.close()
