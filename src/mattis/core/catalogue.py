@@ -447,6 +447,7 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "web.end_game": ("Avslutt spillet", "End the game"),
     "web.confirm_end": ("Avslutte spillet? Ingen taper det.", "End the game? Nobody loses it."),
     "web.confirm_rematch": ("Et spill til? Taperen gir.", "Another game? The loser deals."),
+    "web.confirm_new_game": ("Et nytt spill med samme giver?", "A new game with the same dealer?"),
     "web.confirm": ("Ja", "Yes"),
     "web.cancel": ("Avbryt", "Cancel"),
     "web.ended": ("Verten avsluttet spillet. Ingen tapte det.", "The host ended the game. Nobody lost it."),

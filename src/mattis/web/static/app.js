@@ -443,16 +443,16 @@
       h("button", { type: "button", id: "btn-replay", onclick: () => openReplay(g), text: t("web.replay") }),
       h("a", { id: "download", href: "/api/tables/" + view.table + "/games/" + g + "/record", download: "mattis-" + view.table + "-" + g + ".json", text: t("web.download") }));
   }
-  function rematchButton(label) {
+  function rematchButton(label, question) {
     if (view.you === null) return null;
-    if (panel === "confirm-rematch") return h("div", { class: "confirm", id: "confirm-rematch" }, h("p", { text: t("web.confirm_rematch") }),
+    if (panel === "confirm-rematch") return h("div", { class: "confirm", id: "confirm-rematch" }, h("p", { text: question || t("web.confirm_rematch") }),
       h("button", { type: "button", id: "btn-rematch-yes", class: "primary", text: t("web.confirm"), onclick: () => { panel = null; send({ type: "rematch", game: view.game }); } }),
       h("button", { type: "button", text: t("web.cancel"), onclick: () => { panel = null; render(); } }));
     return h("button", { type: "button", id: "btn-rematch", class: "primary", text: label || t("web.rematch"), onclick: () => { panel = "confirm-rematch"; render(); } });
   }
   function endedArea() {
     return h("section", { class: "panel result", id: "result", role: "status" }, h("h2", { text: t("web.ended") }),
-      rematchButton(t("web.new_game")));
+      rematchButton(t("web.new_game"), t("web.confirm_new_game")));
   }
   function tallyArea() {
     if (!view.tally.games) return null;
