@@ -132,7 +132,7 @@ def test_three_friends_and_a_bot_play_a_whole_game(server: str, browser: Any) ->
             assert p.locator(f"#seat-{(i + 1) % 4} .mini").inner_text().strip().endswith("3")
         play_to_end(pages)
         for p in pages:
-            assert re.search("is Mattis|game is over", p.locator("#result h2").inner_text())
+            assert re.search("is Mattis|are Mattis|game is over", p.locator("#result h2").inner_text())
         # The record of the game can be downloaded and replayed.
         href = host.locator("#download").get_attribute("href")
         rec = GameRecord.loads(host.request.get(server + href).text())

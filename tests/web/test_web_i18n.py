@@ -42,6 +42,7 @@ DYNAMIC = {
     "rules.preset.": {f"rules.preset.{p}" for p in PRESETS},
     "end.loser.": {f"end.loser.{loser_term(r)}" for r in PRESETS.values()},
     "status.loser.": {f"status.loser.{loser_term(r)}" for r in PRESETS.values()},
+    "web.you_lose.": {f"web.you_lose.{loser_term(r)}" for r in PRESETS.values()},
 }
 
 

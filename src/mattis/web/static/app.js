@@ -327,8 +327,12 @@
     }
     return box;
   }
+  function loserLine(o) {
+    if (o.mattis === null) return t("turn.over");
+    return o.mattis === view.you ? t("web.you_lose." + view.loser) : t("end.loser." + view.loser, { name: name(o.mattis) });
+  }
   function turnText(o) {
-    if (o.phase === 3) return o.mattis !== null ? t("end.loser." + view.loser, { name: name(o.mattis) }) : t("turn.over");
+    if (o.phase === 3) return loserLine(o);
     if (o.to_act === view.you) return t("turn.you");
     return t("turn.other", { name: name(o.to_act) });
   }
@@ -436,7 +440,7 @@
     o.losers.forEach((s) => order.push(h("li", { class: "bad", text: (o.blodmattis.includes(s) ? t("status.blodmattis") : t("status.loser." + view.loser)) + ": " + name(s) })));
     const g = view.game;
     return h("section", { class: "panel result", id: "result", role: "status" },
-      h("h2", { text: o.mattis !== null ? t("end.loser." + view.loser, { name: name(o.mattis) }) : t("turn.over") }),
+      h("h2", { text: loserLine(o) }),
       o.end_reason && o.end_reason !== "normal" ? h("p", { text: t("end.reason." + o.end_reason) }) : null,
       h("ul", { class: "order" }, order),
       rematchButton(),
@@ -457,7 +461,7 @@
   function tallyArea() {
     if (!view.tally.games) return null;
     return h("div", { class: "tally", id: "tally" }, t("web.tally", { games: view.tally.games }) + " " +
-      view.seats.map((s, i) => t("web.lost_n", { name: s.name, n: view.tally.mattis[i] })).join(", "), " ",
+      view.seats.map((s, i) => s.name + " " + view.tally.mattis[i]).join(", "), " ",
       view.records.map((g) => h("button", { type: "button", class: "small", "data-replay": g, onclick: () => openReplay(g),
         text: t("web.replay") + " (" + t("web.game_n", { n: g }) + ")" })));
   }
