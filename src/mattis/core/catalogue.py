@@ -484,7 +484,7 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "web.refused.still_going": ("spillet er ikke ferdig", "the game is still going"),
     "web.refused.no_rematch": ("det er ikke noe spill å ta omkamp på ennå", "no game to rematch yet"),
     "web.refused.not_started": ("spillet har ikke startet", "the game has not started"),
-    "web.refused.move_not_text": ("trekket må være tekst som 'play 4C'", "the move must be text like 'play 4C'"),
+    "web.refused.move_not_text": ("trekket må sendes som tekst", "the move must be sent as text"),
     "web.refused.stale": ("trekket gjaldt en stilling som allerede er endret (gammelt eller dobbelt)",
                           "that move was sent for a position that has already changed (stale or doubled)"),
     "web.refused.over": ("spillet er over", "the game is over"),
