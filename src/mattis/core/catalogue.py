@@ -418,6 +418,10 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
                         "Your own link to this seat (open it on another device)"),
     "web.resume_hint": ("Ikke del den: den som har lenken, spiller for deg.",
                         "Do not share it: whoever has it plays for you."),
+    "web.have_seat_hint": ("Har du alt en plass ved bordet? Åpne din egen lenke til plassen (den står nederst på "
+                           "siden der du spilte), eller be verten om en ny lenke.",
+                           "Already have a seat at this table? Open your own link to it (at the bottom of the page "
+                           "where you played), or ask the host for a new link."),
     "web.show_qr": ("QR-kode", "QR code"),
     "web.copy": ("Kopier", "Copy"),
     "web.copied": ("Kopiert", "Copied"),

@@ -214,7 +214,8 @@
       } catch (e) { err.textContent = e.message; }
     } }, h("h2", { text: t("web.join_title") }), h("label", {}, t("web.your_name"), name),
       h("button", { type: "submit", id: "join", class: "primary", text: t("web.join") }),
-      h("a", { href: "/t/" + tid + "?watch=1", text: t("web.watch_instead") }), err));
+      h("a", { href: "/t/" + tid + "?watch=1", text: t("web.watch_instead") }), err,
+      h("p", { class: "hint", id: "seat-hint", text: t("web.have_seat_hint") })));
     name.focus();
   }
 
