@@ -138,6 +138,10 @@ def test_a_dropped_phone_gets_a_bot_and_the_seat_comes_back_on_another_device(se
         pw.expect(host.locator("#seat-1.standin")).to_have_count(0)
         assert "#seat=" not in ola2.url  # the token leaves the address bar
         pw.expect(ola2.locator("#seat-1 .seatname")).to_contain_text("Ola (deg)")
+        # The last action stays in view on a phone scrolled to the bottom of the page.
+        ola2.evaluate("() => window.scrollTo(0, document.body.scrollHeight)")
+        box = ola2.locator("#last-action").bounding_box()
+        assert box is not None and 0 <= box["y"] < PHONE["height"]
         # ...and the game is played to its end by both of them.
         play_to_end([host, ola2])
         pw.expect(ola2.locator("#result h2")).to_contain_text(re.compile("er Mattis|Spillet er over"))
