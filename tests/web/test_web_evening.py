@@ -201,6 +201,8 @@ def test_meta_offers_every_house_rule_in_words_in_both_languages(web: Web) -> No
     for name, p in meta["presets"].items():
         assert all(not ident.match(value) for _label, value in p["words"]["nb"]), name
         assert set(p["values"]) == {o["option"] for o in meta["options"]}
+        for o in meta["options"]:  # the form can show each preset's own value (else it would change it)
+            assert p["values"][o["option"]] in [v["value"] for v in o["values"]], (name, o["option"])
     assert meta["db"] == "web.db"
 
 
