@@ -427,11 +427,11 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "web.copied": ("Kopiert", "Copied"),
     "web.share": ("Del", "Share"),
     "web.no_table_kept": ("Tjeneren på {host} (database {db}) kjenner ikke dette bordet. Plassnøkkelen din er tatt "
-                          "vare på: kanskje tjeneren ble startet med en annen --db. Start den med riktig database "
-                          "og last inn siden igjen.",
+                          "vare på: kanskje tjeneren ble startet med en annen --db (start den med riktig database og "
+                          "last inn siden igjen), eller bordet ble ryddet bort etter lang tid uten spill.",
                           "The server at {host} (database {db}) does not know this table. Your seat key is kept: "
-                          "perhaps the server was started with another --db. Start it with the right database "
-                          "and reload the page."),
+                          "perhaps the server was started with another --db (start it with the right database and "
+                          "reload the page), or the table was cleared away after a long time unused."),
     "web.rules_page": ("Reglene", "The rules"),
     "web.rules_title": ("Reglene ved dette bordet ({name})", "The rules at this table ({name})"),
     "web.house_rules": ("Husregler", "House rules"),
