@@ -123,6 +123,7 @@ class Table:
     seats: list[Seat]
     invite: str
     test_seed: int | None = None
+    """The seed of a test server's table: deals and bots are then reproducible."""
     grace: int | None = GRACE_DEFAULT
     """Seconds before a bot plays an absent player's turn (``None``: never)."""
     standin: set[int] = field(default_factory=set)
@@ -132,7 +133,6 @@ class Table:
     host_away: bool = False
     """The host has been away from the lobby longer than the grace period: anyone seated
     may start (not logged, like :attr:`standin`)."""
-    """The seed of a test server's table: deals and bots are then reproducible."""
     game: int = 0
     """Number of the current game (0 = still in the lobby)."""
     referee: Referee | None = None
