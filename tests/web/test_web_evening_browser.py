@@ -195,8 +195,15 @@ def test_the_host_runs_the_lobby_and_the_evening(server: str, browser: Any) -> N
         link = host.locator("#reinvite-link").input_value()
         assert "#seat=" in link
         pw.expect(g.locator(".badge", has_text="spectator")).to_be_visible()
+        # The host opening that link by mistake is asked, and keeps her own seat.
+        mistake = laptop.new_page()
+        mistake.goto(link)
+        mistake.click("#keep-my-seat")
+        pw.expect(mistake.locator("#seat-0 .seatname")).to_contain_text("Anne (deg)")
+        mistake.close()
         g2 = guest.new_page()
         g2.goto(link)
+        g2.click("#take-link-seat")  # this browser still holds the old (revoked) key: it asks first
         g2.wait_for_selector(".hand")
         # The host ends the game (after confirming); nobody loses it; a new game follows.
         host.click("#btn-end")

@@ -422,6 +422,10 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
                            "siden der du spilte), eller be verten om en ny lenke.",
                            "Already have a seat at this table? Open your own link to it (at the bottom of the page "
                            "where you played), or ask the host for a new link."),
+    "web.seat_choice": ("Denne nettleseren sitter alt ved bordet (plass {n}). Lenken er til en plass ved samme bord.",
+                        "This browser already sits at this table (seat {n}). The link is for a seat at the same table."),
+    "web.take_link_seat": ("Ta plassen fra lenken", "Take the link's seat"),
+    "web.keep_my_seat": ("Behold plassen min", "Keep my seat"),
     "web.show_qr": ("QR-kode", "QR code"),
     "web.copy": ("Kopier", "Copy"),
     "web.copied": ("Kopiert", "Copied"),

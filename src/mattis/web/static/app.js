@@ -649,8 +649,18 @@
     const tid = m[1], q = new URLSearchParams(location.search);
     const frag = new URLSearchParams(location.hash.slice(1));
     if (frag.get("seat")) {  // a resume link: this browser takes the seat (the token stays out of requests)
-      remember(tid, frag.get("seat"));
+      const token = frag.get("seat"), had = stored(tid);
       history.replaceState(null, "", "/t/" + tid);
+      if (had && had.token && had.token !== token) {  // this browser sits here already: ask which seat to keep
+        app.replaceChildren(h("section", { class: "panel", id: "seat-choice" },
+          h("p", { text: t("web.seat_choice", { n: had.seat === undefined || had.seat === null ? "?" : had.seat + 1 }) }),
+          h("div", { class: "row" },
+            h("button", { type: "button", class: "primary", id: "take-link-seat", text: t("web.take_link_seat"),
+              onclick: () => { remember(tid, token, null); route(); } }),
+            h("button", { type: "button", id: "keep-my-seat", text: t("web.keep_my_seat"), onclick: () => route() }))));
+        return;
+      }
+      remember(tid, token);
     }
     const seat = stored(tid);
     if (seat) { connect(tid, seat.token); return; }
