@@ -142,8 +142,10 @@ def test_a_dropped_phone_gets_a_bot_and_the_seat_comes_back_on_another_device(se
         ola2.evaluate("() => window.scrollTo(0, document.body.scrollHeight)")
         box = ola2.locator("#last-action").bounding_box()
         assert box is not None and 0 <= box["y"] < PHONE["height"]
+        ola2.click("#logbox summary")  # opened on a phone, the move log stays open move after move
         # ...and the game is played to its end by both of them.
         play_to_end([host, ola2])
+        assert ola2.locator("#logbox").get_attribute("open") is not None
         pw.expect(ola2.locator("#result h2")).to_contain_text(re.compile("er Mattis|Spillet er over"))
         assert no_sideways_scroll(ola2)
     finally:

@@ -71,6 +71,14 @@
     }
     return out.sort((a, b) => (b.at || 0) - (a.at || 0));
   }
+  // A <details> that stays open or closed as the player left it, across the re-renders of each move.
+  const detailsOpen = {};
+  function details(id, cls, openByDefault, ...kids) {
+    const key = id + (id === "host-tools" && view ? ":" + view.status : "");  // open in the lobby, closed in a game
+    const open = key in detailsOpen ? detailsOpen[key] : openByDefault;
+    return h("details", { id, class: cls, open, ontoggle: (e) => { detailsOpen[key] = e.target.open; } }, ...kids);
+  }
+  const qrShown = new Set(), qrSvg = {};
   const resumeLink = (tid, token) => location.origin + "/t/" + tid + "#seat=" + encodeURIComponent(token);
   // A link with copy, share and QR buttons (the QR is drawn by the server from the link).
   function linkBox(id, label, link, hint) {
@@ -83,14 +91,17 @@
     } });
     const share = navigator.share ? h("button", { type: "button", class: "small", text: t("web.share"),
       onclick: () => navigator.share({ url: link }).catch(() => {}) }) : null;
+    const showQr = () => qrBox.replaceChildren(h("img", { alt: t("web.show_qr"), width: 180, height: 180,
+      src: "data:image/svg+xml;charset=utf-8," + encodeURIComponent(qrSvg[link]) }));
     const qr = h("button", { type: "button", class: "small", id: id + "-qrbtn", text: t("web.show_qr"), onclick: async () => {
-      if (qrBox.childNodes.length) { qrBox.replaceChildren(); return; }
+      if (qrShown.has(id)) { qrShown.delete(id); qrBox.replaceChildren(); return; }
       try {
-        const r = await api("/api/qr", { text: link });
-        qrBox.appendChild(h("img", { alt: t("web.show_qr"), width: 180, height: 180,
-          src: "data:image/svg+xml;charset=utf-8," + encodeURIComponent(r.svg) }));
+        if (!qrSvg[link]) qrSvg[link] = (await api("/api/qr", { text: link })).svg;
+        qrShown.add(id);
+        showQr();
       } catch (e) { qrBox.textContent = e.message; }
     } });
+    if (qrShown.has(id) && qrSvg[link]) showQr();  // still shown after a re-render
     return h("div", { class: "linkbox" }, h("label", {}, label, input),
       h("div", { class: "row" }, copy, share, qr, copied), hint ? h("p", { class: "hint", text: hint }) : null, qrBox);
   }
@@ -433,7 +444,7 @@
     // Newest first, so the latest move is always in view.
     const ol = h("ol", { class: "log", id: "log", reversed: true, start: o.log_start + o.log.length },
       o.log.map((e, k) => h("li", { text: e.text, "data-seat": e.seat, "data-n": o.log_start + k + 1 })).reverse());
-    return h("details", { class: "panel logbox", open: window.innerWidth > 700 }, h("summary", { text: t("label.log") }), ol);
+    return details("logbox", "panel logbox", window.innerWidth > 700, h("summary", { text: t("label.log") }), ol);
   }
   function resultArea(o) {
     const order = o.finished.map((s, k) => h("li", { text: t("status.finished", { place: k + 1 }) + ": " + name(s) }));
@@ -502,7 +513,7 @@
       if (s.kind === "human") act("reinvite", t("web.reinvite", { name: s.name }), "seat-reinvite");
       if (btns.length) rows.push(h("li", {}, h("span", { text: t("web.seat_n", { n: i + 1 }) + ": " + (s.kind === "open" ? t("web.open_seat") : s.name) + " " }), ...btns));
     });
-    const box = h("details", { class: "panel hostbox", id: "host-tools", open: lobby || !!reinvite }, h("summary", { text: t("web.host_tools") }),
+    const box = details("host-tools", "panel hostbox", lobby || !!reinvite, h("summary", { text: t("web.host_tools") }),
       h("ul", { class: "seatlist" }, rows));
     if (reinvite) box.appendChild(linkBox("reinvite-link", t("web.reinvite_done", { name: name(reinvite.seat) }), reinvite.link));
     if (!lobby) {
@@ -519,7 +530,7 @@
     if (view.you === null) return null;
     const seat = stored(view.table);
     if (!seat || !seat.token) return null;
-    return h("details", { class: "panel resumebox", id: "resume" }, h("summary", { text: t("web.resume_link") }),
+    return details("resume", "panel resumebox", false, h("summary", { text: t("web.resume_link") }),
       linkBox("resume-link", t("web.resume_link"), resumeLink(view.table, seat.token), t("web.resume_hint")));
   }
   let rulesData = null;
