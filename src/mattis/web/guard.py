@@ -6,9 +6,8 @@ Everything here is bounded in count and in time, and nothing here knows the game
 * :class:`Bucket`: a token bucket.  Each WebSocket has its own bucket and shares one
   per client address; a message that finds the buckets empty is *read later* (the
   reader sleeps, so a flooder's own socket fills up and only the flooder slows down),
-  and a connection that would have to wait longer than ``Limits.max_wait`` is closed
-  with close code 4429.  ``sync`` requests (each builds a whole frame) have their own,
-  smaller bucket.
+  and a connection that keeps going over its own rates is closed with close code
+  4429.  ``sync`` requests (each builds a whole frame) have their own, smaller bucket.
 * :func:`loads`: JSON with bounded numbers and nesting; what it refuses raises a
   :class:`json.JSONDecodeError`, like any other bad JSON.
 * :class:`Guard`: the ASGI middleware: the ``Host`` allowlist (against DNS rebinding),
@@ -74,7 +73,11 @@ class Limits:
     """WebSocket messages per second from one client address, all its connections together."""
     address_burst: float = 400.0
     max_wait: float = 5.0
-    """A connection whose next message would have to wait longer than this is closed (4429)."""
+    """The longest a message waits before it is read (a busy address waits this much at most)."""
+    flood_after: int = 60
+    """A connection that goes over its own rates this many times is closed (4429)."""
+    flood_forgive: float = 10.0
+    """Seconds after which one time over the rates is forgiven."""
     max_message: int = 8192
     """Largest WebSocket message in bytes (larger: closed with 1009)."""
     max_body: int = 65536
@@ -173,18 +176,22 @@ class Pace:
         self.own = Bucket(limits.message_rate, limits.message_burst, now)
         self.sync = Bucket(limits.sync_rate, limits.sync_burst, now)
         self.address = address
+        self.strikes = Bucket(1 / limits.flood_forgive, limits.flood_after, now)
 
     def wait(self, text: str) -> float:
-        """Seconds to wait before handling this message (0 mostly); raises :class:`Flood`
-        if that is longer than ``max_wait``.  A message that names ``sync`` also pays
-        the sync bucket (a sync spelt with escapes still pays the connection's bucket)."""
+        """Seconds to wait before handling this message (0 mostly, at most ``max_wait``).
+        A message that names ``sync`` also pays the sync bucket (a sync spelt with escapes
+        still pays the connection's bucket).  Raises :class:`Flood` once this connection
+        has itself gone over its own rates ``flood_after`` times (one such time is
+        forgiven every ``flood_forgive`` seconds); waits caused only by a busy address
+        never count against a connection."""
         now = self.clock()
-        wait = max(self.own.take(now), self.address.take(now))
+        own = self.own.take(now)
         if "sync" in text:
-            wait = max(wait, self.sync.take(now))
-        if wait > self.limits.max_wait:
+            own = max(own, self.sync.take(now))
+        if own > 0 and self.strikes.take(now) > 0:
             raise Flood
-        return wait
+        return min(max(own, self.address.take(now)), self.limits.max_wait)
 
 
 class Hub:
@@ -570,21 +577,22 @@ def guarded_protocol(limits: Limits) -> type[asyncio.Protocol]:
                 self.drop()
 
         def data_received(self, data: bytes) -> None:
-            if self.waiting:
-                self.head_bytes += len(data)
-                if self.head_bytes > limits.max_head:
-                    door.leave(self)
-                    self.waiting = False
-                    self.first_timer.cancel()
-                    self.transport.write(b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-length: 0\r\n"
-                                         b"connection: close\r\n\r\n")
-                    self.transport.close()
-                    return
             super().data_received(data)
-            if self.waiting and (self.cycle is not None or self.transport.get_protocol() is not self):
+            if not self.waiting:
+                return
+            if self.cycle is not None or self.transport.get_protocol() is not self:
                 self.waiting = False  # a whole request head arrived (a request, or the WebSocket upgrade)
                 self.first_timer.cancel()
                 door.leave(self)
+                return
+            self.head_bytes += len(data)
+            if self.head_bytes > limits.max_head:  # still no whole head: refuse it
+                door.leave(self)
+                self.waiting = False
+                self.first_timer.cancel()
+                self.transport.write(b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-length: 0\r\n"
+                                     b"connection: close\r\n\r\n")
+                self.transport.close()
 
         def connection_lost(self, exc: Exception | None) -> None:
             if getattr(self, "waiting", False):
