@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
 from web_helpers import CODE, Frame, Player, Web, create, first_legal, join
 
 from mattis.core import GameRecord
@@ -338,3 +339,55 @@ def test_seat_changes_and_an_ended_game_survive_a_restart(web: Web) -> None:
             assert old.recv()["type"] == "refused"
         finally:
             old.close()
+
+
+@pytest.mark.slow
+def test_no_frame_leaks_a_card_while_a_bot_stands_in_or_to_a_returning_player(web: Web) -> None:
+    """Frames to the host, to a spectator and to Ola coming back (on a new token) hold only
+    what that seat may see, checked against the referee's truth from the record."""
+    import json
+
+    from web_helpers import cards_in, secret_cards, states_by_seq
+
+    t, host = _table(web, grace=1, seed=8)
+    ola = join(web.client, t["table"], t["invite"], "Ola")
+    spectator = web.player(t["table"], None)
+    host.send({"type": "start"})
+    host.until(lambda g: g.get("status") == "playing")
+    # Anne plays; Ola is away, so a bot stands in for her; midway Ola is re-invited and returns.
+    back: Player | None = None
+    ola_moves = 0
+    for _ in range(3000):
+        f = host.sync()
+        if f["status"] == "over" or ola_moves >= 6:
+            break
+        if back is None and f["seats"][1]["standin"] and f["seq"] > 20:
+            host.send({"type": "seat", "at": 1, "kind": "reinvite"})
+            back = web.player(t["table"], host.until(lambda g: "reinvite" in g)["reinvite"]["token"])
+            back.recv()
+            continue
+        actor = host if f["obs"]["to_act"] == 0 else back if f["obs"]["to_act"] == 1 and back is not None else None
+        if actor is not None:
+            actor.sync()
+            actor.move(first_legal(actor.last))
+            ola_moves += actor is back
+        host.until(lambda g: g.get("seq") != f["seq"] or g.get("status") == "over"  # noqa: B023
+                   or g["seats"][1]["standin"] != f["seats"][1]["standin"])  # noqa: B023
+    assert back is not None and ola_moves >= 1
+    for p in (host, back):  # both leave; stand-in bots play the game out, the spectator watches
+        p.sync()
+        p.close()
+        web.players.remove(p)
+    spectator.until(lambda g: g.get("status") == "over")
+    states = states_by_seq(web.client.get(f"/api/tables/{t['table']}/games/1/record").text)
+    checked = 0
+    for viewer, conn in ((0, host), (1, back), (None, spectator)):
+        for raw in conn.raw:
+            frame = json.loads(raw)
+            if frame.get("status") != "playing":
+                continue
+            st, public = states[frame["seq"]]
+            assert not cards_in(frame) & secret_cards(st, public, viewer), (viewer, frame["seq"])
+            checked += 1
+    assert checked > 40
+    assert ola["token"] not in "".join(host.raw + spectator.raw)
