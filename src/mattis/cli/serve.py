@@ -111,6 +111,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         uvicorn.run(app, host=args.host, port=args.port, log_level="warning",
                     http=guard.guarded_protocol(limits),  # first-request timeout, silent-socket caps
+                    ws="websockets",  # the sansio one logs a traceback for a text frame that is not UTF-8
                     ws_max_size=limits.max_message, ws_per_message_deflate=False,
                     timeout_keep_alive=5, backlog=2048,
                     proxy_headers=args.behind_proxy is not None,

@@ -270,7 +270,8 @@ class Hub:
         try:
             hello = guard.loads(await asyncio.wait_for(ws.receive_text(), timeout=15))
         except (TimeoutError, json.JSONDecodeError, WebSocketDisconnect, KeyError, RuntimeError):
-            await ws.close(code=4400)
+            with contextlib.suppress(WebSocketDisconnect, RuntimeError):  # the client may be gone already
+                await ws.close(code=4400)
             return
         if not isinstance(hello, dict):
             hello = {}
