@@ -335,3 +335,20 @@ def test_limits_are_one_frozen_set_of_numbers() -> None:
     limits = guard.Limits()
     assert all(isinstance(getattr(limits, f.name), int | float) for f in dataclasses.fields(limits))
     assert limits.max_silent_per_address < limits.max_silent < limits.max_connections
+
+
+def test_bad_limit_flags_get_one_clear_line_and_a_nonzero_exit(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    run = [sys.executable, "-c", "import sys; from mattis.cli.main import main; sys.exit(main(sys.argv[1:]))",
+           "serve", "--port", "8799", "--db", str(tmp_path / "x.db")]
+    for flags, words in ((["--limit", "nosuch=1"], "--limit takes NAME=VALUE"),
+                         (["--limit", "message_rate=abc"], "must be a number"),
+                         (["--limit", "max_body=1.5"], "must be a number (whole)"),
+                         (["--limit", "max_wait=-1"], "must be above 0"),
+                         (["--allowed-host", "a/b"], "takes a host name"),
+                         (["--keep-days", "0"], "must be above 0"), (["--max-connections", "3"], "at least 16")):
+        r = subprocess.run([*run, *flags], capture_output=True, text=True, timeout=60)
+        assert r.returncode != 0 and words in r.stderr and "Traceback" not in r.stderr, (flags, r.stderr)
+        assert len(r.stderr.strip().splitlines()) == 1

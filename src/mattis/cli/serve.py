@@ -107,6 +107,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"mattis serve: the file limit is {files}: at most {limits.max_connections} connections", flush=True)
     hosts = guard.Hosts.default(args.host, args.allowed_host)
     app = create_app(args.db, args.bot_delay, args.test_mode, limits=limits, hosts=hosts)
+    import warnings
+
+    warnings.filterwarnings("ignore", message="The `websockets` implementation is deprecated")
     print(f"mattis serve: http://{args.host}:{args.port}/  (event log {args.db}; Ctrl-C stops)", flush=True)
     try:
         uvicorn.run(app, host=args.host, port=args.port, log_level="warning",
