@@ -127,11 +127,24 @@ def test_silent_sockets_do_not_lock_out_a_new_visitor(tmp: Path) -> None:
         slow = socket.create_connection(("127.0.0.1", server.port))
         slow.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
         assert wait_closed(slow, 20) == b""
+        # So is a kept-alive socket whose next request head never ends.
+        kept = socket.create_connection(("127.0.0.1", server.port))
+        kept.sendall(b"GET /api/meta HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        first = b""
+        while b"\r\n\r\n" not in first:
+            first += kept.recv(65536)
+        assert first.startswith(b"HTTP/1.1 200")
+        kept.sendall(b"GET /api/meta HTTP/1.1\r\nHost: 1")
+        wait_closed(kept, 20)
+        with pytest.raises(OSError):
+            for _ in range(3):
+                kept.sendall(b"27.0.0.1\r\n")
+                time.sleep(0.2)
         # A request head that never ends is refused with 431.
         big = socket.create_connection(("127.0.0.1", server.port))
         big.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n" + b"X-Pad: " + b"a" * 40_000 + b"\r\n")
         assert wait_closed(big, 20).startswith(b"HTTP/1.1 431")
-        for s in [*silent, slow, big]:
+        for s in [*silent, slow, big, kept]:
             s.close()
         assert httpx.get(server.base + "/api/meta", timeout=10).status_code == 200
     finally:

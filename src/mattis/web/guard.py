@@ -14,8 +14,9 @@ Everything here is bounded in count and in time, and nothing here knows the game
   the scheme-exact ``Origin`` check for WebSockets, request body size, a cap on
   WebSockets per address, and rate limits on API requests and table creation.
 * :func:`guarded_protocol`: the HTTP protocol class for uvicorn: a socket that has
-  not sent a whole request head within ``first_request_timeout`` seconds, or whose
-  head grows past ``max_head``, is closed; when silent sockets crowd the server
+  not sent a whole request head within ``first_request_timeout`` seconds (its first,
+  or a later one on a kept-alive socket), or whose head grows past ``max_head``, is
+  closed; when silent sockets crowd the server
   (per address or in all), the oldest silent one is closed to make room, so a
   slowloris cannot lock out a new visitor.
 * :func:`clip`: no input is echoed back longer than a few dozen characters.
@@ -549,7 +550,7 @@ def guarded_protocol(limits: Limits) -> type[asyncio.Protocol]:
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
             self.head_bytes = 0
-            self.waiting = True
+            self.waiting = False
             peer = self.client[0] if self.client else "?"
             if len(self.connections) > limits.max_connections:
                 oldest = door.oldest()
@@ -561,7 +562,16 @@ def guarded_protocol(limits: Limits) -> type[asyncio.Protocol]:
                     return
                 door.leave(oldest)
                 oldest.drop()
-            for old in door.arrive(self, peer):
+            self.peer = peer
+            self.start_waiting()
+
+        def start_waiting(self) -> None:
+            """A request head is due: it must come whole within the timeout (the first one,
+            and each later one on a kept-alive socket)."""
+            self.waiting = True
+            self.head_bytes = 0
+            self.seen_cycle = self.cycle
+            for old in door.arrive(self, self.peer):
                 old.drop()
             self.first_timer = self.loop.call_later(limits.first_request_timeout, self.too_slow)
 
@@ -577,10 +587,13 @@ def guarded_protocol(limits: Limits) -> type[asyncio.Protocol]:
                 self.drop()
 
         def data_received(self, data: bytes) -> None:
+            if not self.waiting and self.cycle is not None and self.cycle.response_complete \
+                    and not self.pipeline and self.transport.get_protocol() is self:
+                self.start_waiting()  # the next request on a kept-alive socket begins
             super().data_received(data)
             if not self.waiting:
                 return
-            if self.cycle is not None or self.transport.get_protocol() is not self:
+            if self.cycle is not self.seen_cycle or self.transport.get_protocol() is not self:
                 self.waiting = False  # a whole request head arrived (a request, or the WebSocket upgrade)
                 self.first_timer.cancel()
                 door.leave(self)
