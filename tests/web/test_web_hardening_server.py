@@ -28,6 +28,10 @@ from websockets.typing import Origin
 from mattis.web.guard import raise_file_limit
 from tiers import scale
 
+REAL_RATES = ("--limit", "message_rate=10", "--limit", "message_burst=30", "--limit", "sync_rate=2",
+              "--limit", "sync_burst=6")
+"""A test server lifts the per-connection rates (guard.TEST_SERVER); these are the defaults."""
+
 
 def free_port() -> int:
     with socket.socket() as s:
@@ -303,7 +307,7 @@ def p(lat: list[float], q: float) -> float:
 
 def test_a_flooding_client_leaves_another_tables_latency_near_normal(tmp: Path) -> None:
     moves = scale(150, 600)
-    server = Server(tmp)
+    server = Server(tmp, *REAL_RATES)
     try:
         quiet_tid, quiet_tokens = server.table()
         flood_tid, _ = server.table()

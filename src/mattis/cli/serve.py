@@ -65,8 +65,11 @@ def limits_from_args(args: argparse.Namespace) -> Limits:
         if not args.keep_days > 0:
             raise CliError("--keep-days must be above 0")
         changes["keep_days"] = args.keep_days
-    if args.test_mode:  # a test server's one address makes many tables (the browser tests)
-        changes.setdefault("create_burst", 100000)
+    if args.test_mode:  # test clients play flat out from one address (see guard.TEST_SERVER)
+        from ..web.guard import TEST_SERVER
+
+        for name, value in TEST_SERVER.items():
+            changes.setdefault(name, value)
     return Limits(**changes)  # type: ignore[arg-type]
 
 

@@ -393,7 +393,7 @@ def create_app(db_path: str = "mattis.db", bot_delay: float = 0.8, test_mode: bo
     ``limits`` and ``hosts`` (the ``Host`` allowlist) are the guard's (:mod:`mattis.web.guard`);
     the default hosts are loopback and ``testserver`` (Starlette's test client)."""
     hub = Hub(db_path, bot_delay, test_mode)
-    hub.limits = limits or guard.Limits()
+    hub.limits = limits or (guard.Limits(**guard.TEST_SERVER) if test_mode else guard.Limits())
     hub.hosts = hosts or guard.Hosts([*guard.LOOPBACK, "testserver"])
 
     @contextlib.asynccontextmanager

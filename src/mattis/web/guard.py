@@ -113,6 +113,13 @@ class Limits:
     """Client addresses whose buckets are remembered (the least recently seen are forgotten)."""
 
 
+TEST_SERVER: Final[dict[str, Any]] = {"message_rate": 1e6, "message_burst": 1e6, "sync_rate": 1e6, "sync_burst": 1e6,
+                      "create_burst": 1e6}
+"""What a test server (``create_app(test_mode=True)``, ``mattis serve --test-mode``) lifts
+unless told otherwise: the per-connection message rates (test clients play as fast as
+the machine allows) and table creation per address.  The hardening tests set them."""
+
+
 class Bucket:
     """A token bucket: ``rate`` tokens a second, holding at most ``burst``.  The level may go
     below zero: that is the debt a caller waits off (:meth:`take` returns the wait)."""
