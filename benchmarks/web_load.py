@@ -12,6 +12,14 @@ included).  Finished games are rematched, so tables stay busy for the whole run.
 With ``--think T`` each bot waits 0.5T..1.5T seconds before sending (the pace of the
 server's own bots is 0.8 s); with ``--think 0`` every table moves as fast as the server
 answers, so the latency is mostly queueing behind the other tables.
+
+``--spectators 300`` adds 300 spectator sockets watching the first table (each is sent
+every frame); ``--flood`` adds a hostile spectator on the second table, in its own
+process, sending ``sync`` requests (and junk) as fast as its socket takes them.
+``--server-src /work/main/src`` runs the server from another checkout (before/after).
+Every client here comes from 127.0.0.1, so a server that has per-address limits is
+started with those raised (as if each table sat at its own address); the per-connection
+limits, which are what a flooder meets, stay as they are.
 """
 
 from __future__ import annotations
@@ -78,6 +86,48 @@ async def seat(url: str, tid: str, token: str, rng: random.Random, stats: Stats,
                 await ws.send(json.dumps({"type": "move", "game": f["game"], "seq": f["seq"], "move": move}))
 
 
+async def watch(url: str, stop: float, count: list[int]) -> None:
+    """A spectator: reads every frame until ``stop``."""
+    origin = url.replace("ws://", "http://").split("/ws/")[0]
+    async with websockets.connect(url, origin=origin, max_size=2**20, compression=None) as ws:  # type: ignore[arg-type]
+        await ws.send(json.dumps({"type": "hello"}))
+        while time.monotonic() < stop:
+            try:
+                await asyncio.wait_for(ws.recv(), timeout=max(0.1, stop - time.monotonic()))
+                count[0] += 1
+            except TimeoutError:
+                break
+
+
+def flood_process(url: str, seconds: float) -> None:
+    """A hostile spectator (its own process): syncs and junk as fast as the socket takes them."""
+    async def one(text: str) -> tuple[int, int | None]:
+        origin = url.replace("ws://", "http://").split("/ws/")[0]
+        sent = 0
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:  # reconnect when closed, as a hostile client would
+            try:
+                async with websockets.connect(url, origin=origin, max_size=2**20,  # type: ignore[arg-type]
+                                              compression=None) as ws:
+                    await ws.send(json.dumps({"type": "hello"}))
+                    reader = asyncio.create_task(ws.wait_closed())
+                    while time.monotonic() < end and not reader.done():
+                        await ws.send(text)
+                        sent += 1
+                        if sent % 100 == 0:
+                            await asyncio.sleep(0)
+            except (websockets.ConnectionClosed, OSError):
+                await asyncio.sleep(0.1)
+        return sent, None
+
+    async def main() -> None:
+        results = await asyncio.gather(one('{"type":"sync"}'), one('{"type":"sync"}'),
+                                       one('{"type":"move","move":[[[[[[]]]]]]}'))
+        print(f"flooders sent {sum(r[0] for r in results)} messages", flush=True)
+
+    asyncio.run(main())
+
+
 async def main_async(args: argparse.Namespace, base: str) -> Stats:
     stats = Stats()
     tables: list[tuple[str, list[str]]] = []
@@ -100,6 +150,16 @@ async def main_async(args: argparse.Namespace, base: str) -> Stats:
         for tok in tokens:
             tasks.append(asyncio.create_task(seat(f"{ws_base}/ws/{tid}", tid, tok, random.Random(rng.random()),
                                                   stats, stop, asyncio.Event(), held, args.think)))
+    seen = [0]
+    for _ in range(args.spectators):
+        tasks.append(asyncio.create_task(watch(f"{ws_base}/ws/{tables[0][0]}", stop, seen)))
+    flooder = None
+    if args.flood:
+        import multiprocessing
+
+        flooder = multiprocessing.get_context("spawn").Process(
+            target=flood_process, args=(f"{ws_base}/ws/{tables[1][0]}", args.seconds + 5))
+        flooder.start()
     await asyncio.sleep(5)  # warm up: connect and start every table
     stats.latencies.clear()
     stats.moves = 0
@@ -119,6 +179,13 @@ async def main_async(args: argparse.Namespace, base: str) -> Stats:
         print(f"move latency ms: p50 {p(0.5):.1f}  p90 {p(0.9):.1f}  p99 {p(0.99):.1f}  max {lat[-1] * 1000:.1f} "
               f"(mean {statistics.mean(lat) * 1000:.1f})")
     print(f"refusals: {len(stats.errors)} {stats.errors[:3]}")
+    if args.spectators:
+        print(f"spectators: {args.spectators}, frames they received: {seen[0]}")
+    if flooder is not None:
+        flooder.join(30)
+    if stats.latencies:
+        print(f"ROW think={args.think} spectators={args.spectators} flood={args.flood} "
+              f"moves/s={stats.moves / elapsed:.0f} p50={p(0.5):.1f} p99={p(0.99):.1f} held={len(held)}", flush=True)
     return stats
 
 
@@ -131,6 +198,9 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--think", type=float, default=1.0,
                     help="mean seconds a bot thinks before each move (not timed; 0 = flat out, measures throughput)")
+    ap.add_argument("--spectators", type=int, default=0, help="spectator sockets watching the first table")
+    ap.add_argument("--flood", action="store_true", help="a hostile spectator flooding the second table")
+    ap.add_argument("--server-src", help="PYTHONPATH for the server (e.g. another checkout's src, for before/after)")
     ap.add_argument("--url", help="use a running server (default: start one on 127.0.0.1 with a fresh db)")
     args = ap.parse_args()
     proc = None
@@ -142,8 +212,17 @@ def main() -> int:
             s.bind(("127.0.0.1", 0))
             port = s.getsockname()[1]
         db = os.path.join(tempfile.mkdtemp(), "load.db")
-        proc = subprocess.Popen([sys.executable, "-m", "mattis.cli.main", "serve", "--port", str(port),
-                                 "--db", db, "--bot-delay", "0"])
+        env = dict(os.environ)
+        if args.server_src:
+            env["PYTHONPATH"] = args.server_src
+        cmd = [sys.executable, "-m", "mattis.cli.main", "serve", "--port", str(port), "--db", db, "--bot-delay", "0"]
+        helptext = subprocess.run([*cmd[:4], "--help"], env=env, capture_output=True, text=True).stdout
+        if "--limit" in helptext:  # every client is 127.0.0.1 here: raise the per-address limits only
+            for item in ("max_sockets_per_address=100000", "address_rate=1000000", "address_burst=1000000",
+                         "api_rate=100000", "api_burst=100000", "create_burst=100000",
+                         "max_silent_per_address=4000", "max_silent=4000"):
+                cmd += ["--limit", item]
+        proc = subprocess.Popen(cmd, env=env)
         base = f"http://127.0.0.1:{port}"
         for _ in range(100):
             try:

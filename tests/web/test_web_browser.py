@@ -44,6 +44,12 @@ def dataset(page: Any) -> dict[str, str]:
     return d
 
 
+def enabled(page: Any, selector: str) -> bool:
+    """A button that is shown (only buttons that can apply are) and enabled."""
+    b = page.locator(selector)
+    return bool(b.count() and b.is_enabled())
+
+
 def act(page: Any, keyboard: bool = False) -> None:
     """Play this page's turn the way a person would: the first playable card, else chance / pick up."""
     cards = page.locator(".hand .card")
@@ -58,12 +64,12 @@ def act(page: Any, keyboard: bool = False) -> None:
                 legal.first.click()
         else:
             legal.first.click()
-        if page.locator("#btn-play").is_enabled():
+        if enabled(page, "#btn-play"):
             if keyboard:
                 page.keyboard.press("Enter")
             else:
                 page.click("#btn-play")
-    elif page.locator("#btn-chance").is_enabled():
+    elif enabled(page, "#btn-chance"):
         page.keyboard.press("c") if keyboard else page.click("#btn-chance")
     else:
         page.keyboard.press("p") if keyboard else page.click("#btn-pickup")
@@ -114,8 +120,8 @@ def test_three_friends_and_a_bot_play_a_whole_game(server: str, browser: Any) ->
             g.click("#join")
             g.wait_for_selector(".seatlist")
             guests.append(g)
-        host.wait_for_function("() => document.querySelectorAll('.seatlist li').length === 4 && "
-                               "!document.querySelector('.seatlist').textContent.includes('free seat')")
+        host.wait_for_function("() => document.querySelectorAll('.lobby .seatlist li').length === 4 && "
+                               "!document.querySelector('.lobby .seatlist').textContent.includes('free seat')")
         host.click("#btn-start")
         pages = [host, *guests]
         for p in pages:
@@ -126,7 +132,7 @@ def test_three_friends_and_a_bot_play_a_whole_game(server: str, browser: Any) ->
             assert p.locator(f"#seat-{(i + 1) % 4} .mini").inner_text().strip().endswith("3")
         play_to_end(pages)
         for p in pages:
-            assert re.search("is Mattis|game is over", p.locator("#result h2").inner_text())
+            assert re.search("is Mattis|are Mattis|game is over", p.locator("#result h2").inner_text())
         # The record of the game can be downloaded and replayed.
         href = host.locator("#download").get_attribute("href")
         rec = GameRecord.loads(host.request.get(server + href).text())
@@ -158,6 +164,7 @@ def test_each_preset_short_game_by_keyboard_and_rematch(server: str, browser: An
         page.click("#lang")
         pw.expect(page.locator("#btn-rematch")).to_have_text("Rematch (the loser deals)")
         page.click("#btn-rematch")
+        page.click("#btn-rematch-yes")  # a rematch is confirmed
         page.wait_for_function("() => document.body.dataset.status === 'playing'")
         pw.expect(page.locator(".rulesname")).to_contain_text("game 2")
     finally:

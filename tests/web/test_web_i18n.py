@@ -42,6 +42,7 @@ DYNAMIC = {
     "rules.preset.": {f"rules.preset.{p}" for p in PRESETS},
     "end.loser.": {f"end.loser.{loser_term(r)}" for r in PRESETS.values()},
     "status.loser.": {f"status.loser.{loser_term(r)}" for r in PRESETS.values()},
+    "web.you_lose.": {f"web.you_lose.{loser_term(r)}" for r in PRESETS.values()},
 }
 
 
@@ -99,6 +100,10 @@ def refusal_names() -> set[str]:
                 assert all(isinstance(o, ast.Constant) and isinstance(o.value, str) for o in options), \
                     ast.unparse(node)
                 names |= {str(o.value) for o in options if isinstance(o, ast.Constant)}
+    guard = ast.parse((Path(mattis.web.__file__).parent / "guard.py").read_text(encoding="utf-8"))
+    names |= {node.value.removeprefix("web.refused.") for node in ast.walk(guard)  # its refusals are whole keys
+              if isinstance(node, ast.Constant) and isinstance(node.value, str)
+              and node.value.startswith("web.refused.")}
     return names
 
 

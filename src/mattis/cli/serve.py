@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..web.guard import Limits
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -13,7 +18,59 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--db", default="mattis-web.db", help="SQLite event log (default mattis-web.db)")
     parser.add_argument("--bot-delay", type=float, default=0.8, metavar="SECONDS",
                         help="pause before each bot move, so people can follow (default 0.8)")
+    parser.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
+                        help="a host name the server answers to (repeatable), e.g. the name of your reverse "
+                             "proxy; always allowed: localhost and the --host address (and any IP address "
+                             "when --host is 0.0.0.0)")
+    parser.add_argument("--behind-proxy", nargs="?", const="127.0.0.1", default=None, metavar="ADDRESS",
+                        help="trust X-Forwarded-For/-Proto from the reverse proxy at ADDRESS (default 127.0.0.1): "
+                             "the client's address and https come from the proxy")
+    parser.add_argument("--max-connections", type=int, default=None, metavar="N",
+                        help="open sockets in all (default 4000; the file limit is raised to fit)")
+    parser.add_argument("--keep-days", type=float, default=None, metavar="DAYS",
+                        help="delete a table with no event for DAYS days (default 30; "
+                             "a table never started: after 24 hours)")
+    parser.add_argument("--limit", action="append", default=[], metavar="NAME=VALUE",
+                        help="change one of the server's limits (repeatable; see docs/web.md), "
+                             "e.g. --limit message_rate=20")
     parser.add_argument("--test-mode", action="store_true", help=argparse.SUPPRESS)
+
+
+def limits_from_args(args: argparse.Namespace) -> Limits:
+    """The guard's :class:`~mattis.web.guard.Limits` from ``--limit``, ``--max-connections``, ``--keep-days``."""
+    from ..web.guard import Limits
+    from .main import CliError
+
+    fields = {f.name: f for f in dataclasses.fields(Limits)}
+    changes: dict[str, float | int] = {}
+    for item in args.limit:
+        name, sep, raw = item.partition("=")
+        name = name.strip().replace("-", "_")
+        if not sep or name not in fields:
+            raise CliError(f"--limit takes NAME=VALUE with NAME one of: {', '.join(fields)}")
+        kind = int if fields[name].type in ("int", int) else float
+        try:
+            value = kind(raw)
+        except ValueError:
+            raise CliError(f"--limit {name} must be a number{' (whole)' if kind is int else ''}, "
+                           f"not {raw[:20]!r}") from None
+        if not value > 0:
+            raise CliError(f"--limit {name} must be above 0")
+        changes[name] = value
+    if args.max_connections is not None:
+        if args.max_connections < 16:
+            raise CliError("--max-connections must be at least 16")
+        changes["max_connections"] = args.max_connections
+    if args.keep_days is not None:
+        if not args.keep_days > 0:
+            raise CliError("--keep-days must be above 0")
+        changes["keep_days"] = args.keep_days
+    if args.test_mode:  # test clients play flat out from one address (see guard.TEST_SERVER)
+        from ..web.guard import TEST_SERVER
+
+        for name, value in TEST_SERVER.items():
+            changes.setdefault(name, value)
+    return Limits(**changes)  # type: ignore[arg-type]
 
 
 def run(args: argparse.Namespace) -> int:
@@ -29,6 +86,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         import uvicorn
 
+        from ..web import guard
         from ..web.app import create_app
         from ..web.store import Store, StoreError
     except ImportError as e:
@@ -36,6 +94,10 @@ def run(args: argparse.Namespace) -> int:
 
         raise CliError(f"needs the optional 'web' extra ({e.name} is not installed); from the repository's "
                        f"folder install it with: {install_hint('web')}") from None
+    limits = limits_from_args(args)
+    for name in args.allowed_host:
+        if not name or any(c in name for c in "/@ \t"):
+            raise CliError(f"--allowed-host takes a host name, not {name[:40]!r}")
     try:
         Store(args.db).close()
     except StoreError as e:
@@ -47,11 +109,24 @@ def run(args: argparse.Namespace) -> int:
             pass
     except OSError as e:
         raise CliError(f"cannot listen on {args.host}:{args.port}: {e.strerror}") from None
-    app = create_app(args.db, args.bot_delay, args.test_mode)
+    files = guard.raise_file_limit(limits.max_connections + 64)
+    if files < limits.max_connections + 64:
+        limits = dataclasses.replace(limits, max_connections=max(16, files - 64))
+        print(f"mattis serve: the file limit is {files}: at most {limits.max_connections} connections", flush=True)
+    hosts = guard.Hosts.default(args.host, args.allowed_host)
+    app = create_app(args.db, args.bot_delay, args.test_mode, limits=limits, hosts=hosts)
+    import warnings
+
+    warnings.filterwarnings("ignore", message="The `websockets` implementation is deprecated")
     print(f"mattis serve: http://{args.host}:{args.port}/  (event log {args.db}; Ctrl-C stops)", flush=True)
     try:
-        uvicorn.run(app, host=args.host, port=args.port, log_level="warning", ws_max_size=65536,
-                    ws_per_message_deflate=False)
+        uvicorn.run(app, host=args.host, port=args.port, log_level="warning",
+                    http=guard.guarded_protocol(limits),  # first-request timeout, silent-socket caps
+                    ws="websockets",  # the sansio one logs a traceback for a text frame that is not UTF-8
+                    ws_max_size=limits.max_message, ws_per_message_deflate=False,
+                    timeout_keep_alive=5, backlog=2048,
+                    proxy_headers=args.behind_proxy is not None,
+                    forwarded_allow_ips=args.behind_proxy or "127.0.0.1")
     except OSError as e:
         raise CliError(f"cannot listen on {args.host}:{args.port}: {e.strerror}") from None
     return 0

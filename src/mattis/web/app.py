@@ -5,7 +5,11 @@ against the table and the engine, the event is appended to the SQLite log, then
 applied in memory, then every connection at the table is sent its own view
 (built by :func:`mattis.web.view.frame`).  Bots act from their seat's
 observation only (through the play layer's :func:`~mattis.play.next_move`),
-after a delay people can follow.
+after a delay people can follow (much shorter once no person is left to act).
+
+A person who is not connected when it is their turn gets the table's grace
+period; then a bot plays their seat (:meth:`Table.stand_in`) until they connect
+again, which hands the seat straight back.
 """
 
 from __future__ import annotations
@@ -19,7 +23,6 @@ from dataclasses import dataclass, field
 from importlib.resources import files
 from pathlib import Path
 from typing import Any, Final
-from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse, Response
@@ -28,16 +31,21 @@ from fastapi.staticfiles import StaticFiles
 from ..bots.base import DEFAULT_LEVEL
 from ..core import CHOICES, PRESET_DOCS, PRESETS
 from ..core.cards import Lang
+from ..core.text import option_label, option_value_text, rules_in_words
 from ..play import next_move
+from . import guard, retention
 from .store import Store, StoreError
-from .table import LEVELS, Event, Refusal, Table
-from .view import frame, notice
+from .table import GRACE_DEFAULT, LEVELS, Event, Refusal, Table
+from .view import frame, notice, replay_steps
 
 log = logging.getLogger("mattis.web")
 
 STATIC: Final = Path(str(files("mattis.web") / "static"))
 MAX_MESSAGE: Final = 4096
 QUEUE_LIMIT: Final = 500
+FAST_DELAY: Final = 0.05
+"""The bots' pause when no person is left to act (fast-forward)."""
+QR_TEXT_MAX: Final = 400
 HEADERS: Final = {
     "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; connect-src 'self'; "
                                "style-src 'self'; script-src 'self'; frame-ancestors 'none'",
@@ -61,6 +69,43 @@ class Conn:
         self.queue.put_nowait(text)
 
 
+LANGS: Final[tuple[Lang, ...]] = ("nb", "en")
+GRACE_CHOICES: Final = (15, 30, 60, 120, 300, None)
+BOOL_OPTIONS: Final = ("pickup_optional", "pickup_run", "leftovers_shown")
+SEQUENCE_VALUES: Final = (0, 2, 3, 4, 5)
+HOUSE_OPTIONS: Final = (*CHOICES, *BOOL_OPTIONS, "sequences")
+"""The rule options a host may change in the create form (not the engine's limits or the
+player counts, which the preset and the seat count settle)."""
+
+
+def _plain(value: object) -> object:
+    """An option value as JSON (StrEnums as their text)."""
+    return value if isinstance(value, bool | int) else str(value)
+
+
+def house_options() -> list[dict[str, Any]]:
+    """Each house-rule option with its values, all in the players' words in both languages."""
+    out: list[dict[str, Any]] = []
+    for option in HOUSE_OPTIONS:
+        values: tuple[object, ...] = (CHOICES[option] if option in CHOICES
+                                      else (False, True) if option in BOOL_OPTIONS else SEQUENCE_VALUES)
+        out.append({"option": option, "label": {lang: option_label(option, lang) for lang in LANGS},
+                    "values": [{"value": v, "text": {lang: option_value_text(option, v, lang) for lang in LANGS}}
+                               for v in values]})
+    return out
+
+
+def qr_svg(text: str) -> str:
+    """A QR code of ``text`` as SVG (segno, error correction M)."""
+    import io
+
+    import segno
+
+    buf = io.BytesIO()
+    segno.make(text, error="m").save(buf, kind="svg", scale=4, border=2, xmldecl=False, svgns=True)
+    return buf.getvalue().decode("utf-8")
+
+
 def _lang(value: object) -> Lang:
     return "nb" if value == "nb" else "en"
 
@@ -81,6 +126,9 @@ class Hub:
         self.tables: dict[str, Table] = {}
         self.conns: dict[str, set[Conn]] = {}
         self.bot_tasks: dict[str, asyncio.Task[None]] = {}
+        self.hosts = guard.Hosts(guard.LOOPBACK)  # set by create_app
+        self.limits = guard.Limits()  # set by create_app
+        self.grace_tasks: dict[str, tuple[tuple[int, int, int], asyncio.Task[None]]] = {}
 
     # ----------------------------------------------------------- lifecycle
     def open(self) -> None:
@@ -100,6 +148,8 @@ class Hub:
 
     async def close(self) -> None:
         for task in list(self.bot_tasks.values()):
+            task.cancel()
+        for _key, task in list(self.grace_tasks.values()):
             task.cancel()
         if self.store is not None:
             self.store.close()
@@ -134,24 +184,61 @@ class Hub:
     # ----------------------------------------------------------------- bots
     def kick_bots(self, table: Table) -> None:
         if table.bot_to_act() is None:
+            self.watch_absent(table)
             return
         task = self.bot_tasks.get(table.id)
         if task is None or task.done():
             self.bot_tasks[table.id] = asyncio.get_running_loop().create_task(self._bots(table))
 
+    def watch_absent(self, table: Table) -> None:
+        """If the person to act is away, give them the grace period, then let a bot play for them.
+        A host away from the lobby gets the same grace; then anyone seated may start."""
+        on = self.connected(table)
+        seat = table.absent_to_act(on)
+        if seat is None and table.host_absent_in_lobby(on):
+            seat = 0
+        if seat is None or table.grace is None:
+            return
+        key = (table.game, table.seq, seat)
+        old = self.grace_tasks.get(table.id)
+        if old is not None:
+            if old[0] == key and not old[1].done():
+                return
+            old[1].cancel()
+        task = asyncio.get_running_loop().create_task(self._grace(table, key, table.grace))
+        self.grace_tasks[table.id] = (key, task)
+
+    async def _grace(self, table: Table, key: tuple[int, int, int], grace: float) -> None:
+        await asyncio.sleep(grace)
+        if (table.game, table.seq) != key[:2]:
+            return
+        if table.referee is None:
+            if table.host_absent_in_lobby(self.connected(table)):
+                table.host_away = True
+                self.broadcast(table)
+            return
+        if table.absent_to_act(self.connected(table)) == key[2]:
+            table.stand_in(key[2])
+            self.broadcast(table)
+            self.kick_bots(table)
+
     async def _bots(self, table: Table) -> None:
         """Play the bots' turns at this table until a person is to act."""
         while True:
-            await asyncio.sleep(self.bot_delay)
+            await asyncio.sleep(self.bot_delay if table.humans_to_play() else min(self.bot_delay, FAST_DELAY))
             ref = table.referee
             if ref is None or table.bot_to_act() is None:
+                self.watch_absent(table)
                 return
             game, seq, agents = table.game, table.seq, table.agents()
-            # No request can change this game while a bot is to act, so the bot may think in a thread.
+            # Only the seat's own player coming back can change this game while a bot is to act,
+            # so the bot may think in a thread; its move is dropped if they came back meanwhile.
             chosen = next_move(ref, agents) if self.bot_delay == 0 else await asyncio.to_thread(next_move, ref, agents)
             if chosen is None:
                 return
             seat, move = chosen
+            if table.bot_to_act() != seat or (table.game, table.seq) != (game, seq):
+                continue
             try:
                 ev = table.move_event(seat, game, seq, str(move))
                 self.commit_quiet(table, ev)
@@ -171,12 +258,9 @@ class Hub:
 
     # ------------------------------------------------------------ websocket
     def origin_ok(self, ws: WebSocket) -> bool:
-        """Only pages served by this server may open a WebSocket (same scheme-less host:port)."""
-        origin = ws.headers.get("origin")
-        host = ws.headers.get("host")
-        if not origin or not host:
-            return False
-        return urlsplit(origin).netloc.lower() == host.lower()
+        """Only pages served by this server may open a WebSocket (:func:`guard.origin_ok`:
+        an allowed host, the exact scheme, the port the browser connected to)."""
+        return guard.origin_ok(ws.scope, self.hosts)
 
     async def serve_ws(self, ws: WebSocket, tid: str) -> None:
         if not self.origin_ok(ws):
@@ -184,9 +268,10 @@ class Hub:
             return
         await ws.accept()
         try:
-            hello = json.loads(await asyncio.wait_for(ws.receive_text(), timeout=15))
+            hello = guard.loads(await asyncio.wait_for(ws.receive_text(), timeout=15))
         except (TimeoutError, json.JSONDecodeError, WebSocketDisconnect, KeyError, RuntimeError):
-            await ws.close(code=4400)
+            with contextlib.suppress(WebSocketDisconnect, RuntimeError):  # the client may be gone already
+                await ws.close(code=4400)
             return
         if not isinstance(hello, dict):
             hello = {}
@@ -207,12 +292,18 @@ class Hub:
         self.conns.setdefault(tid, set()).add(conn)
         writer = asyncio.get_running_loop().create_task(self._writer(conn))
         if seat is not None:
+            table.hand_back(seat)  # back from being away: the seat is theirs again at once
+            if seat == 0:
+                table.host_away = False
             self.broadcast(table)
+            self.kick_bots(table)
         else:
             self.reply(table, conn)
         try:
             while True:
-                text = await ws.receive_text()
+                text = await guard.receive_text(ws, ws.scope.get(guard.PACE), self.limits.max_message)
+                if text is None:  # closed by the guard: binary, too big, or a flood
+                    break
                 self.handle(table, conn, text)
         except (WebSocketDisconnect, RuntimeError):
             pass
@@ -223,6 +314,7 @@ class Hub:
                 await writer
             if seat is not None:
                 self.broadcast(table)
+                self.kick_bots(table)
 
     async def _writer(self, conn: Conn) -> None:
         while True:
@@ -234,13 +326,20 @@ class Hub:
             except Exception:  # the peer is gone; the reader side cleans up
                 return
 
+    def drop_seat(self, table: Table, seat: int) -> None:
+        """The person in a seat was removed, replaced or re-invited: their old token's
+        connections become spectators."""
+        for c in self.conns.get(table.id, ()):
+            if c.seat == seat:
+                c.seat = None
+
     def handle(self, table: Table, conn: Conn, text: str) -> None:
         """One request from a connection; refusals go back to that connection only."""
         try:
             if len(text) > MAX_MESSAGE:
                 raise Refusal("too_long")
             try:
-                msg = json.loads(text)
+                msg = guard.loads(text)
             except json.JSONDecodeError:
                 raise Refusal("not_json_message") from None
             if not isinstance(msg, dict):
@@ -258,15 +357,29 @@ class Hub:
                 raise Refusal("spectator")
             if "seat" in msg and msg["seat"] != conn.seat:
                 raise Refusal("other_seat")
+            token: str | None = None
             if kind == "move":
                 ev = table.move_event(conn.seat, msg.get("game"), msg.get("seq"), msg.get("move"))
             elif kind in ("start", "rematch"):
+                after = msg.get("game")
+                if kind == "rematch" and isinstance(after, int) and after < table.game:
+                    self.reply(table, conn)  # someone else's rematch came first: that game is this one
+                    return
                 if (kind == "start") != (table.referee is None):
                     raise Refusal("started" if kind == "start" else "no_rematch")
                 ev = table.deal_event(conn.seat, msg.get("level"))
+            elif kind == "seat":
+                ev, token = table.seat_event(conn.seat, msg.get("at"), msg.get("kind"), msg.get("level"))
+            elif kind == "end":
+                ev = table.end_event(conn.seat)
             else:
                 raise Refusal("unknown_request")
+            if ev["type"] == "seat":
+                self.drop_seat(table, ev["seat"])
             self.commit(table, ev)
+            if token is not None:
+                conn.push(frame(table, conn.seat, conn.lang, connected=self.connected(table),
+                                extra={"reinvite": {"seat": ev["seat"], "token": token}}))
         except Refusal as r:
             self.reply(table, conn, r)
         except StoreError as e:
@@ -274,18 +387,26 @@ class Hub:
             self.reply(table, conn, Refusal("not_saved"))
 
 
-def create_app(db_path: str = "mattis.db", bot_delay: float = 0.8, test_mode: bool = False) -> FastAPI:
-    """The web app.  ``test_mode`` lets table creation take a ``seed`` (reproducible deals)."""
+def create_app(db_path: str = "mattis.db", bot_delay: float = 0.8, test_mode: bool = False,
+               limits: guard.Limits | None = None, hosts: guard.Hosts | None = None) -> FastAPI:
+    """The web app.  ``test_mode`` lets table creation take a ``seed`` (reproducible deals).
+    ``limits`` and ``hosts`` (the ``Host`` allowlist) are the guard's (:mod:`mattis.web.guard`);
+    the default hosts are loopback and ``testserver`` (Starlette's test client)."""
     hub = Hub(db_path, bot_delay, test_mode)
+    hub.limits = limits or (guard.Limits(**guard.TEST_SERVER) if test_mode else guard.Limits())
+    hub.hosts = hosts or guard.Hosts([*guard.LOOPBACK, "testserver"])
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         hub.open()
+        sweeper = asyncio.get_running_loop().create_task(retention.keep(hub))
         yield
+        sweeper.cancel()
         await hub.close()
 
     app = FastAPI(lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     app.state.hub = hub
+    app.add_middleware(guard.Guard, hub=guard.Hub(hub.limits), hosts=hub.hosts, words=guard.words)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     def page() -> FileResponse:
@@ -299,18 +420,55 @@ def create_app(db_path: str = "mattis.db", bot_delay: float = 0.8, test_mode: bo
     async def table_page(tid: str) -> FileResponse:
         return page()
 
+    meta_cache: dict[str, Any] = {}
+
     @app.get("/api/meta")
     async def meta() -> dict[str, Any]:
-        return {"presets": {name: {"doc": PRESET_DOCS[name], "players": [r.allowed_players().start,
-                                                                         r.allowed_players().stop - 1]}
+        """What the create form needs: presets (with their rules in words), the house-rule
+        options with every value in words (both languages), bot levels, grace periods,
+        and the name of this server's database (so a page can say which one it asked)."""
+        if not meta_cache:
+            meta_cache.update({
+                "presets": {name: {"doc": PRESET_DOCS[name],
+                                   "players": [r.allowed_players().start, r.allowed_players().stop - 1],
+                                   "values": {o: _plain(getattr(r, o)) for o in HOUSE_OPTIONS},
+                                   "words": {lang: rules_in_words(r, lang) for lang in LANGS}}
                             for name, r in PRESETS.items()},
-                "choices": CHOICES, "levels": list(LEVELS), "default_level": DEFAULT_LEVEL}
+                "options": house_options(),
+                "choices": CHOICES, "levels": list(LEVELS), "default_level": DEFAULT_LEVEL,
+                "grace": {"default": GRACE_DEFAULT, "choices": list(GRACE_CHOICES)},
+                "db": Path(hub.db_path).name})
+        return meta_cache
+
+    @app.get("/api/tables/{tid}/rules")
+    async def table_rules(tid: str) -> JSONResponse:
+        """The rules in force at a table in the players' words, all of them and the house rules."""
+        t = hub.tables.get(tid)
+        if t is None:
+            return JSONResponse({"error": Refusal("no_table").en}, status_code=404)
+        return JSONResponse({"name": t.rules.name,
+                             "words": {lang: rules_in_words(t.rules, lang) for lang in LANGS},
+                             "house": {lang: rules_in_words(t.rules, lang, changed_only=True) for lang in LANGS}})
+
+    @app.post("/api/qr")
+    async def qr(request: Request) -> JSONResponse:
+        """A QR code (SVG text) for a link to this server: an invite or a seat's resume link."""
+        lang: object = None
+        try:
+            data = await body(request)
+            lang = data.get("lang")
+            text = data.get("text")
+            if not isinstance(text, str) or not 0 < len(text) <= QR_TEXT_MAX:
+                raise Refusal("bad_qr", most=QR_TEXT_MAX)
+        except Refusal as r:
+            return refused(r, lang)
+        return JSONResponse({"svg": qr_svg(text)})
 
     async def body(request: Request) -> dict[str, Any]:
         if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
             raise Refusal("send_json")
         try:
-            data = json.loads(await request.body())
+            data = guard.loads(await request.body())
         except (json.JSONDecodeError, UnicodeDecodeError):
             raise Refusal("bad_json") from None
         if not isinstance(data, dict):
@@ -330,7 +488,10 @@ def create_app(db_path: str = "mattis.db", bot_delay: float = 0.8, test_mode: bo
             if seed is not None and (not hub.test_mode or not isinstance(seed, int) or isinstance(seed, bool)):
                 raise Refusal("seed_not_allowed")
             ev, token = Table.create_event(data.get("preset", "mattis"), data.get("overrides"), data.get("players"),
-                                           data.get("seats"), data.get("name"), seed)
+                                           data.get("seats"), data.get("name"), seed,
+                                           data.get("grace", GRACE_DEFAULT))
+            if len(hub.tables) >= hub.limits.max_tables:
+                raise Refusal("server_full")
             t = hub.create(ev)
         except Refusal as r:
             return refused(r, lang)
@@ -361,10 +522,24 @@ def create_app(db_path: str = "mattis.db", bot_delay: float = 0.8, test_mode: bo
     async def record(tid: str, game: int) -> Response:
         t = hub.tables.get(tid)
         text = t.records.get(game) if t is not None else None
-        if text is None:
+        if t is None or text is None:
             return JSONResponse({"error": Refusal("no_record").en}, status_code=404)
+        data = json.loads(text)
+        data["names"] = [s.name for s in t.seats]  # who sat where (GameRecord reads and keeps it)
+        text = json.dumps(data, ensure_ascii=False, indent=1)
         return Response(text, media_type="application/json",
                         headers={"Content-Disposition": f'attachment; filename="mattis-{tid}-{game}.json"'})
+
+    @app.get("/api/tables/{tid}/games/{game}/replay")
+    async def replay(tid: str, game: int, lang: str = "en") -> JSONResponse:
+        """A finished game move by move (every hand shown: the game is over)."""
+        t = hub.tables.get(tid)
+        text = t.records.get(game) if t is not None else None
+        if t is None or text is None:
+            return JSONResponse({"error": Refusal("no_record").en}, status_code=404)
+        names = [s.name for s in t.seats]
+        steps = await asyncio.to_thread(replay_steps, text, names, _lang(lang))
+        return JSONResponse({"game": game, "names": names, "steps": steps})
 
     @app.websocket("/ws/{tid}")
     async def ws_endpoint(ws: WebSocket, tid: str) -> None:

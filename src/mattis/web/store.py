@@ -1,7 +1,8 @@
 """The append-only event log of every table, in SQLite (WAL).
 
 One row per event, keyed by (table, number).  Rows are only ever inserted; a
-table is rebuilt by replaying its rows in order.  Each append is its own
+table is rebuilt by replaying its rows in order.  A table's rows are deleted only
+all at once, when the table has expired (:mod:`mattis.web.retention`).  Each append is its own
 committed transaction, made before the server tells anyone about the change,
 so a ``kill -9`` can lose at most a request nobody was answered about.
 """
@@ -56,6 +57,21 @@ class Store:
         for tid in ids:
             rows = self.db.execute("SELECT data FROM events WHERE table_id = ? ORDER BY n", (tid,))
             yield tid, [json.loads(r[0]) for r in rows]
+
+    def last_events(self) -> dict[str, float]:
+        """When each table's last event was written (seconds since the epoch)."""
+        try:
+            rows = self.db.execute("SELECT table_id, MAX(at) FROM events GROUP BY table_id")
+            return {r[0]: float(r[1]) for r in rows}
+        except sqlite3.Error as e:
+            raise StoreError(f"cannot read the event log: {e}") from None
+
+    def delete(self, table_id: str) -> None:
+        """Remove a table's whole log (retention: :mod:`mattis.web.retention`)."""
+        try:
+            self.db.execute("DELETE FROM events WHERE table_id = ?", (table_id,))
+        except sqlite3.Error as e:
+            raise StoreError(f"cannot write the event log: {e}") from None
 
     def close(self) -> None:
         self.db.close()

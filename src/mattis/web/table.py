@@ -5,8 +5,16 @@ a request against the table, appends the resulting event to the log (SQLite),
 and only then applies it here and tells the players.  Restarting the server
 replays the log through :meth:`Table.apply`, which rebuilds the exact table.
 
-Events: ``create`` (with the drawn first dealer), ``join``, ``deal`` (a new game: dealer, deck, bot seed;
-the first deal also names the open seats filled by bots) and ``move``.
+Events: ``create`` (with the drawn first dealer and the grace period for absent players),
+``join``, ``deal`` (a new game: dealer, deck, bot seed; the first deal also names the open
+seats filled by bots), ``move``, ``seat`` (the host changes a seat: friend or bot before the
+start, a bot for a player during the game, or a new token for a seat: re-invite) and ``end``
+(the host ends the running game; no one loses it).
+
+A player who is away when it is their turn is *stood in for* by a bot after the grace
+period (:meth:`Table.stand_in`) until they come back (:meth:`Table.hand_back`).  That is
+connection state, not logged: after a restart nobody is connected and the grace period
+runs again.
 
 The table keeps only what is web-specific (seats, names, tokens, the log's
 event count, finished games' records); the games themselves are run by the
@@ -23,15 +31,28 @@ from typing import Any
 
 from ..bots import Agent, make_bot
 from ..bots.base import DEFAULT_LEVEL
-from ..core import Illegal, MoveError, Rules, RulesError, parse_move, rules_from_json, rules_to_json
+from ..core import (
+    Illegal,
+    MoveError,
+    Rules,
+    RulesError,
+    parse_move,
+    parse_overrides,
+    rules_from_json,
+    rules_to_json,
+)
 from ..core.cards import Lang
 from ..core.text import DEFAULT_NAMES, reason_words, say
 from ..play import Referee, Sitting, derive_seed, first_dealer
+from .guard import clip
 
 Event = dict[str, Any]
 
 LEVELS = ("easy", "medium", "hard", "expert")
 NAME_MAX = 24
+GRACE_DEFAULT = 60
+"""Seconds an absent player's turn waits before a bot plays it (a table setting)."""
+GRACE_MAX = 3600
 
 
 class Refusal(Exception):
@@ -44,7 +65,7 @@ class Refusal(Exception):
 
     def _init(self, key: str, params: dict[str, object]) -> None:
         self.key = key
-        self.params = params
+        self.params = {k: clip(v) for k, v in params.items()}  # no long input echoed back
         super().__init__(self.en)
 
     @classmethod
@@ -103,6 +124,15 @@ class Table:
     invite: str
     test_seed: int | None = None
     """The seed of a test server's table: deals and bots are then reproducible."""
+    grace: int | None = GRACE_DEFAULT
+    """Seconds before a bot plays an absent player's turn (``None``: never)."""
+    standin: set[int] = field(default_factory=set)
+    """Seats of people who are away, played by a bot until they come back (not logged)."""
+    ended: bool = False
+    """The host ended the current game before it was over."""
+    host_away: bool = False
+    """The host has been away from the lobby longer than the grace period: anyone seated
+    may start (not logged, like :attr:`standin`)."""
     game: int = 0
     """Number of the current game (0 = still in the lobby)."""
     referee: Referee | None = None
@@ -117,12 +147,22 @@ class Table:
     # ----------------------------------------------------------------- create
     @staticmethod
     def create_event(preset_name: object, overrides: object, players: object, seats: object,
-                     host_name: object, test_seed: int | None = None) -> tuple[Event, str]:
-        """Check a create request; returns the ``create`` event and the host's token."""
+                     host_name: object, test_seed: int | None = None,
+                     grace: object = GRACE_DEFAULT) -> tuple[Event, str]:
+        """Check a create request; returns the ``create`` event and the host's token.
+        ``grace``: seconds before a bot plays an absent player's turn, or ``None`` (never)."""
+        if grace is not None and (not isinstance(grace, int) or isinstance(grace, bool)
+                                  or not 0 < grace <= GRACE_MAX):
+            raise Refusal("bad_grace", most=GRACE_MAX)
         if not isinstance(preset_name, str):
             raise Refusal("no_preset")
         if overrides is None:
             overrides = {}
+        if isinstance(overrides, str):  # the old form's text, "sequences=2 pickup_optional=true"
+            try:
+                overrides = parse_overrides(overrides.replace(",", " ").split())
+            except RulesError as e:
+                raise Refusal("bad_rules", detail=e) from None
         if not isinstance(overrides, dict) or not all(isinstance(k, str) for k in overrides):
             raise Refusal("bad_overrides")
         try:
@@ -152,7 +192,7 @@ class Table:
         out[0] = {"kind": "human", "name": name, "token_hash": hash_token(token)}
         event: Event = {"type": "create", "id": secrets.token_urlsafe(9), "rules": rules_to_json(rules),
                         "players": players, "seats": out, "invite": secrets.token_urlsafe(12),
-                        "test_seed": test_seed, "dealer": first_dealer(test_seed, players)}
+                        "test_seed": test_seed, "dealer": first_dealer(test_seed, players), "grace": grace}
         return event, token
 
     @classmethod
@@ -169,7 +209,7 @@ class Table:
         test_seed = ev.get("test_seed")
         # The first dealer is drawn when the table is made; logs from before that say nothing: seat 0.
         sitting = Sitting(rules_from_json(ev["rules"]), ev["players"], seed=test_seed, dealer=ev.get("dealer", 0))
-        t = cls(ev["id"], sitting, seats, ev["invite"], test_seed)
+        t = cls(ev["id"], sitting, seats, ev["invite"], test_seed, ev.get("grace", GRACE_DEFAULT))
         t.events = 1
         return t
 
@@ -194,6 +234,8 @@ class Table:
     def status(self) -> str:
         if self.referee is None:
             return "lobby"
+        if self.ended:
+            return "ended"
         return "over" if self.referee.is_over else "playing"
 
     @property
@@ -202,9 +244,43 @@ class Table:
         return 0 if self.referee is None else self.referee.moves_played
 
     def bot_to_act(self) -> int | None:
-        """The seat of the bot to act in the running game, if a bot is to act."""
-        seat = None if self.referee is None else self.referee.to_act
-        return seat if seat is not None and self.seats[seat].kind == "bot" else None
+        """The seat to act in the running game if a bot plays it (a bot's seat, or an
+        absent player's stood in for)."""
+        seat = None if self.referee is None or self.ended else self.referee.to_act
+        return seat if seat is not None and (self.seats[seat].kind == "bot" or seat in self.standin) else None
+
+    def absent_to_act(self, connected: set[int]) -> int | None:
+        """The seat to act if it is a person who is not connected and not yet stood in for."""
+        seat = None if self.referee is None or self.ended else self.referee.to_act
+        if seat is None or self.seats[seat].kind != "human" or seat in connected or seat in self.standin:
+            return None
+        return seat
+
+    def host_absent_in_lobby(self, connected: set[int]) -> bool:
+        """The table waits in the lobby for a host who is not connected (and not yet given up on)."""
+        return self.referee is None and 0 not in connected and not self.host_away
+
+    def humans_to_play(self) -> bool:
+        """Whether a person (not stood in for) is still in the running game."""
+        ref = self.referee
+        if ref is None or ref.is_over:
+            return False
+        in_game = ref.observation(0).in_game
+        return any(s.kind == "human" and i not in self.standin and in_game[i] for i, s in enumerate(self.seats))
+
+    def stand_in(self, seat: int) -> None:
+        """A bot plays this person's turns until :meth:`hand_back`."""
+        if self.seats[seat].kind == "human" and seat not in self.standin:
+            self.standin.add(seat)
+            self.bots = {}
+
+    def hand_back(self, seat: int) -> bool:
+        """The person is back: their seat is theirs again.  Returns whether it was stood in for."""
+        if seat not in self.standin:
+            return False
+        self.standin.discard(seat)
+        self.bots = {}
+        return True
 
     def seat_of(self, token: object) -> int | None:
         """The seat a token belongs to at this table, or None."""
@@ -228,17 +304,53 @@ class Table:
         token = secrets.token_urlsafe(32)
         return {"type": "join", "seat": free[0], "name": clean_name(name), "token_hash": hash_token(token)}, token
 
+    def seat_event(self, by: int, seat: object, kind: object, level: object = None) -> tuple[Event, str | None]:
+        """The host changes a seat: ``open`` (a friend's seat: the person in it, if any, is
+        removed; lobby only), ``bot`` (a bot takes it; during the game a bot plays for the
+        person, whose token stops working) or ``reinvite`` (a person's seat gets a new
+        token, which is returned; the old one stops working)."""
+        if by != 0:
+            raise Refusal("not_host")
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 < seat < self.players:
+            raise Refusal("bad_seat")
+        lvl = DEFAULT_LEVEL if level is None else level
+        if lvl not in LEVELS:
+            raise Refusal("bad_level", levels=", ".join(LEVELS))
+        current = self.seats[seat]
+        if kind == "reinvite":
+            if current.kind != "human":
+                raise Refusal("no_person")
+            token = secrets.token_urlsafe(32)
+            return {"type": "seat", "seat": seat, "kind": "human", "token_hash": hash_token(token)}, token
+        if kind == "open":
+            if self.referee is not None:
+                raise Refusal("started")
+        elif kind == "bot":
+            if self.status not in ("lobby", "playing", "over"):
+                raise Refusal("over")
+        else:
+            raise Refusal("seat_kind", n=seat + 1)
+        return {"type": "seat", "seat": seat, "kind": kind, "level": lvl}, None
+
+    def end_event(self, by: int) -> Event:
+        """The host ends the running game (nobody loses it; the next deal is by the same dealer)."""
+        if by != 0:
+            raise Refusal("not_host")
+        if self.status != "playing":
+            raise Refusal("not_started" if self.referee is None else "over")
+        return {"type": "end", "game": self.game}
+
     def deal_event(self, seat: int, fill_level: object = None) -> Event:
         """Start (host, in the lobby) or rematch (any seated person, after a game)."""
         if self.referee is None:
-            if seat != 0:
+            if seat != 0 and not self.host_away:
                 raise Refusal("not_host")
             level = DEFAULT_LEVEL if fill_level is None else fill_level
             if level not in LEVELS:
                 raise Refusal("bad_level", levels=", ".join(LEVELS))
             fill = [i for i, s in enumerate(self.seats) if s.kind == "open"]
         else:
-            if not self.referee.is_over:
+            if not self.referee.is_over and not self.ended:
                 raise Refusal("still_going")
             fill, level = [], DEFAULT_LEVEL
         game = self.game + 1
@@ -258,7 +370,7 @@ class Table:
             raise Refusal("move_not_text")
         if game != self.game or seq != ref.moves_played:
             raise Refusal("stale")
-        if ref.is_over:
+        if ref.is_over or self.ended:
             raise Refusal("over")
         if ref.to_act != seat:
             raise Refusal("not_your_turn")
@@ -276,8 +388,9 @@ class Table:
         from the deal's bot seed and the moves made so far, so a bot rebuilt after a
         restart gets a fresh generator (its seat's observation is all it needs)."""
         if not self.bots:
-            self.bots = {i: make_bot(s.level, derive_seed(self.bot_seed, "bot", i, self.seq))
-                         for i, s in enumerate(self.seats) if s.kind == "bot"}
+            self.bots = {i: make_bot(s.level if s.kind == "bot" else DEFAULT_LEVEL,
+                                     derive_seed(self.bot_seed, "bot", i, self.seq))
+                         for i, s in enumerate(self.seats) if s.kind == "bot" or i in self.standin}
         return self.bots
 
     # ------------------------------------------------------------------ apply
@@ -293,6 +406,7 @@ class Table:
                 raise ValueError(f"deal event for game {ev['game']} dealt by {ev['dealer']} does not follow "
                                  f"game {self.game} (next dealer {self.sitting.dealer})")
             self.game = ev["game"]
+            self.ended = False
             self.bot_seed = ev["bot_seed"]
             self.bots = {}
             self.referee = self.sitting.deal(ev["deck"])
@@ -302,6 +416,20 @@ class Table:
             assert ref is not None and ev["game"] == self.game and ev["seq"] == ref.moves_played
             ref.apply(ev["seat"], parse_move(ev["move"]))
             self._count_if_over(ref)
+        elif kind == "seat":
+            i, old = ev["seat"], self.seats[ev["seat"]]
+            if ev["kind"] == "human":
+                self.seats[i] = Seat("human", old.name, DEFAULT_LEVEL, ev["token_hash"])
+            elif ev["kind"] == "bot":
+                name = old.name if old.kind != "open" else f"{DEFAULT_NAMES[i]} (bot)"
+                self.seats[i] = Seat("bot", name, ev["level"])
+            else:
+                self.seats[i] = Seat("open", f"{DEFAULT_NAMES[i]} (bot)")
+            self.standin.discard(i)
+            self.bots = {}
+        elif kind == "end":
+            assert ev["game"] == self.game
+            self.ended = True
         else:
             raise ValueError(f"unknown event {kind!r}")
         self.events += 1

@@ -65,12 +65,13 @@ def _obs_json(table: Table, obs: Observation, public: bool, lang: Lang) -> dict[
 
 
 def frame(table: Table, viewer: int | None, lang: Lang, *, connected: set[int] | frozenset[int] = frozenset(),
-          error: Refusal | None = None, echo: int | None = None) -> str:
+          error: Refusal | None = None, echo: int | None = None, extra: dict[str, Any] | None = None) -> str:
     """The JSON text one viewer is sent: the table as that seat (or a spectator) may see it,
     plus an optional refusal of that viewer's own request (or the number of its ``sync`` request)."""
     rules = table.rules
     seats = [{"name": s.name, "kind": s.kind, "level": s.level if s.kind == "bot" else None,
-              "connected": s.kind == "bot" or i in connected} for i, s in enumerate(table.seats)]
+              "connected": s.kind == "bot" or i in connected, "standin": i in table.standin}
+             for i, s in enumerate(table.seats)]
     out: dict[str, Any] = {
         "type": "state",
         "table": table.id,
@@ -85,10 +86,13 @@ def frame(table: Table, viewer: int | None, lang: Lang, *, connected: set[int] |
         "fight": fight_term(rules),  # the term.* key of the fight over equal cards
         "loser": loser_term(rules),  # what the loser is called: loser.*, end.loser.* keys
         "sequences": rules.sequences,
+        "chance": str(rules.chance),  # "off": the sjanse button never applies
         "seats": seats,
         "tally": {"games": table.games_done, "mattis": table.tally},
         "records": sorted(table.records),
         "invite": table.invite if viewer is not None and table.status == "lobby" else None,
+        "grace": table.grace,
+        "host_away": table.host_away,  # the host left the lobby: anyone seated may start
     }
     ref = table.referee
     if ref is not None:
@@ -96,9 +100,42 @@ def frame(table: Table, viewer: int | None, lang: Lang, *, connected: set[int] |
         out["obs"] = _obs_json(table, ref.observation(seat), viewer is None, lang)
     if echo is not None:
         out["echo"] = echo
+    if extra:
+        out.update(extra)
     if error is not None:
         out["error"] = error.nb if lang == "nb" else error.en
     return json.dumps(out, ensure_ascii=False, separators=(",", ":"))
+
+
+def replay_steps(record_text: str, names: list[str], lang: Lang) -> list[dict[str, Any]]:
+    """A finished game move by move, for replaying it in the browser: after the deal and
+    after each move, every hand (the game is over, so nothing is secret any more), the
+    cards on the table and the move in words.  Built through the play layer's referee."""
+    from dataclasses import replace
+
+    from ..core import GameRecord, parse_record_move
+    from ..play import Referee
+
+    rec = GameRecord.loads(record_text)
+    ref = Referee.from_record(replace(rec, moves=[]))
+
+    def step(text: str) -> dict[str, Any]:
+        obs = [ref.observation(s) for s in range(rec.players)]
+        o = obs[0]
+        table = ([[s, [card_code(c)]] for s, c in o.table1] if o.phase == 1
+                 else [[s, _codes(e)] for s, e in o.table2])
+        return {"text": text, "phase": o.phase, "hands": [_codes(x.hand) for x in obs], "table": table,
+                "stock_count": o.stock_count, "piles": [len(p) for p in o.piles],
+                "trump_card": None if o.trump_card is None else card_code(o.trump_card)}
+
+    steps = [step("")]
+    for line in rec.moves:
+        seat, move = parse_record_move(line)
+        shown_before = len(ref.observation(seat).history)
+        ref.apply(seat, move)
+        _s, mv, shown = ref.observation(seat).history[shown_before]
+        steps.append(step(describe_move(names[seat], mv, shown, lang)))
+    return steps
 
 
 def notice(message_en: str, message_nb: str, lang: Lang) -> str:

@@ -6,6 +6,11 @@
   let lang = localStorage.getItem("mattis.lang") || ((navigator.language || "").match(/^(nb|no|nn)/) ? "nb" : "en");
   const app = document.getElementById("app");
   let view = null, ws = null, selected = new Set(), showLast = false, retry = 0, sentSeq = null, tableId = null;
+  // Seeing the game: the last trick stays in view for a moment ("pace"), the turn is in the title.
+  let held = null, heldUntil = 0, heldTimer = null, lastTrickKey = null, wasMyTurn = false;
+  let panel = null;  // an overlay on the table: "rules", "replay", "confirm-end", "confirm-rematch"
+  let reinvite = null, replayData = null, replayAt = 0;
+  const pace = () => { const v = parseFloat(localStorage.getItem("mattis.pace")); return isNaN(v) ? 1.5 : v; };
 
   // The catalogue's words (i18n.json is generated from mattis.core.catalogue); named {fields}.
   function t(key, params) {
@@ -51,11 +56,61 @@
   }
   const seatKey = (tid) => "mattis.seat." + tid;
   function stored(tid) { try { return JSON.parse(localStorage.getItem(seatKey(tid))); } catch (e) { return null; } }
+  function remember(tid, token, seat, rules) {
+    const old = stored(tid) || {};
+    localStorage.setItem(seatKey(tid), JSON.stringify({ token, seat: seat === undefined ? old.seat : seat,
+      rules: rules || old.rules || "", at: old.at || Date.now() }));
+  }
+  function myTables() {
+    const out = [];
+    for (let k = 0; k < localStorage.length; k++) {
+      const key = localStorage.key(k);
+      if (!key || !key.startsWith("mattis.seat.")) continue;
+      const v = stored(key.slice(12));
+      if (v && v.token) out.push(Object.assign({ tid: key.slice(12) }, v));
+    }
+    return out.sort((a, b) => (b.at || 0) - (a.at || 0));
+  }
+  // A <details> that stays open or closed as the player left it, across the re-renders of each move.
+  const detailsOpen = {};
+  function details(id, cls, openByDefault, ...kids) {
+    const key = id + (id === "host-tools" && view ? ":" + view.status : "");  // open in the lobby, closed in a game
+    const open = key in detailsOpen ? detailsOpen[key] : openByDefault;
+    return h("details", { id, class: cls, open, ontoggle: (e) => { detailsOpen[key] = e.target.open; } }, ...kids);
+  }
+  const qrShown = new Set(), qrSvg = {};
+  const resumeLink = (tid, token) => location.origin + "/t/" + tid + "#seat=" + encodeURIComponent(token);
+  // A link with copy, share and QR buttons (the QR is drawn by the server from the link).
+  function linkBox(id, label, link, hint) {
+    const input = h("input", { id, readonly: true, value: link, onfocus: (e) => e.target.select() });
+    const qrBox = h("div", { class: "qr", id: id + "-qr" });
+    const copied = h("span", { class: "hint", "aria-live": "polite" });
+    const copy = h("button", { type: "button", class: "small", id: id + "-copy", text: t("web.copy"), onclick: async () => {
+      try { await navigator.clipboard.writeText(link); } catch (e) { input.select(); document.execCommand("copy"); }
+      copied.textContent = t("web.copied");
+    } });
+    const share = navigator.share ? h("button", { type: "button", class: "small", text: t("web.share"),
+      onclick: () => navigator.share({ url: link }).catch(() => {}) }) : null;
+    const showQr = () => qrBox.replaceChildren(h("img", { alt: t("web.show_qr"), width: 180, height: 180,
+      src: "data:image/svg+xml;charset=utf-8," + encodeURIComponent(qrSvg[link]) }));
+    const qr = h("button", { type: "button", class: "small", id: id + "-qrbtn", text: t("web.show_qr"), onclick: async () => {
+      if (qrShown.has(id)) { qrShown.delete(id); qrBox.replaceChildren(); return; }
+      try {
+        if (!qrSvg[link]) qrSvg[link] = (await api("/api/qr", { text: link })).svg;
+        qrShown.add(id);
+        showQr();
+      } catch (e) { qrBox.textContent = e.message; }
+    } });
+    if (qrShown.has(id) && qrSvg[link]) showQr();  // still shown after a re-render
+    return h("div", { class: "linkbox" }, h("label", {}, label, input),
+      h("div", { class: "row" }, copy, share, qr, copied), hint ? h("p", { class: "hint", text: hint }) : null, qrBox);
+  }
 
   // ------------------------------------------------------------------ lobby
   let meta = null;
+  async function loadMeta() { if (!meta) meta = await (await fetch("/api/meta")).json(); return meta; }
   async function lobby() {
-    if (!meta) meta = await (await fetch("/api/meta")).json();
+    await loadMeta();
     app.replaceChildren();
     const presetSel = h("select", { id: "preset", name: "preset" },
       Object.keys(meta.presets).map((p) => h("option", { value: p, text: p })));
@@ -82,33 +137,56 @@
         .map((n) => h("option", { value: n, text: String(n), selected: n === Math.min(hi, Math.max(lo, keep)) })));
       doc.textContent = t("rules.preset." + presetSel.value);
       drawSeats();
+      drawHouse();
     }
     presetSel.addEventListener("change", drawPlayers);
     players.addEventListener("change", drawSeats);
     const name = h("input", { id: "name", name: "name", maxlength: 24, required: true, autocomplete: "nickname",
       value: localStorage.getItem("mattis.name") || "" });
-    const overrides = h("input", { id: "overrides", name: "overrides", placeholder: "sequences=2 pickup_optional=true" });
+    // House rules: one choice per option, each value in words; the preset's own value is marked.
+    const house = h("div", { class: "house", id: "house" });
+    function drawHouse() {
+      const pre = meta.presets[presetSel.value];
+      house.replaceChildren(h("p", { class: "hint", text: t("web.house_rules_hint", { name: presetSel.value }) }),
+        ...meta.options.map((o) => h("label", { class: "opt" }, o.label[lang] || o.label.en,
+          h("select", { id: "opt-" + o.option, "data-option": o.option }, o.values.map((v, k) => {
+            const words = v.text[lang] || v.text.en;
+            const usual = v.value === pre.values[o.option];
+            return h("option", { value: String(k), selected: usual,
+              text: usual ? t("web.usual", { value: words, name: presetSel.value }) : words });
+          })))));
+    }
+    function chosenOverrides() {
+      const pre = meta.presets[presetSel.value], ov = {};
+      for (const o of meta.options) {
+        const sel = document.getElementById("opt-" + o.option);
+        const v = sel ? o.values[+sel.value].value : pre.values[o.option];
+        if (v !== pre.values[o.option]) ov[o.option] = v;
+      }
+      return ov;
+    }
+    const houseBox = h("details", { class: "housebox", id: "house-rules" }, h("summary", { text: t("web.overrides") }), house);
+    const grace = h("select", { id: "grace", name: "grace" }, meta.grace.choices.map((g) => h("option", {
+      value: g === null ? "never" : String(g), selected: g === meta.grace.default,
+      text: g === null ? t("web.grace_never") : t("web.grace_n", { n: g }) })));
     const err = h("p", { class: "error", role: "alert", id: "error" });
     const form = h("form", { class: "panel lobby", onsubmit: async (ev) => {
       ev.preventDefault();
       err.textContent = "";
-      const ov = {};
-      for (const w of overrides.value.split(/[\s,]+/).filter(Boolean)) {
-        const [k, v] = w.split("=");
-        if (!k || v === undefined) { err.textContent = t("web.bad_override", { text: w }); return; }
-        ov[k] = v;
-      }
+      const ov = chosenOverrides();
       const n = +players.value;
       const seats = [{ kind: "human" }];
       for (let i = 1; i < n; i++) seats.push({ kind: document.getElementById("seat-kind-" + i).value,
         level: document.getElementById("seat-level-" + i).value });
       try {
         localStorage.setItem("mattis.name", name.value);
-        const body = { preset: presetSel.value, players: n, overrides: ov, seats, name: name.value };
-        const seed = new URLSearchParams(location.search).get("seed");  // honoured only by test servers
-        if (seed) body.seed = +seed;
+        const body = { preset: presetSel.value, players: n, overrides: ov, seats, name: name.value,
+          grace: grace.value === "never" ? null : +grace.value };
+        const q = new URLSearchParams(location.search);
+        if (q.get("seed")) body.seed = +q.get("seed");  // honoured only by test servers
+        if (q.get("grace")) body.grace = +q.get("grace");  // a grace period not in the list (tests: 1 s)
         const r = await api("/api/tables", body);
-        localStorage.setItem(seatKey(r.table), JSON.stringify({ token: r.token, seat: r.seat }));
+        remember(r.table, r.token, r.seat, presetSel.value);
         history.pushState(null, "", "/t/" + r.table);
         route();
       } catch (e) { err.textContent = e.message; }
@@ -118,8 +196,15 @@
       h("label", {}, t("label.rules"), presetSel), doc,
       h("label", {}, t("label.players"), players),
       seatsBox,
-      h("label", {}, t("web.overrides"), overrides),
+      h("label", {}, t("web.grace"), grace),
+      houseBox,
       h("button", { type: "submit", id: "create", class: "primary", text: t("web.create") }), err);
+    const mine = myTables();
+    if (mine.length) app.appendChild(h("section", { class: "panel mytables", id: "my-tables" }, h("h2", { text: t("web.my_tables") }),
+      h("ul", {}, mine.map((m) => h("li", {}, h("a", { href: "/t/" + m.tid, text: t("web.my_table", {
+        rules: m.rules || m.tid, seat: (m.seat === undefined || m.seat === null ? "?" : m.seat + 1),
+        when: m.at ? new Date(m.at).toLocaleDateString(lang === "nb" ? "nb-NO" : "en-GB") : "" }) }), " ",
+        h("button", { type: "button", class: "small", text: t("web.forget"), onclick: () => { localStorage.removeItem(seatKey(m.tid)); lobby(); } }))))));
     app.appendChild(form);
     app.appendChild(h("section", { class: "panel about" }, h("h2", { text: t("web.about_title") }), h("p", { text: t("web.about") })));
     drawPlayers();
@@ -134,19 +219,21 @@
       try {
         localStorage.setItem("mattis.name", name.value);
         const r = await api("/api/tables/" + tid + "/join", { invite, name: name.value });
-        localStorage.setItem(seatKey(tid), JSON.stringify({ token: r.token, seat: r.seat }));
+        remember(tid, r.token, r.seat);
         history.replaceState(null, "", "/t/" + tid);
         route();
       } catch (e) { err.textContent = e.message; }
     } }, h("h2", { text: t("web.join_title") }), h("label", {}, t("web.your_name"), name),
       h("button", { type: "submit", id: "join", class: "primary", text: t("web.join") }),
-      h("a", { href: "/t/" + tid + "?watch=1", text: t("web.watch_instead") }), err));
+      h("a", { href: "/t/" + tid + "?watch=1", text: t("web.watch_instead") }), err,
+      h("p", { class: "hint", id: "seat-hint", text: t("web.have_seat_hint") })));
     name.focus();
   }
 
   // ---------------------------------------------------------------- connect
   function connect(tid, token) {
     if (ws) { ws.onclose = null; ws.close(); }
+    if (tableId !== tid) { lastTrickKey = null; held = null; }
     tableId = tid;
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
     ws = new WebSocket(proto + "//" + location.host + "/ws/" + tid);
@@ -154,10 +241,17 @@
     ws.onopen = () => { retry = 0; setConn(""); ws.send(JSON.stringify({ type: "hello", token: token || undefined, lang })); };
     ws.onmessage = (m) => {
       const msg = JSON.parse(m.data);
-      if (msg.type === "refused") { ws.onclose = null; showRefused(msg.error, tid); return; }
+      if (msg.type === "refused") {
+        const sock = ws;
+        sock.onclose = (e) => showRefused(msg.error, tid, e.code);
+        return;
+      }
       if (view && (msg.game !== view.game || msg.seq !== view.seq)) { selected.clear(); showLast = false; }
+      if (msg.reinvite) reinvite = { seat: msg.reinvite.seat, link: resumeLink(tid, msg.reinvite.token) };
+      noteTrick(msg);
       view = msg;
       sentSeq = null;
+      if (view.you !== null && view.you !== undefined) remember(tid, token, view.you, view.rules_name);
       render();
     };
     ws.onclose = () => {
@@ -166,16 +260,37 @@
       setTimeout(() => connect(tid, token), 300 * retry);
     };
   }
-  function showRefused(text, tid) {
-    localStorage.removeItem(seatKey(tid));
-    app.replaceChildren(h("div", { class: "panel" }, h("p", { class: "error", role: "alert", text }),
-      h("a", { href: "/", text: t("web.home") })));
+  // A refused hello.  Only a token the table does not know (4401) is forgotten; a table the
+  // server does not know (4404) keeps the token: the server may have been started on another database.
+  async function showRefused(text, tid, code) {
+    const box = h("div", { class: "panel", id: "refused" }, h("p", { class: "error", role: "alert", text }));
+    if (code === 4401) localStorage.removeItem(seatKey(tid));
+    else if (code === 4404 && stored(tid)) {
+      let db = "?";
+      try { db = (await loadMeta()).db; } catch (e) { /* the server is there: it answered */ }
+      box.appendChild(h("p", { id: "no-table-kept", text: t("web.no_table_kept", { host: location.host, db }) }));
+    }
+    box.appendChild(h("a", { href: "/", text: t("web.home") }));
+    app.replaceChildren(box);
+  }
+  // The last trick stays on the table for the pace setting, with who took it.
+  function noteTrick(msg) {
+    const o = msg.obs;
+    const key = o && o.last_trick ? msg.game + ":" + JSON.stringify(o.last_trick) : "";
+    if (lastTrickKey !== null && key && key !== lastTrickKey && pace() > 0) {
+      held = { seat: o.last_trick[0], cards: o.last_trick[1], phase: view && view.obs ? view.obs.phase : o.phase };
+      heldUntil = Date.now() + pace() * 1000;
+      clearTimeout(heldTimer);
+      heldTimer = setTimeout(() => { held = null; render(); }, pace() * 1000 + 20);
+    }
+    lastTrickKey = key;
   }
   function send(obj) {
     if (!ws || ws.readyState !== 1) return;
     ws.send(JSON.stringify(obj));
   }
   function sendMove(move) {
+    held = null;
     if (!view || sentSeq === view.seq) return;  // one move per position; the server refuses doubles too
     sentSeq = view.seq;
     send({ type: "move", game: view.game, seq: view.seq, move });
@@ -198,12 +313,14 @@
     const tags = [];
     if (s.kind === "bot") tags.push(t("web.bot_tag", { level: t("level." + s.level) }));
     if (s.kind === "open") tags.push(t("web.open_seat"));
-    if (s.kind === "human" && !s.connected) tags.push(t("web.offline"));
+    if (s.standin) tags.push(t("web.standin", { name: s.name }));
+    else if (s.kind === "human" && !s.connected) tags.push(view.grace === null || view.status !== "playing" ? t("web.offline") : t("web.offline_grace", { n: view.grace }));
     const box = h("div", { class: "seat", id: "seat-" + i, "data-seat": i });
     box.appendChild(h("div", { class: "seatname" },
       o && o.to_act === i ? h("span", { class: "turnmark", "aria-label": t("status.to_act"), text: "▶ " }) : null,
       s.name + (i === view.you ? " (" + t("word.you_object") + ")" : ""),
       o && o.dealer === i ? h("span", { class: "badge", title: t("web.dealer"), text: t("web.dealer_short") }) : null));
+    if (s.standin) box.classList.add("standin");
     if (tags.length) box.appendChild(h("div", { class: "tags", text: tags.join(" · ") }));
     if (o) {
       const fin = o.finished.indexOf(i), lost = o.losers.indexOf(i);
@@ -222,8 +339,12 @@
     }
     return box;
   }
+  function loserLine(o) {
+    if (o.mattis === null) return t("turn.over");
+    return o.mattis === view.you ? t("web.you_lose." + view.loser) : t("end.loser." + view.loser, { name: name(o.mattis) });
+  }
   function turnText(o) {
-    if (o.phase === 3) return o.mattis !== null ? t("end.loser." + view.loser, { name: name(o.mattis) }) : t("turn.over");
+    if (o.phase === 3) return loserLine(o);
     if (o.to_act === view.you) return t("turn.you");
     return t("turn.other", { name: name(o.to_act) });
   }
@@ -246,7 +367,14 @@
     if (o.out_count) piles.appendChild(h("div", { class: "pile" }, h("div", { class: "cap", text: t("info.out", { n: o.out_count }) })));
     area.appendChild(piles);
     const trick = h("div", { class: "trick", id: "trick", "aria-label": t("label.table"), "aria-live": "polite" });
-    if (showLast && o.last_trick) {
+    if (held && Date.now() < heldUntil) {
+      const you = held.seat === view.you;
+      const cap = held.phase === 1 ? (you ? t("web.takes_trick_you") : t("web.takes_trick", { name: name(held.seat) }))
+        : (you ? t("web.avstikk_you") : t("web.avstikk_by", { name: name(held.seat) }));
+      trick.classList.add("held");
+      trick.appendChild(h("div", { class: "cap taker", id: "taker", text: cap }));
+      held.cards.forEach((c) => trick.appendChild(cardBox(c, "")));
+    } else if (showLast && o.last_trick) {
       trick.appendChild(h("div", { class: "cap", text: t("web.last_trick_by", { name: name(o.last_trick[0]) }) }));
       o.last_trick[1].forEach((c) => trick.appendChild(cardBox(c, "")));
     } else if (o.phase === 1) {
@@ -303,52 +431,150 @@
     if (!o.hand.length) hand.appendChild(h("div", { class: "cap muted", text: t("web.no_cards") }));
     const selMove = selectionMove();
     const selLegal = selMove && o.legal.includes(selMove);
+    // Only buttons that can ever apply in this phase under these rules are shown.
+    const canSeq = view.sequences >= 2, canChance = o.phase === 1 && view.chance !== "off";
     const actions = h("div", { class: "actions" },
-      h("button", { type: "button", id: "btn-play", class: "primary", disabled: !(mine && selLegal), text: t("web.play_selected") + " (⏎)", onclick: () => { sendMove(selMove); } }),
-      h("button", { type: "button", id: "btn-chance", disabled: !(mine && L.chance), text: t("btn.chance") + " (c)", onclick: () => sendMove("chance") }),
-      h("button", { type: "button", id: "btn-pickup", disabled: !(mine && L.pickup), text: t("btn.pickup") + " (p)", onclick: () => sendMove("pickup") }),
+      canSeq ? h("button", { type: "button", id: "btn-play", class: "primary", disabled: !(mine && selLegal), text: t("web.play_selected") + " (⏎)", onclick: () => { sendMove(selMove); } }) : null,
+      canChance || L.chance ? h("button", { type: "button", id: "btn-chance", disabled: !(mine && L.chance), text: t("btn.chance") + " (c)", onclick: () => sendMove("chance") }) : null,
+      o.phase === 2 || L.pickup ? h("button", { type: "button", id: "btn-pickup", disabled: !(mine && L.pickup), text: t("btn.pickup") + " (p)", onclick: () => sendMove("pickup") }) : null,
       h("button", { type: "button", id: "btn-last", disabled: !o.last_trick, "aria-pressed": showLast ? "true" : "false", text: t("btn.last") + " (l)", onclick: () => { showLast = !showLast; render(); } }));
     return h("section", { class: "me" }, hand, actions);
   }
   function logArea(o) {
-    const ol = h("ol", { class: "log", id: "log", start: o.log_start + 1 }, o.log.map((e) => h("li", { text: e.text })));
-    return h("details", { class: "panel logbox", open: window.innerWidth > 700 }, h("summary", { text: t("label.log") }), ol);
+    // Newest first, so the latest move is always in view.
+    const ol = h("ol", { class: "log", id: "log", reversed: true, start: o.log_start + o.log.length },
+      o.log.map((e, k) => h("li", { text: e.text, "data-seat": e.seat, "data-n": o.log_start + k + 1 })).reverse());
+    return details("logbox", "panel logbox", window.innerWidth > 700, h("summary", { text: t("label.log") }), ol);
   }
   function resultArea(o) {
-    const order = o.finished.map((s, k) => h("li", { text: t("web.place_n", { place: k + 1 }) + ": " + name(s) }));
+    const order = o.finished.map((s, k) => h("li", { text: t("status.finished", { place: k + 1 }) + ": " + name(s) }));
     (o.ranked || []).forEach((s, k) => order.push(h("li", { class: "ranked", text: t("status.ranked", { place: o.finished.length + k + 1 }) + ": " + name(s) })));
     o.losers.forEach((s) => order.push(h("li", { class: "bad", text: (o.blodmattis.includes(s) ? t("status.blodmattis") : t("status.loser." + view.loser)) + ": " + name(s) })));
     const g = view.game;
     return h("section", { class: "panel result", id: "result", role: "status" },
-      h("h2", { text: o.mattis !== null ? t("end.loser." + view.loser, { name: name(o.mattis) }) : t("turn.over") }),
+      h("h2", { text: loserLine(o) }),
       o.end_reason && o.end_reason !== "normal" ? h("p", { text: t("end.reason." + o.end_reason) }) : null,
-      h("ol", { class: "order" }, order),
-      view.you !== null ? h("button", { type: "button", id: "btn-rematch", class: "primary", text: t("web.rematch"), onclick: () => send({ type: "rematch" }) }) : null,
+      h("ul", { class: "order" }, order),
+      rematchButton(),
+      h("button", { type: "button", id: "btn-replay", onclick: () => openReplay(g), text: t("web.replay") }),
       h("a", { id: "download", href: "/api/tables/" + view.table + "/games/" + g + "/record", download: "mattis-" + view.table + "-" + g + ".json", text: t("web.download") }));
+  }
+  function rematchButton(label, question) {
+    if (view.you === null) return null;
+    if (panel === "confirm-rematch") return h("div", { class: "confirm", id: "confirm-rematch" }, h("p", { text: question || t("web.confirm_rematch") }),
+      h("button", { type: "button", id: "btn-rematch-yes", class: "primary", text: t("web.confirm"), onclick: () => { panel = null; send({ type: "rematch", game: view.game }); } }),
+      h("button", { type: "button", text: t("web.cancel"), onclick: () => { panel = null; render(); } }));
+    return h("button", { type: "button", id: "btn-rematch", class: "primary", text: label || t("web.rematch"), onclick: () => { panel = "confirm-rematch"; render(); } });
+  }
+  function endedArea() {
+    return h("section", { class: "panel result", id: "result", role: "status" }, h("h2", { text: t("web.ended") }),
+      rematchButton(t("web.new_game"), t("web.confirm_new_game")));
   }
   function tallyArea() {
     if (!view.tally.games) return null;
     return h("div", { class: "tally", id: "tally" }, t("web.tally", { games: view.tally.games }) + " " +
-      view.seats.map((s, i) => s.name + " " + view.tally.mattis[i]).join(", "));
+      view.seats.map((s, i) => s.name + " " + view.tally.mattis[i]).join(", "), " ",
+      view.records.map((g) => h("button", { type: "button", class: "small", "data-replay": g, onclick: () => openReplay(g),
+        text: t("web.replay") + " (" + t("web.game_n", { n: g }) + ")" })));
   }
   function lobbyArea() {
     const base = location.origin + "/t/" + view.table;
     const box = h("section", { class: "panel lobby" }, h("h2", { text: t("web.waiting_room") }));
     if (view.invite) {
-      const link = base + "?invite=" + view.invite;
-      box.appendChild(h("label", {}, t("web.invite_link"), h("input", { id: "invite-link", readonly: true, value: link, onfocus: (e) => e.target.select() })));
+      box.appendChild(linkBox("invite-link", t("web.invite_link"), base + "?invite=" + view.invite, t("web.invite_hint")));
       box.appendChild(h("label", {}, t("web.watch_link"), h("input", { id: "watch-link", readonly: true, value: base + "?watch=1", onfocus: (e) => e.target.select() })));
-      box.appendChild(h("p", { class: "hint", text: t("web.invite_hint") }));
     }
-    box.appendChild(h("ul", { class: "seatlist" }, view.seats.map((s, i) => h("li", {},
-      t("web.seat_n", { n: i + 1 }) + ": " + s.name + (s.kind === "bot" ? " — " + t("web.bot_tag", { level: t("level." + s.level) }) : s.kind === "open" ? " — " + t("web.open_seat") : "")))));
-    if (view.host) {
+    box.appendChild(h("ul", { class: "seatlist" }, view.seats.map((s, i) => h("li", { "data-seat": i },
+      t("web.seat_n", { n: i + 1 }) + ": " + (s.kind === "open" ? t("web.open_seat")
+        : s.name + (s.kind === "bot" ? " — " + t("web.bot_tag", { level: t("level." + s.level) }) : ""))))));
+    if (view.host || (view.host_away && view.you !== null)) {
+      if (!view.host) box.appendChild(h("p", { id: "host-away", text: t("web.host_away", { name: name(0) }) }));
       const lvl = h("select", { id: "fill-level", "aria-label": t("web.fill_level") },
         ["easy", "medium", "hard", "expert"].map((l) => h("option", { value: l, text: t("level." + l), selected: l === "medium" })));
       box.appendChild(h("label", {}, t("web.fill_level"), lvl));
       box.appendChild(h("button", { type: "button", id: "btn-start", class: "primary", text: t("web.start"), onclick: () => send({ type: "start", level: lvl.value }) }));
     } else box.appendChild(h("p", { text: t("web.wait_host") }));
     return box;
+  }
+  // The host's seat controls: before the start friend <-> bot and remove; later a bot for a player, a new link.
+  function hostArea() {
+    if (!view.host || view.status === "over" || view.status === "ended") return null;
+    const lobby = view.status === "lobby";
+    const rows = [];
+    view.seats.forEach((s, i) => {
+      if (i === 0) return;
+      const btns = [];
+      const act = (kind, label, id) => btns.push(h("button", { type: "button", class: "small", id: id + "-" + i, text: label,
+        onclick: () => send({ type: "seat", at: i, kind }) }));
+      if (lobby && s.kind === "open") act("bot", t("web.make_bot"), "seat-bot");
+      if (lobby && s.kind === "bot") act("open", t("web.make_friend"), "seat-open");
+      if (lobby && s.kind === "human") act("open", t("web.remove", { name: s.name }), "seat-remove");
+      if (!lobby && s.kind === "human") act("bot", t("web.replace_bot", { name: s.name }), "seat-replace");
+      if (s.kind === "human") act("reinvite", t("web.reinvite", { name: s.name }), "seat-reinvite");
+      if (btns.length) rows.push(h("li", {}, h("span", { text: t("web.seat_n", { n: i + 1 }) + ": " + (s.kind === "open" ? t("web.open_seat") : s.name) + " " }), ...btns));
+    });
+    const box = details("host-tools", "panel hostbox", lobby || !!reinvite, h("summary", { text: t("web.host_tools") }),
+      h("ul", { class: "seatlist" }, rows));
+    if (reinvite) box.appendChild(linkBox("reinvite-link", t("web.reinvite_done", { name: name(reinvite.seat) }), reinvite.link));
+    if (!lobby) {
+      box.appendChild(panel === "confirm-end"
+        ? h("div", { class: "confirm" }, h("p", { text: t("web.confirm_end") }),
+          h("button", { type: "button", id: "btn-end-yes", class: "primary", text: t("web.confirm"), onclick: () => { panel = null; send({ type: "end" }); } }),
+          h("button", { type: "button", text: t("web.cancel"), onclick: () => { panel = null; render(); } }))
+        : h("button", { type: "button", id: "btn-end", text: t("web.end_game"), onclick: () => { panel = "confirm-end"; render(); } }));
+    }
+    return box;
+  }
+  // This seat's own resume link (open it on another device to take the seat there).
+  function resumeArea() {
+    if (view.you === null) return null;
+    const seat = stored(view.table);
+    if (!seat || !seat.token) return null;
+    return details("resume", "panel resumebox", false, h("summary", { text: t("web.resume_link") }),
+      linkBox("resume-link", t("web.resume_link"), resumeLink(view.table, seat.token), t("web.resume_hint")));
+  }
+  let rulesData = null;
+  async function openRules() {
+    panel = "rules";
+    try { rulesData = await (await fetch("/api/tables/" + view.table + "/rules")).json(); } catch (e) { rulesData = null; }
+    render();
+  }
+  function rulesArea() {
+    const r = rulesData;
+    const words = r && r.words ? r.words[lang] : [], house = r && r.house ? r.house[lang] : [];
+    const dl = (pairs, id) => h("dl", { class: "rules", id }, pairs.flatMap(([k, v]) => [h("dt", { text: k }), h("dd", { text: v })]));
+    return h("section", { class: "panel rulespage", id: "rules-page" },
+      h("h2", { text: t("web.rules_title", { name: view.rules_name }) }),
+      h("p", { class: "hint", text: t("rules.preset." + view.rules_name) }),
+      h("h3", { text: t("web.house_rules") }),
+      house.length ? dl(house, "house-list") : h("p", { id: "house-list", text: t("web.house_rules_none", { name: view.rules_name }) }),
+      h("h3", { text: t("web.rules_page") }), dl(words, "rules-list"),
+      h("button", { type: "button", id: "btn-rules-back", class: "primary", text: t("web.back_to_table"), onclick: () => { panel = null; render(); } }));
+  }
+  async function openReplay(g) {
+    panel = "replay"; replayAt = 0; replayData = null;
+    try {
+      const r = await fetch("/api/tables/" + view.table + "/games/" + g + "/replay?lang=" + lang);
+      replayData = await r.json();
+    } catch (e) { replayData = null; }
+    render();
+  }
+  function replayArea() {
+    const d = replayData;
+    if (!d || !d.steps) return h("section", { class: "panel", id: "replay" }, h("p", { text: t("web.connecting") }));
+    const n = d.steps.length - 1, st = d.steps[replayAt];
+    const go = (k) => { replayAt = Math.max(0, Math.min(n, k)); render(); };
+    return h("section", { class: "panel replay", id: "replay" },
+      h("h2", { text: t("web.replay_title", { n: d.game }) }),
+      h("div", { class: "row" },
+        h("button", { type: "button", id: "replay-prev", disabled: replayAt === 0, text: "← " + t("web.prev"), onclick: () => go(replayAt - 1) }),
+        h("strong", { id: "replay-step", text: replayAt ? t("web.replay_step", { n: replayAt, total: n }) : t("web.replay_deal") }),
+        h("button", { type: "button", id: "replay-next", disabled: replayAt === n, text: t("web.next") + " →", onclick: () => go(replayAt + 1) })),
+      h("p", { id: "replay-text", text: st.text || t("web.replay_deal") }),
+      h("div", { class: "trick" }, st.table.map(([s, cs]) => h("div", { class: "entry" }, cs.map((c) => Cards.svg(c)), h("div", { class: "cap", text: d.names[s] })))),
+      h("ul", { class: "replayhands" }, st.hands.map((cs, s) => h("li", {}, h("strong", { text: d.names[s] + ": " }),
+        cs.length ? cs.map(Cards.text).join(" ") : t("web.no_cards")))),
+      h("button", { type: "button", id: "btn-replay-back", class: "primary", text: t("web.back_to_table"), onclick: () => { panel = null; render(); } }));
   }
   function render() {
     if (!view) return;
@@ -360,32 +586,56 @@
     delete document.body.dataset.sent;
     const focusKey = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.card : null;
     const parts = [];
+    const myTurn = !!(o && o.to_act === view.you && o.phase !== 3 && view.status === "playing");
+    document.title = myTurn ? t("web.title_turn") : t("web.title");
+    if (myTurn && !wasMyTurn && navigator.vibrate) { try { navigator.vibrate(200); } catch (e) { /* not allowed */ } }
+    wasMyTurn = myTurn;
+    const paceSel = h("select", { id: "pace", "aria-label": t("web.pace"), onchange: (e) => { localStorage.setItem("mattis.pace", e.target.value); } },
+      [0, 0.8, 1.5, 3].map((v) => h("option", { value: String(v), selected: v === pace(), text: t("web.pace_s", { n: v }) })));
     parts.push(h("div", { class: "bar" },
       h("span", { class: "rulesname", text: view.rules_name + (view.game ? " · " + t("web.game_n", { n: view.game }) : "") }),
-      o ? h("strong", { id: "turn", text: turnText(o) }) : null,
+      o ? h("strong", { id: "turn", text: view.status === "ended" ? t("web.ended") : turnText(o) }) : null,
       view.you === null ? h("span", { class: "badge", text: t("web.spectator") }) : null,
-      o ? h("span", { class: "phase", text: t(o.phase === 3 ? "phase.over" : "phase." + o.phase) }) : null));
+      o ? h("span", { class: "phase", text: t(o.phase === 3 ? "phase.over" : "phase." + o.phase) }) : null,
+      h("button", { type: "button", class: "small", id: "btn-rules", text: t("web.rules_page"), onclick: openRules }),
+      o ? h("label", { class: "pace" }, t("web.pace") + " ", paceSel) : null));
+    if (o && o.log.length) parts.push(h("p", { class: "lastaction", id: "last-action", "aria-live": "polite",
+      text: t("web.last_action", { text: o.log[o.log.length - 1].text }) }));
     if (view.error) parts.push(h("p", { class: "error", role: "alert", id: "error", text: view.error }));
-    if (!o) {
+    if (panel === "rules") {
+      parts.push(rulesArea());
+    } else if (panel === "replay") {
+      parts.push(replayArea());
+    } else if (!o) {
       parts.push(lobbyArea());
+      const ha = hostArea(); if (ha) parts.push(ha);
+      const ra = resumeArea(); if (ra) parts.push(ra);
     } else {
       const others = h("div", { class: "opponents" });
       const n = view.players, me = view.you === null ? 0 : view.you;
       for (let k = view.you === null ? 0 : 1; k < n; k++) others.appendChild(seatBox((me + k) % n));
       parts.push(others);
       parts.push(tableArea(o));
-      if (o.phase === 3) parts.push(resultArea(o));
+      if (view.status === "ended") parts.push(endedArea());
+      else if (o.phase === 3) parts.push(resultArea(o));
       if (view.you !== null) { parts.push(seatBox(view.you)); parts.push(handArea(o)); }
       parts.push(h("p", { class: "hint keys", text: t("web.keys_hint") }));
       const tl = tallyArea(); if (tl) parts.push(tl);
       parts.push(logArea(o));
+      const ha = hostArea(); if (ha) parts.push(ha);
+      const ra = resumeArea(); if (ra) parts.push(ra);
     }
     app.replaceChildren(...parts);
     if (focusKey) { const f = app.querySelector('[data-card="' + focusKey + '"]'); if (f) f.focus(); }
   }
 
   document.addEventListener("keydown", (e) => {
-    if (!view || !view.obs || e.target.tagName === "INPUT" || e.target.tagName === "SELECT" || e.ctrlKey || e.metaKey || e.altKey) return;
+    if (!view || e.target.tagName === "INPUT" || e.target.tagName === "SELECT" || e.ctrlKey || e.metaKey || e.altKey) return;
+    if (panel === "replay" && replayData && replayData.steps && (e.key === "ArrowRight" || e.key === "ArrowLeft")) {
+      replayAt = Math.max(0, Math.min(replayData.steps.length - 1, replayAt + (e.key === "ArrowRight" ? 1 : -1)));
+      render(); e.preventDefault(); return;
+    }
+    if (panel || !view.obs) return;
     const o = view.obs;
     const cards = Array.from(app.querySelectorAll(".hand .card"));
     const i = cards.indexOf(document.activeElement);
@@ -408,6 +658,21 @@
     const m = location.pathname.match(/^\/t\/([A-Za-z0-9_-]+)$/);
     if (!m) { view = null; if (ws) { ws.onclose = null; ws.close(); ws = null; } lobby(); return; }
     const tid = m[1], q = new URLSearchParams(location.search);
+    const frag = new URLSearchParams(location.hash.slice(1));
+    if (frag.get("seat")) {  // a resume link: this browser takes the seat (the token stays out of requests)
+      const token = frag.get("seat"), had = stored(tid);
+      history.replaceState(null, "", "/t/" + tid);
+      if (had && had.token && had.token !== token) {  // this browser sits here already: ask which seat to keep
+        app.replaceChildren(h("section", { class: "panel", id: "seat-choice" },
+          h("p", { text: t("web.seat_choice", { n: had.seat === undefined || had.seat === null ? "?" : had.seat + 1 }) }),
+          h("div", { class: "row" },
+            h("button", { type: "button", class: "primary", id: "take-link-seat", text: t("web.take_link_seat"),
+              onclick: () => { remember(tid, token, null); route(); } }),
+            h("button", { type: "button", id: "keep-my-seat", text: t("web.keep_my_seat"), onclick: () => route() }))));
+        return;
+      }
+      remember(tid, token);
+    }
     const seat = stored(tid);
     if (seat) { connect(tid, seat.token); return; }
     if (q.get("invite") && !q.get("watch")) { joinForm(tid, q.get("invite")); return; }

@@ -1,0 +1,642 @@
+"""Hardening of ``mattis serve`` against dropped, buggy and hostile clients.
+
+Everything here is bounded in count and in time, and nothing here knows the game:
+
+* :class:`Limits`: every limit in one place (the CLI sets them, docs/web.md lists them).
+* :class:`Bucket`: a token bucket.  Each WebSocket has its own bucket and shares one
+  per client address; a message that finds the buckets empty is *read later* (the
+  reader sleeps, so a flooder's own socket fills up and only the flooder slows down),
+  and a connection that keeps going over its own rates is closed with close code
+  4429.  ``sync`` requests (each builds a whole frame) have their own, smaller bucket.
+* :func:`loads`: JSON with bounded numbers and nesting; what it refuses raises a
+  :class:`json.JSONDecodeError`, like any other bad JSON.
+* :class:`Guard`: the ASGI middleware: the ``Host`` allowlist (against DNS rebinding),
+  the scheme-exact ``Origin`` check for WebSockets, request body size, a cap on
+  WebSockets per address, and rate limits on API requests and table creation.
+* :func:`guarded_protocol`: the HTTP protocol class for uvicorn: a socket that has
+  not sent a whole request head within ``first_request_timeout`` seconds (its first,
+  or a later one on a kept-alive socket), or whose head grows past ``max_head``, is
+  closed; when silent sockets crowd the server
+  (per address or in all), the oldest silent one is closed to make room, so a
+  slowloris cannot lock out a new visitor.
+* :func:`clip`: no input is echoed back longer than a few dozen characters.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import json
+import logging
+import math
+import time
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Iterable, MutableMapping
+from dataclasses import dataclass
+from typing import Any, Final
+from urllib.parse import urlsplit
+
+log = logging.getLogger("mattis.web")
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+CLOSE_FLOOD: Final = 4429
+"""WebSocket close code for a client that sends faster than the limits allow."""
+CLOSE_TOO_BIG: Final = 1009
+"""WebSocket close code for a message over ``Limits.max_message`` (RFC 6455: message too big)."""
+CLOSE_UNSUPPORTED: Final = 1003
+"""WebSocket close code for a binary message (RFC 6455: unsupported data)."""
+CLOSE_POLICY: Final = 1008
+"""WebSocket close code for too many connections from one address (RFC 6455: policy violation)."""
+
+LOOPBACK: Final = ("localhost", "127.0.0.1", "::1")
+PACE: Final = "mattis.pace"
+"""The ASGI scope key under which :class:`Guard` leaves a WebSocket's :class:`Pace`."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Every limit of the web server (the defaults suit a family evening and a few hundred
+    spectators; docs/web.md explains each)."""
+
+    message_rate: float = 10.0
+    """WebSocket messages per second per connection (sustained)."""
+    message_burst: float = 30.0
+    """WebSocket messages a connection may send at once before the rate applies."""
+    sync_rate: float = 2.0
+    """``sync`` requests per second per connection (each builds a whole frame)."""
+    sync_burst: float = 6.0
+    address_rate: float = 200.0
+    """WebSocket messages per second from one client address, all its connections together."""
+    address_burst: float = 400.0
+    max_wait: float = 5.0
+    """The longest a message waits before it is read (a busy address waits this much at most)."""
+    flood_after: int = 60
+    """A connection that goes over its own rates this many times is closed (4429)."""
+    flood_forgive: float = 10.0
+    """Seconds after which one time over the rates is forgiven."""
+    max_message: int = 8192
+    """Largest WebSocket message in bytes (larger: closed with 1009)."""
+    max_body: int = 65536
+    """Largest request body in bytes (larger: HTTP 413)."""
+    body_timeout: float = 10.0
+    """Seconds a client may take to send a request body (slower: HTTP 408)."""
+    first_request_timeout: float = 10.0
+    """Seconds a new socket may take to send its first request head (slower: closed)."""
+    max_head: int = 32768
+    """Largest request head (request line and headers) in bytes (larger: HTTP 431)."""
+    max_connections: int = 4000
+    """Open sockets in all (HTTP and WebSocket); the server raises its file limit to fit."""
+    max_silent: int = 256
+    """Sockets that have not yet sent a request head, in all (past this the oldest is closed)."""
+    max_silent_per_address: int = 32
+    """Such silent sockets from one address (past this that address's oldest is closed)."""
+    max_sockets_per_address: int = 200
+    """Open WebSockets from one client address."""
+    api_rate: float = 5.0
+    """API requests (POST) per second from one address."""
+    api_burst: float = 30.0
+    create_rate: float = 30.0 / 3600
+    """Tables created per second from one address (30 an hour)."""
+    create_burst: float = 20.0
+    max_tables: int = 5000
+    """Tables held at once (past this, creation is refused until old tables expire)."""
+    keep_days: float = 30.0
+    """A table with no event for this many days is deleted (finished or not)."""
+    keep_unstarted_hours: float = 24.0
+    """A table whose first game never started is deleted this many hours after its last event."""
+    max_addresses: int = 10000
+    """Client addresses whose buckets are remembered (the least recently seen are forgotten)."""
+
+
+TEST_SERVER: Final[dict[str, Any]] = {"message_rate": 1e6, "message_burst": 1e6, "sync_rate": 1e6, "sync_burst": 1e6,
+                      "create_burst": 1e6}
+"""What a test server (``create_app(test_mode=True)``, ``mattis serve --test-mode``) lifts
+unless told otherwise: the per-connection message rates (test clients play as fast as
+the machine allows) and table creation per address.  The hardening tests set them."""
+
+
+class Bucket:
+    """A token bucket: ``rate`` tokens a second, holding at most ``burst``.  The level may go
+    below zero: that is the debt a caller waits off (:meth:`take` returns the wait)."""
+
+    __slots__ = ("rate", "burst", "level", "at")
+
+    def __init__(self, rate: float, burst: float, now: float) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.level = burst
+        self.at = now
+
+    def take(self, now: float, cost: float = 1.0) -> float:
+        """Take ``cost`` tokens; the seconds until the level is back to zero (0 if it did not go below)."""
+        self.level = min(self.burst, self.level + (now - self.at) * self.rate)
+        self.at = now
+        self.level -= cost
+        return 0.0 if self.level >= 0 else -self.level / self.rate
+
+    def refund(self, cost: float = 1.0) -> None:
+        self.level += cost
+
+    def full(self, now: float) -> bool:
+        return self.level + (now - self.at) * self.rate >= self.burst
+
+
+class Buckets:
+    """One bucket per key (a client address), the least recently used forgotten past ``size``."""
+
+    def __init__(self, rate: float, burst: float, size: int, clock: Callable[[], float] = time.monotonic) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.size = size
+        self.clock = clock
+        self.buckets: OrderedDict[str, Bucket] = OrderedDict()
+
+    def get(self, key: str) -> Bucket:
+        b = self.buckets.get(key)
+        if b is None:
+            b = self.buckets[key] = Bucket(self.rate, self.burst, self.clock())
+            while len(self.buckets) > self.size:
+                self.buckets.popitem(last=False)
+        else:
+            self.buckets.move_to_end(key)
+        return b
+
+    def take(self, key: str, cost: float = 1.0) -> float:
+        return self.get(key).take(self.clock(), cost)
+
+
+class Flood(Exception):
+    """A connection sends faster than it may wait off: close it (:data:`CLOSE_FLOOD`)."""
+
+
+class Pace:
+    """The message budget of one WebSocket: its own buckets and its address's."""
+
+    def __init__(self, limits: Limits, address: Bucket, clock: Callable[[], float] = time.monotonic) -> None:
+        now = clock()
+        self.limits = limits
+        self.clock = clock
+        self.own = Bucket(limits.message_rate, limits.message_burst, now)
+        self.sync = Bucket(limits.sync_rate, limits.sync_burst, now)
+        self.address = address
+        self.strikes = Bucket(1 / limits.flood_forgive, limits.flood_after, now)
+
+    def wait(self, text: str) -> float:
+        """Seconds to wait before handling this message (0 mostly, at most ``max_wait``).
+        A message that names ``sync`` also pays the sync bucket (a sync spelt with escapes
+        still pays the connection's bucket).  Raises :class:`Flood` once this connection
+        has itself gone over its own rates ``flood_after`` times (one such time is
+        forgiven every ``flood_forgive`` seconds); waits caused only by a busy address
+        never count against a connection."""
+        now = self.clock()
+        own = self.own.take(now)
+        if "sync" in text:
+            own = max(own, self.sync.take(now))
+        if own > 0 and self.strikes.take(now) > 0:
+            raise Flood
+        return min(max(own, self.address.take(now)), self.limits.max_wait)
+
+
+class Hub:
+    """The guard's shared state: the address buckets and the open WebSockets per address."""
+
+    def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic) -> None:
+        self.limits = limits
+        self.clock = clock
+        self.messages = Buckets(limits.address_rate, limits.address_burst, limits.max_addresses, clock)
+        self.api = Buckets(limits.api_rate, limits.api_burst, limits.max_addresses, clock)
+        self.creates = Buckets(limits.create_rate, limits.create_burst, limits.max_addresses, clock)
+        self.sockets: dict[str, int] = {}
+
+    def pace(self, address: str) -> Pace:
+        return Pace(self.limits, self.messages.get(address), self.clock)
+
+
+# ------------------------------------------------------------------- input
+
+
+class BadJson(json.JSONDecodeError):
+    """JSON this server does not read: a number too long, nesting too deep, NaN."""
+
+
+MAX_DIGITS: Final = 30
+MAX_DEPTH: Final = 12
+
+
+def _int(text: str) -> int:
+    if len(text) > MAX_DIGITS:
+        raise BadJson("number too long", text[:MAX_DIGITS], 0)
+    return int(text)
+
+
+def _float(text: str) -> float:
+    if len(text) > MAX_DIGITS:
+        raise BadJson("number too long", text[:MAX_DIGITS], 0)
+    value = float(text)
+    if not math.isfinite(value):
+        raise BadJson("number out of range", text[:MAX_DIGITS], 0)
+    return value
+
+
+def _constant(text: str) -> Any:
+    raise BadJson("not a JSON number", text, 0)
+
+
+def _depth(obj: Any, level: int = 0) -> None:
+    if level > MAX_DEPTH:
+        raise BadJson("nesting too deep", "", 0)
+    if isinstance(obj, dict):
+        for v in obj.values():
+            _depth(v, level + 1)
+    elif isinstance(obj, list):
+        for v in obj:
+            _depth(v, level + 1)
+
+
+def loads(text: str | bytes) -> Any:
+    """``json.loads`` for untrusted input: numbers of at most 30 characters, finite, no NaN,
+    at most 12 levels deep.  Anything else raises :class:`json.JSONDecodeError` (or
+    :class:`UnicodeDecodeError` for bytes that are not UTF-8), never another error."""
+    try:
+        obj = json.loads(text, parse_int=_int, parse_float=_float, parse_constant=_constant)
+    except RecursionError:
+        raise BadJson("nesting too deep", "", 0) from None
+    _depth(obj)
+    return obj
+
+
+def clip(value: object, limit: int = 120) -> object:
+    """A value to be written into a message (a string from a client, an error that quotes
+    one), cut to ``limit`` characters with an ellipsis; numbers and short values unchanged."""
+    if isinstance(value, int | float):
+        return value
+    text = str(value)
+    return text[:limit] + "…" if len(text) > limit else value
+
+
+def words(key: str, lang: str) -> str:
+    """A catalogue text (the guard's refusals are ``web.refused.*``)."""
+    from ..core.text import say
+
+    return say(key, "nb" if lang == "nb" else "en")
+
+
+def lang_of(headers: Iterable[tuple[bytes, bytes]]) -> str:
+    """``nb`` if the browser's first language is Norwegian, else ``en``."""
+    for name, value in headers:
+        if name == b"accept-language":
+            first = value.decode("latin-1").split(",")[0].strip().lower()
+            return "nb" if first[:2] in ("nb", "no", "nn") else "en"
+    return "en"
+
+
+# ------------------------------------------------------------- host, origin
+
+
+def host_name(netloc: str) -> tuple[str, int | None]:
+    """``("example.org", 8000)`` from ``example.org:8000``; IPv6 literals without brackets."""
+    parts = urlsplit("//" + netloc)
+    try:
+        port = parts.port
+    except ValueError:
+        return "", None
+    return (parts.hostname or "").lower().rstrip("."), port
+
+
+def is_ip(name: str) -> bool:
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
+
+
+class Hosts:
+    """The names this server answers to (the ``Host`` allowlist).  ``ip_literals``: also any
+    IP address (a server bound to every interface is reached by its LAN address, which it
+    cannot know; a DNS-rebinding attack needs a *name*, never a bare address)."""
+
+    def __init__(self, names: Iterable[str], ip_literals: bool = False) -> None:
+        self.names = frozenset(host_name(n)[0] if ":" in n and not is_ip(n) else n.lower().strip("[]")
+                               for n in names)
+        self.ip_literals = ip_literals
+
+    def allowed(self, name: str) -> bool:
+        return name in self.names or (self.ip_literals and is_ip(name))
+
+    @classmethod
+    def default(cls, bound: str, extra: Iterable[str] = ()) -> Hosts:
+        """The bound address and localhost; bound to every interface (``0.0.0.0``, ``::``), any IP address too."""
+        wildcard = bound in ("0.0.0.0", "::", "")
+        return cls([*LOOPBACK, bound, *extra], ip_literals=wildcard)
+
+
+DEFAULT_PORTS: Final = {"http": 80, "https": 443, "ws": 80, "wss": 443}
+
+
+def header(scope: Scope, name: bytes) -> str | None:
+    for k, v in scope.get("headers", ()):
+        if k == name:
+            return bytes(v).decode("latin-1")
+    return None
+
+
+def origin_ok(scope: Scope, hosts: Hosts) -> bool:
+    """A WebSocket's ``Origin`` is a page of this server: its host is allowed, its scheme is
+    exactly the one this connection implies (``ws`` -> ``http``, ``wss`` -> ``https``, as
+    the proxy reports it), and its port is the one the browser connected to (the ``Host``
+    header, which is itself allowlisted)."""
+    origin, host = header(scope, b"origin"), header(scope, b"host")
+    if not origin or not host:
+        return False
+    expected = "https" if scope.get("scheme") == "wss" else "http"
+    try:
+        parts = urlsplit(origin)
+        oport = parts.port
+    except ValueError:
+        return False
+    if parts.scheme != expected or parts.path not in ("", "/") or parts.username or parts.query:
+        return False
+    oname = (parts.hostname or "").lower().rstrip(".")
+    hname, hport = host_name(host)
+    default = DEFAULT_PORTS[expected]
+    return hosts.allowed(oname) and oname == hname and (oport or default) == (hport or default)
+
+
+# -------------------------------------------------------------- middleware
+
+
+class Refused(Exception):
+    """Raised inside the app by the body reader: answer with this status."""
+
+    def __init__(self, status: int, key: str) -> None:
+        super().__init__(key)
+        self.status = status
+        self.key = key
+
+
+class Guard:
+    """ASGI middleware: Host allowlist, Origin check, body limits, socket caps, API rates.
+    ``words(key, lang)`` gives a refusal's text (the catalogue's ``web.refused.*``)."""
+
+    def __init__(self, app: ASGIApp, hub: Hub, hosts: Hosts, words: Callable[[str, str], str]) -> None:
+        self.app = app
+        self.hub = hub
+        self.hosts = hosts
+        self.words = words
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        kind = scope["type"]
+        if kind not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        client = scope.get("client")
+        address = str(client[0]) if client else "?"
+        name, _ = host_name(header(scope, b"host") or "")
+        if kind == "websocket":
+            await self.websocket(scope, receive, send, address, name)
+        else:
+            await self.http(scope, receive, send, address, name)
+
+    async def answer(self, send: Send, scope: Scope, status: int, key: str) -> None:
+        text = self.words(key, lang_of(scope.get("headers", ())))
+        body = json.dumps({"error": text}).encode()
+        await send({"type": "http.response.start", "status": status,
+                    "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+                                (b"connection", b"close")]})
+        await send({"type": "http.response.body", "body": body})
+
+    async def http(self, scope: Scope, receive: Receive, send: Send, address: str, name: str) -> None:
+        if not self.hosts.allowed(name):
+            await self.answer(send, scope, 421, "web.refused.bad_host")
+            return
+        method = scope.get("method", "GET")
+        if method not in ("GET", "HEAD"):
+            if self.hub.api.take(address) > 0:
+                self.hub.api.get(address).refund()
+                await self.answer(send, scope, 429, "web.refused.slow_down")
+                return
+            if method == "POST" and scope.get("path") == "/api/tables" and self.hub.creates.take(address) > 0:
+                self.hub.creates.get(address).refund()
+                await self.answer(send, scope, 429, "web.refused.too_many_tables")
+                return
+        length = header(scope, b"content-length")
+        limits = self.hub.limits
+        if length is not None and (not length.isdigit() or len(length) > 12 or int(length) > limits.max_body):
+            await self.answer(send, scope, 413, "web.refused.too_big")
+            return
+        got = 0
+        deadline = time.monotonic() + limits.body_timeout
+        started = False
+
+        async def bounded_receive() -> Message:
+            nonlocal got
+            try:
+                msg = await asyncio.wait_for(receive(), timeout=max(0.01, deadline - time.monotonic()))
+            except TimeoutError:
+                raise Refused(408, "web.refused.too_slow") from None
+            if msg["type"] == "http.request":
+                got += len(msg.get("body", b""))
+                if got > limits.max_body:
+                    raise Refused(413, "web.refused.too_big")
+            return msg
+
+        async def watched_send(msg: Message) -> None:
+            nonlocal started
+            if msg["type"] == "http.response.start":
+                started = True
+            await send(msg)
+
+        try:
+            await self.app(scope, bounded_receive, watched_send)
+        except Refused as r:
+            if not started:
+                await self.answer(send, scope, r.status, r.key)
+
+    async def websocket(self, scope: Scope, receive: Receive, send: Send, address: str, name: str) -> None:
+        limits = self.hub.limits
+        if not self.hosts.allowed(name) or not origin_ok(scope, self.hosts) \
+                or self.hub.sockets.get(address, 0) >= limits.max_sockets_per_address:
+            await send({"type": "websocket.close", "code": CLOSE_POLICY})  # before accept: HTTP 403
+            return
+        self.hub.sockets[address] = self.hub.sockets.get(address, 0) + 1
+        scope[PACE] = self.hub.pace(address)
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            left = self.hub.sockets[address] - 1
+            if left:
+                self.hub.sockets[address] = left
+            else:
+                del self.hub.sockets[address]
+
+
+async def receive_text(ws: Any, pace: Pace | None, max_message: int) -> str | None:
+    """The next text message of a Starlette WebSocket, paced; ``None`` after the socket was
+    closed for a reason (binary data: 1003, too big: 1009, a flood: 4429).  A disconnect
+    raises :class:`starlette.websockets.WebSocketDisconnect`, as ``receive_text`` does."""
+    from starlette.websockets import WebSocketDisconnect
+
+    msg = await ws.receive()
+    if msg["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(msg.get("code", 1000))
+    text = msg.get("text")
+    if text is None:
+        await ws.close(code=CLOSE_UNSUPPORTED)
+        return None
+    if len(text) > max_message:
+        await ws.close(code=CLOSE_TOO_BIG)
+        return None
+    if pace is not None:
+        try:
+            wait = pace.wait(text)
+        except Flood:
+            await ws.close(code=CLOSE_FLOOD)
+            return None
+        if wait:
+            await asyncio.sleep(wait)
+    return str(text)
+
+
+# ------------------------------------------------------ the socket doorman
+
+
+class Doorman:
+    """The sockets of one server that have not yet sent a whole request head ("silent"),
+    oldest first, per address and in all."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self.silent: OrderedDict[Any, str] = OrderedDict()
+        self.by_address: dict[str, OrderedDict[Any, None]] = {}
+
+    def arrive(self, proto: Any, address: str) -> list[Any]:
+        """Register a new silent socket; the ones to close to make room (oldest first)."""
+        self.silent[proto] = address
+        mine = self.by_address.setdefault(address, OrderedDict())
+        mine[proto] = None
+        evict = []
+        while len(mine) > self.limits.max_silent_per_address:
+            evict.append(next(iter(mine)))
+            self.leave(evict[-1])
+        while len(self.silent) > self.limits.max_silent:
+            evict.append(next(iter(self.silent)))
+            self.leave(evict[-1])
+        return evict
+
+    def leave(self, proto: Any) -> None:
+        address = self.silent.pop(proto, None)
+        if address is None:
+            return
+        mine = self.by_address[address]
+        mine.pop(proto, None)
+        if not mine:
+            del self.by_address[address]
+
+    def oldest(self) -> Any | None:
+        return next(iter(self.silent), None)
+
+
+def guarded_protocol(limits: Limits) -> type[asyncio.Protocol]:
+    """uvicorn's HTTP protocol (httptools, else h11) with the first-request timeout, the
+    head size limit and the silent-socket caps of ``limits``; pass it as ``http=``."""
+    try:
+        from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol as Base
+    except ImportError:  # pragma: no cover - uvicorn without httptools
+        from uvicorn.protocols.http.h11_impl import H11Protocol as Base  # type: ignore[assignment]
+    door = Doorman(limits)
+
+    class Guarded(Base):
+        doorman = door
+
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            self.head_bytes = 0
+            self.waiting = False
+            peer = self.client[0] if self.client else "?"
+            if len(self.connections) > limits.max_connections:
+                oldest = door.oldest()
+                if oldest is None:  # full of working sockets: this one cannot be served
+                    transport.write(b"HTTP/1.1 503 Service Unavailable\r\ncontent-length: 0\r\n"
+                                    b"connection: close\r\n\r\n")
+                    transport.close()
+                    self.waiting = False
+                    return
+                door.leave(oldest)
+                oldest.drop()
+            self.peer = peer
+            self.start_waiting()
+
+        def start_waiting(self) -> None:
+            """A request head is due: it must come whole within the timeout (the first one,
+            and each later one on a kept-alive socket)."""
+            self.waiting = True
+            self.head_bytes = 0
+            self.seen_cycle = self.cycle
+            for old in door.arrive(self, self.peer):
+                old.drop()
+            self.first_timer = self.loop.call_later(limits.first_request_timeout, self.too_slow)
+
+        def drop(self) -> None:
+            self.waiting = False
+            self.first_timer.cancel()
+            if not self.transport.is_closing():
+                self.transport.close()
+
+        def too_slow(self) -> None:
+            if self.waiting:
+                door.leave(self)
+                self.drop()
+
+        def data_received(self, data: bytes) -> None:
+            if not self.waiting and self.cycle is not None and self.cycle.response_complete \
+                    and not self.pipeline and self.transport.get_protocol() is self:
+                self.start_waiting()  # the next request on a kept-alive socket begins
+            super().data_received(data)
+            if not self.waiting:
+                return
+            if self.cycle is not self.seen_cycle or self.transport.get_protocol() is not self:
+                self.waiting = False  # a whole request head arrived (a request, or the WebSocket upgrade)
+                self.first_timer.cancel()
+                door.leave(self)
+                return
+            self.head_bytes += len(data)
+            if self.head_bytes > limits.max_head:  # still no whole head: refuse it
+                door.leave(self)
+                self.waiting = False
+                self.first_timer.cancel()
+                self.transport.write(b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-length: 0\r\n"
+                                     b"connection: close\r\n\r\n")
+                self.transport.close()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            if getattr(self, "waiting", False):
+                self.waiting = False
+                self.first_timer.cancel()
+                door.leave(self)
+            super().connection_lost(exc)
+
+    return Guarded
+
+
+def raise_file_limit(wanted: int) -> int:
+    """Raise this process's soft limit on open files towards ``wanted`` (up to the hard
+    limit); the limit now in force."""
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - not on POSIX
+        return wanted
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+            soft = target
+        except (ValueError, OSError):
+            pass
+    return int(soft) if soft != resource.RLIM_INFINITY else wanted
