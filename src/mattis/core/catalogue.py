@@ -703,7 +703,8 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
                            "Already have a seat at this table? Open your own link to it (at the bottom of the page "
                            "where you played), or ask the host for a new link."),
     "web.seat_choice": ("Denne nettleseren sitter alt ved bordet (plass {n}). Lenken er til en plass ved samme bord.",
-                        "This browser already sits at this table (seat {n}). The link is for a seat at the same table."),
+                        "This browser already sits at this table (seat {n}). "
+                        "The link is for a seat at the same table."),
     "web.take_link_seat": ("Ta plassen fra lenken", "Take the link's seat"),
     "web.keep_my_seat": ("Behold plassen min", "Keep my seat"),
     "web.show_qr": ("QR-kode", "QR code"),
