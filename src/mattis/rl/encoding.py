@@ -108,8 +108,8 @@ _MASKS: dict[tuple[int, ...], int] = {}
 
 
 def _mask(cards: tuple[int, ...]) -> int:
-    """The bit mask of a tuple of cards, memoised (hands, piles and known sets repeat
-    from one move to the next, and hashing a tuple is cheaper than a Python loop)."""
+    """The bit mask of a tuple of cards, memoised (table entries and shown cards repeat,
+    and hashing a short tuple is cheaper than a Python loop)."""
     m = _MASKS.get(cards)
     if m is None:
         m = 0
@@ -119,6 +119,34 @@ def _mask(cards: tuple[int, ...]) -> int:
             _MASKS.clear()
         _MASKS[cards] = m
     return m
+
+
+_BYTE_FLAGS = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1, bitorder="little").astype(np.float32)
+"""Row ``b``: the eight bits of byte ``b`` (lowest first) as float32 0/1."""
+
+
+class _View:
+    """One observer seat's precomputed places: where each absolute seat's blocks go."""
+
+    __slots__ = ("to_act", "holder", "leader", "known", "piles", "table1", "table2", "laid", "seat_sets",
+                 "scalar_idx")
+
+    def __init__(self, o: dict[str, int], n: int, me: int) -> None:
+        rel = [(s - me) % n for s in range(n)]
+        self.to_act = [1 << (o["to_act"] + r) for r in rel]
+        self.holder = [1 << (o["trump_holder"] + r) for r in rel]
+        self.leader = [1 << (o["trick_leader"] + r) for r in rel]
+        self.known = [o["known"] + r * 52 for r in rel]
+        self.piles = [o["piles"] + r * 52 for r in rel]
+        self.table1 = [o["table1"] + r * 52 for r in rel]
+        self.table2 = [o["table2"] + r * 52 for r in rel]
+        self.laid = [o["laid"] + r * 52 for r in rel]
+        #: per block of seat flags (fighters, in_game, finished, losers): seat tuple -> bits
+        self.seat_sets: dict[str, dict[tuple[int, ...], int]] = {
+            b: {} for b in ("fighters", "in_game", "finished", "losers")}
+        #: where hand_counts and tricks_won of each absolute seat go, then the four counts
+        self.scalar_idx = np.array([o["hand_counts"] + r for r in rel] + [o["tricks_won"] + r for r in rel]
+                                   + [o["stock"], o["set_aside"], o["table2_count"], o["trick_need"]], np.intp)
 
 
 class Encoder:
@@ -132,12 +160,14 @@ class Encoder:
     rebuilt history) starts the encoder afresh, so one encoder may be handed any
     observation of ``players`` seats and the result always equals :func:`encode`.
 
-    The 0/1 entries are gathered as one big integer (a card set is a 52-bit mask
-    shifted to its block) and unpacked by NumPy in one call.
+    The card sets come from the observation's bit masks (``hand_mask``,
+    ``known_masks``, ``pile_masks``); the 0/1 entries are gathered as one big integer
+    (each 52-bit mask shifted to its block, by places precomputed per observer seat)
+    and turned into float32 by one NumPy lookup of its bytes.
     """
 
     __slots__ = ("players", "_o", "_size", "_nbytes", "_laid_bits", "_laid_any", "_seen", "_last", "_seat",
-                 "_scalar_idx", "_rel")
+                 "_views", "_phase_bit", "_sets_order")
 
     def __init__(self, players: int) -> None:
         n = players
@@ -145,7 +175,6 @@ class Encoder:
         self._o = offsets(n)
         self._size = obs_size(n)
         self._nbytes = (self._size + 7) // 8
-        o = self._o
         self._laid_bits = 0
         """The ``laid`` block so far (relative to ``_seat``), as bits of the tensor."""
         self._laid_any = 0
@@ -153,12 +182,8 @@ class Encoder:
         self._seen = 0
         self._last: object = None
         self._seat = -1
-        #: per observer seat: the relative index of each absolute seat
-        self._rel = [[(s - me) % n for s in range(n)] for me in range(n)]
-        #: per observer seat: where hand_counts and tricks_won of each absolute seat go
-        self._scalar_idx = [np.array([o["hand_counts"] + r for r in rel] + [o["tricks_won"] + r for r in rel]
-                                     + [o["stock"], o["set_aside"], o["table2_count"], o["trick_need"]], np.intp)
-                            for rel in self._rel]
+        self._views = [_View(self._o, n, me) for me in range(n)]
+        self._phase_bit = {ph: 1 << (self._o["phase"] + int(ph) - 1) for ph in Phase}
 
     def reset(self) -> None:
         """Forget the history seen so far."""
@@ -176,91 +201,108 @@ class Encoder:
             k = 0
         if k == len(hist):
             return
-        rel = self._rel[obs.seat]
-        base = self._o["laid"]
+        laid = self._views[obs.seat].laid
         bits = self._laid_bits
         any_mask = self._laid_any
         pickup = MoveKind.PICKUP
         for i in range(k, len(hist)):
             s, mv, shown = hist[i]
             if mv.kind is not pickup:
-                m = _mask(shown)
-                bits |= m << (base + rel[s] * 52)
+                m = 1 << shown[0] if len(shown) == 1 else _mask(shown)
+                bits |= m << laid[s]
                 any_mask |= m
         self._laid_bits = bits
         self._laid_any = any_mask
         self._seen = len(hist)
         self._last = hist[-1]
 
+    def _seat_bits(self, view: _View, block: str, seats: tuple[int, ...]) -> int:
+        memo = view.seat_sets[block]
+        b = memo.get(seats)
+        if b is None:
+            base = self._o[block]
+            me = self._seat
+            n = self.players
+            b = 0
+            for s in seats:
+                b |= 1 << (base + (s - me) % n)
+            memo[seats] = b
+        return b
+
     def encode(self, obs: Observation, out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]:
         """The tensor of ``obs`` (a new array, or written into ``out``)."""
-        if obs.players != self.players:
-            raise ValueError(f"this encoder is for {self.players} players, not {obs.players}")
-        self._catch_up(obs)
         n = self.players
+        if obs.players != n:
+            raise ValueError(f"this encoder is for {n} players, not {obs.players}")
+        self._catch_up(obs)
         me = obs.seat
-        rel = self._rel[me]
+        v = self._views[me]
         o = self._o
-        bits = self._laid_bits | _mask(obs.hand) << o["hand"] | 1 << (o["phase"] + int(obs.phase) - 1)
-        if obs.to_act is not None:
-            bits |= 1 << (o["to_act"] + rel[obs.to_act])
-        kn, pl = o["known"], o["piles"]
+        phase = obs.phase
+        bits = self._laid_bits | obs.hand_mask << o["hand"] | self._phase_bit[phase]
+        to_act = obs.to_act
+        if to_act is not None:
+            bits |= v.to_act[to_act]
         known_mask = 0
-        for s in range(n):
-            k = obs.known[s]
+        for s, k in enumerate(obs.known_masks):
             if k:
-                m = _mask(k)
-                bits |= m << (kn + rel[s] * 52)
-                known_mask |= m
-            p = obs.piles[s]
+                bits |= k << v.known[s]
+                known_mask |= k
+        for s, p in enumerate(obs.pile_masks):
             if p:
-                bits |= _mask(p) << (pl + rel[s] * 52)
-        if obs.trump is not None:
-            bits |= 1 << (o["trump"] + obs.trump)
-        if obs.trump_card is not None:
-            bits |= 1 << (o["trump_card"] + obs.trump_card)
-        if obs.trump_holder is not None:
-            bits |= 1 << (o["trump_holder"] + rel[obs.trump_holder])
-        if obs.trick_leader is not None:
-            bits |= 1 << (o["trick_leader"] + rel[obs.trick_leader])
-        b = o["table1"]
-        for s, c in obs.table1:
-            bits |= 1 << (b + rel[s] * 52 + c)
-        b = o["fighters"]
-        for s in obs.fighters:
-            bits |= 1 << (b + rel[s])
+                bits |= p << v.piles[s]
+        trump = obs.trump
+        if trump is not None:
+            bits |= 1 << (o["trump"] + trump)
+            trump_card = obs.trump_card
+            if trump_card is not None:
+                bits |= 1 << (o["trump_card"] + trump_card)
+        holder = obs.trump_holder
+        if holder is not None:
+            bits |= v.holder[holder]
+        leader = obs.trick_leader
+        if leader is not None:
+            bits |= v.leader[leader]
+        table1 = obs.table1
+        if table1:
+            t1 = v.table1
+            for s, c in table1:
+                bits |= 1 << (t1[s] + c)
+        fighters = obs.fighters
+        if fighters:
+            bits |= self._seat_bits(v, "fighters", fighters)
         table2 = obs.table2
         on_table = 0
         if table2:
-            b = o["table2"]
+            t2 = v.table2
             for s, entry in table2:
                 m = _mask(entry)
-                bits |= m << (b + rel[s] * 52)
+                bits |= m << t2[s]
                 on_table |= m
             bits |= _mask(table2[-1][1]) << o["table2_top"] | _mask(table2[0][1]) << o["table2_first"]
-        if obs.phase is not Phase.COLLECT:
+        if phase is not Phase.COLLECT:
             bits |= (self._laid_any & ~on_table & ~known_mask) << o["out"]
-        b = o["in_game"]
-        for s in obs.in_game:
-            bits |= 1 << (b + rel[s])
-        b = o["finished"]
-        for s in obs.finished:
-            bits |= 1 << (b + rel[s])
-        b = o["losers"]
-        for s in obs.losers:
-            bits |= 1 << (b + rel[s])
-        if obs.last_trick is not None:
-            bits |= _mask(obs.last_trick[1]) << o["last_trick"]
-        flags = np.unpackbits(np.frombuffer(bits.to_bytes(self._nbytes, "little"), np.uint8),
-                              count=self._size, bitorder="little")
+        bits |= self._seat_bits(v, "in_game", obs.in_game)
+        finished = obs.finished
+        if finished:
+            bits |= self._seat_bits(v, "finished", finished)
+        losers = obs.losers
+        if losers:
+            bits |= self._seat_bits(v, "losers", losers)
+        last = obs.last_trick
+        if last is not None:
+            bits |= _mask(last[1]) << o["last_trick"]
+        flags = _BYTE_FLAGS.take(np.frombuffer(bits.to_bytes(self._nbytes, "little"), np.uint8), axis=0)
+        size = self._size
         if out is None:
-            t = flags.astype(np.float32)
+            t = flags.reshape(-1)[:size]
         else:
             t = out
-            t[...] = flags
-        t[self._scalar_idx[me]] = (*[c / 52.0 for c in obs.hand_counts], *[w / 26.0 for w in obs.tricks_won],
-                                   obs.stock_count / 52.0, obs.set_aside_count / 52.0, len(table2) / n,
-                                   obs.trick_need / n)
+            t[...] = flags.reshape(-1)[:size]
+        hc = obs.hand_counts
+        tw = obs.tricks_won
+        t[v.scalar_idx] = (*[c / 52.0 for c in hc], *[w / 26.0 for w in tw], obs.stock_count / 52.0,
+                           obs.set_aside_count / 52.0, len(table2) / n, obs.trick_need / n)
         return t
 
 
