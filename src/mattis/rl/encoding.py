@@ -26,6 +26,7 @@ import numpy.typing as npt
 
 from ..core import CHANCE, PHASE2, PICKUP, Move, MoveKind, Observation, Phase, Rules, play
 from ..core.cards import RANK_LETTERS, SUIT_LETTERS, card_code
+from ..core.observation import FLAG_BLOCKS, count_fractions, flag_bits
 
 OBS_LAYOUT_DOC = """\
 phase         3      one-hot: phase 1, phase 2, over
@@ -128,22 +129,11 @@ _BYTE_FLAGS = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1, bit
 class _View:
     """One observer seat's precomputed places: where each absolute seat's blocks go."""
 
-    __slots__ = ("to_act", "holder", "leader", "known", "piles", "table1", "table2", "laid", "seat_sets",
-                 "scalar_idx")
+    __slots__ = ("laid", "scalar_idx")
 
     def __init__(self, o: dict[str, int], n: int, me: int) -> None:
         rel = [(s - me) % n for s in range(n)]
-        self.to_act = [1 << (o["to_act"] + r) for r in rel]
-        self.holder = [1 << (o["trump_holder"] + r) for r in rel]
-        self.leader = [1 << (o["trick_leader"] + r) for r in rel]
-        self.known = [o["known"] + r * 52 for r in rel]
-        self.piles = [o["piles"] + r * 52 for r in rel]
-        self.table1 = [o["table1"] + r * 52 for r in rel]
-        self.table2 = [o["table2"] + r * 52 for r in rel]
         self.laid = [o["laid"] + r * 52 for r in rel]
-        #: per block of seat flags (fighters, in_game, finished, losers): seat tuple -> bits
-        self.seat_sets: dict[str, dict[tuple[int, ...], int]] = {
-            b: {} for b in ("fighters", "in_game", "finished", "losers")}
         #: where hand_counts and tricks_won of each absolute seat go, then the four counts
         self.scalar_idx = np.array([o["hand_counts"] + r for r in rel] + [o["tricks_won"] + r for r in rel]
                                    + [o["stock"], o["set_aside"], o["table2_count"], o["trick_need"]], np.intp)
@@ -160,14 +150,14 @@ class Encoder:
     rebuilt history) starts the encoder afresh, so one encoder may be handed any
     observation of ``players`` seats and the result always equals :func:`encode`.
 
-    The card sets come from the observation's bit masks (``hand_mask``,
-    ``known_masks``, ``pile_masks``); the 0/1 entries are gathered as one big integer
-    (each 52-bit mask shifted to its block, by places precomputed per observer seat)
-    and turned into float32 by one NumPy lookup of its bytes.
+    The 0/1 entries are gathered as one big integer by the core's
+    :func:`mattis.core.observation.flag_bits` (compiled with the core: it shifts the
+    observation's card masks to their blocks) plus the ``laid`` block kept here, and
+    turned into float32 by one NumPy lookup of its bytes.
     """
 
     __slots__ = ("players", "_o", "_size", "_nbytes", "_laid_bits", "_laid_any", "_seen", "_last", "_seat",
-                 "_views", "_phase_bit", "_sets_order")
+                 "_views", "_at")
 
     def __init__(self, players: int) -> None:
         n = players
@@ -183,7 +173,7 @@ class Encoder:
         self._last: object = None
         self._seat = -1
         self._views = [_View(self._o, n, me) for me in range(n)]
-        self._phase_bit = {ph: 1 << (self._o["phase"] + int(ph) - 1) for ph in Phase}
+        self._at = tuple(self._o[b] for b in FLAG_BLOCKS)
 
     def reset(self) -> None:
         """Forget the history seen so far."""
@@ -216,19 +206,6 @@ class Encoder:
         self._seen = len(hist)
         self._last = hist[-1]
 
-    def _seat_bits(self, view: _View, block: str, seats: tuple[int, ...]) -> int:
-        memo = view.seat_sets[block]
-        b = memo.get(seats)
-        if b is None:
-            base = self._o[block]
-            me = self._seat
-            n = self.players
-            b = 0
-            for s in seats:
-                b |= 1 << (base + (s - me) % n)
-            memo[seats] = b
-        return b
-
     def encode(self, obs: Observation, out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]:
         """The tensor of ``obs`` (a new array, or written into ``out``)."""
         n = self.players
@@ -237,61 +214,7 @@ class Encoder:
         self._catch_up(obs)
         me = obs.seat
         v = self._views[me]
-        o = self._o
-        phase = obs.phase
-        bits = self._laid_bits | obs.hand_mask << o["hand"] | self._phase_bit[phase]
-        to_act = obs.to_act
-        if to_act is not None:
-            bits |= v.to_act[to_act]
-        known_mask = 0
-        for s, k in enumerate(obs.known_masks):
-            if k:
-                bits |= k << v.known[s]
-                known_mask |= k
-        for s, p in enumerate(obs.pile_masks):
-            if p:
-                bits |= p << v.piles[s]
-        trump = obs.trump
-        if trump is not None:
-            bits |= 1 << (o["trump"] + trump)
-            trump_card = obs.trump_card
-            if trump_card is not None:
-                bits |= 1 << (o["trump_card"] + trump_card)
-        holder = obs.trump_holder
-        if holder is not None:
-            bits |= v.holder[holder]
-        leader = obs.trick_leader
-        if leader is not None:
-            bits |= v.leader[leader]
-        table1 = obs.table1
-        if table1:
-            t1 = v.table1
-            for s, c in table1:
-                bits |= 1 << (t1[s] + c)
-        fighters = obs.fighters
-        if fighters:
-            bits |= self._seat_bits(v, "fighters", fighters)
-        table2 = obs.table2
-        on_table = 0
-        if table2:
-            t2 = v.table2
-            for s, entry in table2:
-                m = _mask(entry)
-                bits |= m << t2[s]
-                on_table |= m
-            bits |= _mask(table2[-1][1]) << o["table2_top"] | _mask(table2[0][1]) << o["table2_first"]
-        if phase is not Phase.COLLECT:
-            bits |= (self._laid_any & ~on_table & ~known_mask) << o["out"]
-        bits |= self._seat_bits(v, "in_game", obs.in_game)
-        finished = obs.finished
-        if finished:
-            bits |= self._seat_bits(v, "finished", finished)
-        losers = obs.losers
-        if losers:
-            bits |= self._seat_bits(v, "losers", losers)
-        last = obs.last_trick
-        if last is not None:
-            bits |= _mask(last[1]) << o["last_trick"]
+        bits = self._laid_bits | flag_bits(obs, self._at, self._laid_any)
         flags = _BYTE_FLAGS.take(np.frombuffer(bits.to_bytes(self._nbytes, "little"), np.uint8), axis=0)
         size = self._size
         if out is None:
@@ -299,10 +222,7 @@ class Encoder:
         else:
             t = out
             t[...] = flags.reshape(-1)[:size]
-        hc = obs.hand_counts
-        tw = obs.tricks_won
-        t[v.scalar_idx] = (*[c / 52.0 for c in hc], *[w / 26.0 for w in tw], obs.stock_count / 52.0,
-                           obs.set_aside_count / 52.0, len(table2) / n, obs.trick_need / n)
+        t[v.scalar_idx] = count_fractions(obs)
         return t
 
 
