@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Final, final
 
 from .cards import Card, cards_of, mask_of
-from .moves import Move
+from .moves import Move, MoveKind
 from .rules import Rules
 from .vocabulary import Outcome, Phase, Termination
 
@@ -414,6 +414,7 @@ FLAG_BLOCKS: Final[tuple[str, ...]] = (
 )
 """The blocks of 0/1 facts :func:`flag_bits` lays out, in the order of its ``at``."""
 
+_PICKUP: Final = MoveKind.PICKUP
 _PHASE_AT: Final = 0
 _TO_ACT_AT: Final = 1
 _HAND_AT: Final = 2
@@ -533,3 +534,22 @@ def count_fractions(obs: Observation) -> tuple[float, ...]:
     out.append(len(obs._table2) / n)
     out.append(obs._trick_need / n)
     return tuple(out)
+
+
+def laid_bits(obs: Observation, start: int, at: int, bits: int, laid: int) -> tuple[int, int]:
+    """``bits`` and ``laid`` with the history items of ``obs`` from index ``start`` on
+    added, for a tensor encoder that keeps them move by move: each card shown by a
+    move other than a pickup at bit ``at + 52 * k + card`` (``k``: the seat that laid
+    it, relative to the observer) in ``bits``, and in the card mask ``laid``."""
+    n = obs._players
+    me = obs._seat
+    hist = obs._history
+    for i in range(start, len(hist)):
+        s, mv, shown = hist[i]
+        if mv.kind is not _PICKUP:
+            m = 0
+            for c in shown:
+                m |= 1 << c
+            bits |= m << (at + (s - me) % n * 52)
+            laid |= m
+    return bits, laid

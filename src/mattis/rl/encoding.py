@@ -26,7 +26,7 @@ import numpy.typing as npt
 
 from ..core import CHANCE, PHASE2, PICKUP, Move, MoveKind, Observation, Phase, Rules, play
 from ..core.cards import RANK_LETTERS, SUIT_LETTERS, card_code
-from ..core.observation import FLAG_BLOCKS, count_fractions, flag_bits
+from ..core.observation import FLAG_BLOCKS, count_fractions, flag_bits, laid_bits
 
 OBS_LAYOUT_DOC = """\
 phase         3      one-hot: phase 1, phase 2, over
@@ -126,19 +126,6 @@ _BYTE_FLAGS = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1, bit
 """Row ``b``: the eight bits of byte ``b`` (lowest first) as float32 0/1."""
 
 
-class _View:
-    """One observer seat's precomputed places: where each absolute seat's blocks go."""
-
-    __slots__ = ("laid", "scalar_idx")
-
-    def __init__(self, o: dict[str, int], n: int, me: int) -> None:
-        rel = [(s - me) % n for s in range(n)]
-        self.laid = [o["laid"] + r * 52 for r in rel]
-        #: where hand_counts and tricks_won of each absolute seat go, then the four counts
-        self.scalar_idx = np.array([o["hand_counts"] + r for r in rel] + [o["tricks_won"] + r for r in rel]
-                                   + [o["stock"], o["set_aside"], o["table2_count"], o["trick_need"]], np.intp)
-
-
 class Encoder:
     """The observation tensor of one seat, kept up move by move.
 
@@ -157,7 +144,7 @@ class Encoder:
     """
 
     __slots__ = ("players", "_o", "_size", "_nbytes", "_laid_bits", "_laid_any", "_seen", "_last", "_seat",
-                 "_views", "_at")
+                 "_scalar_idx", "_at")
 
     def __init__(self, players: int) -> None:
         n = players
@@ -172,7 +159,12 @@ class Encoder:
         self._seen = 0
         self._last: object = None
         self._seat = -1
-        self._views = [_View(self._o, n, me) for me in range(n)]
+        o = self._o
+        #: per observer seat: where hand_counts and tricks_won of each absolute seat go, then the four counts
+        self._scalar_idx = [np.array([o["hand_counts"] + (s - me) % n for s in range(n)]
+                                     + [o["tricks_won"] + (s - me) % n for s in range(n)]
+                                     + [o["stock"], o["set_aside"], o["table2_count"], o["trick_need"]], np.intp)
+                            for me in range(n)]
         self._at = tuple(self._o[b] for b in FLAG_BLOCKS)
 
     def reset(self) -> None:
@@ -191,18 +183,7 @@ class Encoder:
             k = 0
         if k == len(hist):
             return
-        laid = self._views[obs.seat].laid
-        bits = self._laid_bits
-        any_mask = self._laid_any
-        pickup = MoveKind.PICKUP
-        for i in range(k, len(hist)):
-            s, mv, shown = hist[i]
-            if mv.kind is not pickup:
-                m = 1 << shown[0] if len(shown) == 1 else _mask(shown)
-                bits |= m << laid[s]
-                any_mask |= m
-        self._laid_bits = bits
-        self._laid_any = any_mask
+        self._laid_bits, self._laid_any = laid_bits(obs, k, self._o["laid"], self._laid_bits, self._laid_any)
         self._seen = len(hist)
         self._last = hist[-1]
 
@@ -212,8 +193,6 @@ class Encoder:
         if obs.players != n:
             raise ValueError(f"this encoder is for {n} players, not {obs.players}")
         self._catch_up(obs)
-        me = obs.seat
-        v = self._views[me]
         bits = self._laid_bits | flag_bits(obs, self._at, self._laid_any)
         flags = _BYTE_FLAGS.take(np.frombuffer(bits.to_bytes(self._nbytes, "little"), np.uint8), axis=0)
         size = self._size
@@ -222,7 +201,7 @@ class Encoder:
         else:
             t = out
             t[...] = flags.reshape(-1)[:size]
-        t[v.scalar_idx] = count_fractions(obs)
+        t[self._scalar_idx[obs.seat]] = count_fractions(obs)
         return t
 
 
@@ -260,6 +239,15 @@ class ActionSpace:
         object.__setattr__(self, "_seq_index", {cards: 52 + i for i, cards in enumerate(seqs)})
         moves: list[Move] = [play(c) for c in range(52)] + [play(*cards) for cards in seqs] + [CHANCE, PICKUP]
         object.__setattr__(self, "_moves", tuple(moves))
+        #: the action of each shared move object, by identity (the core's moves are shared)
+        object.__setattr__(self, "_by_id", {id(mv): (mv, a) for a, mv in enumerate(moves)})
+        #: recent masks by the identity of the legal-move tuple (the core memoises them)
+        object.__setattr__(self, "_masks", {})
+        object.__setattr__(self, "_sorted", {})
+
+    def __reduce__(self) -> tuple[type[ActionSpace], tuple[Rules]]:
+        """Pickle by the rules (the memo tables are rebuilt)."""
+        return (ActionSpace, (self.rules,))
 
     @property
     def size(self) -> int:
@@ -296,13 +284,43 @@ class ActionSpace:
 
     def actions(self, moves: Sequence[Move]) -> list[int]:
         """The action numbers of some moves, in the same order."""
-        return [self.action(m) for m in moves]
+        by_id: dict[int, tuple[Move, int]] = self._by_id  # type: ignore[attr-defined]
+        out: list[int] = []
+        for mv in moves:
+            hit = by_id.get(id(mv))
+            out.append(hit[1] if hit is not None and hit[0] is mv else self.action(mv))
+        return out
+
+    def legal_actions(self, moves: Sequence[Move]) -> list[int]:
+        """The action numbers of ``moves`` in increasing order (a new list each call;
+        memoised by the identity of a ``moves`` tuple, like :meth:`mask`)."""
+        memo: dict[int, tuple[Sequence[Move], list[int]]] = self._sorted  # type: ignore[attr-defined]
+        hit = memo.get(id(moves))
+        if hit is not None and hit[0] is moves:
+            return hit[1][:]
+        acts = sorted(self.actions(moves))
+        if isinstance(moves, tuple):
+            if len(memo) >= 4096:
+                memo.clear()
+            memo[id(moves)] = (moves, acts[:])
+        return acts
 
     def mask(self, moves: Sequence[Move]) -> npt.NDArray[np.int8]:
-        """An int8 mask with 1 at each of ``moves``."""
+        """An int8 mask with 1 at each of ``moves`` (a new array each call).
+
+        Memoised by the identity of a ``moves`` tuple (the core hands out the same
+        tuple for the same legal moves), so a repeated tuple costs one array copy."""
+        memo: dict[int, tuple[Sequence[Move], npt.NDArray[np.int8]]] = self._masks  # type: ignore[attr-defined]
+        hit = memo.get(id(moves))
+        if hit is not None and hit[0] is moves:
+            return hit[1].copy()
         m = np.zeros(self.size, np.int8)
-        for mv in moves:
-            m[self.action(mv)] = 1
+        if moves:
+            m[self.actions(moves)] = 1
+        if isinstance(moves, tuple):
+            if len(memo) >= 4096:
+                memo.clear()
+            memo[id(moves)] = (moves, m.copy())  # the entry keeps the tuple alive: its id stays its own
         return m
 
     def describe(self, action: int) -> str:
