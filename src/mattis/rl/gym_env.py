@@ -13,9 +13,10 @@ callables ``(observation, mask) -> action``, frozen snapshots of a learner, or a
 observation, moved by the one play loop (:func:`mattis.play.play_until`) until it is
 the learner's turn.
 
-The default opponent is ``easy`` (the heuristic bot: about 8,700 steps of a random
-learner per CPU second, against about 140 for ``medium``, whose rollouts are too slow
-to train against); ask for ``medium`` by name to evaluate.
+The default opponent is ``easy`` (the heuristic bot: about 22,700 steps of a random
+learner per CPU second on the compiled core, 8,700 on the pure one, against about 300
+for ``medium``, whose rollouts are too slow to train against); ask for ``medium`` by
+name to evaluate.
 
 Per episode: ``seat`` is a seat number, ``"rotate"`` (episode ``k`` plays seat
 ``k % players``) or ``"random"``; ``dealer`` likewise (a number, ``"rotate"`` or
