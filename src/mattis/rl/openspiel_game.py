@@ -151,10 +151,12 @@ class _Core:
     playouts pay nothing for it.
     """
 
-    __slots__ = ("deck", "state", "moves", "cursor", "hands", "to_act")
+    __slots__ = ("deck", "dealt", "state", "moves", "cursor", "hands", "to_act")
 
     def __init__(self, players: int) -> None:
         self.deck: list[int] = []
+        self.dealt = 0
+        """The mask of the cards in ``deck``."""
         self.state: State | None = None
         self.moves: list[Move] = []
         self.cursor: State | None = None
@@ -164,6 +166,7 @@ class _Core:
     def __deepcopy__(self, memo: dict[int, Any]) -> _Core:
         c = _Core.__new__(_Core)
         c.deck = self.deck[:]
+        c.dealt = self.dealt
         c.state = self.state.clone() if self.state is not None else None
         c.moves = self.moves[:]
         c.cursor = self.cursor.clone() if self.cursor is not None else None
@@ -253,17 +256,17 @@ class MattisState(pyspiel.State):  # type: ignore[misc]
     def chance_outcomes(self) -> list[tuple[int, float]]:
         if self._core.state is not None:
             return []
-        used = set(self._core.deck)
-        left = [c for c in range(52) if c not in used]
-        p = 1.0 / len(left)
-        return [(c, p) for c in left]
+        used = self._core.dealt
+        p = 1.0 / (52 - len(self._core.deck))
+        return [(c, p) for c in range(52) if not used >> c & 1]
 
     def _apply_action(self, action: int) -> None:
         core = self._core
         if core.state is None:
-            if action in core.deck or not 0 <= action < 52:
+            if not 0 <= action < 52 or core.dealt >> action & 1:
                 raise ValueError(f"card {action} cannot be dealt now")
             core.deck.append(action)
+            core.dealt |= 1 << action
             if len(core.deck) == 52:
                 core.state = State.from_deck(self._g.rules, self._g.players, core.deck, self._g.dealer)
                 core.to_act = self._player_to_act()
