@@ -8,12 +8,10 @@ the trump once it is shown; nothing else.
 
 from __future__ import annotations
 
-import dataclasses
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final, final
 
-from .cards import Card, cards_of
-from .moves import Move
+from .cards import Card, cards_of, mask_of
+from .moves import Move, MoveKind
 from .rules import Rules
 from .vocabulary import Outcome, Phase, Termination
 
@@ -28,122 +26,530 @@ HistoryItem = tuple[int, Move, tuple[Card, ...]]
 turned up; for ``pickup`` the cards taken back."""
 
 
-@dataclass(frozen=True, slots=True)
+@final
 class Observation:
-    """A seat's view of the game (see the module docstring)."""
+    """A seat's view of the game (see the module docstring).
 
-    seat: int
-    rules: Rules
-    players: int
-    dealer: int
-    phase: Phase
-    """Collecting tricks (stikk, 1), shedding (2) or over (3)."""
-    to_act: int | None
-    legal: tuple[Move, ...]
-    """This seat's legal moves when it is to act, else empty."""
-    hand: tuple[Card, ...]
-    hand_counts: tuple[int, ...]
-    piles: tuple[tuple[Card, ...], ...]
-    """Phase 1: the cards each seat has won (they were laid face up)."""
-    tricks_won: tuple[int, ...]
-    stock_count: int
-    set_aside_count: int
-    """Cards set aside unseen before the deal (two players)."""
-    trump: int | None
-    """The trump suit, once it is shown."""
-    trump_card: Card | None
-    trump_holder: int | None
-    """Who holds the trump card (face down, or drawn face up), once known."""
-    trick_leader: int | None
-    table1: tuple[tuple[int, Card], ...]
-    """Phase 1: the cards on the table in the order laid, with who laid them."""
-    fighters: tuple[int, ...]
-    """Phase 1: the seats in a running krig or støting."""
-    table2: tuple[tuple[int, tuple[Card, ...]], ...]
-    """Phase 2: the entries of the trick in order, with who laid each."""
-    trick_need: int
-    """Phase 2: entries that complete the current trick (0 when the table is empty)."""
-    known: tuple[tuple[Card, ...], ...]
-    """For each seat, the cards publicly known to be in its hand."""
-    in_game: tuple[int, ...]
-    finished: tuple[int, ...]
-    """Phase 2: the seats that went out, in order."""
-    ranked: tuple[int, ...]
-    """The seats ranked ahead of the loser at a forced end (repetition, cap, stuck),
-    best first: still in when the game was stopped, so they did not go out."""
-    waiting: tuple[int, ...]
-    """Phase 2, ``going_out="cleared"``: seats still in with an empty hand whose last
-    entry lies on the table; each goes out when its trick is cleared."""
-    losers: tuple[int, ...]
-    blodmattis: tuple[int, ...]
-    last_trick: tuple[int, tuple[Card, ...]] | None
-    """The last completed phase 1 trick (winner, cards), or the last phase 2 trick
-    (who completed it, cards)."""
-    out_count: int
-    history: tuple[HistoryItem, ...]
-    end_reason: Termination | None
-    """``None`` while playing, else how the game ended."""
+    Immutable and compared, hashed and pickled by value, as a frozen dataclass would
+    be; each public attribute is a read-only property (:data:`FIELDS` lists them in
+    order).  The card sets are held as bit masks, exposed as :attr:`hand_mask`,
+    :attr:`pile_masks` and :attr:`known_masks` (bit ``card`` set), and turned into card
+    tuples only when first read, so building an observation costs little in the
+    compiled core (a compiled class with plain fields; mypyc leaves a frozen
+    dataclass's generated ``__init__`` interpreted).  Build one with :func:`observe`.
+    """
+
+    __slots__ = ("_seat", "_rules", "_players", "_dealer", "_phase", "_to_act", "_legal", "_hand_mask",
+                 "_hand_counts", "_pile_masks", "_tricks_won", "_stock_count", "_set_aside_count", "_trump",
+                 "_trump_card", "_trump_holder", "_trick_leader", "_table1", "_fighters", "_table2",
+                 "_trick_need", "_known_masks", "_in_game", "_finished", "_ranked", "_waiting", "_losers",
+                 "_blodmattis", "_last_trick", "_out_count", "_history", "_end_reason", "_hand", "_piles",
+                 "_known")
+
+    def __init__(self, seat: int, rules: Rules, players: int, dealer: int, phase: Phase, to_act: int | None,
+                 legal: tuple[Move, ...], hand_mask: int, hand_counts: tuple[int, ...],
+                 pile_masks: tuple[int, ...], tricks_won: tuple[int, ...], stock_count: int,
+                 set_aside_count: int, trump: int | None, trump_card: Card | None, trump_holder: int | None,
+                 trick_leader: int | None, table1: tuple[tuple[int, Card], ...], fighters: tuple[int, ...],
+                 table2: tuple[tuple[int, tuple[Card, ...]], ...], trick_need: int,
+                 known_masks: tuple[int, ...], in_game: tuple[int, ...], finished: tuple[int, ...],
+                 ranked: tuple[int, ...], waiting: tuple[int, ...], losers: tuple[int, ...],
+                 blodmattis: tuple[int, ...], last_trick: tuple[int, tuple[Card, ...]] | None, out_count: int,
+                 history: tuple[HistoryItem, ...], end_reason: Termination | None) -> None:
+        """The fields in the order of :data:`FIELDS`, card sets as bit masks (the core's
+        :func:`observe` builds observations; this is also how they unpickle)."""
+        self._seat = seat
+        self._rules = rules
+        self._players = players
+        self._dealer = dealer
+        self._phase = phase
+        self._to_act = to_act
+        self._legal = legal
+        self._hand_mask = hand_mask
+        self._hand_counts = hand_counts
+        self._pile_masks = pile_masks
+        self._tricks_won = tricks_won
+        self._stock_count = stock_count
+        self._set_aside_count = set_aside_count
+        self._trump = trump
+        self._trump_card = trump_card
+        self._trump_holder = trump_holder
+        self._trick_leader = trick_leader
+        self._table1 = table1
+        self._fighters = fighters
+        self._table2 = table2
+        self._trick_need = trick_need
+        self._known_masks = known_masks
+        self._in_game = in_game
+        self._finished = finished
+        self._ranked = ranked
+        self._waiting = waiting
+        self._losers = losers
+        self._blodmattis = blodmattis
+        self._last_trick = last_trick
+        self._out_count = out_count
+        self._history = history
+        self._end_reason = end_reason
+        self._hand: tuple[Card, ...] | None = None
+        self._piles: tuple[tuple[Card, ...], ...] | None = None
+        self._known: tuple[tuple[Card, ...], ...] | None = None
+
+    # ------------------------------------------------------------ by value
+    def _key(self) -> tuple[Any, ...]:
+        """Every field (card sets as masks, which say the same as the card tuples)."""
+        return (self._seat, self._rules, self._players, self._dealer, self._phase, self._to_act, self._legal,
+                self._hand_mask, self._hand_counts, self._pile_masks, self._tricks_won, self._stock_count,
+                self._set_aside_count, self._trump, self._trump_card, self._trump_holder, self._trick_leader,
+                self._table1, self._fighters, self._table2, self._trick_need, self._known_masks, self._in_game,
+                self._finished, self._ranked, self._waiting, self._losers, self._blodmattis, self._last_trick,
+                self._out_count, self._history, self._end_reason)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Observation):
+            return NotImplemented
+        return self is other or self._key() == other._key()
+
+    def __ne__(self, other: object) -> bool:
+        if not isinstance(other, Observation):
+            return NotImplemented
+        return not (self is other or self._key() == other._key())
+
+    def __hash__(self) -> int:
+        return hash(self._key())
 
     def __reduce__(self) -> tuple[type[Observation], tuple[Any, ...]]:
-        """Pickle and copy by the constructor (the compiled core's frozen classes have no
-        ``__setstate__``)."""
-        return (Observation, tuple(getattr(self, f.name) for f in dataclasses.fields(self)))
+        """Pickle and copy by the constructor (the fields, card sets as masks)."""
+        return (Observation, self._key())
+
+    def replace(self, **changes: Any) -> Observation:
+        """A copy with some public fields changed (as ``dataclasses.replace`` would
+        make; card sets are given as card tuples, like the attributes read)."""
+        values = list(self._key())
+        for name, value in changes.items():
+            i = _FIELD_INDEX.get(name)
+            if i is None:
+                raise TypeError(f"an Observation has no field {name!r}")
+            if name == "hand":
+                value = mask_of(value)
+            elif name in ("piles", "known"):
+                value = tuple([mask_of(cards) for cards in value])
+            values[i] = value
+        return Observation(*values)
+
+    def __repr__(self) -> str:
+        return "Observation(" + ", ".join(f"{name}={getattr(self, name)!r}" for name in FIELDS) + ")"
+
+    # ------------------------------------------------------------ the fields
+    @property
+    def seat(self) -> int:
+        return self._seat
 
     @property
+    def rules(self) -> Rules:
+        return self._rules
+
+    @property
+    def players(self) -> int:
+        return self._players
+
+    @property
+    def dealer(self) -> int:
+        return self._dealer
+
+    @property
+    def phase(self) -> Phase:
+        """Collecting tricks (stikk, 1), shedding (2) or over (3)."""
+        return self._phase
+
+    @property
+    def to_act(self) -> int | None:
+        return self._to_act
+
+    @property
+    def legal(self) -> tuple[Move, ...]:
+        """This seat's legal moves when it is to act, else empty."""
+        return self._legal
+
+    @property
+    def hand(self) -> tuple[Card, ...]:
+        """The seat's own cards, lowest card code first."""
+        h = self._hand
+        if h is None:
+            h = _cards(self._hand_mask)
+            self._hand = h
+        return h
+
+    @property
+    def hand_mask(self) -> int:
+        """:attr:`hand` as a bit mask."""
+        return self._hand_mask
+
+    @property
+    def hand_counts(self) -> tuple[int, ...]:
+        return self._hand_counts
+
+    @property
+    def piles(self) -> tuple[tuple[Card, ...], ...]:
+        """Phase 1: the cards each seat has won (they were laid face up)."""
+        p = self._piles
+        if p is None:
+            p = tuple([_cards(m) for m in self._pile_masks])
+            self._piles = p
+        return p
+
+    @property
+    def pile_masks(self) -> tuple[int, ...]:
+        """:attr:`piles` as bit masks."""
+        return self._pile_masks
+
+    @property
+    def tricks_won(self) -> tuple[int, ...]:
+        return self._tricks_won
+
+    @property
+    def stock_count(self) -> int:
+        return self._stock_count
+
+    @property
+    def set_aside_count(self) -> int:
+        """Cards set aside unseen before the deal (two players)."""
+        return self._set_aside_count
+
+    @property
+    def trump(self) -> int | None:
+        """The trump suit, once it is shown."""
+        return self._trump
+
+    @property
+    def trump_card(self) -> Card | None:
+        return self._trump_card
+
+    @property
+    def trump_holder(self) -> int | None:
+        """Who holds the trump card (face down, or drawn face up), once known."""
+        return self._trump_holder
+
+    @property
+    def trick_leader(self) -> int | None:
+        return self._trick_leader
+
+    @property
+    def table1(self) -> tuple[tuple[int, Card], ...]:
+        """Phase 1: the cards on the table in the order laid, with who laid them."""
+        return self._table1
+
+    @property
+    def fighters(self) -> tuple[int, ...]:
+        """Phase 1: the seats in a running krig or støting."""
+        return self._fighters
+
+    @property
+    def table2(self) -> tuple[tuple[int, tuple[Card, ...]], ...]:
+        """Phase 2: the entries of the trick in order, with who laid each."""
+        return self._table2
+
+    @property
+    def trick_need(self) -> int:
+        """Phase 2: entries that complete the current trick (0 when the table is empty)."""
+        return self._trick_need
+
+    @property
+    def known(self) -> tuple[tuple[Card, ...], ...]:
+        """For each seat, the cards publicly known to be in its hand."""
+        k = self._known
+        if k is None:
+            k = tuple([_cards(m) for m in self._known_masks])
+            self._known = k
+        return k
+
+    @property
+    def known_masks(self) -> tuple[int, ...]:
+        """:attr:`known` as bit masks."""
+        return self._known_masks
+
+    @property
+    def in_game(self) -> tuple[int, ...]:
+        return self._in_game
+
+    @property
+    def finished(self) -> tuple[int, ...]:
+        """Phase 2: the seats that went out, in order."""
+        return self._finished
+
+    @property
+    def ranked(self) -> tuple[int, ...]:
+        """The seats ranked ahead of the loser at a forced end (repetition, cap, stuck),
+        best first: still in when the game was stopped, so they did not go out."""
+        return self._ranked
+
+    @property
+    def waiting(self) -> tuple[int, ...]:
+        """Phase 2, ``going_out="cleared"``: seats still in with an empty hand whose last
+        entry lies on the table; each goes out when its trick is cleared."""
+        return self._waiting
+
+    @property
+    def losers(self) -> tuple[int, ...]:
+        return self._losers
+
+    @property
+    def blodmattis(self) -> tuple[int, ...]:
+        return self._blodmattis
+
+    @property
+    def last_trick(self) -> tuple[int, tuple[Card, ...]] | None:
+        """The last completed phase 1 trick (winner, cards), or the last phase 2 trick
+        (who completed it, cards)."""
+        return self._last_trick
+
+    @property
+    def out_count(self) -> int:
+        return self._out_count
+
+    @property
+    def history(self) -> tuple[HistoryItem, ...]:
+        return self._history
+
+    @property
+    def end_reason(self) -> Termination | None:
+        """``None`` while playing, else how the game ended."""
+        return self._end_reason
+
+    # ------------------------------------------------------------ derived
+    @property
     def is_over(self) -> bool:
-        return self.phase is Phase.OVER
+        return self._phase is Phase.OVER
 
     @property
     def outcome(self) -> Outcome | None:
         """How the game ended (public), or ``None`` while it is being played."""
-        if self.end_reason is None:
+        if self._end_reason is None:
             return None
-        return Outcome.of(self.end_reason, self.finished, self.losers, self.blodmattis, self.ranked)
+        return Outcome.of(self._end_reason, self._finished, self._losers, self._blodmattis, self._ranked)
 
     @property
     def my_turn(self) -> bool:
-        return self.to_act == self.seat
+        return self._to_act == self._seat
+
+
+FIELDS: tuple[str, ...] = (
+    "seat", "rules", "players", "dealer", "phase", "to_act", "legal", "hand", "hand_counts", "piles",
+    "tricks_won", "stock_count", "set_aside_count", "trump", "trump_card", "trump_holder", "trick_leader",
+    "table1", "fighters", "table2", "trick_need", "known", "in_game", "finished", "ranked", "waiting", "losers",
+    "blodmattis", "last_trick", "out_count", "history", "end_reason",
+)
+"""The public fields of an :class:`Observation`, in order (as a dataclass's would be)."""
+_FIELD_INDEX: Final[dict[str, int]] = {name: i for i, name in enumerate(FIELDS)}
+
+
+def _cards(mask: int) -> tuple[Card, ...]:
+    """The cards of a mask as a tuple, lowest card code first."""
+    return tuple(cards_of(mask))
+
+
+_POP16: Final[tuple[int, ...]] = tuple(i.bit_count() for i in range(1 << 16))
+"""Set bits of a 16-bit number (the compiled core calls ``int.bit_count`` as a slow
+Python method)."""
+
+
+def _count(mask: int) -> int:
+    """How many cards a (52-bit) mask holds."""
+    return _POP16[mask & 0xFFFF] + _POP16[(mask >> 16) & 0xFFFF] + _POP16[(mask >> 32) & 0xFFFF] + _POP16[mask >> 48]
+
+
+_SEATS_OF: Final[tuple[tuple[int, ...], ...]] = tuple(tuple(s for s in range(6) if m >> s & 1) for m in range(64))
+"""The seats of a seat mask (six seats at most)."""
+_ALL_SEATS: Final[tuple[tuple[int, ...], ...]] = tuple(tuple(range(n)) for n in range(7))
 
 
 def observe(state: State, seat: int) -> Observation:
     """The observer: what ``seat`` may know of ``state`` now, and nothing else."""
-    if not 0 <= seat < state.n:
-        raise ValueError(f"no seat {seat}")
     n = state.n
+    if not 0 <= seat < n:
+        raise ValueError(f"no seat {seat}")
     phase = state.phase
     trump = state.trump
+    to_act = state.to_act
+    hands = state.hands
+    collect = phase is PHASE1
     return Observation(
-        seat=seat,
-        rules=state.rules,
-        players=n,
-        dealer=state.dealer,
-        phase=phase,
-        to_act=state.to_act,
-        legal=state.legal_moves() if state.to_act == seat else (),
-        hand=tuple(cards_of(state.hands[seat])),
-        hand_counts=tuple(h.bit_count() for h in state.hands),
-        piles=tuple(tuple(cards_of(p)) for p in state.piles),
-        tricks_won=tuple(state.tricks_won),
-        stock_count=len(state.stock),
-        set_aside_count=state.aside.bit_count(),
-        trump=trump if trump >= 0 else None,
-        trump_card=state.trump_card if trump >= 0 and state.trump_card >= 0 else None,
-        trump_holder=state.trump_holder if state.trump_holder >= 0 else None,
-        trick_leader=state.trick_leader if phase is Phase.COLLECT else None,
-        table1=tuple(state.trick),
-        fighters=tuple(state.round_seats) if state.fighting and phase is Phase.COLLECT else (),
-        table2=tuple(state.table),
-        trick_need=state.trick_size_now(),
-        known=tuple(tuple(cards_of(k)) for k in state.known),
-        in_game=tuple(s for s in range(n) if state.in_game >> s & 1) if phase is not Phase.COLLECT
-        else tuple(range(n)),
-        finished=tuple(state.finished),
-        ranked=tuple(state.ranked),
-        waiting=tuple(s for s in range(n) if state.pending >> s & 1),
-        losers=tuple(state.losers),
-        blodmattis=tuple(state.blodmattis),
-        last_trick=state.last_trick,
-        out_count=state.out.bit_count(),
-        history=state.history_tuple(),
-        end_reason=state.end_reason,
+        seat,
+        state.rules,
+        n,
+        state.dealer,
+        phase,
+        to_act,
+        state.legal_moves() if to_act == seat else (),
+        hands[seat],
+        tuple([_count(h) for h in hands]),
+        tuple(state.piles),
+        tuple(state.tricks_won),
+        len(state.stock),
+        _count(state.aside),
+        trump if trump >= 0 else None,
+        state.trump_card if trump >= 0 and state.trump_card >= 0 else None,
+        state.trump_holder if state.trump_holder >= 0 else None,
+        state.trick_leader if collect else None,
+        tuple(state.trick),
+        tuple(state.round_seats) if state.fighting and collect else (),
+        tuple(state.table),
+        state.trick_size_now(),
+        tuple(state.known),
+        _ALL_SEATS[n] if collect else _SEATS_OF[state.in_game],
+        tuple(state.finished),
+        tuple(state.ranked),
+        _SEATS_OF[state.pending],
+        tuple(state.losers),
+        tuple(state.blodmattis),
+        state.last_trick,
+        _count(state.out),
+        state.history_tuple(),
+        state.end_reason,
     )
+
+
+FLAG_BLOCKS: Final[tuple[str, ...]] = (
+    "phase", "to_act", "hand", "known", "piles", "trump", "trump_card", "trump_holder", "trick_leader", "table1",
+    "fighters", "table2", "table2_top", "table2_first", "out", "in_game", "finished", "losers", "last_trick",
+)
+"""The blocks of 0/1 facts :func:`flag_bits` lays out, in the order of its ``at``."""
+
+_PICKUP: Final = MoveKind.PICKUP
+_PHASE_AT: Final = 0
+_TO_ACT_AT: Final = 1
+_HAND_AT: Final = 2
+_KNOWN_AT: Final = 3
+_PILES_AT: Final = 4
+_TRUMP_AT: Final = 5
+_TRUMP_CARD_AT: Final = 6
+_HOLDER_AT: Final = 7
+_LEADER_AT: Final = 8
+_TABLE1_AT: Final = 9
+_FIGHTERS_AT: Final = 10
+_TABLE2_AT: Final = 11
+_TOP_AT: Final = 12
+_FIRST_AT: Final = 13
+_OUT_AT: Final = 14
+_IN_GAME_AT: Final = 15
+_FINISHED_AT: Final = 16
+_LOSERS_AT: Final = 17
+_LAST_AT: Final = 18
+
+
+def _mask_of(cards: tuple[Card, ...]) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
+def _seat_flags(seats: tuple[int, ...], at: int, me: int, n: int) -> int:
+    b = 0
+    for s in seats:
+        b |= 1 << (at + (s - me) % n)
+    return b
+
+
+def flag_bits(obs: Observation, at: tuple[int, ...], laid: int) -> int:
+    """The 0/1 facts of ``obs`` as one integer, for a tensor encoder (it reads only
+    what the observation holds).
+
+    ``at[i]`` is the bit where block :data:`FLAG_BLOCKS` ``[i]`` starts.  Seats are
+    relative to the observer (``k`` = the seat ``k`` places to its left); a block of
+    cards per seat (``known``, ``piles``, ``table1``, ``table2``) is 52 bits a seat.
+    ``phase``: one bit per phase (1, 2, over); ``to_act``, ``trump_holder``,
+    ``trick_leader``, ``fighters``, ``in_game``, ``finished``, ``losers``: a bit per
+    seat; ``hand``, ``trump_card``, ``table2_top`` (the entry to beat),
+    ``table2_first``, ``last_trick``: 52 card bits; ``trump``: 4 suit bits.  ``out``
+    (from phase 2 on): the cards of ``laid`` (the caller's mask of every card laid and
+    not picked up, from the public history) that are neither on the table nor known to
+    be in a hand.
+    """
+    n = obs._players
+    me = obs._seat
+    bits = obs._hand_mask << at[_HAND_AT] | 1 << (at[_PHASE_AT] + int(obs._phase) - 1)
+    to_act = obs._to_act
+    if to_act is not None:
+        bits |= 1 << (at[_TO_ACT_AT] + (to_act - me) % n)
+    known_all = 0
+    base = at[_KNOWN_AT]
+    for s, k in enumerate(obs._known_masks):
+        if k:
+            bits |= k << (base + (s - me) % n * 52)
+            known_all |= k
+    base = at[_PILES_AT]
+    for s, p in enumerate(obs._pile_masks):
+        if p:
+            bits |= p << (base + (s - me) % n * 52)
+    trump = obs._trump
+    if trump is not None:
+        bits |= 1 << (at[_TRUMP_AT] + trump)
+    trump_card = obs._trump_card
+    if trump_card is not None:
+        bits |= 1 << (at[_TRUMP_CARD_AT] + trump_card)
+    holder = obs._trump_holder
+    if holder is not None:
+        bits |= 1 << (at[_HOLDER_AT] + (holder - me) % n)
+    leader = obs._trick_leader
+    if leader is not None:
+        bits |= 1 << (at[_LEADER_AT] + (leader - me) % n)
+    base = at[_TABLE1_AT]
+    for s, c in obs._table1:
+        bits |= 1 << (base + (s - me) % n * 52 + c)
+    if obs._fighters:
+        bits |= _seat_flags(obs._fighters, at[_FIGHTERS_AT], me, n)
+    table2 = obs._table2
+    on_table = 0
+    if table2:
+        base = at[_TABLE2_AT]
+        for s, entry in table2:
+            m = _mask_of(entry)
+            bits |= m << (base + (s - me) % n * 52)
+            on_table |= m
+        bits |= _mask_of(table2[-1][1]) << at[_TOP_AT] | _mask_of(table2[0][1]) << at[_FIRST_AT]
+    if obs._phase is not PHASE1:
+        bits |= (laid & ~on_table & ~known_all) << at[_OUT_AT]
+    bits |= _seat_flags(obs._in_game, at[_IN_GAME_AT], me, n)
+    if obs._finished:
+        bits |= _seat_flags(obs._finished, at[_FINISHED_AT], me, n)
+    if obs._losers:
+        bits |= _seat_flags(obs._losers, at[_LOSERS_AT], me, n)
+    last = obs._last_trick
+    if last is not None:
+        bits |= _mask_of(last[1]) << at[_LAST_AT]
+    return bits
+
+
+def count_fractions(obs: Observation) -> tuple[float, ...]:
+    """The observation's counts as fractions of their largest values, for a tensor
+    encoder: each seat's hand count / 52 (absolute seat order), each seat's tricks won
+    / 26, then the stock / 52, the cards set aside / 52, the phase 2 table's entries /
+    players and the entries that complete its trick / players."""
+    n = obs._players
+    out: list[float] = [c / 52.0 for c in obs._hand_counts]
+    for w in obs._tricks_won:
+        out.append(w / 26.0)
+    out.append(obs._stock_count / 52.0)
+    out.append(obs._set_aside_count / 52.0)
+    out.append(len(obs._table2) / n)
+    out.append(obs._trick_need / n)
+    return tuple(out)
+
+
+def laid_bits(obs: Observation, start: int, at: int, bits: int, laid: int) -> tuple[int, int]:
+    """``bits`` and ``laid`` with the history items of ``obs`` from index ``start`` on
+    added, for a tensor encoder that keeps them move by move: each card shown by a
+    move other than a pickup at bit ``at + 52 * k + card`` (``k``: the seat that laid
+    it, relative to the observer) in ``bits``, and in the card mask ``laid``."""
+    n = obs._players
+    me = obs._seat
+    hist = obs._history
+    for i in range(start, len(hist)):
+        s, mv, shown = hist[i]
+        if mv.kind is not _PICKUP:
+            m = 0
+            for c in shown:
+                m |= 1 << c
+            bits |= m << (at + (s - me) % n * 52)
+            laid |= m
+    return bits, laid

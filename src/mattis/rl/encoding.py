@@ -26,6 +26,7 @@ import numpy.typing as npt
 
 from ..core import CHANCE, PHASE2, PICKUP, Move, MoveKind, Observation, Phase, Rules, play
 from ..core.cards import RANK_LETTERS, SUIT_LETTERS, card_code
+from ..core.observation import FLAG_BLOCKS, count_fractions, flag_bits, laid_bits
 
 OBS_LAYOUT_DOC = """\
 phase         3      one-hot: phase 1, phase 2, over
@@ -108,8 +109,8 @@ _MASKS: dict[tuple[int, ...], int] = {}
 
 
 def _mask(cards: tuple[int, ...]) -> int:
-    """The bit mask of a tuple of cards, memoised (hands, piles and known sets repeat
-    from one move to the next, and hashing a tuple is cheaper than a Python loop)."""
+    """The bit mask of a tuple of cards, memoised (table entries and shown cards repeat,
+    and hashing a short tuple is cheaper than a Python loop)."""
     m = _MASKS.get(cards)
     if m is None:
         m = 0
@@ -119,6 +120,10 @@ def _mask(cards: tuple[int, ...]) -> int:
             _MASKS.clear()
         _MASKS[cards] = m
     return m
+
+
+_BYTE_FLAGS = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1, bitorder="little").astype(np.float32)
+"""Row ``b``: the eight bits of byte ``b`` (lowest first) as float32 0/1."""
 
 
 class Encoder:
@@ -132,12 +137,14 @@ class Encoder:
     rebuilt history) starts the encoder afresh, so one encoder may be handed any
     observation of ``players`` seats and the result always equals :func:`encode`.
 
-    The 0/1 entries are gathered as one big integer (a card set is a 52-bit mask
-    shifted to its block) and unpacked by NumPy in one call.
+    The 0/1 entries are gathered as one big integer by the core's
+    :func:`mattis.core.observation.flag_bits` (compiled with the core: it shifts the
+    observation's card masks to their blocks) plus the ``laid`` block kept here, and
+    turned into float32 by one NumPy lookup of its bytes.
     """
 
     __slots__ = ("players", "_o", "_size", "_nbytes", "_laid_bits", "_laid_any", "_seen", "_last", "_seat",
-                 "_scalar_idx", "_rel")
+                 "_scalar_idx", "_at")
 
     def __init__(self, players: int) -> None:
         n = players
@@ -145,7 +152,6 @@ class Encoder:
         self._o = offsets(n)
         self._size = obs_size(n)
         self._nbytes = (self._size + 7) // 8
-        o = self._o
         self._laid_bits = 0
         """The ``laid`` block so far (relative to ``_seat``), as bits of the tensor."""
         self._laid_any = 0
@@ -153,12 +159,13 @@ class Encoder:
         self._seen = 0
         self._last: object = None
         self._seat = -1
-        #: per observer seat: the relative index of each absolute seat
-        self._rel = [[(s - me) % n for s in range(n)] for me in range(n)]
-        #: per observer seat: where hand_counts and tricks_won of each absolute seat go
-        self._scalar_idx = [np.array([o["hand_counts"] + r for r in rel] + [o["tricks_won"] + r for r in rel]
+        o = self._o
+        #: per observer seat: where hand_counts and tricks_won of each absolute seat go, then the four counts
+        self._scalar_idx = [np.array([o["hand_counts"] + (s - me) % n for s in range(n)]
+                                     + [o["tricks_won"] + (s - me) % n for s in range(n)]
                                      + [o["stock"], o["set_aside"], o["table2_count"], o["trick_need"]], np.intp)
-                            for rel in self._rel]
+                            for me in range(n)]
+        self._at = tuple(self._o[b] for b in FLAG_BLOCKS)
 
     def reset(self) -> None:
         """Forget the history seen so far."""
@@ -176,91 +183,25 @@ class Encoder:
             k = 0
         if k == len(hist):
             return
-        rel = self._rel[obs.seat]
-        base = self._o["laid"]
-        bits = self._laid_bits
-        any_mask = self._laid_any
-        pickup = MoveKind.PICKUP
-        for i in range(k, len(hist)):
-            s, mv, shown = hist[i]
-            if mv.kind is not pickup:
-                m = _mask(shown)
-                bits |= m << (base + rel[s] * 52)
-                any_mask |= m
-        self._laid_bits = bits
-        self._laid_any = any_mask
+        self._laid_bits, self._laid_any = laid_bits(obs, k, self._o["laid"], self._laid_bits, self._laid_any)
         self._seen = len(hist)
         self._last = hist[-1]
 
     def encode(self, obs: Observation, out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]:
         """The tensor of ``obs`` (a new array, or written into ``out``)."""
-        if obs.players != self.players:
-            raise ValueError(f"this encoder is for {self.players} players, not {obs.players}")
-        self._catch_up(obs)
         n = self.players
-        me = obs.seat
-        rel = self._rel[me]
-        o = self._o
-        bits = self._laid_bits | _mask(obs.hand) << o["hand"] | 1 << (o["phase"] + int(obs.phase) - 1)
-        if obs.to_act is not None:
-            bits |= 1 << (o["to_act"] + rel[obs.to_act])
-        kn, pl = o["known"], o["piles"]
-        known_mask = 0
-        for s in range(n):
-            k = obs.known[s]
-            if k:
-                m = _mask(k)
-                bits |= m << (kn + rel[s] * 52)
-                known_mask |= m
-            p = obs.piles[s]
-            if p:
-                bits |= _mask(p) << (pl + rel[s] * 52)
-        if obs.trump is not None:
-            bits |= 1 << (o["trump"] + obs.trump)
-        if obs.trump_card is not None:
-            bits |= 1 << (o["trump_card"] + obs.trump_card)
-        if obs.trump_holder is not None:
-            bits |= 1 << (o["trump_holder"] + rel[obs.trump_holder])
-        if obs.trick_leader is not None:
-            bits |= 1 << (o["trick_leader"] + rel[obs.trick_leader])
-        b = o["table1"]
-        for s, c in obs.table1:
-            bits |= 1 << (b + rel[s] * 52 + c)
-        b = o["fighters"]
-        for s in obs.fighters:
-            bits |= 1 << (b + rel[s])
-        table2 = obs.table2
-        on_table = 0
-        if table2:
-            b = o["table2"]
-            for s, entry in table2:
-                m = _mask(entry)
-                bits |= m << (b + rel[s] * 52)
-                on_table |= m
-            bits |= _mask(table2[-1][1]) << o["table2_top"] | _mask(table2[0][1]) << o["table2_first"]
-        if obs.phase is not Phase.COLLECT:
-            bits |= (self._laid_any & ~on_table & ~known_mask) << o["out"]
-        b = o["in_game"]
-        for s in obs.in_game:
-            bits |= 1 << (b + rel[s])
-        b = o["finished"]
-        for s in obs.finished:
-            bits |= 1 << (b + rel[s])
-        b = o["losers"]
-        for s in obs.losers:
-            bits |= 1 << (b + rel[s])
-        if obs.last_trick is not None:
-            bits |= _mask(obs.last_trick[1]) << o["last_trick"]
-        flags = np.unpackbits(np.frombuffer(bits.to_bytes(self._nbytes, "little"), np.uint8),
-                              count=self._size, bitorder="little")
+        if obs.players != n:
+            raise ValueError(f"this encoder is for {n} players, not {obs.players}")
+        self._catch_up(obs)
+        bits = self._laid_bits | flag_bits(obs, self._at, self._laid_any)
+        flags = _BYTE_FLAGS.take(np.frombuffer(bits.to_bytes(self._nbytes, "little"), np.uint8), axis=0)
+        size = self._size
         if out is None:
-            t = flags.astype(np.float32)
+            t = flags.reshape(-1)[:size]
         else:
             t = out
-            t[...] = flags
-        t[self._scalar_idx[me]] = (*[c / 52.0 for c in obs.hand_counts], *[w / 26.0 for w in obs.tricks_won],
-                                   obs.stock_count / 52.0, obs.set_aside_count / 52.0, len(table2) / n,
-                                   obs.trick_need / n)
+            t[...] = flags.reshape(-1)[:size]
+        t[self._scalar_idx[obs.seat]] = count_fractions(obs)
         return t
 
 
@@ -298,6 +239,15 @@ class ActionSpace:
         object.__setattr__(self, "_seq_index", {cards: 52 + i for i, cards in enumerate(seqs)})
         moves: list[Move] = [play(c) for c in range(52)] + [play(*cards) for cards in seqs] + [CHANCE, PICKUP]
         object.__setattr__(self, "_moves", tuple(moves))
+        #: the action of each shared move object, by identity (the core's moves are shared)
+        object.__setattr__(self, "_by_id", {id(mv): (mv, a) for a, mv in enumerate(moves)})
+        #: recent masks by the identity of the legal-move tuple (the core memoises them)
+        object.__setattr__(self, "_masks", {})
+        object.__setattr__(self, "_sorted", {})
+
+    def __reduce__(self) -> tuple[type[ActionSpace], tuple[Rules]]:
+        """Pickle by the rules (the memo tables are rebuilt)."""
+        return (ActionSpace, (self.rules,))
 
     @property
     def size(self) -> int:
@@ -334,13 +284,43 @@ class ActionSpace:
 
     def actions(self, moves: Sequence[Move]) -> list[int]:
         """The action numbers of some moves, in the same order."""
-        return [self.action(m) for m in moves]
+        by_id: dict[int, tuple[Move, int]] = self._by_id  # type: ignore[attr-defined]
+        out: list[int] = []
+        for mv in moves:
+            hit = by_id.get(id(mv))
+            out.append(hit[1] if hit is not None and hit[0] is mv else self.action(mv))
+        return out
+
+    def legal_actions(self, moves: Sequence[Move]) -> list[int]:
+        """The action numbers of ``moves`` in increasing order (a new list each call;
+        memoised by the identity of a ``moves`` tuple, like :meth:`mask`)."""
+        memo: dict[int, tuple[Sequence[Move], list[int]]] = self._sorted  # type: ignore[attr-defined]
+        hit = memo.get(id(moves))
+        if hit is not None and hit[0] is moves:
+            return hit[1][:]
+        acts = sorted(self.actions(moves))
+        if isinstance(moves, tuple):
+            if len(memo) >= 4096:
+                memo.clear()
+            memo[id(moves)] = (moves, acts[:])
+        return acts
 
     def mask(self, moves: Sequence[Move]) -> npt.NDArray[np.int8]:
-        """An int8 mask with 1 at each of ``moves``."""
+        """An int8 mask with 1 at each of ``moves`` (a new array each call).
+
+        Memoised by the identity of a ``moves`` tuple (the core hands out the same
+        tuple for the same legal moves), so a repeated tuple costs one array copy."""
+        memo: dict[int, tuple[Sequence[Move], npt.NDArray[np.int8]]] = self._masks  # type: ignore[attr-defined]
+        hit = memo.get(id(moves))
+        if hit is not None and hit[0] is moves:
+            return hit[1].copy()
         m = np.zeros(self.size, np.int8)
-        for mv in moves:
-            m[self.action(mv)] = 1
+        if moves:
+            m[self.actions(moves)] = 1
+        if isinstance(moves, tuple):
+            if len(memo) >= 4096:
+                memo.clear()
+            memo[id(moves)] = (moves, m.copy())  # the entry keeps the tuple alive: its id stays its own
         return m
 
     def describe(self, action: int) -> str:

@@ -145,24 +145,28 @@ class _Spec:
 class _Core:
     """The referee's side of one OpenSpiel state, with a cheap deep copy.
 
-    ``moves`` lists the moves made; ``hands`` caches, per seat, its own hand after the
-    deal and after each move, filled on demand by ``cursor`` (a replay of the game
-    kept at the end of the cache), so plain playouts pay nothing for it.
+    ``moves`` lists the moves made; ``hands`` caches, per seat, its own hand (a card
+    mask, from that seat's observation) after the deal and after each move, filled on
+    demand by ``cursor`` (a replay of the game kept at the end of the cache), so plain
+    playouts pay nothing for it.
     """
 
-    __slots__ = ("deck", "state", "moves", "cursor", "hands", "to_act")
+    __slots__ = ("deck", "dealt", "state", "moves", "cursor", "hands", "to_act")
 
     def __init__(self, players: int) -> None:
         self.deck: list[int] = []
+        self.dealt = 0
+        """The mask of the cards in ``deck``."""
         self.state: State | None = None
         self.moves: list[Move] = []
         self.cursor: State | None = None
-        self.hands: list[list[str]] = [[] for _ in range(players)]
+        self.hands: list[list[int]] = [[] for _ in range(players)]
         self.to_act: int = int(pyspiel.PlayerId.CHANCE)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Core:
         c = _Core.__new__(_Core)
         c.deck = self.deck[:]
+        c.dealt = self.dealt
         c.state = self.state.clone() if self.state is not None else None
         c.moves = self.moves[:]
         c.cursor = self.cursor.clone() if self.cursor is not None else None
@@ -170,21 +174,18 @@ class _Core:
         c.to_act = self.to_act
         return c
 
-    def hand_log(self, seat: int, rules: Rules, dealer: int) -> list[str]:
-        """The seat's hand (hex mask) after the deal and after each move.
-
-        ``State.hand(seat)`` is the same value as ``observation(seat).hand`` (the seat's
-        own cards), read without building a whole observation at every step.
-        """
+    def hand_log(self, seat: int, rules: Rules, dealer: int) -> list[int]:
+        """The seat's hand (a card mask, ``observation(seat).hand_mask``) after the deal
+        and after each move (the list is the cache itself: read it, do not change it)."""
         if self.cursor is None:
             self.cursor = State.from_deck(rules, len(self.hands), self.deck, dealer)
             for q, log in enumerate(self.hands):
-                log.append(format(mask_of(self.cursor.hand(q)), "x"))
+                log.append(self.cursor.observation(q).hand_mask)
         cur = self.cursor
         while len(self.hands[0]) <= len(self.moves):
             cur.force(self.moves[len(self.hands[0]) - 1])  # replaying moves already found legal
             for q, log in enumerate(self.hands):
-                log.append(format(mask_of(cur.hand(q)), "x"))
+                log.append(cur.observation(q).hand_mask)
         return self.hands[seat]
 
 
@@ -250,22 +251,22 @@ class MattisState(pyspiel.State):  # type: ignore[misc]
         s = self._core.state
         if s is None or s.is_over or player != s.to_act:
             return []
-        return sorted(self._g.space.actions(s.legal_moves()))
+        return self._g.space.legal_actions(s.legal_moves())
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         if self._core.state is not None:
             return []
-        used = set(self._core.deck)
-        left = [c for c in range(52) if c not in used]
-        p = 1.0 / len(left)
-        return [(c, p) for c in left]
+        used = self._core.dealt
+        p = 1.0 / (52 - len(self._core.deck))
+        return [(c, p) for c in range(52) if not used >> c & 1]
 
     def _apply_action(self, action: int) -> None:
         core = self._core
         if core.state is None:
-            if action in core.deck or not 0 <= action < 52:
+            if not 0 <= action < 52 or core.dealt >> action & 1:
                 raise ValueError(f"card {action} cannot be dealt now")
             core.deck.append(action)
+            core.dealt |= 1 << action
             if len(core.deck) == 52:
                 core.state = State.from_deck(self._g.rules, self._g.players, core.deck, self._g.dealer)
                 core.to_act = self._player_to_act()
@@ -313,7 +314,8 @@ class MattisState(pyspiel.State):  # type: ignore[misc]
         obs = core.state.observation(player)
         hands = core.hand_log(player, self._g.rules, self._g.dealer)
         known = "/".join("".join(card_code(c) for c in sorted(k)) or "-" for k in obs.known)
-        return f"p{player} " + history_string(obs) + " | " + ",".join(hands) + " | known " + known
+        return (f"p{player} " + history_string(obs) + " | " + ",".join(format(m, "x") for m in hands)
+                + " | known " + known)
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any = None,
                                 rng: random.Random | None = None) -> MattisState:
@@ -346,7 +348,7 @@ class MattisState(pyspiel.State):  # type: ignore[misc]
             return new
         g = self._g
         obs = core.state.observation(player_id)
-        mine = _draws([int(hx, 16) for hx in core.hand_log(player_id, g.rules, g.dealer)], obs.history)
+        mine = _draws(list(core.hand_log(player_id, g.rules, g.dealer)), obs.history)
         try:
             world = sample_state(obs, r)
             assert world.deck is not None  # sample_state always deals from a deck
@@ -429,6 +431,7 @@ class MattisObserver:
         self.base = obs_size(n)
         size = self.base + (104 if perfect_recall else 0)
         self.tensor: npt.NDArray[np.float32] = np.zeros(size, np.float32)
+        self._base_view = self.tensor[:self.base]
         self.dict: dict[str, npt.NDArray[np.float32]] = {}
         pos = 0
         for name, k in layout(n):
@@ -450,15 +453,15 @@ class MattisObserver:
         again after more moves it reads only the new moves (a cost per call that does
         not grow with the game's length).  Any other state is encoded afresh."""
         core = state._core
-        self.tensor.fill(0.0)
         if core.state is None:
+            self.tensor.fill(0.0)
             return
         obs = core.state.observation(player)
         enc = self._encoders.get(player)
         if enc is None:
             enc = self._encoders[player] = Encoder(self._players)
-        enc.encode(obs, self.tensor[:self.base])
-        if self.perfect_recall:
+        enc.encode(obs, self._base_view)  # writes every entry of the observation part
+        if self.perfect_recall:  # writes every entry of the recall part
             self._recall_blocks(state, player, obs)
         if not self.private:
             self.dict["hand"].fill(0.0)
@@ -472,29 +475,31 @@ class MattisObserver:
                 self.dict["first_held"][:] = keep[1]
 
     def _recall_blocks(self, state: MattisState, player: int, obs: Any) -> None:
+        """Fill ``first_held`` and ``first_laid``: per card, (the step at which the seat
+        first held it, or at which it was first laid in public) / the game's length
+        bound; kept per player, adding only the steps since the last call."""
         core = state._core
         cached = self._recall.get(player)
-        if cached is None or cached[0] is not core or cached[3] > len(obs.history):
-            cached = [core, 0, np.zeros(52, np.float32), 0, np.zeros(52, np.float32)]
+        if cached is None or cached[0] is not core or cached[4] > len(obs.history):
+            cached = [core, 0, np.zeros(52, np.float32), 0, 0, np.zeros(52, np.float32), 0]
             self._recall[player] = cached
-        _, done_h, held, done_l, laid = cached
+        _, done_h, held, held_mask, done_l, laid, laid_mask = cached
+        scale = self._max_len
         log = core.hand_log(player, state._g.rules, state._g.dealer)
         for t in range(done_h, len(log)):
-            m = int(log[t], 16)
-            while m:
-                low = m & -m
-                c = low.bit_length() - 1
-                if held[c] == 0.0:
-                    held[c] = (t + 1) / self._max_len
-                m ^= low
+            new = log[t] & ~held_mask
+            if new:
+                held_mask |= new
+                held[cards_of(new)] = (t + 1) / scale
         hist = obs.history
         for t in range(done_l, len(hist)):
             _, mv, shown = hist[t]
             if mv.kind is not MoveKind.PICKUP:
-                for c in shown:
-                    if laid[c] == 0.0:
-                        laid[c] = (t + 1) / self._max_len
-        cached[1], cached[3] = len(log), len(hist)
+                new = mask_of(shown) & ~laid_mask
+                if new:
+                    laid_mask |= new
+                    laid[cards_of(new)] = (t + 1) / scale
+        cached[1], cached[3], cached[4], cached[6] = len(log), held_mask, len(hist), laid_mask
         self.dict["first_held"][:] = held
         self.dict["first_laid"][:] = laid
 
@@ -507,7 +512,8 @@ class MattisObserver:
         obs = core.state.observation(player)
         if not self.public:
             if self.perfect_recall:
-                return f"p{player} hands " + ",".join(core.hand_log(player, state._g.rules, state._g.dealer))
+                return f"p{player} hands " + ",".join(format(m, "x") for m in
+                                                      core.hand_log(player, state._g.rules, state._g.dealer))
             return f"p{player} hand " + "".join(card_code(c) for c in obs.hand)
         text = history_string(obs) if self.perfect_recall else obs_string(obs)
         if not self.perfect_recall:  # drop the seat number and the hand from the present view

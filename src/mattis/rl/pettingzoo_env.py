@@ -38,6 +38,7 @@ import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
 from ..bots import Agent, make_bot
 from ..core import IllegalMoveError, Observation, Rules
@@ -125,8 +126,18 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming)
             self.agent_selection = self.possible_agents[ref.to_act]
 
     def observe(self, agent: str) -> ObsDict:
-        obs = self.seat_observation(agent)
-        return {"observation": self._encoders[obs.seat].encode(obs), "action_mask": self.space.mask(obs.legal)}
+        ref = self._referee
+        if ref is None:
+            raise RuntimeError("call reset() first")
+        seat = self._seat[agent]
+        obs = ref.observation(seat)
+        return {"observation": self._encoders[seat].encode(obs), "action_mask": self.space.mask(obs.legal)}
+
+    def last(self, observe: bool = True) -> tuple[ObsDict | None, float, bool, bool, dict[str, Any]]:
+        """The selected agent's observation, reward, termination, truncation and info."""
+        agent = self.agent_selection
+        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
+                self.terminations[agent], self.truncations[agent], self.infos[agent])
 
     def seat_observation(self, agent: str) -> Observation:
         """What ``agent``'s seat may know now (its :class:`~mattis.core.Observation`)."""
@@ -162,15 +173,16 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming)
         except IllegalMoveError as e:
             raise ValueError(f"illegal action {a} ({move}) for {agent}: {reason_text(e.illegal, 'en')}") from None
         self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
         outcome = ref.outcome
-        if outcome is not None:
-            for a_name, r in zip(self.agents, loser_rewards(self.players, outcome.losers), strict=True):
-                self.rewards[a_name] = r
-                self.terminations[a_name] = True
-            self.infos = {a: {"losers": outcome.losers, "end_reason": outcome.termination} for a in self.agents}
-        else:
-            self._select()
+        if outcome is None:
+            # rewards stay zero until the end: clearing and accumulating them would change nothing
+            self.agent_selection = self.possible_agents[ref.to_act]  # type: ignore[index]
+            return
+        self._clear_rewards()
+        for a_name, r in zip(self.agents, loser_rewards(self.players, outcome.losers), strict=True):
+            self.rewards[a_name] = r
+            self.terminations[a_name] = True
+        self.infos = {a: {"losers": outcome.losers, "end_reason": outcome.termination} for a in self.agents}
         self._accumulate_rewards()
 
     def render(self) -> str | None:
@@ -208,11 +220,80 @@ class BotAgent:
         return raw.space.action(self.agent.act(obs))
 
 
+class _Bounds(wrappers.AssertOutOfBoundsWrapper):  # type: ignore[misc]
+    """PettingZoo's bounds check, with a direct path for a plain ``int`` in range
+    (anything else gets the library's own check) and ``last()`` passed straight on
+    (the library's reads each attribute through ``__getattr__``)."""
+
+    def __init__(self, env: raw_env) -> None:
+        super().__init__(env)
+        self._actions = env.space.size
+
+    def step(self, action: Any) -> None:
+        if type(action) is int and 0 <= action < self._actions:
+            self.env.step(action)
+        else:
+            super().step(action)
+
+    def last(self, observe: bool = True) -> Any:
+        return self.env.last(observe)
+
+
+class _Order(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
+    """PettingZoo's order enforcing, with its checks made on the raw env's attributes
+    directly once ``reset`` was called (before that, the library's own paths raise)."""
+
+    def __init__(self, env: _Bounds, raw: raw_env) -> None:
+        super().__init__(env)
+        self._raw = raw
+
+    def last(self, observe: bool = True) -> Any:
+        if not self._has_reset:
+            return super().last(observe)
+        return self.env.last(observe)
+
+    def step(self, action: Any) -> None:
+        if self._has_reset and self._raw.agents:
+            self._has_updated = True
+            self.env.step(action)
+        else:
+            super().step(action)
+
+    def agent_iter(self, max_iter: int = 2**63) -> Any:
+        if not self._has_reset:
+            return super().agent_iter(max_iter)
+        return _OrderIterable(self, max_iter)
+
+    def __str__(self) -> str:
+        return str(self.env)
+
+
+class _OrderIterable(AECOrderEnforcingIterable):  # type: ignore[misc]
+    def __iter__(self) -> _OrderIterator:
+        return _OrderIterator(self.env, self.max_iter)
+
+
+class _OrderIterator(AECOrderEnforcingIterator):  # type: ignore[misc]
+    """``agent_iter``'s iterator reading the raw env's agents directly (same checks)."""
+
+    def __next__(self) -> str:
+        env = self.env
+        raw = env._raw
+        if not raw.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        assert env._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        env._has_updated = False
+        agent: str = raw.agent_selection
+        return agent
+
+
 def env(**kwargs: Any) -> AECEnv:
-    """The environment with PettingZoo's standard checks (order enforcing, bounds)."""
-    e: AECEnv = raw_env(**kwargs)
-    e = wrappers.AssertOutOfBoundsWrapper(e)
-    e = wrappers.OrderEnforcingWrapper(e)
+    """The environment with PettingZoo's standard checks (order enforcing, bounds):
+    ``OrderEnforcingWrapper(AssertOutOfBoundsWrapper(raw_env))``, in subclasses that
+    make the same checks with fewer attribute hops."""
+    raw = raw_env(**kwargs)
+    e: AECEnv = _Order(_Bounds(raw), raw)
     return e
 
 

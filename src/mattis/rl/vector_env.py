@@ -103,9 +103,10 @@ class MattisVectorEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64], 
                 final_obs[i] = env._encoder.encode(obs)
                 final_info[i] = info
                 self._obs[i], _ = env.reset()
+                self._masks[i] = env.action_masks()
             else:
                 env._encoder.encode(obs, self._obs[i])
-            self._masks[i] = env.action_masks()
+                self._masks[i] = info["action_mask"]  # the same mask action_masks() gives, as int8
         infos = self._infos()
         if terms.any():
             infos["final_obs"] = np.array(final_obs, dtype=object)

@@ -1,0 +1,84 @@
+"""The observation's contract (immutable, equal, hashed and pickled by value, the same
+fields as ever) and its card masks, over seeded games of every preset."""
+
+from __future__ import annotations
+
+import copy
+import pickle
+import random
+
+import pytest
+
+from mattis.core import PRESETS, Observation, State, mask_of, preset
+from mattis.core.observation import FIELDS
+from tiers import scale
+
+GAMES = scale(2, 12)
+
+
+def _observations(name: str, players: int, seed: int) -> list[tuple[State, Observation]]:
+    """(state, observation of every seat) at each step of one seeded game."""
+    s = State.new(preset(name), players, seed=seed, dealer=seed % players)
+    rng = random.Random(seed)
+    out: list[tuple[State, Observation]] = []
+    while True:
+        out += [(s.clone(), s.observation(seat)) for seat in range(players)]
+        if s.is_over:
+            return out
+        s.apply(rng.choice(s.legal_moves()))
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_masks_say_what_the_card_tuples_say(name: str) -> None:
+    for players in preset(name).allowed_players():
+        for g in range(GAMES):
+            for state, obs in _observations(name, players, g)[::3]:
+                assert obs.hand == tuple(sorted(obs.hand)) == tuple(state.hand(obs.seat))
+                assert obs.hand_mask == mask_of(obs.hand)
+                assert obs.pile_masks == tuple(mask_of(p) for p in obs.piles)
+                assert obs.known_masks == tuple(mask_of(k) for k in obs.known)
+                assert all(p == tuple(sorted(p)) for p in obs.piles + obs.known)
+                assert sum(obs.hand_counts) + obs.stock_count + obs.set_aside_count <= 52
+                assert obs.hand_counts[obs.seat] == len(obs.hand)
+
+
+def test_an_observation_is_a_value() -> None:
+    states = _observations("mattis", 3, 1)
+    for state, obs in states[::7]:
+        again = state.observation(obs.seat)
+        assert again == obs and hash(again) == hash(obs) and not again != obs
+        for back in (pickle.loads(pickle.dumps(obs)), copy.copy(obs), copy.deepcopy(obs)):
+            assert back == obs and hash(back) == hash(obs)
+            assert all(getattr(back, f) == getattr(obs, f) for f in FIELDS)
+        other = state.observation((obs.seat + 1) % 3)
+        assert other != obs
+        assert obs.replace(history=()) != obs or not obs.history
+        assert obs.replace(hand=obs.hand) == obs
+    assert len({obs for _, obs in states}) == len({(o.seat, o.history, o.phase) for _, o in states})
+
+
+def test_an_observation_cannot_be_changed() -> None:
+    _, obs = _observations("hund", 4, 2)[20]
+    for name in (*FIELDS, "hand_mask", "known_masks", "pile_masks", "something_new"):
+        with pytest.raises(AttributeError):
+            setattr(obs, name, None)
+
+
+def test_replace_makes_a_changed_copy() -> None:
+    _, obs = _observations("mattis", 3, 3)[30]
+    hand = obs.hand[1:]
+    changed = obs.replace(hand=hand, history=(), stock_count=0)
+    assert changed.hand == hand and changed.hand_mask == mask_of(hand)
+    assert changed.history == () and changed.stock_count == 0
+    assert all(getattr(changed, f) == getattr(obs, f) for f in FIELDS if f not in ("hand", "history", "stock_count"))
+    assert obs.hand != hand  # the original is unchanged
+    with pytest.raises(TypeError):
+        obs.replace(nonsense=1)
+
+
+def test_the_fields_are_the_published_list() -> None:
+    _, obs = _observations("blodmattis", 5, 4)[40]
+    text = repr(obs)
+    assert text.startswith("Observation(seat=")
+    assert all(f"{f}=" in text for f in FIELDS)
+    assert len(FIELDS) == 32 and len(set(FIELDS)) == 32
