@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import os
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -118,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
     import warnings
 
     warnings.filterwarnings("ignore", message="The `websockets` implementation is deprecated")
-    print(f"mattis serve: http://{args.host}:{args.port}/  (event log {args.db}; Ctrl-C stops)", flush=True)
+    print(f"mattis serve: http://{args.host}:{args.port}/  (event log {Path(args.db).resolve()}; Ctrl-C stops)", flush=True)
     try:
         uvicorn.run(app, host=args.host, port=args.port, log_level="warning",
                     http=guard.guarded_protocol(limits),  # first-request timeout, silent-socket caps

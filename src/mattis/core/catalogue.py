@@ -678,7 +678,7 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
                       "l last trick, Esc clears."),
     # -- the server's refusals (web.table.Refusal), in the language of whoever is refused
     # Absent players, seats across devices, seeing the game, rules at the table, host and lobby.
-    "web.grace": ("Når en spiller er borte på sin tur", "When a player is away on their turn"),
+    "web.grace": ("Når den som står for tur, er borte", "When a player is away on their turn"),
     "web.grace_n": ("en bot spiller etter {n} sekunder", "a bot plays after {n} seconds"),
     "web.grace_never": ("vent på spilleren", "wait for the player"),
     "web.standin": ("borte – en bot spiller for {name}", "away – a bot plays for {name}"),
