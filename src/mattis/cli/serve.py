@@ -119,7 +119,8 @@ def run(args: argparse.Namespace) -> int:
     import warnings
 
     warnings.filterwarnings("ignore", message="The `websockets` implementation is deprecated")
-    print(f"mattis serve: http://{args.host}:{args.port}/  (event log {Path(args.db).resolve()}; Ctrl-C stops)", flush=True)
+    print(f"mattis serve: http://{args.host}:{args.port}/  (event log {Path(args.db).resolve()}; Ctrl-C stops)",
+          flush=True)
     try:
         uvicorn.run(app, host=args.host, port=args.port, log_level="warning",
                     http=guard.guarded_protocol(limits),  # first-request timeout, silent-socket caps
