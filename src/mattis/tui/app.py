@@ -16,7 +16,6 @@ line asks for a bigger window.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterable
 from pathlib import Path
 from typing import ClassVar
@@ -478,7 +477,7 @@ class MattisApp(App[Path | None]):
         # known; the history window shows them all)
         count_only = self.has_class("-compact") and obs.players > 3
         known = 3 if self.has_class("-compact") else KNOWN_SHOWN
-        shown = dataclasses.replace(obs, known=tuple(() for _ in obs.known)) if count_only else obs
+        shown = obs.replace(known=tuple(() for _ in obs.known)) if count_only else obs
         rows = player_rows(shown, self.session.names, lang, known_limit=known)
         for seat, (name, hand, pile, tricks_won, status) in enumerate(rows):
             if count_only and seat != obs.seat and obs.known[seat]:
