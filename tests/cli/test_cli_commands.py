@@ -143,3 +143,14 @@ def test_selfplay_speaks_the_language_asked_for(tmp_path: Path, capsys: pytest.C
                 else f"{names[s]}: no stikk won, Blodmattis (loses at once)!") in lines
     assert f"{names[outcome.mattis]} {'er' if lang == 'nb' else 'is'} Mattis!" in lines
     assert lines[-1] == f"{saved}{path}."
+
+
+def test_the_research_race_without_the_rl_extra_names_the_install_command(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "pyspiel", None)  # import pyspiel now raises ImportError
+    assert main(["bench", "--vs-openspiel", "--rules", "mattis", "--seconds", "0.1"]) == 2
+    out, err = capsys.readouterr()
+    assert "pip install '.[rl]'" in err and "pyspiel" in err and "Traceback" not in err
+    assert "decisions/s" not in out  # nothing measured before the refusal

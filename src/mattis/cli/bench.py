@@ -117,10 +117,15 @@ def _race(names: list[str], players: int, seconds: float) -> int:
     import subprocess
     import sys
 
+    from .main import install_hint
+
     try:
         speed = importlib.import_module("mattis.rl.speed")
+        for module in ("numpy", "pyspiel", "gymnasium", "pettingzoo"):
+            importlib.import_module(module)
     except ImportError as e:
-        raise CliError(f"--vs-openspiel needs the rl extra (pip install 'mattis[rl]'): {e}") from None
+        raise CliError(f"--vs-openspiel needs the optional 'rl' extra ({e.name} is not installed); from the "
+                       f"repository's folder install it with: {install_hint('rl')}") from None
     raw_rows = []
     for name in names:
         raw_rows.append(speed.raw_row(name, players, seconds))
