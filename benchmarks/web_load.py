@@ -16,7 +16,7 @@ answers, so the latency is mostly queueing behind the other tables.
 ``--spectators 300`` adds 300 spectator sockets watching the first table (each is sent
 every frame); ``--flood`` adds a hostile spectator on the second table, in its own
 process, sending ``sync`` requests (and junk) as fast as its socket takes them.
-``--server-src /work/main/src`` runs the server from another checkout (before/after).
+``--server-src OTHER_CHECKOUT/src`` runs the server from another checkout (before/after).
 Every client here comes from 127.0.0.1, so a server that has per-address limits is
 started with those raised (as if each table sat at its own address); the per-connection
 limits, which are what a flooder meets, stay as they are.

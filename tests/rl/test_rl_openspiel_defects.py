@@ -1,5 +1,6 @@
-"""Regression tests for the OpenSpiel adapter's defects (issue 13, part 5), its
-utility kind, and the project's bots as ``pyspiel.Bot``s."""
+"""Regression tests for the OpenSpiel adapter's former defects (game strings with
+overrides, the information state under shown leftovers), its utility kind,
+and the project's bots as ``pyspiel.Bot``s."""
 
 from __future__ import annotations
 
