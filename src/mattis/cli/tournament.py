@@ -11,16 +11,16 @@ from __future__ import annotations
 import argparse
 import csv
 import json
-import multiprocessing
 import os
 import secrets
 import sys
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 
 from ..bots.arena import FIELDS, SEED_SCHEMES, SeatResult, openskill_ratings, paired, play_game, summarize
 from ..bots.base import bot_names, make_bot
 from ..core import Rules, rules_to_json
+from ..lab.pool import local_workers, run_jobs
 from .common import add_rules_arguments, rules_from_args
 from .main import CliError
 
@@ -154,21 +154,6 @@ def _prepare_out(args: argparse.Namespace, rules: Rules, bots: list[str]) -> tup
     return seed, scheme, done
 
 
-def _results(jobs: list[Job], workers: int) -> Iterator[list[SeatResult]]:
-    if workers <= 1 or len(jobs) <= 1:
-        for j in jobs:
-            yield _task(j)
-        return
-    ctx = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
-    pool = ctx.Pool(workers)
-    try:
-        yield from pool.imap_unordered(_task, jobs, chunksize=1)
-        pool.close()
-    finally:
-        pool.terminate()
-        pool.join()
-
-
 def run(args: argparse.Namespace) -> int:
     rules, bots = _check_args(args)
     n = args.players
@@ -181,7 +166,7 @@ def run(args: argparse.Namespace) -> int:
     finished = {(r.deal, r.rotation) for r in done}
     jobs: list[Job] = [(rules, tuple(bots), d, rot, seed, scheme) for d in range(args.deals) for rot in range(n)
             if (d, rot) not in finished]
-    workers = min(args.workers or os.cpu_count() or 1, max(1, len(jobs)))
+    workers = local_workers(args.workers, len(jobs))
     rows = list(done)
     out_file = open(os.path.join(args.out, RESULTS), "a", encoding="utf-8", newline="") if args.out else None
     print(f"tournament: {rules.name}, {n} players, bots {','.join(bots)}, {args.deals} deals x {n} rotations, "
@@ -196,7 +181,7 @@ def run(args: argparse.Namespace) -> int:
                       console=None, transient=False) as progress:
             task = progress.add_task("games", total=len(jobs))
             try:
-                for res in _results(jobs, workers):
+                for res in run_jobs(_task, jobs, workers):
                     rows.extend(res)
                     if out_file is not None:
                         _write_rows(out_file, res)
