@@ -24,8 +24,15 @@ def local_workers(requested: int | None, jobs: int) -> int:
     return max(1, min(requested or os.cpu_count() or 1, jobs))
 
 
-def run_jobs(fn: Callable[[J], R], jobs: Sequence[J], workers: int | None = None) -> Iterator[R]:
-    """Yield ``fn(job)`` for every job, in the order they finish (in order with one worker)."""
+def run_jobs(fn: Callable[[J], R], jobs: Sequence[J], workers: int | None = None,
+             ray: str | None = None) -> Iterator[R]:
+    """Yield ``fn(job)`` for every job, in the order they finish (in order with one worker).
+
+    ``ray``: the address of a Ray cluster (``auto`` for a local one) to run the jobs on
+    instead of local processes.
+    """
+    if ray is not None:
+        raise NotImplementedError("running jobs on Ray is being built")
     n = local_workers(workers, len(jobs))
     if n <= 1 or len(jobs) <= 1:
         for j in jobs:
