@@ -89,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
 
         from ..web import guard
         from ..web.app import create_app
-        from ..web.store import Store, StoreError
+        from ..web.store import StoreError, open_store
     except ImportError as e:
         from .main import install_hint
 
@@ -100,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
         if not name or any(c in name for c in "/@ \t"):
             raise CliError(f"--allowed-host takes a host name, not {name[:40]!r}")
     try:
-        Store(args.db).close()
+        open_store(args.db).close()
     except StoreError as e:
         raise CliError(str(e)) from None
     import socket

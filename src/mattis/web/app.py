@@ -34,7 +34,7 @@ from ..core.cards import Lang
 from ..core.text import option_label, option_value_text, rules_in_words
 from ..play import next_move
 from . import guard, retention
-from .store import Store, StoreError
+from .store import EventLog, StoreError, describe, open_store
 from .table import GRACE_DEFAULT, LEVELS, Event, Refusal, Table
 from .view import frame, notice, replay_steps
 
@@ -122,7 +122,7 @@ class Hub:
         self.db_path = db_path
         self.bot_delay = bot_delay
         self.test_mode = test_mode
-        self.store: Store | None = None
+        self.store: EventLog | None = None
         self.tables: dict[str, Table] = {}
         self.conns: dict[str, set[Conn]] = {}
         self.bot_tasks: dict[str, asyncio.Task[None]] = {}
@@ -133,7 +133,7 @@ class Hub:
     # ----------------------------------------------------------- lifecycle
     def open(self) -> None:
         """Open the log and rebuild every table by replaying its events."""
-        self.store = Store(self.db_path)
+        self.store = open_store(self.db_path)
         for tid, events in self.store.tables():
             try:
                 t = Table.from_create(events[0])
@@ -437,7 +437,7 @@ def create_app(db_path: str = "mattis.db", bot_delay: float = 0.8, test_mode: bo
                 "options": house_options(),
                 "choices": CHOICES, "levels": list(LEVELS), "default_level": DEFAULT_LEVEL,
                 "grace": {"default": GRACE_DEFAULT, "choices": list(GRACE_CHOICES)},
-                "db": Path(hub.db_path).name})
+                "db": describe(hub.db_path)})
         return meta_cache
 
     @app.get("/api/tables/{tid}/rules")

@@ -1,10 +1,18 @@
-"""The append-only event log of every table, in SQLite (WAL).
+"""The append-only event log of every table: one interface, two stores.
 
 One row per event, keyed by (table, number).  Rows are only ever inserted; a
 table is rebuilt by replaying its rows in order.  A table's rows are deleted only
 all at once, when the table has expired (:mod:`mattis.web.retention`).  Each append is its own
 committed transaction, made before the server tells anyone about the change,
 so a ``kill -9`` can lose at most a request nobody was answered about.
+
+:class:`Store` is the embedded default, a SQLite file (WAL);
+:class:`mattis.web.pgstore.PgStore` keeps the same log in PostgreSQL for several
+workers (``--db postgresql://...``).  The server uses only :class:`EventLog`, so
+both run the same code path; :func:`open_store` picks one from the ``--db`` text.
+In both, (table, number) is the primary key: a second writer appending a number
+that exists is refused (:class:`StoreConflict`) and the table's log is unchanged,
+so two writers can never fork a game.
 """
 
 from __future__ import annotations
@@ -13,7 +21,7 @@ import json
 import sqlite3
 import time
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, Protocol
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS events (
@@ -30,8 +38,63 @@ class StoreError(Exception):
     """The database cannot be opened or written."""
 
 
+class StoreConflict(StoreError):
+    """The event number is taken: another writer appended it first (nothing was written)."""
+
+
+class EventLog(Protocol):
+    """What the server needs of an event log (:class:`Store`, :class:`~mattis.web.pgstore.PgStore`)."""
+
+    def append(self, table_id: str, n: int, event: dict[str, Any]) -> None:
+        """Insert event number ``n`` of a table; :class:`StoreConflict` if that number exists."""
+        ...
+
+    def events(self, table_id: str, start: int = 0) -> list[dict[str, Any]]:
+        """A table's events from number ``start`` on, in order."""
+        ...
+
+    def tables(self) -> Iterator[tuple[str, list[dict[str, Any]]]]:
+        """Every table's events, in order."""
+        ...
+
+    def last_events(self) -> dict[str, float]:
+        """When each table's last event was written (seconds since the epoch)."""
+        ...
+
+    def delete(self, table_id: str) -> None:
+        """Remove a table's whole log."""
+        ...
+
+    def close(self) -> None: ...
+
+
+def is_postgres(db: str) -> bool:
+    """Whether ``--db`` names a PostgreSQL database (a ``postgresql://`` or ``postgres://`` URL)."""
+    return db.startswith(("postgresql://", "postgres://"))
+
+
+def open_store(db: str) -> EventLog:
+    """The event log ``db`` names: a PostgreSQL URL or a SQLite file's path."""
+    if is_postgres(db):
+        from .pgstore import PgStore
+
+        return PgStore(db)
+    return Store(db)
+
+
+def describe(db: str) -> str:
+    """``db`` for messages and pages: a URL without its password, or the file's name."""
+    if is_postgres(db):
+        from .pgstore import safe_url
+
+        return safe_url(db)
+    from pathlib import Path
+
+    return Path(db).name
+
+
 class Store:
-    """The event log file."""
+    """The event log file (SQLite)."""
 
     def __init__(self, path: str) -> None:
         try:
@@ -48,15 +111,20 @@ class Store:
         try:
             self.db.execute("INSERT INTO events (table_id, n, at, data) VALUES (?, ?, ?, ?)",
                             (table_id, n, time.time(), json.dumps(event, separators=(",", ":"))))
+        except sqlite3.IntegrityError:
+            raise StoreConflict(f"event {n} of table {table_id} is already written") from None
         except sqlite3.Error as e:
             raise StoreError(f"cannot write the event log: {e}") from None
+
+    def events(self, table_id: str, start: int = 0) -> list[dict[str, Any]]:
+        rows = self.db.execute("SELECT data FROM events WHERE table_id = ? AND n >= ? ORDER BY n", (table_id, start))
+        return [json.loads(r[0]) for r in rows]
 
     def tables(self) -> Iterator[tuple[str, list[dict[str, Any]]]]:
         """Every table's events, in order."""
         ids = [r[0] for r in self.db.execute("SELECT DISTINCT table_id FROM events ORDER BY table_id")]
         for tid in ids:
-            rows = self.db.execute("SELECT data FROM events WHERE table_id = ? ORDER BY n", (tid,))
-            yield tid, [json.loads(r[0]) for r in rows]
+            yield tid, self.events(tid)
 
     def last_events(self) -> dict[str, float]:
         """When each table's last event was written (seconds since the epoch)."""

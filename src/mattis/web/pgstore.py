@@ -1,0 +1,257 @@
+"""The event log in PostgreSQL, the table leases, and the workers' channel.
+
+The log is the SQLite store's (:mod:`mattis.web.store`) with the same primary key
+(table, number), so a second writer is refused instead of forking a game.  Each
+append also sends a notification on :data:`CHANNEL` *in the same statement*: it
+is delivered only once the event is committed, so no worker hears of an event it
+cannot read.
+
+A *lease* row says which worker owns a table (runs its bots and its timers, and
+applies the commands of every worker's clients) until when; the owner renews all
+its leases every few seconds and a worker takes over the leases that ran out
+(:meth:`PgStore.take_expired`).
+
+:func:`temporary_server` starts a throwaway PostgreSQL from the installed binaries
+(for the tests and ``benchmarks/web_load.py``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import glob
+import json
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator
+from typing import Any, Final
+from urllib.parse import urlsplit, urlunsplit
+
+from .store import StoreConflict, StoreError
+
+CHANNEL: Final = "mattis_web"
+"""The LISTEN/NOTIFY channel every worker listens on."""
+
+SCHEMA: Final = """
+CREATE TABLE IF NOT EXISTS events (
+    table_id TEXT NOT NULL,
+    n INTEGER NOT NULL,
+    at DOUBLE PRECISION NOT NULL,
+    data TEXT NOT NULL,
+    PRIMARY KEY (table_id, n)
+);
+CREATE TABLE IF NOT EXISTS leases (
+    table_id TEXT PRIMARY KEY,
+    owner TEXT NOT NULL,
+    expires TIMESTAMPTZ NOT NULL
+);
+"""
+
+
+def safe_url(url: str) -> str:
+    """The URL without its password (for messages and the page)."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    host = parts.hostname or ""
+    netloc = f"{parts.username}:***@{host}" + (f":{parts.port}" if parts.port else "")
+    return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
+
+
+def _psycopg() -> Any:
+    try:
+        import psycopg
+    except ImportError:
+        raise StoreError("a postgresql:// database needs the optional 'pg' extra (psycopg is not "
+                         "installed): pip install '.[pg]'") from None
+    return psycopg
+
+
+class PgStore:
+    """The event log and the leases in one PostgreSQL database (one connection, autocommit)."""
+
+    def __init__(self, url: str) -> None:
+        psycopg = _psycopg()
+        self.url = url
+        self.errors: tuple[type[Exception], ...] = (psycopg.Error,)
+        self.unique: type[Exception] = psycopg.errors.UniqueViolation
+        try:
+            self.db = psycopg.connect(url, autocommit=True, connect_timeout=10)
+            with self.db.transaction():
+                self.db.execute("SELECT pg_advisory_xact_lock(4242)")  # workers starting together
+                for statement in SCHEMA.split(";"):
+                    if statement.strip():
+                        self.db.execute(statement)
+        except psycopg.Error as e:
+            raise StoreError(f"cannot open database {safe_url(url)}: {str(e).strip()}") from None
+
+    # ------------------------------------------------------------------ log
+    def append(self, table_id: str, n: int, event: dict[str, Any]) -> None:
+        """Insert event number ``n`` and notify every worker (one statement, one transaction)."""
+        note = json.dumps({"k": "ev", "t": table_id, "n": n})
+        try:
+            self.db.execute("WITH ins AS (INSERT INTO events (table_id, n, at, data) VALUES (%s, %s, %s, %s) "
+                            "RETURNING n) SELECT pg_notify(%s, %s) FROM ins",
+                            (table_id, n, time.time(), json.dumps(event, separators=(",", ":")), CHANNEL, note))
+        except self.unique:
+            raise StoreConflict(f"event {n} of table {table_id} is already written") from None
+        except self.errors as e:
+            raise StoreError(f"cannot write the event log: {str(e).strip()}") from None
+
+    def events(self, table_id: str, start: int = 0) -> list[dict[str, Any]]:
+        try:
+            rows = self.db.execute("SELECT data FROM events WHERE table_id = %s AND n >= %s ORDER BY n",
+                                   (table_id, start)).fetchall()
+        except self.errors as e:
+            raise StoreError(f"cannot read the event log: {str(e).strip()}") from None
+        return [json.loads(r[0]) for r in rows]
+
+    def tables(self) -> Iterator[tuple[str, list[dict[str, Any]]]]:
+        ids = [r[0] for r in self.db.execute("SELECT DISTINCT table_id FROM events ORDER BY table_id").fetchall()]
+        for tid in ids:
+            yield tid, self.events(tid)
+
+    def last_events(self) -> dict[str, float]:
+        try:
+            rows = self.db.execute("SELECT table_id, MAX(at) FROM events GROUP BY table_id").fetchall()
+        except self.errors as e:
+            raise StoreError(f"cannot read the event log: {str(e).strip()}") from None
+        return {r[0]: float(r[1]) for r in rows}
+
+    def delete(self, table_id: str) -> None:
+        try:
+            with self.db.transaction():
+                self.db.execute("DELETE FROM events WHERE table_id = %s", (table_id,))
+                self.db.execute("DELETE FROM leases WHERE table_id = %s", (table_id,))
+        except self.errors as e:
+            raise StoreError(f"cannot write the event log: {str(e).strip()}") from None
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):
+            self.db.close()
+
+    # --------------------------------------------------------------- leases
+    def claim(self, table_id: str, owner: str, ttl: float) -> bool:
+        """Take (or keep) a table's lease unless another worker holds one that has not run out."""
+        row = self.db.execute(
+            "INSERT INTO leases (table_id, owner, expires) VALUES (%s, %s, now() + make_interval(secs => %s)) "
+            "ON CONFLICT (table_id) DO UPDATE SET owner = EXCLUDED.owner, expires = EXCLUDED.expires "
+            "WHERE leases.owner = EXCLUDED.owner OR leases.expires < now() RETURNING table_id",
+            (table_id, owner, ttl)).fetchone()
+        return row is not None
+
+    def renew(self, owner: str, ttl: float) -> set[str]:
+        """Extend every lease ``owner`` still holds; the tables it holds."""
+        rows = self.db.execute("UPDATE leases SET expires = now() + make_interval(secs => %s) "
+                               "WHERE owner = %s RETURNING table_id", (ttl, owner)).fetchall()
+        return {r[0] for r in rows}
+
+    def take_expired(self, owner: str, ttl: float, limit: int = 1000) -> list[str]:
+        """Take over leases that ran out (their owner stopped renewing): the tables taken."""
+        rows = self.db.execute(
+            "UPDATE leases SET owner = %s, expires = now() + make_interval(secs => %s) WHERE table_id IN "
+            "(SELECT table_id FROM leases WHERE expires < now() ORDER BY table_id LIMIT %s FOR UPDATE SKIP LOCKED) "
+            "RETURNING table_id", (owner, ttl, limit)).fetchall()
+        return sorted(r[0] for r in rows)
+
+    def adopt_unleased(self) -> None:
+        """Give every table without a lease row an expired one (logs written before leases)."""
+        self.db.execute("INSERT INTO leases (table_id, owner, expires) SELECT DISTINCT table_id, '', "
+                        "'epoch'::timestamptz FROM events ON CONFLICT (table_id) DO NOTHING")
+
+    def release(self, owner: str) -> None:
+        """Let every lease of ``owner`` run out now (a worker shutting down: others take over at once)."""
+        with contextlib.suppress(Exception):
+            self.db.execute("UPDATE leases SET expires = 'epoch'::timestamptz WHERE owner = %s", (owner,))
+
+    def owner(self, table_id: str) -> str | None:
+        """The worker holding a table's lease now (``None`` if nobody does)."""
+        row = self.db.execute("SELECT owner FROM leases WHERE table_id = %s AND expires >= now()",
+                              (table_id,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def notify(self, message: dict[str, Any]) -> None:
+        """Send a message to every worker (at most 8000 bytes, PostgreSQL's limit)."""
+        try:
+            self.db.execute("SELECT pg_notify(%s, %s)", (CHANNEL, json.dumps(message, separators=(",", ":"))))
+        except self.errors as e:
+            raise StoreError(f"cannot reach the database: {str(e).strip()}") from None
+
+
+# ------------------------------------------------------------ a throwaway server
+def bindir() -> str | None:
+    """The folder of PostgreSQL's server binaries (``initdb``, ``postgres``), or ``None``."""
+    found: list[str] = []
+    with contextlib.suppress(OSError, subprocess.SubprocessError):
+        found.append(subprocess.run(["pg_config", "--bindir"], capture_output=True, text=True,
+                                    timeout=10).stdout.strip())
+    found += sorted(glob.glob("/usr/lib/postgresql/*/bin"), reverse=True)
+    for d in found:
+        if d and os.path.exists(os.path.join(d, "initdb")) and os.path.exists(os.path.join(d, "postgres")):
+            return d
+    return None
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextlib.contextmanager
+def temporary_server(durable: bool = False) -> Iterator[str]:
+    """Start PostgreSQL in a temporary folder on a free port of 127.0.0.1; yields its URL.
+    As root it runs as the ``postgres`` user (PostgreSQL refuses root).  ``durable``: keep
+    ``fsync`` on (a benchmark); off, a test's server is faster and loses nothing unless the
+    machine itself stops."""
+    bins = bindir()
+    if bins is None:
+        raise StoreError("no PostgreSQL server binaries (initdb, postgres) found; "
+                         "install them, e.g. apt-get install postgresql")
+    as_user: list[str] = []
+    root = tempfile.mkdtemp(prefix="mattis-pg-")
+    if os.geteuid() == 0:
+        as_user = ["runuser", "-u", "postgres", "--"]
+        shutil.chown(root, "postgres")
+        os.chmod(root, 0o700)
+    data, log = os.path.join(root, "data"), os.path.join(root, "log")
+    port = _free_port()
+    proc: subprocess.Popen[bytes] | None = None
+    try:
+        subprocess.run([*as_user, os.path.join(bins, "initdb"), "-D", data, "-U", "mattis", "-A", "trust",
+                        "-E", "UTF8", "--no-sync"], check=True, capture_output=True, timeout=120)
+        opts = ["-c", f"fsync={'on' if durable else 'off'}", "-c", "max_connections=200",
+                "-c", "shared_buffers=64MB", "-c", "unix_socket_directories=" + root]
+        proc = subprocess.Popen([*as_user, os.path.join(bins, "postgres"), "-D", data, "-h", "127.0.0.1",
+                                 "-p", str(port), *opts], stdout=subprocess.DEVNULL,
+                                stderr=open(log, "ab"))  # noqa: SIM115 (the server keeps it)
+        url = f"postgresql://mattis@127.0.0.1:{port}/postgres"
+        psycopg = _psycopg()
+        for _ in range(300):
+            if proc.poll() is not None:
+                break
+            try:
+                psycopg.connect(url, connect_timeout=2).close()
+                break
+            except psycopg.Error:
+                time.sleep(0.05)
+        else:
+            raise StoreError("PostgreSQL did not start in 15 s")
+        if proc.poll() is not None:
+            with open(log, encoding="utf-8", errors="replace") as f:
+                raise StoreError("PostgreSQL did not start: " + f.read()[-2000:])
+        yield url
+    except subprocess.CalledProcessError as e:
+        raise StoreError(f"initdb failed: {e.stderr.decode(errors='replace')[-2000:]}") from None
+    finally:
+        if proc is not None:
+            proc.terminate()
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+        shutil.rmtree(root, ignore_errors=True)
