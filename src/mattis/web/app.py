@@ -19,6 +19,7 @@ import contextlib
 import json
 import logging
 from collections.abc import AsyncIterator
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from importlib.resources import files
 from pathlib import Path
@@ -28,14 +29,17 @@ from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
+from ..bots import Agent
 from ..bots.base import DEFAULT_LEVEL
-from ..core import CHOICES, PRESET_DOCS, PRESETS
+from ..core import CHOICES, PRESET_DOCS, PRESETS, Move
 from ..core.cards import Lang
 from ..core.text import option_label, option_value_text, rules_in_words
-from ..play import next_move
+from ..play import Referee, next_move
 from . import guard, retention
-from .store import EventLog, StoreError, describe, open_store
-from .table import GRACE_DEFAULT, LEVELS, Event, Refusal, Table
+from .cluster import Cluster
+from .pgstore import PgStore
+from .store import EventLog, StoreConflict, StoreError, describe, open_store
+from .table import GRACE_DEFAULT, LEVELS, Event, Refusal, Table, think
 from .view import frame, notice, replay_steps
 
 log = logging.getLogger("mattis.web")
@@ -118,11 +122,16 @@ def _notice(refusal: Refusal, lang: Lang) -> str:
 class Hub:
     """All tables, their connections and their bots."""
 
-    def __init__(self, db_path: str, bot_delay: float, test_mode: bool) -> None:
+    def __init__(self, db_path: str, bot_delay: float, test_mode: bool, bot_processes: int = 0) -> None:
         self.db_path = db_path
         self.bot_delay = bot_delay
         self.test_mode = test_mode
+        self.bot_processes = bot_processes
+        self.pool: Executor | None = None
+        """Processes the bots think in (``bot_processes`` > 0); otherwise a thread of this worker."""
         self.store: EventLog | None = None
+        self.cluster: Cluster | None = None
+        """This worker's part of a PostgreSQL cluster (``None``: the only worker)."""
         self.tables: dict[str, Table] = {}
         self.conns: dict[str, set[Conn]] = {}
         self.bot_tasks: dict[str, asyncio.Task[None]] = {}
@@ -131,9 +140,29 @@ class Hub:
         self.grace_tasks: dict[str, tuple[tuple[int, int, int], asyncio.Task[None]]] = {}
 
     # ----------------------------------------------------------- lifecycle
-    def open(self) -> None:
-        """Open the log and rebuild every table by replaying its events."""
+    async def start(self) -> None:
+        """Open the log, listen to the other workers (PostgreSQL), rebuild every table, start the bots."""
         self.store = open_store(self.db_path)
+        if isinstance(self.store, PgStore):
+            self.cluster = Cluster(self, self.store, self.db_path, self.limits.lease_seconds)
+            await self.cluster.start()
+        if self.bot_processes > 0:
+            import multiprocessing
+            from concurrent.futures import ProcessPoolExecutor
+
+            self.pool = ProcessPoolExecutor(self.bot_processes, mp_context=multiprocessing.get_context("spawn"))
+        self.load()
+        if self.cluster is not None:
+            self.cluster.begin()
+
+    def open(self) -> None:
+        """Open the SQLite log and rebuild every table (the one-worker start, without a loop)."""
+        self.store = open_store(self.db_path)
+        self.load()
+
+    def load(self) -> None:
+        """Rebuild every table by replaying its events."""
+        assert self.store is not None
         for tid, events in self.store.tables():
             try:
                 t = Table.from_create(events[0])
@@ -151,14 +180,112 @@ class Hub:
             task.cancel()
         for _key, task in list(self.grace_tasks.values()):
             task.cancel()
+        if self.cluster is not None:
+            await self.cluster.stop()
+        if self.pool is not None:
+            self.pool.shutdown(wait=False, cancel_futures=True)
         if self.store is not None:
             self.store.close()
+
+    # ------------------------------------------------------ other workers
+    def owns(self, table: Table) -> bool:
+        """Whether this worker runs the table's bots and timers (always, when it is the only one)."""
+        return self.cluster is None or self.cluster.owns(table.id)
+
+    def refresh(self, tid: str) -> None:
+        """Read the events of a table this worker has not applied yet (another worker wrote them),
+        apply them, send this worker's clients their frames."""
+        if self.store is None:
+            return
+        table = self.tables.get(tid)
+        try:
+            events = self.store.events(tid, 0 if table is None else table.events)
+        except StoreError as e:
+            log.error("%s", e)
+            return
+        if not events:
+            return
+        try:
+            if table is None:
+                table = Table.from_create(events[0])
+                events = events[1:]
+            for ev in events:
+                if ev["type"] == "seat":
+                    self.drop_seat(table, ev["seat"])
+                table.apply(ev)
+        except Exception as e:
+            log.error("table %s could not be brought up to date from its log (%s: %s); dropped",
+                      tid, type(e).__name__, e)
+            self.forget(tid)
+            return
+        self.tables[tid] = table
+        self.broadcast(table)
+        self.kick_bots(table)
+
+    def taken(self, tid: str) -> None:
+        """This worker took a table over: read its log to the end, then its bots and timers run here."""
+        self.refresh(tid)
+        table = self.tables.get(tid)
+        if table is not None:
+            if self.cluster is not None:
+                self.cluster.publish_state(table)
+            self.kick_bots(table)
+
+    def lost(self, tid: str) -> None:
+        """Another worker owns the table now: stop its bots and timers here."""
+        task = self.bot_tasks.pop(tid, None)
+        if task is not None:
+            task.cancel()
+        entry = self.grace_tasks.pop(tid, None)
+        if entry is not None:
+            entry[1].cancel()
+
+    def forget(self, tid: str) -> None:
+        """A table deleted (by retention, here or at another worker)."""
+        self.lost(tid)
+        self.tables.pop(tid, None)
+        self.conns.pop(tid, None)
+
+    def presence_changed(self, tid: str) -> None:
+        """Who is connected at another worker changed: the owner hands seats back and restarts its timers."""
+        table = self.tables.get(tid)
+        if table is None:
+            return
+        if self.owns(table):
+            on = self.connected(table)
+            for seat in list(table.standin):
+                if seat in on:
+                    table.hand_back(seat)
+            if 0 in on:
+                table.host_away = False
+        self.broadcast(table)
+        self.kick_bots(table)
+
+    def local_seats(self, table: Table) -> set[int]:
+        return {c.seat for c in self.conns.get(table.id, ()) if c.seat is not None}
+
+    def may_delete(self, tid: str) -> bool:
+        """Retention may delete this table here (with several workers: only its owner, nobody connected anywhere)."""
+        return self.cluster is None or (self.cluster.owns(tid) and not self.cluster.remote_seats(tid))
+
+    def deleted(self, tid: str) -> None:
+        if self.cluster is not None:
+            self.cluster.deleted(tid)
+
+    def _append(self, table: Table, ev: Event) -> None:
+        """Append the table's next event; on a conflict (another worker wrote that number first)
+        read what was missed and raise :class:`StoreConflict` (the caller checks again)."""
+        assert self.store is not None
+        try:
+            self.store.append(table.id, table.events, ev)
+        except StoreConflict:
+            self.refresh(table.id)
+            raise
 
     # -------------------------------------------------------------- changes
     def commit(self, table: Table, ev: Event) -> None:
         """Log the event, apply it, tell everyone, wake the bots."""
-        assert self.store is not None
-        self.store.append(table.id, table.events, ev)
+        self._append(table, ev)
         table.apply(ev)
         self.broadcast(table)
         self.kick_bots(table)
@@ -167,22 +294,37 @@ class Hub:
         assert self.store is not None
         self.store.append(ev["id"], 0, ev)
         t = self.tables[ev["id"]] = Table.from_create(ev)
+        if self.cluster is not None:
+            self.cluster.claim(t.id)
         return t
 
     def connected(self, table: Table) -> set[int]:
-        return {c.seat for c in self.conns.get(table.id, ()) if c.seat is not None}
+        """Seats with a page open (at any worker)."""
+        on = self.local_seats(table)
+        if self.cluster is not None:
+            on |= self.cluster.remote_seats(table.id)
+        return on
 
     def broadcast(self, table: Table) -> None:
         conns = self.conns.get(table.id, set())
+        if self.cluster is not None:
+            self.cluster.publish_presence(table)
+            self.cluster.publish_state(table)
+        if not conns:
+            return
         on = self.connected(table)
         for c in conns:
             c.push(frame(table, c.seat, c.lang, connected=on))
 
-    def reply(self, table: Table, conn: Conn, error: Refusal | None = None, echo: int | None = None) -> None:
-        conn.push(frame(table, conn.seat, conn.lang, connected=self.connected(table), error=error, echo=echo))
+    def reply(self, table: Table, conn: Conn, error: Refusal | None = None, echo: int | None = None,
+              extra: dict[str, Any] | None = None) -> None:
+        conn.push(frame(table, conn.seat, conn.lang, connected=self.connected(table), error=error, echo=echo,
+                        extra=extra))
 
     # ----------------------------------------------------------------- bots
     def kick_bots(self, table: Table) -> None:
+        if not self.owns(table):
+            return
         if table.bot_to_act() is None:
             self.watch_absent(table)
             return
@@ -195,6 +337,8 @@ class Hub:
         A host away from the lobby gets the same grace; then anyone seated may start."""
         on = self.connected(table)
         seat = table.absent_to_act(on)
+        if not self.owns(table):
+            return
         if seat is None and table.host_absent_in_lobby(on):
             seat = 0
         if seat is None or table.grace is None:
@@ -232,12 +376,12 @@ class Hub:
                 return
             game, seq, agents = table.game, table.seq, table.agents()
             # Only the seat's own player coming back can change this game while a bot is to act,
-            # so the bot may think in a thread; its move is dropped if they came back meanwhile.
-            chosen = next_move(ref, agents) if self.bot_delay == 0 else await asyncio.to_thread(next_move, ref, agents)
+            # so the bot may think off the loop; its move is dropped if the game moved meanwhile.
+            chosen = await self._think(ref, agents)
             if chosen is None:
                 return
             seat, move = chosen
-            if table.bot_to_act() != seat or (table.game, table.seq) != (game, seq):
+            if table.bot_to_act() != seat or (table.game, table.seq) != (game, seq) or table.referee is not ref:
                 continue
             try:
                 ev = table.move_event(seat, game, seq, str(move))
@@ -245,14 +389,28 @@ class Hub:
             except Refusal as r:  # a bot returning an illegal move is a bug in the bot: log it, stop
                 log.error("bot at table %s seat %d: %s", table.id, seat, r.en)
                 return
+            except StoreConflict:  # another worker's client moved first: look again
+                continue
             except StoreError as e:
                 log.error("%s", e)
                 return
 
+    async def _think(self, ref: Referee, agents: dict[int, Agent]) -> tuple[int, Move] | None:
+        """The bot to act chooses its move from its seat's observation: in the process pool
+        (``bot_processes``), else in a thread (inline when bots have no delay: the tests)."""
+        if self.pool is None:
+            return next_move(ref, agents) if self.bot_delay == 0 else await asyncio.to_thread(next_move, ref, agents)
+        seat = ref.to_act
+        if seat is None or seat not in agents:
+            return None
+        move, agent = await asyncio.get_running_loop().run_in_executor(self.pool, think, agents[seat],
+                                                                       ref.observation(seat))
+        agents[seat] = agent  # its generator goes on where the process left it: the same moves as in-process
+        return seat, move
+
     def commit_quiet(self, table: Table, ev: Event) -> None:
         """:meth:`commit` without re-waking the bots (the bot loop is already running)."""
-        assert self.store is not None
-        self.store.append(table.id, table.events, ev)
+        self._append(table, ev)
         table.apply(ev)
         self.broadcast(table)
 
@@ -276,7 +434,7 @@ class Hub:
         if not isinstance(hello, dict):
             hello = {}
         lang = _lang(hello.get("lang"))
-        table = self.tables.get(tid)
+        table = self.table(tid)
         if table is None:
             await ws.send_text(_notice(Refusal("no_table"), lang))
             await ws.close(code=4404)
@@ -308,7 +466,7 @@ class Hub:
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
-            self.conns[tid].discard(conn)
+            self.conns.get(tid, set()).discard(conn)
             conn.queue.put_nowait(None)
             with contextlib.suppress(Exception):
                 await writer
@@ -333,8 +491,18 @@ class Hub:
             if c.seat == seat:
                 c.seat = None
 
-    def handle(self, table: Table, conn: Conn, text: str) -> None:
-        """One request from a connection; refusals go back to that connection only."""
+    def table(self, tid: str) -> Table | None:
+        """A table by id (with several workers, one just made at another worker is read from the log)."""
+        table = self.tables.get(tid)
+        if table is None and self.cluster is not None and len(tid) < 40:
+            self.refresh(tid)
+            table = self.tables.get(tid)
+        return table
+
+    def handle(self, table: Table, conn: Conn, text: str, again: bool = False) -> None:
+        """One request from a connection; refusals go back to that connection only.  If another
+        worker wrote the table's next event first, the request is checked once more against
+        the table brought up to date (``again``)."""
         try:
             if len(text) > MAX_MESSAGE:
                 raise Refusal("too_long")
@@ -378,27 +546,33 @@ class Hub:
                 self.drop_seat(table, ev["seat"])
             self.commit(table, ev)
             if token is not None:
-                conn.push(frame(table, conn.seat, conn.lang, connected=self.connected(table),
-                                extra={"reinvite": {"seat": ev["seat"], "token": token}}))
+                self.reply(table, conn, extra={"reinvite": {"seat": ev["seat"], "token": token}})
         except Refusal as r:
             self.reply(table, conn, r)
+        except StoreConflict as e:
+            if not again:
+                self.handle(table, conn, text, again=True)
+                return
+            log.error("%s", e)
+            self.reply(table, conn, Refusal("not_saved"))
         except StoreError as e:
             log.error("%s", e)
             self.reply(table, conn, Refusal("not_saved"))
 
 
 def create_app(db_path: str = "mattis.db", bot_delay: float = 0.8, test_mode: bool = False,
-               limits: guard.Limits | None = None, hosts: guard.Hosts | None = None) -> FastAPI:
+               limits: guard.Limits | None = None, hosts: guard.Hosts | None = None,
+               bot_processes: int = 0) -> FastAPI:
     """The web app.  ``test_mode`` lets table creation take a ``seed`` (reproducible deals).
     ``limits`` and ``hosts`` (the ``Host`` allowlist) are the guard's (:mod:`mattis.web.guard`);
     the default hosts are loopback and ``testserver`` (Starlette's test client)."""
-    hub = Hub(db_path, bot_delay, test_mode)
+    hub = Hub(db_path, bot_delay, test_mode, bot_processes)
     hub.limits = limits or (guard.Limits(**guard.TEST_SERVER) if test_mode else guard.Limits())
     hub.hosts = hosts or guard.Hosts([*guard.LOOPBACK, "testserver"])
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        hub.open()
+        await hub.start()
         sweeper = asyncio.get_running_loop().create_task(retention.keep(hub))
         yield
         sweeper.cancel()
@@ -443,7 +617,7 @@ def create_app(db_path: str = "mattis.db", bot_delay: float = 0.8, test_mode: bo
     @app.get("/api/tables/{tid}/rules")
     async def table_rules(tid: str) -> JSONResponse:
         """The rules in force at a table in the players' words, all of them and the house rules."""
-        t = hub.tables.get(tid)
+        t = hub.table(tid)
         if t is None:
             return JSONResponse({"error": Refusal("no_table").en}, status_code=404)
         return JSONResponse({"name": t.rules.name,
@@ -506,11 +680,17 @@ def create_app(db_path: str = "mattis.db", bot_delay: float = 0.8, test_mode: bo
         try:
             data = await body(request)
             lang = data.get("lang")
-            t = hub.tables.get(tid)
+            t = hub.table(tid)
             if t is None:
                 return refused(Refusal("no_table"), lang, 404)
-            ev, token = t.join_event(data.get("invite"), data.get("name"))
-            hub.commit(t, ev)
+            for again in (False, True):  # once more if another worker wrote the table's next event first
+                ev, token = t.join_event(data.get("invite"), data.get("name"))
+                try:
+                    hub.commit(t, ev)
+                    break
+                except StoreConflict:
+                    if again:
+                        raise
         except Refusal as r:
             return refused(r, lang)
         except StoreError as e:
@@ -520,7 +700,7 @@ def create_app(db_path: str = "mattis.db", bot_delay: float = 0.8, test_mode: bo
 
     @app.get("/api/tables/{tid}/games/{game}/record")
     async def record(tid: str, game: int) -> Response:
-        t = hub.tables.get(tid)
+        t = hub.table(tid)
         text = t.records.get(game) if t is not None else None
         if t is None or text is None:
             return JSONResponse({"error": Refusal("no_record").en}, status_code=404)
@@ -533,7 +713,7 @@ def create_app(db_path: str = "mattis.db", bot_delay: float = 0.8, test_mode: bo
     @app.get("/api/tables/{tid}/games/{game}/replay")
     async def replay(tid: str, game: int, lang: str = "en") -> JSONResponse:
         """A finished game move by move (every hand shown: the game is over)."""
-        t = hub.tables.get(tid)
+        t = hub.table(tid)
         text = t.records.get(game) if t is not None else None
         if t is None or text is None:
             return JSONResponse({"error": Refusal("no_record").en}, status_code=404)

@@ -111,6 +111,9 @@ class Limits:
     """A table whose first game never started is deleted this many hours after its last event."""
     max_addresses: int = 10000
     """Client addresses whose buckets are remembered (the least recently seen are forgotten)."""
+    lease_seconds: float = 6.0
+    """With several workers (PostgreSQL): a table's lease lasts this long; its owner renews it
+    every third of it, and another worker takes the table over when it has run out."""
 
 
 TEST_SERVER: Final[dict[str, Any]] = {"message_rate": 1e6, "message_burst": 1e6, "sync_rate": 1e6, "sync_burst": 1e6,

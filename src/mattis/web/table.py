@@ -33,7 +33,9 @@ from ..bots import Agent, make_bot
 from ..bots.base import DEFAULT_LEVEL
 from ..core import (
     Illegal,
+    Move,
     MoveError,
+    Observation,
     Rules,
     RulesError,
     parse_move,
@@ -86,6 +88,12 @@ class Refusal(Exception):
     @property
     def nb(self) -> str:
         return self.text("nb")
+
+
+def think(agent: Agent, obs: Observation) -> tuple[Move, Agent]:
+    """A bot's move from its seat's view, in a worker process: the move and the bot as it is
+    after choosing (its generator advanced), so the server goes on with the same bot."""
+    return agent.act(obs), agent
 
 
 def hash_token(token: str) -> str:

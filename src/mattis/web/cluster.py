@@ -1,0 +1,225 @@
+"""Several web workers on one PostgreSQL database (``mattis serve --db postgresql://... --workers N``).
+
+Every worker keeps every table in memory, rebuilt from the one event log and kept
+current from it; the workers talk only through PostgreSQL's LISTEN/NOTIFY on one
+channel (:data:`mattis.web.pgstore.CHANNEL`), with small JSON messages:
+
+``ev`` (table, number)
+    an event was committed (sent by the append itself, in the same statement, so it
+    arrives only once the event can be read).  Each worker reads the table's new events
+    from the log, applies them, and sends *its own* clients their frames, each built
+    from that seat's observation (:func:`mattis.web.view.frame`): frames never travel
+    between workers, only event numbers do, so no seat can get another seat's view.
+``pr`` (worker, table, seats)
+    the seats connected to that worker at that table (a seat is online if it is
+    connected to any worker that is alive).
+``st`` (table, stood-in seats, host away)
+    the owner's connection state of a table (who a bot plays for, :meth:`Table.stand_in`).
+``hb`` (worker)
+    a heartbeat, every third of a lease; a worker not heard from for a lease is gone,
+    and its clients' presence with it.
+``hi`` / ``bye`` (worker)
+    a worker started (the others send it their presence and state) or stopped.
+``del`` (table)
+    retention deleted a table.
+
+**Ownership.** Each table has a lease row (owner, expiry) in PostgreSQL.  Its owner runs
+its bots and its grace timers; it renews all its leases every third of
+``Limits.lease_seconds``, and a worker whose renewal finds a lease gone stops the bots
+there.  Every worker takes over leases that have run out (their owner was killed or
+stopped), and the new owner reads the table's log to its end before its bots play.
+
+**Commands** (moves, start, join, seat changes) are checked and appended by whichever
+worker the client is connected to, against its copy of the table: the primary key
+(table, number) makes the log the arbiter.  A worker whose copy was behind gets a
+conflict, reads the events it missed and checks the request again (a move for a
+position that has changed is then refused as stale, exactly as on one worker).  So no
+command waits for a forwarding round trip, and moves go on while a table's owner is
+being replaced.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+import time
+from typing import TYPE_CHECKING, Any
+
+from .pgstore import CHANNEL, PgStore
+from .store import StoreError
+
+if TYPE_CHECKING:
+    from .app import Hub
+    from .table import Table
+
+log = logging.getLogger("mattis.web")
+
+
+class Cluster:
+    """This worker's part: its leases, its listener, the other workers' presence."""
+
+    def __init__(self, hub: Hub, store: PgStore, url: str, ttl: float) -> None:
+        self.hub = hub
+        self.store = store
+        self.url = url
+        self.ttl = ttl
+        self.me = secrets.token_hex(6)
+        self.owned: set[str] = set()
+        self.presence: dict[str, dict[str, frozenset[int]]] = {}
+        """worker -> table -> seats connected there."""
+        self.heard: dict[str, float] = {}
+        """worker -> when it was last heard (monotonic)."""
+        self.sent_presence: dict[str, frozenset[int]] = {}
+        self.sent_state: dict[str, tuple[tuple[int, ...], bool]] = {}
+        self.tasks: list[asyncio.Task[None]] = []
+        self.listener: Any = None
+        self.ready = asyncio.Event()
+
+    # ----------------------------------------------------------- lifecycle
+    async def start(self) -> None:
+        """Listen first (so no event is missed), then let the hub load the tables, then take leases."""
+        await self._listen_connect()
+        self.tasks.append(asyncio.get_running_loop().create_task(self._listen()))
+
+    def begin(self) -> None:
+        """After the tables are loaded: adopt old logs, take the leases that ran out, say hello."""
+        self.store.adopt_unleased()
+        self.tick()
+        self.send({"k": "hi", "w": self.me})
+        self.tasks.append(asyncio.get_running_loop().create_task(self._leases()))
+
+    async def stop(self) -> None:
+        for task in self.tasks:
+            task.cancel()
+        self.store.release(self.me)  # the others take these tables at their next tick
+        with contextlib.suppress(StoreError):
+            self.send({"k": "bye", "w": self.me})
+        if self.listener is not None:
+            with contextlib.suppress(Exception):
+                await self.listener.close()
+
+    async def _listen_connect(self) -> None:
+        import psycopg
+
+        self.listener = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
+        await self.listener.execute(f"LISTEN {CHANNEL}")
+
+    async def _listen(self) -> None:
+        while True:
+            try:
+                async for note in self.listener.notifies():
+                    try:
+                        self.on_message(json.loads(note.payload))
+                    except Exception as e:  # one bad message must not stop the listener
+                        log.error("cluster message %r: %s: %s", note.payload[:200], type(e).__name__, e)
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:
+                log.error("the database's notifications stopped (%s); reconnecting", e)
+            await asyncio.sleep(1)
+            with contextlib.suppress(Exception):
+                await self._listen_connect()
+                for tid in list(self.hub.tables):  # whatever was missed meanwhile
+                    self.hub.refresh(tid)
+
+    async def _leases(self) -> None:
+        while True:
+            await asyncio.sleep(self.ttl / 3)
+            try:
+                self.tick()
+            except Exception as e:
+                log.error("lease renewal failed: %s", e)
+
+    # --------------------------------------------------------------- leases
+    def owns(self, tid: str) -> bool:
+        return tid in self.owned
+
+    def claim(self, tid: str) -> None:
+        """A table this worker just made is its own."""
+        if self.store.claim(tid, self.me, self.ttl):
+            self.owned.add(tid)
+
+    def tick(self) -> None:
+        """Heartbeat, renew, notice lost leases, take over leases that ran out, forget gone workers."""
+        self.send({"k": "hb", "w": self.me})
+        held = self.store.renew(self.me, self.ttl)
+        for tid in self.owned - held:
+            log.warning("table %s: lease lost to another worker", tid)
+            self.owned.discard(tid)
+            self.hub.lost(tid)
+        self.owned |= held
+        for tid in self.store.take_expired(self.me, self.ttl):
+            self.owned.add(tid)
+            self.hub.taken(tid)
+        now = time.monotonic()
+        for w, when in list(self.heard.items()):
+            if now - when > self.ttl:
+                self.forget_worker(w)
+
+    def forget_worker(self, w: str) -> None:
+        self.heard.pop(w, None)
+        for tid in self.presence.pop(w, {}):
+            self.hub.presence_changed(tid)
+
+    # ------------------------------------------------------------ messages
+    def send(self, message: dict[str, Any]) -> None:
+        self.store.notify(message)
+
+    def on_message(self, m: dict[str, Any]) -> None:
+        kind, w = m.get("k"), str(m.get("w", ""))
+        if w and w != self.me:
+            self.heard[w] = time.monotonic()
+        if kind == "ev":
+            self.hub.refresh(m["t"])
+        elif w == self.me or not w:
+            return
+        elif kind == "pr":
+            self.presence.setdefault(w, {})[m["t"]] = frozenset(m["s"])
+            self.hub.presence_changed(m["t"])
+        elif kind == "st":
+            table = self.hub.tables.get(m["t"])
+            if table is not None and not self.owns(table.id):
+                table.standin = set(m["s"])
+                table.host_away = bool(m["a"])
+                table.bots = {}
+                self.hub.broadcast(table)
+        elif kind == "hi":
+            self.sent_presence.clear()
+            self.sent_state.clear()
+            for table in list(self.hub.tables.values()):
+                self.publish_presence(table)
+                self.publish_state(table)
+        elif kind == "bye":
+            self.forget_worker(w)
+        elif kind == "del":
+            self.hub.forget(m["t"])
+
+    def remote_seats(self, tid: str) -> set[int]:
+        """Seats connected to the other live workers at a table."""
+        out: set[int] = set()
+        for tables in self.presence.values():
+            out |= tables.get(tid, frozenset())
+        return out
+
+    def publish_presence(self, table: Table) -> None:
+        seats = frozenset(self.hub.local_seats(table))
+        if self.sent_presence.get(table.id, frozenset()) != seats:
+            self.sent_presence[table.id] = seats
+            self.send({"k": "pr", "w": self.me, "t": table.id, "s": sorted(seats)})
+
+    def publish_state(self, table: Table) -> None:
+        if not self.owns(table.id):
+            return
+        state = (tuple(sorted(table.standin)), table.host_away)
+        if self.sent_state.get(table.id, ((), False)) != state:
+            self.sent_state[table.id] = state
+            self.send({"k": "st", "w": self.me, "t": table.id, "s": list(state[0]), "a": state[1]})
+
+    def deleted(self, tid: str) -> None:
+        self.owned.discard(tid)
+        self.sent_presence.pop(tid, None)
+        self.sent_state.pop(tid, None)
+        self.send({"k": "del", "w": self.me, "t": tid})
