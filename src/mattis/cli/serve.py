@@ -16,7 +16,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1",
                         help="address to listen on (default 127.0.0.1; 0.0.0.0 for your home network)")
     parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
-    parser.add_argument("--db", default="mattis-web.db", help="SQLite event log (default mattis-web.db)")
+    parser.add_argument("--db", default="mattis-web.db",
+                        help="the event log: a SQLite file (default mattis-web.db) or a PostgreSQL URL "
+                             "(postgresql://USER@HOST/DB), which several workers can share")
+    parser.add_argument("--workers", type=int, default=1, metavar="N",
+                        help="worker processes sharing the port (default 1; more than 1 needs a "
+                             "postgresql:// --db)")
+    parser.add_argument("--bot-processes", type=int, default=None, metavar="N",
+                        help="processes per worker the bots think in (default 1 with PostgreSQL; "
+                             "0: a thread of the worker, the default with SQLite)")
     parser.add_argument("--bot-delay", type=float, default=0.8, metavar="SECONDS",
                         help="pause before each bot move, so people can follow (default 0.8)")
     parser.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
@@ -81,15 +89,26 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"port must be 1..65535, not {args.port}")
     if not 0 <= args.bot_delay <= 60:
         raise CliError("--bot-delay must be 0..60 seconds")
-    db_dir = os.path.dirname(os.path.abspath(args.db))
-    if not os.path.isdir(db_dir):
-        raise CliError(f"no such folder for --db: {db_dir}")
+    postgres = args.db.startswith(("postgresql://", "postgres://"))
+    if not postgres:
+        db_dir = os.path.dirname(os.path.abspath(args.db))
+        if not os.path.isdir(db_dir):
+            raise CliError(f"no such folder for --db: {db_dir}")
+    if not 1 <= args.workers <= 64:
+        raise CliError("--workers must be 1..64")
+    if args.workers > 1 and not postgres:
+        raise CliError("several --workers need a shared PostgreSQL database: --db postgresql://USER@HOST/DB "
+                       "(a SQLite file has one writer)")
+    if args.bot_processes is None:
+        args.bot_processes = 1 if postgres else 0
+    if not 0 <= args.bot_processes <= 64:
+        raise CliError("--bot-processes must be 0..64")
     try:
-        import uvicorn
+        import uvicorn  # noqa: F401 (checked here, used by each worker)
 
         from ..web import guard
-        from ..web.app import create_app
-        from ..web.store import StoreError, open_store
+        from ..web.app import create_app  # noqa: F401
+        from ..web.store import StoreError, describe, open_store
     except ImportError as e:
         from .main import install_hint
 
@@ -114,21 +133,101 @@ def run(args: argparse.Namespace) -> int:
     if files < limits.max_connections + 64:
         limits = dataclasses.replace(limits, max_connections=max(16, files - 64))
         print(f"mattis serve: the file limit is {files}: at most {limits.max_connections} connections", flush=True)
-    hosts = guard.Hosts.default(args.host, args.allowed_host)
-    app = create_app(args.db, args.bot_delay, args.test_mode, limits=limits, hosts=hosts)
+    where = describe(args.db) if postgres else str(Path(args.db).resolve())
+    workers = f"; {args.workers} workers" if args.workers > 1 else ""
+    print(f"mattis serve: http://{args.host}:{args.port}/  (event log {where}{workers}; Ctrl-C stops)", flush=True)
+    if args.workers > 1:
+        return supervise(args, limits)
+    serve_worker(args, limits, reuse_port=False)
+    return 0
+
+
+def serve_worker(args: argparse.Namespace, limits: Limits, reuse_port: bool) -> None:
+    """One worker: the app on its own event loop; with ``reuse_port`` it shares the port with
+    the other workers (SO_REUSEPORT: the kernel spreads new connections over them)."""
+    import socket
     import warnings
 
+    import uvicorn
+
+    from ..web import guard
+    from ..web.app import create_app
+    from .main import CliError
+
+    hosts = guard.Hosts.default(args.host, args.allowed_host)
+    app = create_app(args.db, args.bot_delay, args.test_mode, limits=limits, hosts=hosts,
+                     bot_processes=args.bot_processes)
     warnings.filterwarnings("ignore", message="The `websockets` implementation is deprecated")
-    print(f"mattis serve: http://{args.host}:{args.port}/  (event log {Path(args.db).resolve()}; Ctrl-C stops)",
-          flush=True)
+    config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning",
+                            http=guard.guarded_protocol(limits),  # first-request timeout, silent-socket caps
+                            ws="websockets",  # the sansio one logs a traceback for a text frame that is not UTF-8
+                            ws_max_size=limits.max_message, ws_per_message_deflate=False,
+                            timeout_keep_alive=5, backlog=2048,
+                            proxy_headers=args.behind_proxy is not None,
+                            forwarded_allow_ips=args.behind_proxy or "127.0.0.1")
     try:
-        uvicorn.run(app, host=args.host, port=args.port, log_level="warning",
-                    http=guard.guarded_protocol(limits),  # first-request timeout, silent-socket caps
-                    ws="websockets",  # the sansio one logs a traceback for a text frame that is not UTF-8
-                    ws_max_size=limits.max_message, ws_per_message_deflate=False,
-                    timeout_keep_alive=5, backlog=2048,
-                    proxy_headers=args.behind_proxy is not None,
-                    forwarded_allow_ips=args.behind_proxy or "127.0.0.1")
+        if not reuse_port:
+            uvicorn.Server(config).run()
+            return
+        family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
+        sock = socket.socket(family, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+        sock.bind((args.host, args.port))
+        sock.listen(2048)
+        sock.set_inheritable(True)
+        uvicorn.Server(config).run(sockets=[sock])
     except OSError as e:
         raise CliError(f"cannot listen on {args.host}:{args.port}: {e.strerror}") from None
+
+
+def _worker_main(args: argparse.Namespace, limits: Limits) -> None:
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the supervisor stops the workers with SIGTERM
+    serve_worker(args, limits, reuse_port=True)
+
+
+def supervise(args: argparse.Namespace, limits: Limits) -> int:
+    """Start ``--workers`` processes on the one port, start again any that dies, stop them
+    all on Ctrl-C or SIGTERM."""
+    import multiprocessing
+    import signal
+    import time
+
+    if not hasattr(__import__("socket"), "SO_REUSEPORT"):
+        from .main import CliError
+
+        raise CliError("several --workers need SO_REUSEPORT (Linux, macOS, BSD); start one worker per "
+                       "port instead and let the reverse proxy spread the connections")
+    ctx = multiprocessing.get_context("spawn")
+    stopping = False
+
+    def stop(signum: int, frame: object) -> None:
+        nonlocal stopping
+        stopping = True
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+
+    def start() -> multiprocessing.process.BaseProcess:
+        p = ctx.Process(target=_worker_main, args=(args, limits), daemon=False)
+        p.start()
+        return p
+
+    procs = [start() for _ in range(args.workers)]
+    while not stopping:
+        time.sleep(0.2)
+        for i, p in enumerate(procs):
+            if not p.is_alive() and not stopping:
+                print(f"mattis serve: worker {i + 1} stopped (exit {p.exitcode}); starting it again", flush=True)
+                time.sleep(1)
+                procs[i] = start()
+    for p in procs:
+        if p.is_alive():
+            p.terminate()
+    for p in procs:
+        p.join(timeout=15)
+        if p.is_alive():
+            p.kill()
     return 0
