@@ -8,10 +8,23 @@ root) and skip, saying why, where there are none; CI installs them.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import contextlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
 
+import httpx
 import pytest
+from test_web_restart import Seat, free_port, play_until, seen_moves
+from web_helpers import first_legal
 
+from mattis.core import GameRecord
 from mattis.web.pgstore import PgStore, bindir, temporary_server
 from mattis.web.store import StoreConflict
 
@@ -59,3 +72,117 @@ def test_a_lease_is_held_by_one_worker_until_it_stops_renewing(pg: str) -> None:
         assert "gone" not in store.renew("w1", 30)  # the old owner learns it lost it
     finally:
         store.close()
+
+
+# ----------------------------------------------------------------- two real workers
+LEASE = "1.5"  # seconds: a killed owner's tables are taken over within about two of these
+
+
+def start_worker(url: str, port: int, log: Path) -> subprocess.Popen[bytes]:
+    """One ``mattis serve`` worker on its own port (the separate-ports layout behind a proxy)."""
+    proc = subprocess.Popen([sys.executable, "-m", "mattis.cli.main", "serve", "--host", "127.0.0.1",
+                             "--port", str(port), "--db", url, "--bot-delay", "0.05", "--test-mode",
+                             "--bot-processes", "0", "--limit", f"lease_seconds={LEASE}"],
+                            stdout=subprocess.DEVNULL, stderr=open(log, "ab"))  # noqa: SIM115
+    for _ in range(400):
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/api/meta", timeout=1).status_code == 200:
+                return proc
+        except httpx.HTTPError:
+            time.sleep(0.05)
+    proc.kill()
+    raise AssertionError("the worker did not start: " + log.read_text())
+
+
+def until_seen(seat: Seat, pred: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+    """Sync until the seat's frame satisfies ``pred`` (another worker's event has reached this one)."""
+    for _ in range(500):
+        if pred(seat.sync()):
+            return seat.last
+        time.sleep(0.01)
+    raise AssertionError(f"never seen: {seat.last}")
+
+
+def logged_moves(url: str, tid: str) -> list[tuple[int, int, str]]:
+    """(game, seq, "seat move") of every move event in the table's log, in log order."""
+    store = PgStore(url)
+    try:
+        return [(e["game"], e["seq"], f"{e['seat']} {e['move']}") for e in store.events(tid) if e["type"] == "move"]
+    finally:
+        store.close()
+
+
+def test_two_workers_one_table_and_a_kill_9_of_the_owner_loses_no_move(pg: str, tmp_path: Path) -> None:
+    ports = [free_port(), free_port()]
+    workers = [start_worker(pg, p, tmp_path / f"w{i}.log") for i, p in enumerate(ports)]
+    seats: dict[int, Seat] = {}
+    try:
+        a, b = (f"http://127.0.0.1:{p}" for p in ports)
+        t = httpx.post(f"{a}/api/tables", json={"preset": "mattis", "players": 3, "name": "Anne", "seed": 33,
+                                                "seats": [{"kind": "human"}, {"kind": "human"},
+                                                          {"kind": "bot", "level": "easy"}]}).json()
+        tid = t["table"]
+        # Bo joins through the other worker, just after the table was made at the first.
+        j = httpx.post(f"{b}/api/tables/{tid}/join", json={"invite": t["invite"], "name": "Bo"})
+        assert j.status_code == 200, j.text
+        tokens = {0: t["token"], 1: j.json()["token"]}
+        seats = {0: Seat(ports[0], tid, tokens[0]), 1: Seat(ports[1], tid, tokens[1])}
+        assert seats[1].sync()["seats"][0]["name"] == "Anne"
+        seats[0].sync()
+        seats[0].ws.send(json.dumps({"type": "start"}))
+        until_seen(seats[1], lambda g: g.get("status") == "playing")  # the deal reaches the other worker
+        seen: dict[int, str] = {}
+        f = play_until(seats, 24, seen)  # moves from both workers, the bot at the table's owner
+        assert f["status"] == "playing" and f["seq"] >= 24
+        assert {i: m for i, m in enumerate(g[2] for g in logged_moves(pg, tid))} == seen
+
+        # Anne (on the owner) sends a move and the owner is killed at once: logged or not.
+        while True:
+            actor_seat = f["obs"]["to_act"]
+            actor = seats.get(actor_seat)
+            if actor_seat == 0 and actor is not None and actor.sync()["obs"]["legal"] \
+                    and actor.last["seq"] == seats[1].sync()["seq"]:
+                break
+            f = play_until(seats, f["seq"] + 1, seen)
+        f = seats[0].last
+        k, move = f["seq"], first_legal(f)
+        seats[0].ws.send(json.dumps({"type": "move", "game": 1, "seq": k, "move": move}))
+        os.kill(workers[0].pid, signal.SIGKILL)
+        workers[0].wait()
+        seats[0].ws.close()
+
+        # Anne's page reconnects, to the worker that is left; it takes the table over and its bot plays on.
+        seats[0] = Seat(ports[1], tid, tokens[0])
+        g = seats[0].sync()
+        assert g["you"] == 0 and g["game"] == 1 and g["status"] == "playing"
+        seen_moves([g], seen)
+        after = g["seq"]
+        assert after in (k, k + 1)
+        # Sending it again for position k: applied once, never twice.
+        seats[0].ws.send(json.dumps({"type": "move", "game": 1, "seq": k, "move": move}))
+        reply = seats[0].recv()
+        while "error" not in reply and reply["seq"] == k:
+            reply = seats[0].recv()
+        if after == k:
+            assert "error" not in reply and reply["seq"] >= k + 1
+        else:
+            assert "already changed" in reply["error"]
+        final = play_until(seats, 10_000, seen)
+        assert final["status"] == "over"
+        rec = httpx.get(f"{b}/api/tables/{tid}/games/1/record")
+        assert rec.status_code == 200
+        record = GameRecord.loads(rec.text)
+        assert record.replay().is_over and len(record.moves) == final["seq"]
+        assert record.moves[k] == f"0 {move}"
+        assert any(m.startswith("2 ") for m in record.moves[k + 1:]), "the bot did not play on at the new owner"
+        logged = logged_moves(pg, tid)
+        assert [(game, seq) for game, seq, _ in logged] == [(1, i) for i in range(len(record.moves))]
+        assert [m for _, _, m in logged] == record.moves, "the log differs from the game's record"
+        assert all(record.moves[i] == m for i, m in seen.items()), "a move the players saw differs from the log"
+    finally:
+        for s in seats.values():
+            with contextlib.suppress(Exception):
+                s.ws.close()
+        for w in workers:
+            w.kill()
+            w.wait()
