@@ -17,6 +17,15 @@ answers, so the latency is mostly queueing behind the other tables.
 every frame); ``--flood`` adds a hostile spectator on the second table, in its own
 process, sending ``sync`` requests (and junk) as fast as its socket takes them.
 ``--server-src OTHER_CHECKOUT/src`` runs the server from another checkout (before/after).
+``--workers 2 --pg`` runs two workers on a throwaway PostgreSQL (started from the installed
+binaries, ``fsync`` on) instead of one worker on a SQLite file.  ``--compare`` runs, one
+after another in the same run, 1 worker with SQLite and 2 workers with PostgreSQL, each at
+the ``--think`` pace and flat out, and prints the four rows side by side::
+
+    python benchmarks/web_load.py --compare --tables 200 --players 3 --seconds 12 --think 1
+
+With several workers the sockets of one table land on different workers (the kernel
+spreads the connections over the shared port), so every move also crosses between them.
 Every client here comes from 127.0.0.1, so a server that has per-address limits is
 started with those raised (as if each table sat at its own address); the per-connection
 limits, which are what a flooder meets, stay as they are.
@@ -46,6 +55,7 @@ class Stats:
         self.moves = 0
         self.games = 0
         self.errors: list[str] = []
+        self.row: dict[str, Any] = {}
 
 
 async def seat(url: str, tid: str, token: str, rng: random.Random, stats: Stats, stop: float,
@@ -183,10 +193,80 @@ async def main_async(args: argparse.Namespace, base: str) -> Stats:
         print(f"spectators: {args.spectators}, frames they received: {seen[0]}")
     if flooder is not None:
         flooder.join(30)
+    stats.row = {"held": len(held), "moves/s": stats.moves / elapsed, "p50": p(0.5) if stats.latencies else None,
+                 "p99": p(0.99) if stats.latencies else None, "failed": len(failed)}
     if stats.latencies:
         print(f"ROW think={args.think} spectators={args.spectators} flood={args.flood} "
               f"moves/s={stats.moves / elapsed:.0f} p50={p(0.5):.1f} p99={p(0.99):.1f} held={len(held)}", flush=True)
     return stats
+
+
+def start_server(args: argparse.Namespace, db: str, workers: int) -> tuple[subprocess.Popen[bytes], str]:
+    """``mattis serve`` on a free port of 127.0.0.1 with ``workers`` workers on ``db``."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = dict(os.environ)
+    if args.server_src:
+        env["PYTHONPATH"] = args.server_src
+    cmd = [sys.executable, "-m", "mattis.cli.main", "serve", "--port", str(port), "--db", db, "--bot-delay", "0"]
+    if workers > 1:
+        cmd += ["--workers", str(workers)]
+    helptext = subprocess.run([*cmd[:4], "--help"], env=env, capture_output=True, text=True).stdout
+    if "--limit" in helptext:  # every client is 127.0.0.1 here: raise the per-address limits only
+        for item in ("max_sockets_per_address=100000", "address_rate=1000000", "address_burst=1000000",
+                     "api_rate=100000", "api_burst=100000", "create_burst=100000",
+                     "max_silent_per_address=4000", "max_silent=4000"):
+            cmd += ["--limit", item]
+    proc = subprocess.Popen(cmd, env=env)
+    base = f"http://127.0.0.1:{port}"
+    for _ in range(300):
+        try:
+            httpx.get(base + "/api/meta", timeout=1)
+            break
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    return proc, base
+
+
+def run_one(args: argparse.Namespace, db: str, workers: int) -> Stats:
+    proc, base = start_server(args, db, workers)
+    try:
+        return asyncio.run(main_async(args, base))
+    finally:
+        proc.terminate()
+        proc.wait()
+
+
+def compare(args: argparse.Namespace) -> None:
+    """1 worker with SQLite and 2 workers with PostgreSQL, at the ``--think`` pace and flat out."""
+    from mattis.web.pgstore import temporary_server
+
+    pace = args.think
+    rows: dict[tuple[str, float], dict[str, Any]] = {}
+    for think in (pace, 0.0):
+        args.think = think
+        print(f"--- 1 worker, SQLite, think {think}", flush=True)
+        rows["sqlite", think] = run_one(args, os.path.join(tempfile.mkdtemp(), "load.db"), 1).row
+        with temporary_server(durable=True) as url:
+            print(f"--- 2 workers, PostgreSQL, think {think}", flush=True)
+            rows["pg", think] = run_one(args, url, 2).row
+
+    def ms(v: float | None) -> str:
+        return "—" if v is None else f"{v:,.1f} ms"
+
+    def cell(r: dict[str, Any]) -> str:
+        return f"{r['held']} | {r['moves/s']:,.0f} | {ms(r['p50'])} | {ms(r['p99'])}"
+
+    print(f"\n{args.tables} tables x {args.players} seats, {args.seconds:g} s measured after a 5 s warm-up")
+    print("| pace | 1 worker, SQLite: tables held | moves/s | p50 | p99 "
+          "| 2 workers, PostgreSQL: tables held | moves/s | p50 | p99 |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for think in (pace, 0.0):
+        name = f"human pace (`--think {pace:g}`)" if think else "flat out (`--think 0`)"
+        print(f"| {name} | {cell(rows['sqlite', think])} | {cell(rows['pg', think])} |", flush=True)
 
 
 def main() -> int:
@@ -202,40 +282,24 @@ def main() -> int:
     ap.add_argument("--flood", action="store_true", help="a hostile spectator flooding the second table")
     ap.add_argument("--server-src", help="PYTHONPATH for the server (e.g. another checkout's src, for before/after)")
     ap.add_argument("--url", help="use a running server (default: start one on 127.0.0.1 with a fresh db)")
+    ap.add_argument("--workers", type=int, default=1, help="workers of the server started here")
+    ap.add_argument("--pg", action="store_true", help="the server started here uses a throwaway PostgreSQL")
+    ap.add_argument("--compare", action="store_true",
+                    help="1 worker with SQLite vs 2 workers with PostgreSQL, at --think and flat out")
     args = ap.parse_args()
-    proc = None
-    base = args.url
-    if base is None:
-        import socket
+    if args.compare:
+        compare(args)
+        return 0
+    if args.url is not None:
+        asyncio.run(main_async(args, args.url))
+        return 0
+    if args.pg:
+        from mattis.web.pgstore import temporary_server
 
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            port = s.getsockname()[1]
-        db = os.path.join(tempfile.mkdtemp(), "load.db")
-        env = dict(os.environ)
-        if args.server_src:
-            env["PYTHONPATH"] = args.server_src
-        cmd = [sys.executable, "-m", "mattis.cli.main", "serve", "--port", str(port), "--db", db, "--bot-delay", "0"]
-        helptext = subprocess.run([*cmd[:4], "--help"], env=env, capture_output=True, text=True).stdout
-        if "--limit" in helptext:  # every client is 127.0.0.1 here: raise the per-address limits only
-            for item in ("max_sockets_per_address=100000", "address_rate=1000000", "address_burst=1000000",
-                         "api_rate=100000", "api_burst=100000", "create_burst=100000",
-                         "max_silent_per_address=4000", "max_silent=4000"):
-                cmd += ["--limit", item]
-        proc = subprocess.Popen(cmd, env=env)
-        base = f"http://127.0.0.1:{port}"
-        for _ in range(100):
-            try:
-                httpx.get(base + "/api/meta", timeout=1)
-                break
-            except httpx.HTTPError:
-                time.sleep(0.1)
-    try:
-        asyncio.run(main_async(args, base))
-    finally:
-        if proc is not None:
-            proc.terminate()
-            proc.wait()
+        with temporary_server(durable=True) as url:
+            run_one(args, url, args.workers)
+        return 0
+    run_one(args, os.path.join(tempfile.mkdtemp(), "load.db"), args.workers)
     return 0
 
 
