@@ -214,6 +214,8 @@ def start_server(args: argparse.Namespace, db: str, workers: int) -> tuple[subpr
     cmd = [sys.executable, "-m", "mattis.cli.main", "serve", "--port", str(port), "--db", db, "--bot-delay", "0"]
     if workers > 1:
         cmd += ["--workers", str(workers)]
+    if args.profile:
+        cmd += ["--profile-dir", args.profile]
     helptext = subprocess.run([*cmd[:4], "--help"], env=env, capture_output=True, text=True).stdout
     if "--limit" in helptext:  # every client is 127.0.0.1 here: raise the per-address limits only
         for item in ("max_sockets_per_address=100000", "address_rate=1000000", "address_burst=1000000",
@@ -232,6 +234,8 @@ def start_server(args: argparse.Namespace, db: str, workers: int) -> tuple[subpr
 
 
 def run_one(args: argparse.Namespace, db: str, workers: int) -> Stats:
+    if db.startswith("postgresql://"):
+        db += f"?options=-c%20synchronous_commit%3D{args.pg_commit}"
     proc, base = start_server(args, db, workers)
     try:
         return asyncio.run(main_async(args, base))
@@ -284,6 +288,11 @@ def main() -> int:
     ap.add_argument("--url", help="use a running server (default: start one on 127.0.0.1 with a fresh db)")
     ap.add_argument("--workers", type=int, default=1, help="workers of the server started here")
     ap.add_argument("--pg", action="store_true", help="the server started here uses a throwaway PostgreSQL")
+    ap.add_argument("--profile", metavar="DIR", help="cProfile each server worker into DIR (worker-PID.prof)")
+    ap.add_argument("--pg-commit", choices=("on", "off"), default="off",
+                    help="PostgreSQL's synchronous_commit for the server's connections (default off: like the "
+                         "SQLite store's synchronous=NORMAL, a committed event survives a killed worker but "
+                         "not a power cut; on: each commit waits for its fsync)")
     ap.add_argument("--compare", action="store_true",
                     help="1 worker with SQLite vs 2 workers with PostgreSQL, at --think and flat out")
     args = ap.parse_args()

@@ -43,6 +43,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="change one of the server's limits (repeatable; see docs/web.md), "
                              "e.g. --limit message_rate=20")
     parser.add_argument("--test-mode", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--profile-dir", default=None, help=argparse.SUPPRESS)  # cProfile each worker (benchmarks)
 
 
 def limits_from_args(args: argparse.Namespace) -> Limits:
@@ -145,6 +146,21 @@ def run(args: argparse.Namespace) -> int:
 def serve_worker(args: argparse.Namespace, limits: Limits, reuse_port: bool) -> None:
     """One worker: the app on its own event loop; with ``reuse_port`` it shares the port with
     the other workers (SO_REUSEPORT: the kernel spreads new connections over them)."""
+    if args.profile_dir:
+        import cProfile
+
+        profile = cProfile.Profile()
+        profile.enable()
+        try:
+            _serve_worker(args, limits, reuse_port)
+        finally:
+            profile.disable()
+            profile.dump_stats(os.path.join(args.profile_dir, f"worker-{os.getpid()}.prof"))
+        return
+    _serve_worker(args, limits, reuse_port)
+
+
+def _serve_worker(args: argparse.Namespace, limits: Limits, reuse_port: bool) -> None:
     import socket
     import warnings
 
@@ -185,6 +201,11 @@ def _worker_main(args: argparse.Namespace, limits: Limits) -> None:
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the supervisor stops the workers with SIGTERM
+
+    def done(signum: int, frame: object) -> None:  # uvicorn raises it again after its graceful shutdown
+        raise SystemExit(0)
+
+    signal.signal(signal.SIGTERM, done)
     serve_worker(args, limits, reuse_port=True)
 
 

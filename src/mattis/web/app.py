@@ -138,6 +138,9 @@ class Hub:
         self.hosts = guard.Hosts(guard.LOOPBACK)  # set by create_app
         self.limits = guard.Limits()  # set by create_app
         self.grace_tasks: dict[str, tuple[tuple[int, int, int], asyncio.Task[None]]] = {}
+        self.locks: dict[str, asyncio.Lock] = {}
+        """One per table: a request is checked, logged and applied under it (the log write may
+        wait for the database while other tables go on)."""
 
     # ----------------------------------------------------------- lifecycle
     async def start(self) -> None:
@@ -192,17 +195,24 @@ class Hub:
         """Whether this worker runs the table's bots and timers (always, when it is the only one)."""
         return self.cluster is None or self.cluster.owns(table.id)
 
-    def refresh(self, tid: str) -> None:
+    def refresh(self, tid: str, n: int | None = None, event: Event | None = None) -> None:
         """Read the events of a table this worker has not applied yet (another worker wrote them),
-        apply them, send this worker's clients their frames."""
+        apply them, send this worker's clients their frames.  ``event``: event number ``n``, as
+        the notification brought it (used if it is the next one; else the log is read)."""
         if self.store is None:
             return
         table = self.tables.get(tid)
-        try:
-            events = self.store.events(tid, 0 if table is None else table.events)
-        except StoreError as e:
-            log.error("%s", e)
-            return
+        have = 0 if table is None else table.events
+        if n is not None and n < have:
+            return  # applied already (this worker wrote it)
+        if event is not None and n == have:
+            events = [event]
+        else:
+            try:
+                events = self.store.events(tid, have)
+            except StoreError as e:
+                log.error("%s", e)
+                return
         if not events:
             return
         try:
@@ -222,14 +232,38 @@ class Hub:
         self.broadcast(table)
         self.kick_bots(table)
 
+    def lock(self, tid: str) -> asyncio.Lock:
+        lock = self.locks.get(tid)
+        if lock is None:
+            lock = self.locks[tid] = asyncio.Lock()
+        return lock
+
+    def heard(self, tid: str, n: int, event: Event | None) -> None:
+        """Another worker committed event ``n`` of a table (a notification): apply it once no
+        request of this worker is being written at that table."""
+        lock = self.locks.get(tid)
+        if lock is None or not lock.locked():
+            self.refresh(tid, n, event)
+            return
+
+        async def later() -> None:
+            async with lock:
+                self.refresh(tid, n, event)
+
+        asyncio.get_running_loop().create_task(later())
+
     def taken(self, tid: str) -> None:
         """This worker took a table over: read its log to the end, then its bots and timers run here."""
-        self.refresh(tid)
-        table = self.tables.get(tid)
-        if table is not None:
-            if self.cluster is not None:
-                self.cluster.publish_state(table)
-            self.kick_bots(table)
+        async def take() -> None:
+            async with self.lock(tid):
+                self.refresh(tid)
+            table = self.tables.get(tid)
+            if table is not None:
+                if self.cluster is not None:
+                    self.cluster.publish_state(table)
+                self.kick_bots(table)
+
+        asyncio.get_running_loop().create_task(take())
 
     def lost(self, tid: str) -> None:
         """Another worker owns the table now: stop its bots and timers here."""
@@ -272,30 +306,38 @@ class Hub:
         if self.cluster is not None:
             self.cluster.deleted(tid)
 
-    def _append(self, table: Table, ev: Event) -> None:
-        """Append the table's next event; on a conflict (another worker wrote that number first)
-        read what was missed and raise :class:`StoreConflict` (the caller checks again)."""
+    async def _write(self, tid: str, n: int, ev: Event) -> None:
+        """Append to the log: SQLite at once (a local file), PostgreSQL in a thread, so the
+        loop serves the other tables while the database answers."""
         assert self.store is not None
+        if self.cluster is None:
+            self.store.append(tid, n, ev)
+        else:
+            await asyncio.to_thread(self.store.append, tid, n, ev)
+
+    async def _append(self, table: Table, ev: Event) -> None:
+        """Append the table's next event (the caller holds the table's lock); on a conflict (another
+        worker wrote that number first) read what was missed and raise :class:`StoreConflict`
+        (the caller checks again)."""
         try:
-            self.store.append(table.id, table.events, ev)
+            await self._write(table.id, table.events, ev)
         except StoreConflict:
             self.refresh(table.id)
             raise
 
     # -------------------------------------------------------------- changes
-    def commit(self, table: Table, ev: Event) -> None:
-        """Log the event, apply it, tell everyone, wake the bots."""
-        self._append(table, ev)
+    async def commit(self, table: Table, ev: Event) -> None:
+        """Log the event, apply it, tell everyone, wake the bots (under the table's lock)."""
+        await self._append(table, ev)
         table.apply(ev)
         self.broadcast(table)
         self.kick_bots(table)
 
-    def create(self, ev: Event) -> Table:
-        assert self.store is not None
-        self.store.append(ev["id"], 0, ev)
+    async def create(self, ev: Event) -> Table:
+        await self._write(ev["id"], 0, ev)
         t = self.tables[ev["id"]] = Table.from_create(ev)
         if self.cluster is not None:
-            self.cluster.claim(t.id)
+            await asyncio.to_thread(self.cluster.claim, t.id)
         return t
 
     def connected(self, table: Table) -> set[int]:
@@ -381,11 +423,12 @@ class Hub:
             if chosen is None:
                 return
             seat, move = chosen
-            if table.bot_to_act() != seat or (table.game, table.seq) != (game, seq) or table.referee is not ref:
-                continue
             try:
-                ev = table.move_event(seat, game, seq, str(move))
-                self.commit_quiet(table, ev)
+                async with self.lock(table.id):
+                    if table.bot_to_act() != seat or (table.game, table.seq) != (game, seq) or table.referee is not ref:
+                        continue
+                    ev = table.move_event(seat, game, seq, str(move))
+                    await self.commit_quiet(table, ev)
             except Refusal as r:  # a bot returning an illegal move is a bug in the bot: log it, stop
                 log.error("bot at table %s seat %d: %s", table.id, seat, r.en)
                 return
@@ -408,9 +451,9 @@ class Hub:
         agents[seat] = agent  # its generator goes on where the process left it: the same moves as in-process
         return seat, move
 
-    def commit_quiet(self, table: Table, ev: Event) -> None:
+    async def commit_quiet(self, table: Table, ev: Event) -> None:
         """:meth:`commit` without re-waking the bots (the bot loop is already running)."""
-        self._append(table, ev)
+        await self._append(table, ev)
         table.apply(ev)
         self.broadcast(table)
 
@@ -462,7 +505,7 @@ class Hub:
                 text = await guard.receive_text(ws, ws.scope.get(guard.PACE), self.limits.max_message)
                 if text is None:  # closed by the guard: binary, too big, or a flood
                     break
-                self.handle(table, conn, text)
+                await self.handle(table, conn, text)
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
@@ -499,7 +542,7 @@ class Hub:
             table = self.tables.get(tid)
         return table
 
-    def handle(self, table: Table, conn: Conn, text: str, again: bool = False) -> None:
+    async def handle(self, table: Table, conn: Conn, text: str, again: bool = False) -> None:
         """One request from a connection; refusals go back to that connection only.  If another
         worker wrote the table's next event first, the request is checked once more against
         the table brought up to date (``again``)."""
@@ -525,33 +568,34 @@ class Hub:
                 raise Refusal("spectator")
             if "seat" in msg and msg["seat"] != conn.seat:
                 raise Refusal("other_seat")
-            token: str | None = None
-            if kind == "move":
-                ev = table.move_event(conn.seat, msg.get("game"), msg.get("seq"), msg.get("move"))
-            elif kind in ("start", "rematch"):
-                after = msg.get("game")
-                if kind == "rematch" and isinstance(after, int) and after < table.game:
-                    self.reply(table, conn)  # someone else's rematch came first: that game is this one
-                    return
-                if (kind == "start") != (table.referee is None):
-                    raise Refusal("started" if kind == "start" else "no_rematch")
-                ev = table.deal_event(conn.seat, msg.get("level"))
-            elif kind == "seat":
-                ev, token = table.seat_event(conn.seat, msg.get("at"), msg.get("kind"), msg.get("level"))
-            elif kind == "end":
-                ev = table.end_event(conn.seat)
-            else:
-                raise Refusal("unknown_request")
-            if ev["type"] == "seat":
-                self.drop_seat(table, ev["seat"])
-            self.commit(table, ev)
-            if token is not None:
-                self.reply(table, conn, extra={"reinvite": {"seat": ev["seat"], "token": token}})
+            async with self.lock(table.id):  # checked against the table as it is when logged
+                token: str | None = None
+                if kind == "move":
+                    ev = table.move_event(conn.seat, msg.get("game"), msg.get("seq"), msg.get("move"))
+                elif kind in ("start", "rematch"):
+                    after = msg.get("game")
+                    if kind == "rematch" and isinstance(after, int) and after < table.game:
+                        self.reply(table, conn)  # someone else's rematch came first: that game is this one
+                        return
+                    if (kind == "start") != (table.referee is None):
+                        raise Refusal("started" if kind == "start" else "no_rematch")
+                    ev = table.deal_event(conn.seat, msg.get("level"))
+                elif kind == "seat":
+                    ev, token = table.seat_event(conn.seat, msg.get("at"), msg.get("kind"), msg.get("level"))
+                elif kind == "end":
+                    ev = table.end_event(conn.seat)
+                else:
+                    raise Refusal("unknown_request")
+                if ev["type"] == "seat":
+                    self.drop_seat(table, ev["seat"])
+                await self.commit(table, ev)
+                if token is not None:
+                    self.reply(table, conn, extra={"reinvite": {"seat": ev["seat"], "token": token}})
         except Refusal as r:
             self.reply(table, conn, r)
         except StoreConflict as e:
             if not again:
-                self.handle(table, conn, text, again=True)
+                await self.handle(table, conn, text, again=True)
                 return
             log.error("%s", e)
             self.reply(table, conn, Refusal("not_saved"))
@@ -666,7 +710,7 @@ def create_app(db_path: str = "mattis.db", bot_delay: float = 0.8, test_mode: bo
                                            data.get("grace", GRACE_DEFAULT))
             if len(hub.tables) >= hub.limits.max_tables:
                 raise Refusal("server_full")
-            t = hub.create(ev)
+            t = await hub.create(ev)
         except Refusal as r:
             return refused(r, lang)
         except StoreError as e:
@@ -684,9 +728,10 @@ def create_app(db_path: str = "mattis.db", bot_delay: float = 0.8, test_mode: bo
             if t is None:
                 return refused(Refusal("no_table"), lang, 404)
             for again in (False, True):  # once more if another worker wrote the table's next event first
-                ev, token = t.join_event(data.get("invite"), data.get("name"))
                 try:
-                    hub.commit(t, ev)
+                    async with hub.lock(t.id):
+                        ev, token = t.join_event(data.get("invite"), data.get("name"))
+                        await hub.commit(t, ev)
                     break
                 except StoreConflict:
                     if again:

@@ -4,12 +4,13 @@ Every worker keeps every table in memory, rebuilt from the one event log and kep
 current from it; the workers talk only through PostgreSQL's LISTEN/NOTIFY on one
 channel (:data:`mattis.web.pgstore.CHANNEL`), with small JSON messages:
 
-``ev`` (table, number)
+``ev`` (table, number, and the event when it fits in a notification)
     an event was committed (sent by the append itself, in the same statement, so it
-    arrives only once the event can be read).  Each worker reads the table's new events
-    from the log, applies them, and sends *its own* clients their frames, each built
-    from that seat's observation (:func:`mattis.web.view.frame`): frames never travel
-    between workers, only event numbers do, so no seat can get another seat's view.
+    arrives only once the event can be read).  Each worker applies it (reading the log
+    instead when the event did not fit, or when it has missed one before it), and
+    sends *its own* clients their frames, each built from that seat's observation
+    (:func:`mattis.web.view.frame`): frames never travel between workers, only events
+    do, so no seat can get another seat's view.
 ``pr`` (worker, table, seats)
     the seats connected to that worker at that table (a seat is online if it is
     connected to any worker that is alive).
@@ -173,7 +174,7 @@ class Cluster:
         if w and w != self.me:
             self.heard[w] = time.monotonic()
         if kind == "ev":
-            self.hub.refresh(m["t"])
+            self.hub.heard(m["t"], m["n"], m.get("e"))
         elif w == self.me or not w:
             return
         elif kind == "pr":

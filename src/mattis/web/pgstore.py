@@ -25,6 +25,7 @@ import shutil
 import socket
 import subprocess
 import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from typing import Any, Final
@@ -34,6 +35,9 @@ from .store import StoreConflict, StoreError
 
 CHANNEL: Final = "mattis_web"
 """The LISTEN/NOTIFY channel every worker listens on."""
+
+NOTE_MAX: Final = 7900
+"""PostgreSQL's limit on a notification's payload is 8000 bytes."""
 
 SCHEMA: Final = """
 CREATE TABLE IF NOT EXISTS events (
@@ -87,15 +91,37 @@ class PgStore:
                         self.db.execute(statement)
         except psycopg.Error as e:
             raise StoreError(f"cannot open database {safe_url(url)}: {str(e).strip()}") from None
+        self.local = threading.local()
+        self.writers: list[Any] = []
+
+    def _writer(self) -> Any:
+        """This thread's own connection for appends (the server appends from a few threads at once,
+        one table each, so one table's wait for the database does not hold up another's)."""
+        db = getattr(self.local, "db", None)
+        if db is None:
+            if threading.current_thread() is threading.main_thread():
+                return self.db
+            psycopg = _psycopg()
+            try:
+                db = self.local.db = psycopg.connect(self.url, autocommit=True, connect_timeout=10)
+            except psycopg.Error as e:
+                raise StoreError(f"cannot reach database {safe_url(self.url)}: {str(e).strip()}") from None
+            self.writers.append(db)
+        return db
 
     # ------------------------------------------------------------------ log
     def append(self, table_id: str, n: int, event: dict[str, Any]) -> None:
         """Insert event number ``n`` and notify every worker (one statement, one transaction)."""
-        note = json.dumps({"k": "ev", "t": table_id, "n": n})
+        data = json.dumps(event, separators=(",", ":"))
+        # The event itself rides along when it fits (a move does; a big create may not): then
+        # the other workers need not read it back from the log.
+        note = f'{{"k":"ev","t":{json.dumps(table_id)},"n":{n},"e":{data}}}'
+        if len(note.encode()) > NOTE_MAX:
+            note = json.dumps({"k": "ev", "t": table_id, "n": n})
         try:
-            self.db.execute("WITH ins AS (INSERT INTO events (table_id, n, at, data) VALUES (%s, %s, %s, %s) "
+            self._writer().execute("WITH ins AS (INSERT INTO events (table_id, n, at, data) VALUES (%s, %s, %s, %s) "
                             "RETURNING n) SELECT pg_notify(%s, %s) FROM ins",
-                            (table_id, n, time.time(), json.dumps(event, separators=(",", ":")), CHANNEL, note))
+                            (table_id, n, time.time(), data, CHANNEL, note))
         except self.unique:
             raise StoreConflict(f"event {n} of table {table_id} is already written") from None
         except self.errors as e:
@@ -130,8 +156,9 @@ class PgStore:
             raise StoreError(f"cannot write the event log: {str(e).strip()}") from None
 
     def close(self) -> None:
-        with contextlib.suppress(Exception):
-            self.db.close()
+        for db in [*self.writers, self.db]:
+            with contextlib.suppress(Exception):
+                db.close()
 
     # --------------------------------------------------------------- leases
     def claim(self, table_id: str, owner: str, ttl: float) -> bool:
