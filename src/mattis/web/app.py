@@ -158,11 +158,6 @@ class Hub:
         if self.cluster is not None:
             self.cluster.begin()
 
-    def open(self) -> None:
-        """Open the SQLite log and rebuild every table (the one-worker start, without a loop)."""
-        self.store = open_store(self.db_path)
-        self.load()
-
     def load(self) -> None:
         """Rebuild every table by replaying its events."""
         assert self.store is not None
@@ -238,9 +233,9 @@ class Hub:
             lock = self.locks[tid] = asyncio.Lock()
         return lock
 
-    def heard(self, tid: str, n: int, event: Event | None) -> None:
-        """Another worker committed event ``n`` of a table (a notification): apply it once no
-        request of this worker is being written at that table."""
+    def heard(self, tid: str, n: int | None = None, event: Event | None = None) -> None:
+        """Another worker committed event ``n`` of a table (a notification; ``None``: read the
+        log to its end): apply it once no request of this worker is being written at that table."""
         lock = self.locks.get(tid)
         if lock is None or not lock.locked():
             self.refresh(tid, n, event)
@@ -279,6 +274,7 @@ class Hub:
         self.lost(tid)
         self.tables.pop(tid, None)
         self.conns.pop(tid, None)
+        self.locks.pop(tid, None)
 
     def presence_changed(self, tid: str) -> None:
         """Who is connected at another worker changed: the owner hands seats back and restarts its timers."""
@@ -334,8 +330,9 @@ class Hub:
         self.kick_bots(table)
 
     async def create(self, ev: Event) -> Table:
-        await self._write(ev["id"], 0, ev)
-        t = self.tables[ev["id"]] = Table.from_create(ev)
+        async with self.lock(ev["id"]):
+            await self._write(ev["id"], 0, ev)
+            t = self.tables[ev["id"]] = Table.from_create(ev)
         if self.cluster is not None:
             await asyncio.to_thread(self.cluster.claim, t.id)
         return t

@@ -124,7 +124,7 @@ class Cluster:
             with contextlib.suppress(Exception):
                 await self._listen_connect()
                 for tid in list(self.hub.tables):  # whatever was missed meanwhile
-                    self.hub.refresh(tid)
+                    self.hub.heard(tid)
 
     async def _leases(self) -> None:
         while True:

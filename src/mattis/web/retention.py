@@ -37,7 +37,7 @@ def sweep(hub: Hub, now: float | None = None) -> list[str]:
     gone: list[str] = []
     for tid, last in hub.store.last_events().items():
         table = hub.tables.get(tid)
-        if hub.conns.get(tid):
+        if hub.conns.get(tid) or not hub.may_delete(tid):  # (several workers: only the owner, nobody anywhere)
             continue
         task = hub.bot_tasks.get(tid)
         if task is not None and not task.done():
@@ -51,6 +51,7 @@ def sweep(hub: Hub, now: float | None = None) -> list[str]:
         except StoreError as e:
             log.error("%s", e)
             return gone
+        hub.deleted(tid)
         hub.tables.pop(tid, None)
         hub.conns.pop(tid, None)
         for tasks in (hub.bot_tasks, getattr(hub, "grace_tasks", {})):
