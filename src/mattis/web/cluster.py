@@ -76,6 +76,8 @@ class Cluster:
         self.sent_presence: dict[str, frozenset[int]] = {}
         self.sent_state: dict[str, tuple[tuple[int, ...], bool]] = {}
         self.tasks: list[asyncio.Task[None]] = []
+        self.outbox: list[dict[str, Any]] = []
+        self.flusher: asyncio.Task[None] | None = None
         self.listener: Any = None
         self.ready = asyncio.Event()
 
@@ -97,7 +99,7 @@ class Cluster:
             task.cancel()
         self.store.release(self.me)  # the others take these tables at their next tick
         with contextlib.suppress(StoreError):
-            self.send({"k": "bye", "w": self.me})
+            self.store.notify_many([*self.outbox, {"k": "bye", "w": self.me}])
         if self.listener is not None:
             with contextlib.suppress(Exception):
                 await self.listener.close()
@@ -167,7 +169,19 @@ class Cluster:
 
     # ------------------------------------------------------------ messages
     def send(self, message: dict[str, Any]) -> None:
-        self.store.notify(message)
+        """Queue a message for the other workers; they go out in order, in a thread, so a storm of
+        reconnecting clients does not hold up the loop."""
+        self.outbox.append(message)
+        if self.flusher is None or self.flusher.done():
+            self.flusher = asyncio.get_running_loop().create_task(self._flush())
+
+    async def _flush(self) -> None:
+        while self.outbox:
+            batch, self.outbox = self.outbox, []
+            try:
+                await asyncio.to_thread(self.store.notify_many, batch)
+            except StoreError as e:
+                log.error("%s", e)
 
     def on_message(self, m: dict[str, Any]) -> None:
         kind, w = m.get("k"), str(m.get("w", ""))

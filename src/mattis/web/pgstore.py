@@ -200,10 +200,15 @@ class PgStore:
                               (table_id,)).fetchone()
         return None if row is None else str(row[0])
 
-    def notify(self, message: dict[str, Any]) -> None:
-        """Send a message to every worker (at most 8000 bytes, PostgreSQL's limit)."""
+    def notify_many(self, messages: list[dict[str, Any]]) -> None:
+        """Send messages to every worker, in order, in one statement (each at most 8000 bytes,
+        PostgreSQL's limit)."""
+        if not messages:
+            return
+        texts = [json.dumps(m, separators=(",", ":")) for m in messages]
         try:
-            self.db.execute("SELECT pg_notify(%s, %s)", (CHANNEL, json.dumps(message, separators=(",", ":"))))
+            self._writer().execute("SELECT pg_notify(%s, t) FROM unnest(%s::text[]) WITH ORDINALITY AS m(t, i) "
+                                   "ORDER BY i", (CHANNEL, texts))
         except self.errors as e:
             raise StoreError(f"cannot reach the database: {str(e).strip()}") from None
 
