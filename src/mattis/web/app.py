@@ -19,7 +19,7 @@ import contextlib
 import json
 import logging
 from collections.abc import AsyncIterator
-from concurrent.futures import Executor
+from concurrent.futures import BrokenExecutor, Executor
 from dataclasses import dataclass, field
 from importlib.resources import files
 from pathlib import Path
@@ -150,13 +150,16 @@ class Hub:
             self.cluster = Cluster(self, self.store, self.db_path, self.limits.lease_seconds)
             await self.cluster.start()
         if self.bot_processes > 0:
-            import multiprocessing
-            from concurrent.futures import ProcessPoolExecutor
-
-            self.pool = ProcessPoolExecutor(self.bot_processes, mp_context=multiprocessing.get_context("spawn"))
+            self.pool = self._new_pool()
         self.load()
         if self.cluster is not None:
             self.cluster.begin()
+
+    def _new_pool(self) -> Executor:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        return ProcessPoolExecutor(self.bot_processes, mp_context=multiprocessing.get_context("spawn"))
 
     def load(self) -> None:
         """Rebuild every table by replaying its events."""
@@ -443,8 +446,13 @@ class Hub:
         seat = ref.to_act
         if seat is None or seat not in agents:
             return None
-        move, agent = await asyncio.get_running_loop().run_in_executor(self.pool, think, agents[seat],
-                                                                       ref.observation(seat))
+        obs = ref.observation(seat)
+        try:
+            move, agent = await asyncio.get_running_loop().run_in_executor(self.pool, think, agents[seat], obs)
+        except BrokenExecutor:  # the bots' process died (killed, out of memory): a new one, once
+            log.error("the bots' process stopped; starting a new one")
+            self.pool = self._new_pool()
+            move, agent = await asyncio.get_running_loop().run_in_executor(self.pool, think, agents[seat], obs)
         agents[seat] = agent  # its generator goes on where the process left it: the same moves as in-process
         return seat, move
 
