@@ -22,9 +22,9 @@ from typing import Any
 import httpx
 import pytest
 from test_web_restart import Seat, free_port, play_until, seen_moves
-from web_helpers import first_legal
+from web_helpers import cards_in, first_legal, secret_cards, states_by_seq
 
-from mattis.core import GameRecord
+from mattis.core import GameRecord, card_code
 from mattis.web.pgstore import PgStore, bindir, temporary_server
 from mattis.web.store import StoreConflict
 
@@ -94,6 +94,20 @@ def start_worker(url: str, port: int, log: Path) -> subprocess.Popen[bytes]:
     raise AssertionError("the worker did not start: " + log.read_text())
 
 
+class Recorder(Seat):
+    """A seat's connection that keeps every frame it receives (for the leak check)."""
+
+    def __init__(self, port: int, tid: str, token: str) -> None:
+        super().__init__(port, tid, token)
+        self.raw: list[str] = []
+
+    def recv(self) -> dict[str, Any]:
+        text = str(self.ws.recv(timeout=10))
+        self.raw.append(text)
+        self.last = json.loads(text)
+        return self.last
+
+
 def until_seen(seat: Seat, pred: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
     """Sync until the seat's frame satisfies ``pred`` (another worker's event has reached this one)."""
     for _ in range(500):
@@ -116,6 +130,7 @@ def test_two_workers_one_table_and_a_kill_9_of_the_owner_loses_no_move(pg: str, 
     ports = [free_port(), free_port()]
     workers = [start_worker(pg, p, tmp_path / f"w{i}.log") for i, p in enumerate(ports)]
     seats: dict[int, Seat] = {}
+    recorders: list[tuple[int, Seat]] = []
     try:
         a, b = (f"http://127.0.0.1:{p}" for p in ports)
         t = httpx.post(f"{a}/api/tables", json={"preset": "mattis", "players": 3, "name": "Anne", "seed": 33,
@@ -126,7 +141,8 @@ def test_two_workers_one_table_and_a_kill_9_of_the_owner_loses_no_move(pg: str, 
         j = httpx.post(f"{b}/api/tables/{tid}/join", json={"invite": t["invite"], "name": "Bo"})
         assert j.status_code == 200, j.text
         tokens = {0: t["token"], 1: j.json()["token"]}
-        seats = {0: Seat(ports[0], tid, tokens[0]), 1: Seat(ports[1], tid, tokens[1])}
+        seats = {0: Recorder(ports[0], tid, tokens[0]), 1: Recorder(ports[1], tid, tokens[1])}
+        recorders = list(seats.items())
         assert seats[1].sync()["seats"][0]["name"] == "Anne"
         seats[0].sync()
         seats[0].ws.send(json.dumps({"type": "start"}))
@@ -152,7 +168,8 @@ def test_two_workers_one_table_and_a_kill_9_of_the_owner_loses_no_move(pg: str, 
         seats[0].ws.close()
 
         # Anne's page reconnects, to the worker that is left; it takes the table over and its bot plays on.
-        seats[0] = Seat(ports[1], tid, tokens[0])
+        seats[0] = Recorder(ports[1], tid, tokens[0])
+        recorders.append((0, seats[0]))
         g = seats[0].sync()
         assert g["you"] == 0 and g["game"] == 1 and g["status"] == "playing"
         seen_moves([g], seen)
@@ -179,6 +196,21 @@ def test_two_workers_one_table_and_a_kill_9_of_the_owner_loses_no_move(pg: str, 
         assert [(game, seq) for game, seq, _ in logged] == [(1, i) for i in range(len(record.moves))]
         assert [m for _, _, m in logged] == record.moves, "the log differs from the game's record"
         assert all(record.moves[i] == m for i, m in seen.items()), "a move the players saw differs from the log"
+        # Each seat, on either worker, was sent its own view only.
+        states = states_by_seq(rec.text)
+        checked = 0
+        for viewer, conn in recorders:
+            assert isinstance(conn, Recorder)
+            for raw in conn.raw:
+                f = json.loads(raw)
+                if f.get("status") not in ("playing", "over"):
+                    continue
+                st, public = states[f["seq"]]
+                leaked = cards_in(f) & secret_cards(st, public, viewer)
+                assert not leaked, f"seat {viewer} at move {f['seq']} was sent {sorted(leaked)}"
+                assert sorted(f["obs"]["hand"]) == sorted(card_code(c) for c in st.hand(viewer))
+                checked += 1
+        assert checked > 40
     finally:
         for s in seats.values():
             with contextlib.suppress(Exception):
