@@ -174,7 +174,7 @@ def test_two_workers_one_table_and_a_kill_9_of_the_owner_loses_no_move(pg: str, 
         assert g["you"] == 0 and g["game"] == 1 and g["status"] == "playing"
         seen_moves([g], seen)
         after = g["seq"]
-        assert after in (k, k + 1)
+        assert after >= k  # (past k if the new owner's bot has played on already)
         # Sending it again for position k: applied once, never twice.
         seats[0].ws.send(json.dumps({"type": "move", "game": 1, "seq": k, "move": move}))
         reply = seats[0].recv()

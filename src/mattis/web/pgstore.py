@@ -247,7 +247,12 @@ def temporary_server(durable: bool = False) -> Iterator[str]:
     root = tempfile.mkdtemp(prefix="mattis-pg-")
     if os.geteuid() == 0:
         as_user = ["runuser", "-u", "postgres", "--"]
-        shutil.chown(root, "postgres")
+        try:
+            shutil.chown(root, "postgres")
+        except LookupError:
+            shutil.rmtree(root, ignore_errors=True)
+            raise StoreError("PostgreSQL refuses to run as root and there is no 'postgres' user to run it as "
+                             "(Debian's postgresql package makes one)") from None
         os.chmod(root, 0o700)
     data, log = os.path.join(root, "data"), os.path.join(root, "log")
     port = _free_port()
