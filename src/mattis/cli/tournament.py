@@ -164,6 +164,13 @@ def _prepare_out(args: argparse.Namespace, rules: Rules, bots: list[str]) -> tup
 def run(args: argparse.Namespace) -> int:
     rules, bots = _check_args(args)
     n = args.players
+    if args.ray is not None:  # before the output folder is touched
+        from ..lab.ray_pool import preflight
+
+        try:
+            preflight(args.ray)
+        except PoolError as e:
+            raise CliError(str(e)) from None
     if args.out:
         seed, scheme, done = _prepare_out(args, rules, bots)
     else:

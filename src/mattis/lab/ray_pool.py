@@ -129,7 +129,8 @@ def connect(address: str) -> Iterator[Any]:
                  configure_logging=True, log_to_driver=False)
     except (ConnectionError, RuntimeError, ValueError, TimeoutError) as e:
         first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-        raise PoolError(f"cannot connect to the Ray cluster at {address}: {first}") from None
+        raise PoolError(f"cannot connect to the Ray cluster at {address}: {first} (is a Ray head of the same "
+                        f"version there? a head with token authentication needs RAY_AUTH_MODE=token here)") from None
     try:
         yield ray
     finally:
@@ -150,15 +151,16 @@ def run_on_ray(fn: Callable[[J], R], jobs: Sequence[J], address: str,
     """Yield ``fn(job)`` for every job, run as Ray tasks on the cluster at ``address``,
     in the order they finish.
 
-    ``fn`` must be a top-level function of an importable module and every job
-    picklable.  ``workers`` caps the tasks running at once (default: two per CPU
+    ``fn`` must be picklable (a top-level function of a module the workers can
+    import, a builtin, a ``functools.partial`` of one) and every job too.  ``workers`` caps the tasks running at once (default: two per CPU
     of the cluster).  Closing the generator (or Ctrl-C while it waits) cancels the
     tasks still queued or running.
     """
     if not jobs:
         return
     with connect(address) as ray:
-        task = ray.remote(num_cpus=1)(fn)
+        task = ray.remote(num_cpus=1)(_call)
+        fn_ref = ray.put(fn)  # once: any picklable callable, a builtin or a functools.partial too
         limit = in_flight_limit(ray, workers)
         todo = iter(jobs)
         pending: list[Any] = []
@@ -169,7 +171,7 @@ def run_on_ray(fn: Callable[[J], R], jobs: Sequence[J], address: str,
                     job = next(todo)
                 except StopIteration:
                     return
-                pending.append(task.remote(job))
+                pending.append(task.remote(fn_ref, job))
 
         submit(limit)
         try:
@@ -185,6 +187,11 @@ def run_on_ray(fn: Callable[[J], R], jobs: Sequence[J], address: str,
                     ray.cancel(ref)
                 except Exception:  # a task that finished meanwhile cannot be cancelled
                     pass
+
+
+def _call(fn: Callable[[J], R], job: J) -> R:
+    """The Ray task: one job (``fn`` arrives by reference, as pickle sends a top-level function)."""
+    return fn(job)
 
 
 def _result(ray: Any, ref: Any) -> Any:
