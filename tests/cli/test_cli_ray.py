@@ -98,7 +98,7 @@ def _games(out: Path) -> dict[tuple[int, int, int], tuple[str, ...]]:
     """Every seat of every game, keyed by (deal, rotation, seat); the think time (a clock) left out."""
     with open(out / "results.csv", newline="") as f:
         rows = list(csv.DictReader(f))
-    games = {(int(r["deal"]), int(r["rotation"]), int(r["seat"])):
+    games: dict[tuple[int, int, int], tuple[str, ...]] = {(int(r["deal"]), int(r["rotation"]), int(r["seat"])):
              (r["bot"], r["lost"], r["place"], r["decisions"], r["end_reason"]) for r in rows}
     assert len(games) == len(rows), "no seat of a game twice"
     return games
@@ -142,16 +142,24 @@ def test_resume_on_ray_after_a_cut_short_run_gives_the_same_rows(ray_head: str, 
 
 @needs_ray
 def test_run_jobs_on_ray_yields_every_result_once_and_stops_cleanly(ray_head: str) -> None:
-    jobs = list(range(60))
-    assert sorted(run_jobs(math.factorial, jobs, ray=ray_head)) == [math.factorial(j) for j in jobs]
-    assert sorted(run_jobs(math.factorial, jobs, workers=3, ray=ray_head)) == [math.factorial(j) for j in jobs]
-    # A consumer that stops early: the rest is cancelled, and the next run is whole.
-    results = run_jobs(abs, [-j for j in range(200)], ray=ray_head)
-    first = [next(results) for _ in range(5)]
-    results.close()  # type: ignore[attr-defined]
-    assert all(r in range(200) for r in first)
-    assert sorted(run_jobs(abs, [-5, 5, -6], ray=ray_head)) == [5, 5, 6]
-    assert list(run_jobs(abs, [], ray=ray_head)) == []
+    import ray
+
+    # A connection the caller made is used as it is (and left open): one set of Ray workers for the test.
+    ray.init(address=ray_head, log_to_driver=False)
+    try:
+        jobs = list(range(60))
+        assert sorted(run_jobs(math.factorial, jobs, ray=ray_head)) == [math.factorial(j) for j in jobs]
+        assert sorted(run_jobs(math.factorial, jobs, workers=3, ray=ray_head)) == [math.factorial(j) for j in jobs]
+        # A consumer that stops early: the rest is cancelled, and the next run is whole.
+        results = run_jobs(abs, [-j for j in range(200)], ray=ray_head)
+        first = [next(results) for _ in range(5)]
+        results.close()  # type: ignore[attr-defined]
+        assert all(r in range(200) for r in first)
+        assert sorted(run_jobs(abs, [-5, 5, -6], ray=ray_head)) == [5, 5, 6]
+        assert list(run_jobs(abs, [], ray=ray_head)) == []
+        assert ray.is_initialized()
+    finally:
+        ray.shutdown()
 
 
 @needs_ray

@@ -1,9 +1,10 @@
 """``mattis tournament``: bots against each other on duplicate deals.
 
 Every deal is played once per seat rotation with the same deck.  Games run in
-one process per core, or as tasks on a Ray cluster with ``--ray ADDRESS``; with ``--out DIR`` each finished game is appended to
-``DIR/results.csv`` at once, so an interrupted run loses nothing and
-``--resume`` plays only the games still missing.
+one process per core, or as tasks on a Ray cluster with ``--ray ADDRESS``; with
+``--out DIR`` each finished game is appended to ``DIR/results.csv`` at once, so
+an interrupted run loses nothing and ``--resume`` plays only the games still
+missing.
 """
 
 from __future__ import annotations

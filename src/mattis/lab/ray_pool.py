@@ -152,8 +152,9 @@ def run_on_ray(fn: Callable[[J], R], jobs: Sequence[J], address: str,
     in the order they finish.
 
     ``fn`` must be picklable (a top-level function of a module the workers can
-    import, a builtin, a ``functools.partial`` of one) and every job too.  ``workers`` caps the tasks running at once (default: two per CPU
-    of the cluster).  Closing the generator (or Ctrl-C while it waits) cancels the
+    import, a builtin, a ``functools.partial`` of one) and every job too.
+    ``workers`` caps the tasks running at once (default: two per CPU of the
+    cluster).  Closing the generator (or Ctrl-C while it waits) cancels the
     tasks still queued or running.
     """
     if not jobs:
