@@ -6,7 +6,9 @@ ADDRESS is a running Ray head (``ray start --head --port 6379 --num-cpus 2``;
 ``auto`` starts a local instance for each tournament).  Prints, for each repeat:
 the wall time of the same tournament (``mattis tournament``, a fresh process each
 time, so starting Python and connecting count) with ``--workers 2`` and with
-``--ray ADDRESS``, whether the per-deal results are identical, and then the
+``--ray ADDRESS``, whether the per-deal results are identical, the bots'
+thinking time summed over the run (so a slower wall time can be told apart into
+slower games and scheduling), and then the
 per-task overhead of ``run_jobs`` on a job that does nothing (``abs``): seconds
 per task on Ray (one connection, ``--tasks`` tasks) and in the local pool of 2
 processes.
@@ -32,6 +34,12 @@ def tournament(out: Path, deals: int, extra: list[str]) -> float:
     subprocess.run(["mattis", "tournament", "--bots", BOTS, "--deals", str(deals), "--seed", "2026",
                     "--no-progress", "--out", str(out), *extra], check=True, capture_output=True)
     return time.perf_counter() - t
+
+
+def think_s(out: Path) -> float:
+    """The bots' thinking time summed over every decision of the run (the games' own CPU work)."""
+    with open(out / "results.csv", newline="") as f:
+        return sum(float(r["think_s"]) for r in csv.DictReader(f))
 
 
 def games(out: Path) -> list[tuple[str, ...]]:
@@ -74,7 +82,8 @@ def main() -> None:
             ray_s.append(tournament(ra, a.deals, ["--ray", a.address]))
             same = games(lo) == games(ra)
             print(f"repeat {i + 1}: {a.deals} deals ({len(games(lo)) // 3} games, {BOTS}): "
-                  f"local 2 workers {local_s[-1]:.1f} s, Ray {ray_s[-1]:.1f} s, per-deal results identical: {same}",
+                  f"local 2 workers {local_s[-1]:.1f} s, Ray {ray_s[-1]:.1f} s, per-deal results identical: {same}; "
+                  f"bots' think time summed: local {think_s(lo):.1f} s, Ray {think_s(ra):.1f} s",
                   flush=True)
     print(f"median of {a.repeat}: local {statistics.median(local_s):.1f} s (range {min(local_s):.1f}-"
           f"{max(local_s):.1f}), Ray {statistics.median(ray_s):.1f} s (range {min(ray_s):.1f}-{max(ray_s):.1f})")
