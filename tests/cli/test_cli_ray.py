@@ -108,40 +108,40 @@ def _games(out: Path) -> dict[tuple[int, int, int], tuple[str, ...]]:
 def test_same_seed_same_per_deal_results_locally_and_on_ray(ray_head: str, tmp_path: Path,
                                                            capsys: pytest.CaptureFixture[str]) -> None:
     local, on_ray = tmp_path / "local", tmp_path / "ray"
-    assert main(BASE + ["--deals", "4", "--workers", "2", "--out", str(local)]) == 0
-    assert main(BASE + ["--deals", "4", "--ray", ray_head, "--out", str(on_ray)]) == 0
+    assert main(BASE + ["--deals", "3", "--workers", "2", "--out", str(local)]) == 0
+    assert main(BASE + ["--deals", "3", "--ray", ray_head, "--out", str(on_ray)]) == 0
     a, b = _games(local), _games(on_ray)
-    assert sorted(a) == [(d, r, s) for d in range(4) for r in range(3) for s in range(3)]
+    assert sorted(a) == [(d, r, s) for d in range(3) for r in range(3) for s in range(3)]
     assert a == b
     # Each game has one loser, and the deals differ from one another (the seeds reached the workers).
-    assert all(sum(int(a[(d, r, s)][1]) for s in range(3)) == 1 for d in range(4) for r in range(3))
-    assert len({tuple(a[(d, 0, s)] for s in range(3)) for d in range(4)}) > 1
+    assert all(sum(int(a[(d, r, s)][1]) for s in range(3)) == 1 for d in range(3) for r in range(3))
+    assert len({tuple(a[(d, 0, s)] for s in range(3)) for d in range(3)}) > 1
     assert json.loads((local / "tournament.json").read_text()) == json.loads((on_ray / "tournament.json").read_text())
     err = capsys.readouterr().err
-    assert f"36 to play on the Ray cluster at {ray_head}" not in err  # 12 games, not 36 seats
-    assert f"12 to play on the Ray cluster at {ray_head}" in err
+    assert f"0 games done, 9 to play on the Ray cluster at {ray_head}" in err
 
 
 @needs_ray
 def test_resume_on_ray_after_a_cut_short_run_gives_the_same_rows(ray_head: str, tmp_path: Path,
                                                                  capsys: pytest.CaptureFixture[str]) -> None:
     local, part = tmp_path / "local", tmp_path / "part"
-    assert main(BASE + ["--deals", "3", "--workers", "1", "--out", str(local)]) == 0
+    assert main(BASE + ["--deals", "2", "--workers", "1", "--out", str(local)]) == 0
     assert main(BASE + ["--deals", "1", "--ray", ray_head, "--out", str(part)]) == 0
     # Cut short: the run died while writing a game of deal 1.
     with open(part / "results.csv", "a") as f:
         f.write("1,0,0,rollout,0,1,12,0.01,normal\n1,0,1,heuristic,1,")
     capsys.readouterr()
-    assert main(BASE + ["--deals", "3", "--ray", ray_head, "--out", str(part), "--resume"]) == 0
-    assert "3 games done, 6 to play on the Ray cluster" in capsys.readouterr().err
+    assert main(BASE + ["--deals", "2", "--ray", ray_head, "--out", str(part), "--resume"]) == 0
+    assert "3 games done, 3 to play on the Ray cluster" in capsys.readouterr().err
     assert _games(part) == _games(local)
     before = (part / "results.csv").read_text()
-    assert main(BASE + ["--deals", "3", "--ray", ray_head, "--out", str(part), "--resume"]) == 0
+    assert main(BASE + ["--deals", "2", "--ray", ray_head, "--out", str(part), "--resume"]) == 0
     assert (part / "results.csv").read_text() == before  # nothing left to play
 
 
 @needs_ray
-def test_run_jobs_on_ray_yields_every_result_once_and_stops_cleanly(ray_head: str) -> None:
+def test_run_jobs_on_ray_yields_every_result_once_and_stops_cleanly(ray_head: str, tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     import ray
 
     # A connection the caller made is used as it is (and left open): one set of Ray workers for the test.
@@ -157,6 +157,13 @@ def test_run_jobs_on_ray_yields_every_result_once_and_stops_cleanly(ray_head: st
         assert all(r in range(200) for r in first)
         assert sorted(run_jobs(abs, [-5, 5, -6], ray=ray_head)) == [5, 5, 6]
         assert list(run_jobs(abs, [], ray=ray_head)) == []
+        # A function the workers cannot import (here: a module only this process has on its path).
+        (tmp_path / "only_on_the_driver.py").write_text("def plus_one(x: int) -> int:\n    return x + 1\n")
+        monkeypatch.syspath_prepend(str(tmp_path))
+        here = importlib.import_module("only_on_the_driver")
+        assert here.plus_one(1) == 2
+        with pytest.raises(PoolError, match="a Ray worker cannot import only_on_the_driver: install the same"):
+            list(run_jobs(here.plus_one, [1, 2], ray=ray_head))
         assert ray.is_initialized()
     finally:
         ray.shutdown()

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import importlib
 import logging
+import re
 import socket
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -196,11 +197,16 @@ def _call(fn: Callable[[J], R], job: J) -> R:
 
 
 def _result(ray: Any, ref: Any) -> Any:
-    """One task's result; a worker that cannot import the job's code is a ``PoolError``."""
+    """One task's result; a worker that cannot import the job's code (or its arguments'
+    modules: Ray reports that as a system error) is a ``PoolError``."""
     try:
         return ray.get(ref)
-    except ModuleNotFoundError as e:
-        if (e.name or "").split(".")[0] == "mattis":
-            raise PoolError("the Ray workers cannot import mattis: install the same mattis on every node of the "
-                            "cluster, or submit the run with a runtime_env (docs/deploy.md)") from None
-        raise
+    except Exception as e:
+        missing = e.name if isinstance(e, ModuleNotFoundError) else None
+        if isinstance(e, ModuleNotFoundError | ray.exceptions.RaySystemError):
+            found = re.search(r"No module named '([^']+)'", str(e))
+            missing = found.group(1) if found else missing
+        if missing is None:
+            raise
+        raise PoolError(f"a Ray worker cannot import {missing}: install the same mattis (and its extras) on "
+                        f"every node of the cluster, or submit the run with a runtime_env (docs/deploy.md)") from None
