@@ -140,6 +140,34 @@ def test_resume_on_ray_after_a_cut_short_run_gives_the_same_rows(ray_head: str, 
 
 
 @needs_ray
+@pytest.mark.slow
+def test_ctrl_c_on_ray_stops_with_the_resume_command_and_resume_completes_the_run(ray_head: str,
+                                                                                   tmp_path: Path) -> None:
+    out, local = tmp_path / "cut", tmp_path / "local"
+    cheap = ["tournament", "--bots", "heuristic,random,random", "--seed", "3", "--no-progress"]
+    env = dict(os.environ, PYTHONPATH=str(Path(mattis.__file__).resolve().parents[1]))
+    run = subprocess.Popen([sys.executable, "-m", "mattis.cli.main", *cheap, "--deals", "5000", "--ray", ray_head,
+                            "--out", str(out)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
+    deadline = time.monotonic() + 60
+    while run.poll() is None and time.monotonic() < deadline:
+        if (out / "results.csv").exists() and len((out / "results.csv").read_text().splitlines()) > 1 + 9:
+            break
+        time.sleep(0.2)
+    run.send_signal(signal.SIGINT)
+    _, err = run.communicate(timeout=60)
+    assert run.returncode == 130, err
+    assert "interrupted:" in err and f"--ray {ray_head}" in err and "--resume" in err and "Traceback" not in err
+    cut = _games(out)
+    assert 9 <= len(cut) < 5000 * 9
+    deals = max(d for d, _, _ in cut) + 2
+    assert main(cheap + ["--deals", str(deals), "--ray", ray_head, "--out", str(out), "--resume"]) == 0
+    assert main(cheap + ["--deals", str(deals), "--workers", "1", "--out", str(local)]) == 0
+    resumed = _games(out)
+    assert {k: v for k, v in resumed.items() if k[0] < deals} == _games(local)
+    assert {k: v for k, v in resumed.items() if k[0] >= deals} == {k: v for k, v in cut.items() if k[0] >= deals}
+
+
+@needs_ray
 def test_run_jobs_on_ray_yields_every_result_once_and_stops_cleanly(ray_head: str, tmp_path: Path,
                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     import ray
