@@ -128,10 +128,12 @@ def connect(address: str) -> Iterator[Any]:
     try:
         ray.init(address=None if address == AUTO else address, logging_level=logging.WARNING,
                  configure_logging=True, log_to_driver=False)
-    except (ConnectionError, RuntimeError, ValueError, TimeoutError) as e:
+    except (ConnectionError, RuntimeError, ValueError, TimeoutError, ray.exceptions.RayError) as e:
+        # RayError: e.g. AuthenticationError, RAY_AUTH_MODE=token without a token file
         first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-        raise PoolError(f"cannot connect to the Ray cluster at {address}: {first} (is a Ray head of the same "
-                        f"version there? a head with token authentication needs RAY_AUTH_MODE=token here)") from None
+        hint = (" (is a Ray head of the same version there? a head with token authentication needs "
+                "RAY_AUTH_MODE=token here)") if isinstance(e, ConnectionError | TimeoutError) else ""
+        raise PoolError(f"cannot connect to the Ray cluster at {address}: {first}{hint}") from None
     try:
         yield ray
     finally:
