@@ -1,9 +1,10 @@
 """``mattis tournament``: bots against each other on duplicate deals.
 
 Every deal is played once per seat rotation with the same deck.  Games run in
-one process per core; with ``--out DIR`` each finished game is appended to
-``DIR/results.csv`` at once, so an interrupted run loses nothing and
-``--resume`` plays only the games still missing.
+one process per core, or as tasks on a Ray cluster with ``--ray ADDRESS``; with
+``--out DIR`` each finished game is appended to ``DIR/results.csv`` at once, so
+an interrupted run loses nothing and ``--resume`` plays only the games still
+missing.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from collections.abc import Sequence
 from ..bots.arena import FIELDS, SEED_SCHEMES, SeatResult, openskill_ratings, paired, play_game, summarize
 from ..bots.base import bot_names, make_bot
 from ..core import Rules, rules_to_json
-from ..lab.pool import local_workers, run_jobs
+from ..lab.pool import PoolError, local_workers, run_jobs
 from .common import add_rules_arguments, rules_from_args
 from .main import CliError
 
@@ -35,7 +36,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="one bot name or level per seat, comma separated, e.g. ismcts,heuristic,heuristic")
     p.add_argument("--deals", type=int, required=True, help="number of deals (each played once per rotation)")
     p.add_argument("--seed", type=int, default=None, help="seed for the deals and the bots (reproducible)")
-    p.add_argument("--workers", type=int, default=None, help="processes (default: one per core)")
+    p.add_argument("--workers", type=int, default=None,
+                   help="processes (default: one per core); with --ray, games running at once "
+                        "(default: two per CPU of the cluster)")
+    p.add_argument("--ray", metavar="ADDRESS", default=None,
+                   help="play the games as tasks on the Ray cluster at ADDRESS (HOST:PORT of its head, "
+                        "ray://HOST:PORT, or auto for the local one, started if none runs); needs the ray extra")
     p.add_argument("--out", metavar="DIR", help="write results.csv, tournament.json and loss_rates.png here")
     p.add_argument("--resume", action="store_true", help="continue the run in --out, skipping finished games")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -106,6 +112,8 @@ def _check_args(args: argparse.Namespace) -> tuple[Rules, list[str]]:
         raise CliError("--workers must be at least 1")
     if args.resume and not args.out:
         raise CliError("--resume needs --out DIR (the folder of the run to continue)")
+    if args.ray is not None and not args.ray.strip():
+        raise CliError("--ray needs an address: HOST:PORT of the cluster's head, ray://HOST:PORT, or auto")
     return rules, bots
 
 
@@ -157,6 +165,13 @@ def _prepare_out(args: argparse.Namespace, rules: Rules, bots: list[str]) -> tup
 def run(args: argparse.Namespace) -> int:
     rules, bots = _check_args(args)
     n = args.players
+    if args.ray is not None:  # before the output folder is touched
+        from ..lab.ray_pool import preflight
+
+        try:
+            preflight(args.ray)
+        except PoolError as e:
+            raise CliError(str(e)) from None
     if args.out:
         seed, scheme, done = _prepare_out(args, rules, bots)
     else:
@@ -166,13 +181,23 @@ def run(args: argparse.Namespace) -> int:
     finished = {(r.deal, r.rotation) for r in done}
     jobs: list[Job] = [(rules, tuple(bots), d, rot, seed, scheme) for d in range(args.deals) for rot in range(n)
             if (d, rot) not in finished]
-    workers = local_workers(args.workers, len(jobs))
+    if args.ray is not None:
+        workers = args.workers
+        where = f"the Ray cluster at {args.ray}"
+    else:
+        workers = local_workers(args.workers, len(jobs))
+        where = f"{workers} process(es)"
+    try:
+        results = run_jobs(_task, jobs, workers, ray=args.ray) if jobs else iter(())
+    except PoolError as e:
+        raise CliError(str(e)) from None
     rows = list(done)
     out_file = open(os.path.join(args.out, RESULTS), "a", encoding="utf-8", newline="") if args.out else None
     print(f"tournament: {rules.name}, {n} players, bots {','.join(bots)}, {args.deals} deals x {n} rotations, "
-          f"seed {seed}; {len(finished)} games done, {len(jobs)} to play on {workers} process(es)",
+          f"seed {seed}; {len(finished)} games done, {len(jobs)} to play on {where}",
           file=sys.stderr)
     interrupted = False
+    failure: PoolError | None = None
     try:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
@@ -181,7 +206,7 @@ def run(args: argparse.Namespace) -> int:
                       console=None, transient=False) as progress:
             task = progress.add_task("games", total=len(jobs))
             try:
-                for res in run_jobs(_task, jobs, workers):
+                for res in results:
                     rows.extend(res)
                     if out_file is not None:
                         _write_rows(out_file, res)
@@ -189,9 +214,15 @@ def run(args: argparse.Namespace) -> int:
                     progress.advance(task)
             except KeyboardInterrupt:
                 interrupted = True
+            except PoolError as e:
+                failure = e
     finally:
         if out_file is not None:
             out_file.close()
+    if failure is not None:
+        kept = f"; the {len({(r.deal, r.rotation) for r in rows})} finished games are kept, continue with: " \
+               f"{resume_command(args)}" if args.out else ""
+        raise CliError(f"{failure}{kept}")
     _report(rows, bots, n, args.out)
     if interrupted:
         where = f"; continue with: {resume_command(args)}" if args.out else ""
@@ -210,6 +241,8 @@ def resume_command(args: argparse.Namespace) -> str:
     words += ["--players", str(args.players), "--bots", args.bots, "--deals", str(args.deals)]
     if args.workers is not None:
         words += ["--workers", str(args.workers)]
+    if args.ray is not None:
+        words += ["--ray", args.ray]
     words += ["--out", args.out, "--resume"]
     return shlex.join(words)
 

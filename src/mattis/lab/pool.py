@@ -4,7 +4,8 @@ processes and yields each result as it finishes.
 Tournaments and studies hand it a picklable top-level function and a list of
 jobs.  Every job must carry its own seeds, so that its result does not depend on
 the process or the order it ran in; that is what makes a run resumable and the
-same on one core, many cores or (later) a cluster.
+same on one core, many cores or a Ray cluster (``ray=ADDRESS``, in
+``mattis.lab.ray_pool``).
 """
 
 from __future__ import annotations
@@ -19,6 +20,11 @@ J = TypeVar("J")
 R = TypeVar("R")
 
 
+class PoolError(RuntimeError):
+    """The jobs cannot run where they were asked to (Ray not installed, the cluster
+    unreachable); the message is one line for the user (the CLI exits 2 with it)."""
+
+
 def local_workers(requested: int | None, jobs: int) -> int:
     """The number of processes to use: ``requested`` or one per core, never more than the jobs."""
     return max(1, min(requested or os.cpu_count() or 1, jobs))
@@ -28,11 +34,22 @@ def run_jobs(fn: Callable[[J], R], jobs: Sequence[J], workers: int | None = None
              ray: str | None = None) -> Iterator[R]:
     """Yield ``fn(job)`` for every job, in the order they finish (in order with one worker).
 
-    ``ray``: the address of a Ray cluster (``auto`` for a local one) to run the jobs on
-    instead of local processes.
+    ``fn`` is a picklable top-level function.  ``ray``: the address of a Ray cluster
+    (``HOST:PORT``, ``ray://HOST:PORT``, or ``auto`` for a local one) to run the jobs
+    on as Ray tasks instead of local processes; ``workers`` then caps the tasks
+    running at once (default: two per CPU of the cluster).  Raises ``PoolError``
+    at once (before the first result is asked for) when Ray is not installed or
+    nothing answers at the address.
     """
     if ray is not None:
-        raise NotImplementedError("running jobs on Ray is being built")
+        from .ray_pool import preflight, run_on_ray
+
+        preflight(ray)
+        return run_on_ray(fn, jobs, ray, workers)
+    return _run_local(fn, jobs, workers)
+
+
+def _run_local(fn: Callable[[J], R], jobs: Sequence[J], workers: int | None) -> Iterator[R]:
     n = local_workers(workers, len(jobs))
     if n <= 1 or len(jobs) <= 1:
         for j in jobs:
