@@ -2,7 +2,7 @@
 
 ``python -m pytest`` runs the fast tier: every behaviour, with small property
 runs (a few minutes on two cores).  ``python -m pytest --slow`` (what CI runs)
-adds the slow tier: the 10,000-game property runs and the statistical bot
+adds the slow tier: the 6,000-game property runs and the statistical bot
 ladders (tests marked ``slow``), and scales the property runs up
 (:mod:`tiers`).
 """

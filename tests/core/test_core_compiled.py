@@ -19,7 +19,7 @@ from mattis.core import PRESETS, State, build_kind, preset
 from tiers import scale
 
 SCRIPT = Path(__file__).with_name("build_games.py")
-GAMES = scale(250, 500)
+GAMES = scale(250, 300)
 """Seeded games per preset (over its player counts)."""
 
 

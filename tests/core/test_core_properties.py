@@ -15,11 +15,11 @@ are what the rules define, and the record round-trips.
 Number of random games in this file in the slow tier (``pytest --slow``; the fast
 tier in brackets; all deterministic: hypothesis runs derandomized without a
 database, the loops are seeded):
-  test_preset_games:      19 configurations x 400 examples      =  7,600  (570)
-  test_random_rule_games: 1,500 examples                        =  1,500  (120)
+  test_preset_games:      19 configurations x 200 examples      =  3,800  (570)
+  test_random_rule_games: 1,000 examples                        =  1,000  (120)
   test_seeded_games:      19 configurations x 50 seeded games   =    950  (152)
   test_observation_leak:  20 configurations x 12 games          =    240   (60)
-  total                                                         = 10,290  (902)
+  total                                                         =  5,990  (902)
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ for _n in (5, 6):
     CONFIGS.append(("skitgubbe", {"tricks": "all"}, _n))
 CONFIG_IDS = [f"{n}{'-' + '-'.join(f'{k}={v}' for k, v in o.items()) if o else ''}-{p}p" for n, o, p in CONFIGS]
 
-GAMES_PER_CONFIG = scale(30, 400)
+GAMES_PER_CONFIG = scale(30, 200)
 
 SETTINGS = dict(deadline=None, derandomize=True, database=None, print_blob=True,
                 suppress_health_check=[HealthCheck.too_slow])
@@ -338,7 +338,7 @@ def rule_sets() -> st.SearchStrategy[Rules]:
     )
 
 
-@settings(max_examples=scale(120, 1500), **SETTINGS)  # type: ignore[arg-type]
+@settings(max_examples=scale(120, 1000), **SETTINGS)  # type: ignore[arg-type]
 @given(rules=rule_sets(), data=st.data())
 def test_random_rule_games(rules: Rules, data: st.DataObject) -> None:
     players = data.draw(st.sampled_from(list(rules.allowed_players())), label="players")

@@ -109,7 +109,7 @@ def wait_closed(s: socket.socket, seconds: float) -> bytes:
 
 
 def test_silent_sockets_do_not_lock_out_a_new_visitor(tmp: Path) -> None:
-    n = scale(400, 1100)
+    n = scale(400, 800)
     raise_file_limit(n + 200)
     server = Server(tmp, "--limit", "first_request_timeout=3")
     try:
