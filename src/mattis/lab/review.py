@@ -97,6 +97,12 @@ class Decision:
         return max(0.0, self.before - self.after)
 
     @property
+    def proven(self) -> bool:
+        """Whether the solver proves the cost: the preferred move wins with best play and
+        the move made loses (two players left) or lets the others force the loss."""
+        return self.verdict_best is Verdict.WINS and self.verdict_played in (Verdict.LOSES, Verdict.CAN_BE_FORCED)
+
+    @property
     def mark(self) -> str:
         """``"??"``, ``"?"``, ``"?!"`` or ``""`` (see the module docstring)."""
         c = self.cost
@@ -151,9 +157,10 @@ class Review:
     decisions: tuple[Decision, ...] = field(default=())
 
     def costliest(self, k: int = 3) -> list[Decision]:
-        """The ``k`` marked decisions that cost the most, costliest first."""
+        """The ``k`` marked decisions that cost the most, costliest first (blunders
+        first; on equal cost a loss the solver proves before an estimated one)."""
         marked = [d for d in self.decisions if d.mark]
-        return sorted(marked, key=lambda d: (d.mark != "??", -d.cost, d.number))[:k]
+        return sorted(marked, key=lambda d: (d.mark != "??", -round(d.cost, 9), not d.proven, d.number))[:k]
 
     def to_json(self) -> dict[str, Any]:
         """The review as JSON data (schema: docs/analyze.md)."""
