@@ -20,6 +20,7 @@ from mattis.lab.review import Review, ReviewError, review, review_text
 from mattis.play import Referee
 
 SMALL = Budget(samples=4)
+TINY = Budget(samples=2)
 
 # Two players, every hand known (known=), seat 0 to lead.  Plain minimax over the
 # engine's moves (brute_force) says only Q♦ wins: the low leads lose.
@@ -76,13 +77,13 @@ def _planted_game(seed: int) -> tuple[GameRecord, int] | None:
 
 def test_a_planted_blunder_is_the_costliest_decision() -> None:
     found = None
-    for seed in range(40):
+    for seed in range(9, 49):  # seed 9 is the first that gives one
         found = _planted_game(seed)
         if found is not None:
             break
     assert found is not None
     record, number = found
-    rv = review(record, 0, Budget(samples=16), seed=3)
+    rv = review(record, 0, Budget(samples=8), seed=3)
     d = next(x for x in rv.decisions if x.number == number)
     assert d.mark == "??" and d.cost == 1.0 and d.proven
     assert d.verdict_best is Verdict.WINS and d.verdict_played is Verdict.LOSES
@@ -109,7 +110,7 @@ def test_the_review_of_a_seat_reads_only_its_own_view() -> None:
     made: the judgement of that decision is unchanged for the same seed."""
     seat = 1
     record = _seeded_game(5)
-    original = {d.number: d for d in review(record, seat, SMALL, seed=9).decisions}
+    original = {d.number: d for d in review(record, seat, TINY, seed=9).decisions}
     checked = 0
     for number, d in original.items():
         if d.phase != 1 or number % 3:
@@ -121,12 +122,14 @@ def test_the_review_of_a_seat_reads_only_its_own_view() -> None:
             continue
         prefix = GameRecord.from_state(other)
         prefix.moves.append(record.moves[number - 1])
-        again = {x.number: x for x in review(prefix, seat, SMALL, seed=9).decisions}
+        again = {x.number: x for x in review(prefix, seat, TINY, seed=9).decisions}
         assert again[number] == d
         checked += 1
-    assert checked >= 3
+        if checked == 3:
+            break
+    assert checked == 3
     # ... while another seed does sample differently (so the check can fail).
-    assert review(record, seat, SMALL, seed=9).to_json() != review(record, seat, SMALL, seed=10).to_json()
+    assert review(record, seat, TINY, seed=9).to_json() != review(record, seat, TINY, seed=10).to_json()
 
 
 def test_evaluate_refuses_a_view_of_another_seats_turn() -> None:
