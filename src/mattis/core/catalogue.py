@@ -666,6 +666,7 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "analyse.working": ("Analyserer spillet …", "Analysing the game …"),
     "analyse.cancelled": ("Analysen ble avbrutt.", "The analysis was cancelled."),
     "analyse.failed": ("Analysen mislyktes: {detail}", "The analysis failed: {detail}"),
+    "web.refused.no_such_seat": ("det finnes ingen slik plass ved bordet", "there is no such seat at this table"),
     "web.refused.busy": ("en analyse kjører allerede; prøv igjen om litt",
                          "an analysis is already running; try again in a moment"),
     # ---------------------------------------------------------------- web page

@@ -33,7 +33,7 @@ from ..core import CHOICES, PRESET_DOCS, PRESETS
 from ..core.cards import Lang
 from ..core.text import option_label, option_value_text, rules_in_words
 from ..play import next_move
-from . import guard, retention
+from . import analysis, guard, retention
 from .store import Store, StoreError
 from .table import GRACE_DEFAULT, LEVELS, Event, Refusal, Table
 from .view import frame, notice, replay_steps
@@ -408,6 +408,7 @@ def create_app(db_path: str = "mattis.db", bot_delay: float = 0.8, test_mode: bo
     app.state.hub = hub
     app.add_middleware(guard.Guard, hub=guard.Hub(hub.limits), hosts=hub.hosts, words=guard.words)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.include_router(analysis.router(hub))  # "Analyse": reviews of finished games (web/analysis.py)
 
     def page() -> FileResponse:
         return FileResponse(STATIC / "index.html", headers=HEADERS)
