@@ -632,7 +632,6 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
                     "first with the best move, then with the move made."),
     "review.phase": ("fase {n}", "phase {n}"),
     "review.pct": ("{p} %", "{p}%"),
-    "review.line": ("{n}. {phase}: {played}  {before} → {after}", "{n}. {phase}: {played}  {before} → {after}"),
     "review.best": ("beste: {move} ({chance})", "best: {move} ({chance})"),
     "review.verdict.wins": ("vinner med beste spill", "wins with best play"),
     "review.verdict.loses": ("taper med beste spill", "loses with best play"),

@@ -273,8 +273,8 @@ def review_text(rv: Review, lang: Lang = "en") -> str:
     if not rv.decisions:
         lines.append(say("review.no_decisions", lang, name=rv.name))
     for d in rv.decisions:
-        line = say("review.line", lang, n=d.number, phase=say("review.phase", lang, n=d.phase),
-                   played=move_words(d.played, lang), before=pct(d.before, lang), after=pct(d.after, lang))
+        line = (f"{d.number}. {say('review.phase', lang, n=d.phase)}: {move_words(d.played, lang)}  "
+                f"{pct(d.before, lang)} → {pct(d.after, lang)}")
         line += _verdict(d.verdict_played, rv.rules, lang)
         if d.mark:
             line += f"  {d.mark}"

@@ -32,8 +32,8 @@ from fastapi.responses import JSONResponse
 from ..bots.evaluate import Budget
 from ..core import GameRecord, RecordError
 from ..core.cards import Lang
-from ..core.text import say
 from ..lab.review import Review, ReviewError, review, review_text
+from .table import Refusal
 
 __all__ = ["BUDGET", "CACHE_SIZE", "Analyses", "router"]
 
@@ -93,8 +93,8 @@ def _lang(value: str) -> Lang:
     return "nb" if value == "nb" else "en"
 
 
-def _refuse(what: str, lang: Lang, status: int, **params: object) -> JSONResponse:
-    return JSONResponse({"error": say(f"web.refused.{what}", lang, **params)}, status_code=status)
+def _refuse(refusal: Refusal, lang: Lang, status: int) -> JSONResponse:
+    return JSONResponse({"error": refusal.text(lang)}, status_code=status)
 
 
 def router(hub: _Hub, analyses: Analyses | None = None) -> APIRouter:
@@ -108,9 +108,9 @@ def router(hub: _Hub, analyses: Analyses | None = None) -> APIRouter:
         t = hub.tables.get(tid)
         text = t.records.get(game) if t is not None else None
         if t is None or text is None:
-            return _refuse("no_record", words, 404)
+            return _refuse(Refusal("no_record"), words, 404)
         if not 0 <= seat < len(t.seats):
-            return _refuse("no_such_seat", words, 400)
+            return _refuse(Refusal("no_such_seat"), words, 400)
         names = [s.name for s in t.seats]
         key = (tid, game, seat)
         hit = state.cached(key)
@@ -119,12 +119,12 @@ def router(hub: _Hub, analyses: Analyses | None = None) -> APIRouter:
             rv = hit
         else:
             if not state.busy.acquire(blocking=False):
-                return _refuse("busy", words, 429)
+                return _refuse(Refusal("busy"), words, 429)
             try:
                 again = state.cached(key)  # computed while this request waited for the gate
                 done = again if again is not None else await asyncio.to_thread(state.compute, key, text, names)
             except (RecordError, ReviewError):
-                return _refuse("no_record", words, 404)
+                return _refuse(Refusal("no_record"), words, 404)
             finally:
                 state.busy.release()
             rv = done
