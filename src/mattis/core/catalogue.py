@@ -630,6 +630,10 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
                     "først med det beste trekket, så med trekket som ble gjort.",
                     "The figures are the chance to avoid being {loser}, judged only from what {name} knew: "
                     "first with the best move, then with the move made."),
+    "review.what_you": ("Tallene er sjansen for å slippe å bli {loser}, anslått bare fra det du visste: "
+                        "først med det beste trekket, så med trekket som ble gjort.",
+                        "The figures are the chance to avoid being {loser}, judged only from what you knew: "
+                        "first with the best move, then with the move made."),
     "review.phase": ("fase {n}", "phase {n}"),
     "review.pct": ("{p} %", "{p}%"),
     "review.best": ("beste: {move} ({chance})", "best: {move} ({chance})"),
@@ -663,6 +667,7 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "analyse.key": ("a: analyser spillet", "a: analyse the game"),
     "analyse.running": ("Analyserer spillet … (Esc avbryter)", "Analysing the game … (Esc cancels)"),
     "analyse.working": ("Analyserer spillet …", "Analysing the game …"),
+    "analyse.close": ("Piltastene blar; Esc lukker.", "Arrows scroll; Esc closes."),
     "analyse.cancelled": ("Analysen ble avbrutt.", "The analysis was cancelled."),
     "analyse.failed": ("Analysen mislyktes: {detail}", "The analysis failed: {detail}"),
     "web.refused.no_such_seat": ("det finnes ingen slik plass ved bordet", "there is no such seat at this table"),

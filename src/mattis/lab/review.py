@@ -45,7 +45,7 @@ from ..core.cards import Lang, card_symbol
 from ..core.determinize import DeterminizeError
 from ..core.observation import PHASE1
 from ..core.rules import rules_from_json, rules_to_json
-from ..core.text import loser_sentence, loser_word
+from ..core.text import as_object, loser_sentence, loser_word
 from ..play import Referee
 from ..play.seeds import Seed, derive_seed
 
@@ -267,9 +267,11 @@ def _verdict(v: Verdict | None, rules: Rules, lang: Lang) -> str:
 def review_text(rv: Review, lang: Lang = "en") -> str:
     """The review as lines of text for people."""
     loser = loser_word(rv.rules, lang)
-    lines = [say("review.title", lang, name=rv.name, rules=rv.rules.name.capitalize(), players=rv.players),
+    you = rv.name == say("word.you", lang)
+    lines = [say("review.title", lang, name=as_object(rv.name, lang), rules=rv.rules.name.capitalize(),
+                 players=rv.players),
              say("review.budget", lang, samples=rv.budget.samples, seed=rv.seed),
-             say("review.what", lang, loser=loser, name=rv.name), ""]
+             say("review.what_you" if you else "review.what", lang, loser=loser, name=rv.name), ""]
     if not rv.decisions:
         lines.append(say("review.no_decisions", lang, name=rv.name))
     for d in rv.decisions:
