@@ -208,3 +208,13 @@ def test_analyze_bad_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     good.write_text(text, encoding="utf-8")
     code, _, err = run(capsys, "analyze", str(good), "--chart", str(good))
     assert code == 2 and "game file itself" in err and good.read_text(encoding="utf-8") == text
+
+
+def test_analyze_draws_the_chart(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("matplotlib")
+    path, chart = tmp_path / "g.json", tmp_path / "chart.png"
+    path.write_text(_seeded_game(4).dumps(), encoding="utf-8")
+    code, out, err = run(capsys, "analyze", str(path), "--budget", "2", "--chart", str(chart), "--quiet")
+    assert code == 0, err
+    assert chart.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and chart.stat().st_size > 5000
+    assert "Review of the game for Anne" in out
