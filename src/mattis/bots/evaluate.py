@@ -31,8 +31,9 @@
    If the solver runs out of nodes the playouts decide alone.
 
 This is the judgement of the project's search bots, not of a stronger oracle: the
-``hard`` bot (``pimc``) chooses its phase 1 moves by exactly this flat Monte Carlo
-over determinizations, and the phase 2 bots add the same solver.  It is the
+``hard`` bot (``pimc``) chooses its phase 1 moves by the same flat Monte Carlo over
+determinizations (it scores finishing places, :func:`mattis.bots.policy.outcome`;
+the review scores only not being the loser), and the phase 2 bots add the same solver.  It is the
 strongest *estimate* the project can make with a count-based budget: the ``expert``
 bot's tree search (``ismcts``) picks moves but gives no calibrated chance per move.
 The numbers assume that everybody plays on like the playout policy; they are
