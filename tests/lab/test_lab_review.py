@@ -202,6 +202,12 @@ def test_analyze_bad_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
                        encoding="utf-8")
     code, _, err = run(capsys, "analyze", str(illegal))
     assert code == 2 and "move 1" in err
+    # A position with hands the seat cannot see: no deck to deal the hidden cards from.
+    hidden = tmp_path / "hidden.json"
+    hidden.write_text(json.dumps({"rules": "mattis", "players": 2, "position": PUZZLE.split(" known=")[0],
+                                  "moves": ["0 play 5D"]}), encoding="utf-8")
+    code, _, err = run(capsys, "analyze", str(hidden))
+    assert code == 2 and "move 1: cannot judge" in err
     # --chart naming the game file itself is refused, and the game file is kept.
     good = tmp_path / "good.json"
     text = _seeded_game(4).dumps()
