@@ -55,7 +55,7 @@ def test_analyse_from_the_end_screen_shows_the_review(tmp_path: Path, monkeypatc
             await until(lambda: screen.result is not None, pilot)
             assert screen.result is not None
             assert screen.result.startswith("Review of the game for you")
-            assert "forced moves" in screen.result
+            assert "Forced moves" in screen.result
             await pilot.press("escape")
             await until(lambda: isinstance(app.screen, EndScreen), pilot)  # back to the end screen
 

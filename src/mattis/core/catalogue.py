@@ -648,8 +648,8 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
                      "eller et vunnet spill gitt bort).",
                      "Marks: ?! dubious (costs {a} or more), ? mistake ({b} or more), ?? blunder ({c} or more, "
                      "or a won game given away)."),
-    "review.forced": ("{n} tvungne trekk (bare ett lovlig valg) er telt, men ikke vurdert.",
-                      "{n} forced moves (one legal choice) are counted but not judged."),
+    "review.forced": ("Tvungne trekk (bare ett lovlig valg), telt, men ikke vurdert: {n}.",
+                      "Forced moves (one legal choice), counted but not judged: {n}."),
     "review.costliest": ("De dyreste valgene:", "The costliest decisions:"),
     "review.cost": ("koster {cost}", "costs {cost}"),
     "review.none_marked": ("Ingen valg kostet mye.", "No decision cost much."),
