@@ -33,11 +33,12 @@
 This is the judgement of the project's search bots, not of a stronger oracle: the
 ``hard`` bot (``pimc``) chooses its phase 1 moves by the same flat Monte Carlo over
 determinizations (it scores finishing places, :func:`mattis.bots.policy.outcome`;
-the review scores only not being the loser), and the phase 2 bots add the same solver.  It is the
-strongest *estimate* the project can make with a count-based budget: the ``expert``
-bot's tree search (``ismcts``) picks moves but gives no calibrated chance per move.
-The numbers assume that everybody plays on like the playout policy; they are
-Monte Carlo estimates with a standard error of about ``0.5 / sqrt(samples)``.
+the review scores only not being the loser), and the phase 2 bots add the same solver.  The
+``expert`` bot's tree search (``ismcts``) picks moves but gives no chance per move,
+so this flat estimate is the one the review can give.  The numbers assume that
+everybody plays on like the playout policy; they are Monte Carlo estimates with a
+standard error of at most ``0.5 / sqrt(samples)``, and docs/analyze.md measures how
+well they match outcomes (in phase 2 they do, in phase 1 hardly).
 
 Budgets are counts, never seconds, so a seeded evaluation is reproducible.
 """
