@@ -17,6 +17,7 @@ COMMANDS: Final[dict[str, str]] = {
     "play": "play a game against bots in the terminal",
     "selfplay": "let bots play a whole game and print it move by move",
     "replay": "replay a game record and show the resulting state",
+    "analyze": "review a game move by move: each decision's chance, the best move, the costly ones",
     "bench": "measure engine speed (games and decisions per second)",
     "tournament": "measure bots against each other on duplicate deals",
     "serve": "serve the game in the browser (tables for friends and bots)",
@@ -31,7 +32,8 @@ EXTRAS: Final[dict[str, str]] = {
 }
 
 #: The extra each command needs (for the message when a module is missing).
-COMMAND_EXTRA: Final[dict[str, str]] = {"play": "tui", "serve": "web", "tournament": "bots"}
+COMMAND_EXTRA: Final[dict[str, str]] = {"play": "tui", "serve": "web", "tournament": "bots", "analyze": "bots"}
+"""``analyze`` needs its extra (matplotlib) only for ``--chart``."""
 
 
 def install_hint(extra: str) -> str:

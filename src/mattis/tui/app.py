@@ -308,6 +308,7 @@ class MattisApp(App[Path | None]):
         self.lang = session.lang
         self._bot_pending = False
         self._end_shown = False
+        self._end_lines: list[str] = []
         self._seen_trick: object = session.observation().last_trick
         self._linger = False
         self.message = ""
@@ -582,10 +583,21 @@ class MattisApp(App[Path | None]):
         s = self.session
         self.saved = s.save()
         self.refresh_view()
-        lines = end_lines(s.observation(), s.names, s.tally, self.lang, take_backs=s.take_backs)
-        self.push_screen(EndScreen(lines, t(self.lang, "btn.again"), t(self.lang, "btn.quit")), self._after_end)
+        self._end_lines = end_lines(s.observation(), s.names, s.tally, self.lang, take_backs=s.take_backs)
+        self._push_end()
+
+    def _push_end(self) -> None:
+        self.push_screen(EndScreen(self._end_lines, t(self.lang, "btn.again"), t(self.lang, "btn.quit"),
+                                   t(self.lang, "analyse.key")), self._after_end)
 
     def _after_end(self, choice: str | None) -> None:
+        if choice == "analyse":
+            from .analysis import AnalysisScreen
+
+            s = self.session
+            self.push_screen(AnalysisScreen(s.referee.record(), HUMAN, list(s.names), self.lang),
+                             lambda _: self._push_end())
+            return
         if choice == "again":
             self.session.next_game()
             self._end_shown = False

@@ -185,15 +185,18 @@ class EndScreen(Window[str]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n,enter,y,j", "again", "again", show=False),
         Binding("q", "leave", "quit", show=False),
+        Binding("a", "analyse", "analyse", show=False),
         Binding("up", "scroll(-1)", show=False),
         Binding("down", "scroll(1)", show=False),
     ]
 
-    def __init__(self, lines: list[str], again: str, leave: str) -> None:
+    def __init__(self, lines: list[str], again: str, leave: str, analyse: str | None = None) -> None:
         super().__init__()
         self.lines = lines
         self.again = again
         self.leave = leave
+        self.analyse = analyse
+        """The label of the "Analyse" button (``None``: no such button)."""
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -202,6 +205,8 @@ class EndScreen(Window[str]):
             with Horizontal():
                 yield Button(self.again, id="again", variant="success")
                 yield Button(self.leave, id="leave", variant="error")
+                if self.analyse:
+                    yield Button(self.analyse, id="analyse", variant="primary")
 
     def on_mount(self) -> None:
         for b in self.query(Button):
@@ -213,11 +218,15 @@ class EndScreen(Window[str]):
     def action_leave(self) -> None:
         self.close("quit")
 
+    def action_analyse(self) -> None:
+        if self.analyse:
+            self.close("analyse")
+
     def action_scroll(self, step: int) -> None:
         self.query_one(VerticalScroll).scroll_relative(y=step, animate=False)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
-        self.close("again" if event.button.id == "again" else "quit")
+        self.close({"again": "again", "analyse": "analyse"}.get(event.button.id or "", "quit"))
 
 
 

@@ -35,7 +35,7 @@ from ..core import CHOICES, PRESET_DOCS, PRESETS, Move
 from ..core.cards import Lang
 from ..core.text import option_label, option_value_text, rules_in_words
 from ..play import Referee, next_move
-from . import guard, retention
+from . import analysis, guard, retention
 from .cluster import Cluster
 from .pgstore import PgStore
 from .store import EventLog, StoreConflict, StoreError, describe, open_store
@@ -619,18 +619,22 @@ def create_app(db_path: str = "mattis.db", bot_delay: float = 0.8, test_mode: bo
     hub.limits = limits or (guard.Limits(**guard.TEST_SERVER) if test_mode else guard.Limits())
     hub.hosts = hosts or guard.Hosts([*guard.LOOPBACK, "testserver"])
 
+    analyses = analysis.Analyses()
+
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await hub.start()
         sweeper = asyncio.get_running_loop().create_task(retention.keep(hub))
         yield
         sweeper.cancel()
+        analyses.close()
         await hub.close()
 
     app = FastAPI(lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     app.state.hub = hub
     app.add_middleware(guard.Guard, hub=guard.Hub(hub.limits), hosts=hub.hosts, words=guard.words)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.include_router(analysis.router(hub, analyses))  # "Analyse": reviews of finished games (web/analysis.py)
 
     def page() -> FileResponse:
         return FileResponse(STATIC / "index.html", headers=HEADERS)

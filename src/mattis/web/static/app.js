@@ -9,7 +9,7 @@
   // Seeing the game: the last trick stays in view for a moment ("pace"), the turn is in the title.
   let held = null, heldUntil = 0, heldTimer = null, lastTrickKey = null, wasMyTurn = false;
   let panel = null;  // an overlay on the table: "rules", "replay", "confirm-end", "confirm-rematch"
-  let reinvite = null, replayData = null, replayAt = 0;
+  let reinvite = null, replayData = null, replayAt = 0, analysisData = null;
   const pace = () => { const v = parseFloat(localStorage.getItem("mattis.pace")); return isNaN(v) ? 1.5 : v; };
 
   // The catalogue's words (i18n.json is generated from mattis.core.catalogue); named {fields}.
@@ -457,6 +457,7 @@
       h("ul", { class: "order" }, order),
       rematchButton(),
       h("button", { type: "button", id: "btn-replay", onclick: () => openReplay(g), text: t("web.replay") }),
+      h("button", { type: "button", id: "btn-analyse", onclick: () => openAnalysis(g), text: t("analyse.button") }),
       h("a", { id: "download", href: "/api/tables/" + view.table + "/games/" + g + "/record", download: "mattis-" + view.table + "-" + g + ".json", text: t("web.download") }));
   }
   function rematchButton(label, question) {
@@ -576,6 +577,51 @@
         cs.length ? cs.map(Cards.text).join(" ") : t("web.no_cards")))),
       h("button", { type: "button", id: "btn-replay-back", class: "primary", text: t("web.back_to_table"), onclick: () => { panel = null; render(); } }));
   }
+  // "Analyse": the server's review of a finished game for this seat (web/analysis.py).
+  async function openAnalysis(g) {
+    panel = "analysis"; analysisData = null; render();
+    const seat = view.you === null ? 0 : view.you;
+    try {
+      const r = await fetch("/api/tables/" + view.table + "/games/" + g + "/analysis?seat=" + seat + "&lang=" + lang);
+      analysisData = await r.json();
+      analysisData.game = g;
+    } catch (e) { analysisData = { error: t("analyse.failed", { detail: String(e) }), game: g }; }
+    render();
+  }
+  function analysisChart(d) {
+    const NS = "http://www.w3.org/2000/svg", W = 640, H = 220, L = 34, B = 22;
+    const svg = document.createElementNS(NS, "svg");
+    svg.setAttribute("viewBox", "0 0 " + W + " " + H); svg.setAttribute("id", "analysis-chart");
+    svg.setAttribute("role", "img"); svg.setAttribute("aria-label", t("review.chart.title", { loser: view.loser === "skitgubbe" ? t("loser.skitgubbe") : t("loser.mattis"), name: d.name }));
+    const el = (tag, at) => { const e = document.createElementNS(NS, tag); for (const k in at) e.setAttribute(k, at[k]); svg.appendChild(e); return e; };
+    const last = Math.max(1, d.moves);
+    const x = (n) => L + (W - L - 8) * n / last, y = (p) => 8 + (H - B - 8) * (1 - p);
+    [0, 0.5, 1].forEach((p) => { el("line", { x1: L, x2: W - 8, y1: y(p), y2: y(p), class: "grid" }); el("text", { x: 2, y: y(p) + 4, class: "axis" }).textContent = Math.round(100 * p) + "%"; });
+    el("text", { x: W / 2, y: H - 4, class: "axis" }).textContent = t("review.chart.x");
+    el("polyline", { points: d.decisions.map((e) => x(e.move) + "," + y(e.before)).join(" "), class: "best" });
+    for (const e of d.decisions) {
+      if (e.mark) el("line", { x1: x(e.move), x2: x(e.move), y1: y(e.before), y2: y(e.after), class: "cost mark" + e.mark.length });
+      el("circle", { cx: x(e.move), cy: y(e.after), r: e.mark ? 4 : 2.5, class: e.mark ? "played marked" : "played" });
+      if (e.mark) el("text", { x: x(e.move) + 4, y: y(e.after) + 12, class: "marktext" }).textContent = e.mark;
+    }
+    return svg;
+  }
+  function analysisArea() {
+    const d = analysisData, back = h("button", { type: "button", id: "btn-analysis-back", class: "primary", text: t("web.back_to_table"), onclick: () => { panel = null; render(); } });
+    if (!d) return h("section", { class: "panel", id: "analysis" }, h("p", { text: t("analyse.working") }), back);
+    if (d.error) return h("section", { class: "panel", id: "analysis" }, h("p", { class: "error", role: "alert", text: d.error }),
+      h("button", { type: "button", id: "btn-analysis-retry", text: t("analyse.button"), onclick: () => openAnalysis(d.game) }), back);
+    const marked = new Set(d.decisions.filter((e) => e.mark).map((e) => String(e.move)));
+    return h("section", { class: "panel analysis", id: "analysis" },
+      h("h2", { text: d.lines[0] }),
+      h("p", { class: "hint", text: d.lines[2] }),
+      analysisChart(d),
+      h("ol", { class: "review", id: "analysis-list" }, d.lines.slice(4).filter((l) => l).map((l) => {
+        const n = (l.match(/^(\d+)\./) || [])[1];
+        return h("li", { class: n && marked.has(n) ? "bad" : null, text: l });
+      })),
+      back);
+  }
   function render() {
     if (!view) return;
     const o = view.obs;
@@ -606,6 +652,8 @@
       parts.push(rulesArea());
     } else if (panel === "replay") {
       parts.push(replayArea());
+    } else if (panel === "analysis") {
+      parts.push(analysisArea());
     } else if (!o) {
       parts.push(lobbyArea());
       const ha = hostArea(); if (ha) parts.push(ha);

@@ -1,0 +1,114 @@
+"""``mattis analyze FILE``: review a game move by move for one seat.
+
+FILE is a game record: what ``mattis play`` saves (a record with a ``session``
+object), what ``mattis replay`` reads, or a record downloaded from ``mattis serve``
+(with ``names``).  See docs/analyze.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from ..core import GameRecord, RecordError, load_record, say, seat_names
+from ..core.cards import Lang
+from .common import dump_json
+from .main import CliError
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file", help="a game record (JSON): a saved game of mattis play, or a record from mattis serve")
+    p.add_argument("--seat", default=None, metavar="N|NAME",
+                   help="whose decisions to review: a seat number or a player's name (default: seat 0, "
+                        "the person in a game saved by mattis play)")
+    p.add_argument("--json", action="store_true", help="print the review as JSON (schema in docs/analyze.md)")
+    p.add_argument("--chart", default=None, metavar="PNG", help="also draw the chance over the game as a PNG")
+    p.add_argument("--budget", type=int, default=100, metavar="N",
+                   help="playouts per legal move at each decision (default 100)")
+    p.add_argument("--seed", default="0", metavar="S", help="seed of the review's sampling (default 0)")
+    p.add_argument("--lang", choices=("nb", "en"), default="en", help="language of the review")
+    p.add_argument("--quiet", action="store_true", help="no progress on stderr")
+
+
+def record_names(path: str, players: int) -> list[str] | None:
+    """The players' names a record file carries (``names``, or a saved session's)."""
+    try:
+        data: Any = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    for names in (data.get("names"), (data.get("session") or {}).get("names")
+                  if isinstance(data.get("session"), dict) else None):
+        if isinstance(names, list) and len(names) == players and all(isinstance(x, str) for x in names):
+            return list(names)
+    return None
+
+
+def pick_seat(text: str | None, players: int, names: list[str]) -> int:
+    """The seat ``--seat`` names: a number from 0, or a name (any case)."""
+    if text is None:
+        return 0
+    t = text.strip()
+    if t.isdigit():
+        seat = int(t)
+        if not 0 <= seat < players:
+            raise CliError(f"--seat {t}: there is no seat {seat}; the seats are 0 to {players - 1}")
+        return seat
+    hits = [i for i, n in enumerate(names) if n.casefold() == t.casefold()]
+    if len(hits) == 1:
+        return hits[0]
+    known = ", ".join(f"{i} {n}" for i, n in enumerate(names))
+    if hits:
+        raise CliError(f"--seat {t!r}: more than one seat has that name; give the number ({known})")
+    raise CliError(f"--seat {t!r}: no player has that name; the seats are: {known}")
+
+
+def _seed(text: str) -> int | str:
+    return int(text) if text.lstrip("-").isdigit() else text
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..bots.evaluate import Budget
+    from ..lab.review import ReviewError, review, review_chart, review_text
+
+    lang: Lang = args.lang
+    if args.budget < 1:
+        raise CliError("--budget must be 1 or more")
+    try:
+        record: GameRecord = load_record(args.file)
+        record.replay()
+    except RecordError as e:
+        raise CliError(f"{args.file}: {e}") from None
+    names = record_names(args.file, record.players) or seat_names(record.players, lang=lang)
+    seat = pick_seat(args.seat, record.players, names)
+    chart: Path | None = None
+    if args.chart:
+        chart = Path(args.chart)
+        if chart.exists() and chart.resolve() == Path(args.file).resolve():
+            raise CliError(f"--chart {args.chart} is the game file itself; give another file name")
+        if chart.is_dir():
+            raise CliError(f"--chart {args.chart} is a folder; give a file name")
+        folder = chart.parent if str(chart.parent) else Path(".")
+        if not folder.is_dir() or not os.access(folder, os.W_OK):
+            raise CliError(f"--chart {args.chart}: cannot write in {folder}")
+        import matplotlib  # noqa: F401  (fail now, not after the review, when the extra is missing)
+
+    def progress(done: int, total: int) -> None:
+        print("\r" + say("review.progress", lang, done=done, total=total), end="" if done < total else "\n",
+              file=sys.stderr, flush=True)
+
+    try:
+        rv = review(record, seat, Budget(samples=args.budget), _seed(args.seed), names=names, lang=lang,
+                    progress=None if args.quiet else progress)
+    except ReviewError as e:
+        raise CliError(f"{args.file}: {e}") from None
+    if chart is not None:
+        try:
+            review_chart(rv, chart, lang)
+        except OSError as e:
+            raise CliError(f"cannot write the chart to {chart}: {e.strerror}") from None
+    print(dump_json(rv.to_json()) if args.json else review_text(rv, lang))
+    return 0

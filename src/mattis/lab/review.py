@@ -1,0 +1,342 @@
+"""A game reviewed move by move for one seat (``mattis analyze``).
+
+:func:`review` walks a game record through the referee and, at each decision of
+the chosen seat (a position where it had two or more legal moves), asks
+:func:`mattis.bots.evaluate.evaluate` for every legal move's chance to avoid being
+Mattis, **from that seat's observation only** (the hidden cards are determinized).
+Forced moves (one legal choice) are counted, not judged.
+
+For each decision it keeps:
+
+* ``before``: the chance with the preferred move (the highest estimate);
+* ``after``: the chance with the move made, from the same estimate, so
+  ``cost = before - after`` is never negative and is 0 when the move made was the
+  preferred one (or as good);
+* the solver's verdict where it decides the position (phase 2, every hand known,
+  few cards left: see :mod:`mattis.bots.evaluate`);
+* a mark: ``??`` (blunder) when the cost is :data:`BLUNDER` or more, or the
+  preferred move wins with best play and the move made does not; ``?`` (mistake)
+  from :data:`MISTAKE`; ``?!`` (dubious) from :data:`DUBIOUS`.
+
+The thresholds sit above the estimates' noise at the default budget (a playout
+estimate of 100 samples has a standard error of at most 0.05; the moves of one
+decision are compared on the same samples, which makes their differences steadier).
+
+Each decision draws its randomness from ``derive_seed(seed, "review", seat, n)``
+(``n`` the move's number in the record), so a seeded review is reproducible and the
+review of one decision does not depend on the others.
+
+Outputs: :func:`review_text` (both languages, through the catalogue; cards as on the
+cards), :meth:`Review.to_json` (the schema is in docs/analyze.md), :func:`review_chart`
+(a matplotlib PNG; matplotlib comes with the ``bots`` extra).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final
+
+from ..bots.evaluate import Budget, Evaluation, MoveValue, Verdict, evaluate
+from ..core import GameRecord, Move, MoveKind, RecordError, Rules, parse_move, parse_record_move, say, seat_names
+from ..core.cards import Lang, card_symbol
+from ..core.determinize import DeterminizeError
+from ..core.observation import PHASE1
+from ..core.rules import rules_from_json, rules_to_json
+from ..core.text import as_object, loser_sentence, loser_word
+from ..play import Referee
+from ..play.seeds import Seed, derive_seed
+
+__all__ = ["BLUNDER", "DUBIOUS", "MISTAKE", "Cancelled", "Decision", "Review", "ReviewError", "move_words",
+           "review", "review_chart", "review_text"]
+
+DUBIOUS: Final = 0.08
+"""A decision that costs this much chance or more is marked ``?!``."""
+MISTAKE: Final = 0.15
+"""... ``?``."""
+BLUNDER: Final = 0.25
+"""... ``??`` (as is giving away a position the solver says is won)."""
+
+FORMAT: Final = "mattis-review"
+VERSION: Final = 1
+
+
+class ReviewError(ValueError):
+    """A record that cannot be reviewed (unreadable, illegal, or no such seat)."""
+
+
+class Cancelled(Exception):
+    """The review was cancelled (its ``cancelled`` callback said so)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One judged decision of the seat."""
+
+    number: int
+    """The move's number in the record (1 = the first move)."""
+    phase: int
+    """1 or 2."""
+    played: Move
+    best: Move
+    before: float
+    """The chance to avoid being Mattis with the preferred move."""
+    after: float
+    """The chance with the move made."""
+    verdict_best: Verdict | None
+    verdict_played: Verdict | None
+    samples: int
+    """Playouts per legal move (0: the solver decided every move)."""
+    moves: tuple[MoveValue, ...]
+    """Every legal move's estimate, in the engine's order."""
+
+    @property
+    def cost(self) -> float:
+        return max(0.0, self.before - self.after)
+
+    @property
+    def proven(self) -> bool:
+        """Whether the solver proves the cost: the preferred move wins with best play and
+        the move made loses (two players left) or lets the others force the loss."""
+        return self.verdict_best is Verdict.WINS and self.verdict_played in (Verdict.LOSES, Verdict.CAN_BE_FORCED)
+
+    @property
+    def mark(self) -> str:
+        """``"??"``, ``"?"``, ``"?!"`` or ``""`` (see the module docstring)."""
+        c = self.cost
+        if c >= BLUNDER - 1e-9 or (self.verdict_best is Verdict.WINS and self.verdict_played is not Verdict.WINS):
+            return "??"
+        if c >= MISTAKE - 1e-9:
+            return "?"
+        if c >= DUBIOUS - 1e-9:
+            return "?!"
+        return ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "move": self.number, "phase": self.phase, "played": str(self.played), "best": str(self.best),
+            "before": round(self.before, 4), "after": round(self.after, 4), "cost": round(self.cost, 4),
+            "mark": self.mark, "verdict_best": _v(self.verdict_best), "verdict_played": _v(self.verdict_played),
+            "samples": self.samples,
+            "moves": [{"move": str(v.move), "chance": round(v.chance, 4), "verdict": _v(v.verdict)}
+                      for v in self.moves],
+        }
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Decision:
+        moves = tuple(MoveValue(parse_move(m["move"]), float(m["chance"]),
+                                Verdict(m["verdict"]) if m["verdict"] else None) for m in d["moves"])
+        return cls(int(d["move"]), int(d["phase"]), parse_move(d["played"]), parse_move(d["best"]),
+                   float(d["before"]), float(d["after"]),
+                   Verdict(d["verdict_best"]) if d["verdict_best"] else None,
+                   Verdict(d["verdict_played"]) if d["verdict_played"] else None, int(d["samples"]), moves)
+
+
+def _v(v: Verdict | None) -> str | None:
+    return v.value if v is not None else None
+
+
+@dataclass(frozen=True, slots=True)
+class Review:
+    """A whole game reviewed for one seat."""
+
+    rules: Rules
+    players: int
+    seat: int
+    name: str
+    budget: Budget
+    seed: int | str | None
+    moves: int
+    """Moves in the record."""
+    forced: int
+    """The seat's forced moves (one legal choice), counted but not judged."""
+    outcome: str
+    """``"lost"`` (the seat was Mattis), ``"safe"``, or ``"unfinished"``."""
+    decisions: tuple[Decision, ...] = field(default=())
+
+    def costliest(self, k: int = 3) -> list[Decision]:
+        """The ``k`` marked decisions that cost the most, costliest first (blunders
+        first; on equal cost a loss the solver proves before an estimated one)."""
+        marked = [d for d in self.decisions if d.mark]
+        return sorted(marked, key=lambda d: (d.mark != "??", -round(d.cost, 9), not d.proven, d.number))[:k]
+
+    def to_json(self) -> dict[str, Any]:
+        """The review as JSON data (schema: docs/analyze.md)."""
+        b = self.budget
+        return {
+            "format": FORMAT, "version": VERSION, "rules": rules_to_json(self.rules), "players": self.players,
+            "seat": self.seat, "name": self.name,
+            "budget": {"samples": b.samples, "epsilon": b.epsilon, "solver_cards": b.solver_cards,
+                       "solver_nodes": b.solver_nodes},
+            "seed": self.seed, "moves": self.moves, "forced": self.forced, "outcome": self.outcome,
+            "marks": {"dubious": DUBIOUS, "mistake": MISTAKE, "blunder": BLUNDER},
+            "decisions": [d.to_json() for d in self.decisions],
+        }
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Review:
+        if d.get("format") != FORMAT or d.get("version") != VERSION:
+            raise ReviewError(f"not a {FORMAT} version {VERSION} document")
+        b = d["budget"]
+        budget = Budget(int(b["samples"]), float(b["epsilon"]), int(b["solver_cards"]), int(b["solver_nodes"]))
+        return cls(rules_from_json(d["rules"]), int(d["players"]), int(d["seat"]), str(d["name"]), budget,
+                   d["seed"], int(d["moves"]), int(d["forced"]), str(d["outcome"]),
+                   tuple(Decision.from_json(x) for x in d["decisions"]))
+
+
+def decisions_of(record: GameRecord, seat: int) -> int:
+    """How many decisions (two or more legal moves) ``seat`` had in ``record``."""
+    ref = Referee(record.start())
+    n = 0
+    for text in record.moves:
+        s, move = parse_record_move(text)
+        if s == seat and len(ref.observation(seat).legal) > 1:
+            n += 1
+        ref.apply(s, move, events=False)
+    return n
+
+
+def review(record: GameRecord, seat: int, budget: Budget | None = None, seed: Seed = 0, *,
+           names: list[str] | None = None, lang: Lang = "en",
+           progress: Callable[[int, int], None] | None = None,
+           cancelled: Callable[[], bool] | None = None) -> Review:
+    """Review ``seat``'s decisions in ``record`` (see the module docstring).
+
+    ``progress(done, total)`` is called after each judged decision; ``cancelled()``
+    is asked before each one and raises :class:`Cancelled` when it says so.
+    Raises :class:`ReviewError` for a record that does not replay or a seat that is
+    not at the table."""
+    b = budget or Budget()
+    try:
+        end = record.replay()
+    except RecordError as e:
+        raise ReviewError(str(e)) from None
+    if not 0 <= seat < record.players:
+        raise ReviewError(f"there is no seat {seat}: the seats are 0 to {record.players - 1}")
+    who = (names[seat] if names and len(names) == record.players else seat_names(record.players, lang=lang)[seat])
+    total = decisions_of(record, seat)
+    ref = Referee(record.start())
+    forced = 0
+    out: list[Decision] = []
+    for number, text in enumerate(record.moves, start=1):
+        s, move = parse_record_move(text)
+        if s == seat:
+            obs = ref.observation(seat)
+            if len(obs.legal) == 1:
+                forced += 1
+            else:
+                if cancelled is not None and cancelled():
+                    raise Cancelled
+                rng = random.Random(derive_seed(seed, "review", seat, number))
+                try:
+                    ev: Evaluation = evaluate(obs, b, rng)
+                except DeterminizeError as e:
+                    raise ReviewError(f"move {number}: cannot judge this position from the seat's view: {e}") from None
+                best, mine = ev.best, ev.of(move)
+                out.append(Decision(number, 1 if obs.phase is PHASE1 else 2, move, best.move, best.chance,
+                                    mine.chance, best.verdict, mine.verdict, ev.samples, ev.values))
+                if progress is not None:
+                    progress(len(out), total)
+        ref.apply(s, move, events=False)
+    outcome = "unfinished" if not end.is_over else "lost" if seat in end.losers else "safe"
+    return Review(record.rules, record.players, seat, who, b, seed, len(record.moves), forced, outcome, tuple(out))
+
+
+# ------------------------------------------------------------------ text
+def move_words(move: Move, lang: Lang) -> str:
+    """A move for people: ``legg 4♣`` / ``play 4♣``, ``sjanse``, ``ta opp``."""
+    if move.kind is MoveKind.CHANCE:
+        return say("move.chance", lang)
+    if move.kind is MoveKind.PICKUP:
+        return say("move.pickup", lang)
+    return say("move.play", lang, cards=" ".join(card_symbol(c) for c in move.cards))
+
+
+def pct(x: float, lang: Lang) -> str:
+    return say("review.pct", lang, p=round(100 * x))
+
+
+def _verdict(v: Verdict | None, rules: Rules, lang: Lang) -> str:
+    if v is None:
+        return ""
+    return " [" + say(f"review.verdict.{v.value}", lang, loser=loser_word(rules, lang)) + "]"
+
+
+def review_text(rv: Review, lang: Lang = "en") -> str:
+    """The review as lines of text for people."""
+    loser = loser_word(rv.rules, lang)
+    you = rv.name == say("word.you", lang)
+    lines = [say("review.title", lang, name=as_object(rv.name, lang), rules=rv.rules.name.capitalize(),
+                 players=rv.players),
+             say("review.budget", lang, samples=rv.budget.samples, seed=rv.seed),
+             say("review.what_you" if you else "review.what", lang, loser=loser, name=rv.name), ""]
+    if not rv.decisions:
+        lines.append(say("review.no_decisions", lang, name=rv.name))
+    for d in rv.decisions:
+        line = (f"{d.number}. {say('review.phase', lang, n=d.phase)}: {move_words(d.played, lang)}  "
+                f"{pct(d.before, lang)} → {pct(d.after, lang)}")
+        line += _verdict(d.verdict_played, rv.rules, lang)
+        if d.mark:
+            line += f"  {d.mark}"
+        if d.best != d.played and d.cost > 0:
+            line += "   " + say("review.best", lang, move=move_words(d.best, lang), chance=pct(d.before, lang))
+            line += _verdict(d.verdict_best, rv.rules, lang)
+        lines.append(line)
+    lines.append("")
+    top = rv.costliest()
+    if top:
+        lines.append(say("review.costliest", lang))
+        for d in top:
+            lines.append(f"  {d.number}. {move_words(d.played, lang)} {d.mark} "
+                         f"({say('review.cost', lang, cost=pct(d.cost, lang))}; "
+                         + say("review.best", lang, move=move_words(d.best, lang), chance=pct(d.before, lang)) + ")")
+    elif rv.decisions:
+        lines.append(say("review.none_marked", lang))
+    lines.append(say("review.marks", lang, a=pct(DUBIOUS, lang), b=pct(MISTAKE, lang), c=pct(BLUNDER, lang)))
+    if rv.forced:
+        lines.append(say("review.forced", lang, n=rv.forced))
+    if rv.outcome == "lost":
+        lines.append(loser_sentence(rv.rules, rv.name, lang))
+    elif rv.outcome == "safe":
+        lines.append(say("review.safe", lang, name=rv.name))
+    else:
+        lines.append(say("review.unfinished", lang))
+    return "\n".join(lines)
+
+
+# ------------------------------------------------------------------ chart
+def review_chart(rv: Review, path: str | Path, lang: Lang = "en") -> None:
+    """Draw the chance over the game (with the best move, with the move made) as a PNG,
+    the marked decisions labelled.  Needs matplotlib (the ``bots`` extra)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    xs = [d.number for d in rv.decisions]
+    fig, ax = plt.subplots(figsize=(9, 3.6), dpi=100)
+    try:
+        ax.step(xs, [d.before for d in rv.decisions], where="mid", color="#2b7a3d",
+                label=say("review.chart.best", lang))
+        ax.plot(xs, [d.after for d in rv.decisions], "o", markersize=3, color="#333333",
+                label=say("review.chart.played", lang))
+        colours = {"??": "#c0392b", "?": "#e67e22", "?!": "#b7950b"}
+        for d in rv.decisions:
+            if d.mark:
+                ax.vlines(d.number, d.after, d.before, color=colours[d.mark], linewidth=2)
+                ax.annotate(d.mark, (d.number, d.after), textcoords="offset points", xytext=(0, -12),
+                            ha="center", color=colours[d.mark], fontsize=9, fontweight="bold")
+        ax.set_ylim(-0.08, 1.05)
+        if xs:
+            ax.set_xlim(0, max(xs) + 1)
+        ax.set_xlabel(say("review.chart.x", lang))
+        ax.set_ylabel(say("review.chart.y", lang))
+        ax.set_title(say("review.chart.title", lang, loser=loser_word(rv.rules, lang), name=rv.name))
+        ax.legend(loc="lower left", fontsize=8)
+        ax.grid(alpha=0.3)
+        fig.tight_layout()
+        fig.savefig(str(path), format="png")
+    finally:
+        plt.close(fig)

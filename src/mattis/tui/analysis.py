@@ -1,0 +1,108 @@
+"""The end screen's "Analyse": the finished game reviewed for the person's seat.
+
+The review (:func:`mattis.lab.review.review`) runs in a Textual thread worker, so
+the table never freezes; the window shows its progress, then the review.  Esc (or
+q) cancels a review still running and closes the window; the worker stops at the
+next decision.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical, VerticalScroll
+from textual.widgets import Static
+
+from ..bots.evaluate import Budget
+from ..core import GameRecord
+from ..lab.review import Cancelled, review, review_text
+from .i18n import Lang, t
+from .screens import Window
+
+BUDGET = Budget(samples=64)
+"""The terminal's budget per decision (a few seconds for a whole game)."""
+
+
+class AnalysisScreen(Window[None]):
+    """The review of ``seat`` in ``record``, worked out in the background."""
+
+    DEFAULT_CSS = """
+    AnalysisScreen { align: center middle; }
+    AnalysisScreen > Vertical { width: 100; max-width: 100%; height: 100%;
+                                border: thick $accent; background: $surface; padding: 0 1; }
+    AnalysisScreen VerticalScroll { height: 1fr; }
+    AnalysisScreen #analysis-hint { height: auto; color: $text-muted; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q,enter", "leave", "close", show=False),
+        Binding("up", "scroll(-1)", show=False),
+        Binding("down", "scroll(1)", show=False),
+        Binding("pageup", "scroll(-10)", show=False),
+        Binding("pagedown", "scroll(10)", show=False),
+    ]
+
+    def __init__(self, record: GameRecord, seat: int, names: list[str], lang: Lang,
+                 budget: Budget | None = None) -> None:
+        super().__init__()
+        self.record = record
+        self.seat = seat
+        self.names = names
+        self.lang: Lang = lang
+        self.budget = budget or BUDGET
+        self.stop = threading.Event()
+        self.result: str | None = None
+        """The review's text once it is done (``None`` while it runs or if cancelled)."""
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            with VerticalScroll():
+                yield Static(t(self.lang, "analyse.running"), id="analysis-text", markup=False)
+            yield Static(t(self.lang, "analyse.running"), id="analysis-hint", markup=False)
+
+    def on_mount(self) -> None:
+        self.run_worker(self._work, thread=True, exclusive=True, group="analysis", exit_on_error=False)
+
+    def _work(self) -> None:
+        try:
+            rv = review(self.record, self.seat, self.budget, seed=0, names=self.names, lang=self.lang,
+                        progress=lambda done, total: self._post(self._progress, done, total),
+                        cancelled=self.stop.is_set)
+            text = review_text(rv, self.lang)
+        except Cancelled:
+            return
+        except Exception as e:  # shown, never a crash of the table
+            self._post(self._show, t(self.lang, "analyse.failed", detail=str(e)))
+            return
+        self._post(self._show, text)
+
+    def _post(self, fn: object, *args: object) -> None:
+        if self.stop.is_set():
+            return
+        try:
+            self.app.call_from_thread(fn, *args)  # type: ignore[arg-type]
+        except RuntimeError:  # the app is closing
+            pass
+
+    def _progress(self, done: int, total: int) -> None:
+        if self.is_attached:
+            self.query_one("#analysis-hint", Static).update(
+                t(self.lang, "analyse.running") + "  " + t(self.lang, "review.progress", done=done, total=total))
+
+    def _show(self, text: str) -> None:
+        self.result = text
+        if self.is_attached:
+            self.query_one("#analysis-text", Static).update(text)
+            self.query_one("#analysis-hint", Static).update(t(self.lang, "analyse.close"))
+
+    def action_leave(self) -> None:
+        self.stop.set()
+        self.close()
+
+    def action_scroll(self, step: int) -> None:
+        self.query_one(VerticalScroll).scroll_relative(y=step, animate=False)
+
+    def on_unmount(self) -> None:
+        self.stop.set()

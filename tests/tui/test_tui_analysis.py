@@ -1,0 +1,83 @@
+"""The end screen's "Analyse": the review runs in the background and can be cancelled."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+from textual.widgets import Button
+
+from mattis.bots.base import make_bot
+from mattis.bots.evaluate import Budget
+from mattis.core import GameRecord, preset
+from mattis.play import Referee
+from mattis.tui import analysis
+from mattis.tui.analysis import AnalysisScreen
+from mattis.tui.app import EndScreen, MattisApp
+from mattis.tui.session import Session
+
+SIZE = (110, 44)
+
+
+def finished_session(tmp_path: Path, seed: int = 4) -> Session:
+    ref = Referee.new(preset("mattis"), 3, seed=seed)
+    bots = {s: make_bot("heuristic", s) for s in range(3)}
+    while not ref.is_over:
+        seat = ref.to_act
+        assert seat is not None
+        ref.apply(seat, bots[seat].act(ref.observation(seat)), events=False)
+    session = Session(rules=preset("mattis"), players=3, levels=["medium"] * 3, lang="en", seed=seed,
+                      save_path=tmp_path / "game.json")
+    session.resume(GameRecord.loads(ref.record().dumps()))
+    return session
+
+
+async def until(cond: object, pilot: object, limit: float = 60.0) -> None:
+    waited = 0.0
+    while not cond():  # type: ignore[operator]
+        await pilot.pause(0.05)  # type: ignore[attr-defined]
+        waited += 0.05
+        assert waited < limit, "waited too long"
+
+
+def test_analyse_from_the_end_screen_shows_the_review(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(analysis, "BUDGET", Budget(samples=2))
+    app = MattisApp(finished_session(tmp_path), delay=0)
+
+    async def scenario() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await until(lambda: isinstance(app.screen, EndScreen), pilot)
+            assert app.screen.query_one("#analyse", Button)
+            await pilot.press("a")
+            screen = app.screen
+            assert isinstance(screen, AnalysisScreen)
+            await until(lambda: screen.result is not None, pilot)
+            assert screen.result is not None
+            assert screen.result.startswith("Review of the game for you")
+            assert "Forced moves" in screen.result
+            await pilot.press("escape")
+            await until(lambda: isinstance(app.screen, EndScreen), pilot)  # back to the end screen
+
+    asyncio.run(scenario())
+
+
+def test_analyse_can_be_cancelled_and_the_table_keeps_answering(tmp_path: Path) -> None:
+    app = MattisApp(finished_session(tmp_path, seed=6), delay=0)  # the full budget: it would take a while
+
+    async def scenario() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await until(lambda: isinstance(app.screen, EndScreen), pilot)
+            await pilot.press("a")
+            screen = app.screen
+            assert isinstance(screen, AnalysisScreen)
+            await pilot.press("escape")
+            await until(lambda: isinstance(app.screen, EndScreen), pilot)
+            assert screen.stop.is_set()
+            await app.workers.wait_for_complete()
+            assert screen.result is None  # cancelled before it was done: nothing shown
+            await pilot.press("a")
+            assert isinstance(app.screen, AnalysisScreen)
+            await pilot.press("escape")
+
+    asyncio.run(scenario())

@@ -1,0 +1,83 @@
+"""The web page's "Analyse": finished games only, one review at a time, cached."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+from fastapi import FastAPI
+from starlette.testclient import TestClient
+from web_helpers import Web, create
+
+from mattis.bots.base import make_bot
+from mattis.bots.evaluate import Budget
+from mattis.core import parse_record_move, preset
+from mattis.play import Referee
+from mattis.web.analysis import Analyses, router
+
+
+@dataclass
+class FakeSeat:
+    name: str
+
+
+@dataclass
+class FakeTable:
+    records: dict[int, str] = field(default_factory=dict)
+    seats: list[FakeSeat] = field(default_factory=list)
+
+
+@dataclass
+class FakeHub:
+    tables: dict[str, FakeTable] = field(default_factory=dict)
+
+
+def finished_record(seed: int) -> str:
+    ref = Referee.new(preset("mattis"), 3, seed=seed)
+    bots = {s: make_bot("heuristic", s) for s in range(3)}
+    while not ref.is_over:
+        seat = ref.to_act
+        assert seat is not None
+        ref.apply(seat, bots[seat].act(ref.observation(seat)), events=False)
+    return ref.record().dumps()
+
+
+def test_analysis_of_a_finished_game_is_cached_and_gated() -> None:
+    text = finished_record(3)
+    hub = FakeHub({"t1": FakeTable({1: text}, [FakeSeat("Kari"), FakeSeat("Bot 1"), FakeSeat("Bot 2")])})
+    gate = Analyses(Budget(samples=2))
+    app = FastAPI()
+    app.include_router(router(hub, gate))
+    with TestClient(app) as client:
+        url = "/api/tables/t1/games/1/analysis"
+        r = client.get(url, params={"seat": 0, "lang": "nb"})
+        assert r.status_code == 200, r.text
+        body = r.json()
+        mine = [m for m in json.loads(text)["moves"] if parse_record_move(m)[0] == 0]
+        assert body["seat"] == 0 and body["name"] == "Kari" and body["forced"] + len(body["decisions"]) == len(mine)
+        assert body["lines"][0].startswith("Gjennomgang av spillet for Kari")
+        assert gate.runs == 1
+        assert client.get(url, params={"seat": 0, "lang": "en"}).json()["decisions"] == body["decisions"]
+        assert gate.runs == 1  # the second answer came from the cache
+        # Another seat of the finished game may be reviewed too; while one review runs, a new one is refused.
+        assert gate.busy.acquire()
+        try:
+            busy = client.get(url, params={"seat": 1})
+            assert busy.status_code == 429 and "already running" in busy.json()["error"]
+            assert client.get(url, params={"seat": 0}).status_code == 200  # cached: no work, no wait
+        finally:
+            gate.busy.release()
+        assert client.get(url, params={"seat": 1}).json()["name"] == "Bot 1" and gate.runs == 2
+        assert client.get(url, params={"seat": 3}).status_code == 400
+        assert client.get("/api/tables/t1/games/2/analysis").status_code == 404
+        assert client.get("/api/tables/nope/games/1/analysis").status_code == 404
+
+
+def test_the_server_analyses_no_game_in_play(web: Web) -> None:
+    t = create(web.client, "mattis", [{"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}], seed=9)
+    p0 = web.player(t["table"], t["token"])
+    p0.sync()
+    p0.send({"type": "start"})
+    p0.until(lambda f: f.get("status") == "playing")
+    r = web.client.get(f"/api/tables/{t['table']}/games/1/analysis", params={"seat": 0})
+    assert r.status_code == 404 and "no finished game" in r.json()["error"]
