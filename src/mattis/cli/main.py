@@ -19,6 +19,7 @@ COMMANDS: Final[dict[str, str]] = {
     "replay": "replay a game record and show the resulting state",
     "bench": "measure engine speed (games and decisions per second)",
     "tournament": "measure bots against each other on duplicate deals",
+    "lab": "studies: seats, skill, house rules, sjanse, cycles (reports with charts)",
     "serve": "serve the game in the browser (tables for friends and bots)",
     "stats": "show your statistics: games played and lost against the bots",
 }
@@ -31,7 +32,7 @@ EXTRAS: Final[dict[str, str]] = {
 }
 
 #: The extra each command needs (for the message when a module is missing).
-COMMAND_EXTRA: Final[dict[str, str]] = {"play": "tui", "serve": "web", "tournament": "bots"}
+COMMAND_EXTRA: Final[dict[str, str]] = {"play": "tui", "serve": "web", "tournament": "bots", "lab": "bots"}
 
 
 def install_hint(extra: str) -> str:
