@@ -232,8 +232,9 @@ def make_cells(study: str, rules: str | None = None, players: str | None = None,
 
 
 def make_jobs(study: str, cells: Sequence[Cell], games: int, seed: int) -> list[Job]:
-    """Every game of the study, cell by cell."""
-    return [Job(study, c, g, seed) for c in cells for g in range(games)]
+    """Every game of the study, game by game across the cells (so that a run cut short
+    has played every cell about as often)."""
+    return [Job(study, c, g, seed) for g in range(games) for c in cells]
 
 
 # ----------------------------------------------------------------- playing
@@ -391,8 +392,8 @@ def seat_rates(rows: Sequence[Row], players: int) -> list[Rate]:
     """The loss rate of each seat (0 = the dealer)."""
     lost = [0] * players
     for r in rows:
-        for s, (_, l, _) in enumerate(r["seats"]):
-            lost[s] += l
+        for s, (_, seat_lost, _) in enumerate(r["seats"]):
+            lost[s] += seat_lost
     return [rate(lost[s], len(rows)) for s in range(players)]
 
 
@@ -510,7 +511,8 @@ def _skill(cells: Sequence[Cell], by: dict[str, list[Row]]) -> Section:
     lines = ["The first bot sits once in every seat of each deal against the others. Its loss rate "
              "(95% Wilson interval) and, on complete deals, its loss rate minus the other bots' "
              "(paired by deal, 95% normal interval): the more negative, the more the variant rewards skill.", "",
-             "| rules | players | bots | games | loss rate of the first bot | fair share | skill gap (points) | deals |",
+             "| rules | players | bots | games | loss rate of the first bot | fair share | skill gap (points) "
+             "| deals |",
              "|---|---:|---|---:|---:|---:|---:|---:|"]
     figures: dict[str, Any] = {}
     for c in cells:
@@ -571,16 +573,15 @@ def _house(cells: Sequence[Cell], by: dict[str, list[Row]]) -> Section:
         plt = _pyplot()
         fig, axes = plt.subplots(1, 3, figsize=(13, 0.28 * len(cells) + 1.5), sharey=True)
         ys = list(range(len(cells)))
-        for ax, (title, get) in zip(axes, (
-                ("moves per game", lambda f: f["length"]),
-                ("skill gap (points)", lambda f: _gap_mean(f["gap"])),
-                ("left of dealer - dealer (points)", lambda f: f["seat"])), strict=True):
-            ms = [get(figures[c.key]) for c in cells]
+        means: dict[str, list[Mean]] = {
+            "moves per game": [figures[c.key]["length"] for c in cells],
+            "skill gap (points)": [_gap_mean(figures[c.key]["gap"]) for c in cells],
+            "left of dealer - dealer (points)": [figures[c.key]["seat"] for c in cells]}
+        for ax, (title, ms) in zip(axes, means.items(), strict=True):
             xs = [m.mean for m in ms]
             err = [[_finite(m.mean - m.low) for m in ms], [_finite(m.high - m.mean) for m in ms]]
             ax.errorbar(xs, ys, xerr=err, fmt="o", markersize=3, capsize=2, linewidth=0.8)
-            base_m = get(figures[base.key])
-            ax.axvline(base_m.mean, color="gray", linestyle="--", linewidth=1)
+            ax.axvline(ms[cells.index(base)].mean, color="gray", linestyle="--", linewidth=1)
             ax.set_title(title, fontsize=9)
         axes[0].set_yticks(ys, [c.label if c is not base else f"{c.rules.name} (preset)" for c in cells], fontsize=7)
         axes[0].invert_yaxis()
@@ -600,7 +601,8 @@ def _finite(x: float) -> float:
 
 
 STOCK_BUCKETS: Final = ((1, 5), (6, 15), (16, 30), (31, 52))
-BEST_CARD: Final = (("best card 9 or lower", -1, 7), ("best card 10 to queen", 8, 10), ("best card king or ace", 11, 12))
+BEST_CARD: Final = (("best card 9 or lower", -1, 7), ("best card 10 to queen", 8, 10),
+                    ("best card king or ace", 11, 12))
 
 
 def _bucket(stock: int) -> str:
