@@ -72,6 +72,15 @@ def test_same_seed_same_report_and_resume_after_a_cut_gives_the_same_report(
     assert code == 0, err
     assert "10 done, 14 to play" in err
     assert (cut / "report.md").read_bytes() == (one / "report.md").read_bytes()
+    # The report of the first 6 games of each cell, from the same file, is the report of a 6-game run.
+    six = tmp_path / "six"
+    assert lab(capsys, "seats", "--games", "6", "--seed", "9", "--players", "3", "--rules", "mattis,skitgubbe",
+               "--out", str(six))[0] == 0
+    code, err = lab(capsys, "seats", "--games", "6", "--out", str(cut), "--resume", "--players", "3",
+                    "--rules", "mattis,skitgubbe")
+    assert code == 0 and "12 done, 0 to play" in err
+    assert (cut / "report.md").read_bytes() == (six / "report.md").read_bytes()
+    assert len(rows_of(cut)) == 24  # the games beyond stay for a later resume
 
 
 def test_skill_the_better_bot_loses_less_on_paired_deals(tmp_path: Path,

@@ -109,7 +109,7 @@ def _read_rows(path: str) -> list[Row]:
         return []
     except OSError as e:
         raise CliError(f"cannot read {path}: {e.strerror}") from None
-    return list(rows.values())
+    return sorted(rows.values(), key=lambda r: str(r["key"]))
 
 
 def _line(row: Row) -> str:
@@ -163,11 +163,13 @@ def run(args: argparse.Namespace) -> int:
     cells = _cells(args)
     out = args.out or f"lab-{args.study}"
     seed, old_games, found = _prepare(args, out, cells)
-    games = max(args.games or 0, old_games) or DEFAULT_GAMES[args.study]
+    # On --resume, --games may grow the run, or shrink the report to the first games of
+    # each cell (the games beyond stay in the results file for a later resume).
+    games = args.games or old_games or DEFAULT_GAMES[args.study]
     jobs_all = make_jobs(args.study, cells, games, seed)
     keys = {j.key for j in jobs_all}
     done = [r for r in found if r["key"] in keys]
-    _rewrite(os.path.join(out, RESULTS), done)
+    _rewrite(os.path.join(out, RESULTS), found)
     finished = {r["key"] for r in done}
     jobs: list[Job] = [j for j in jobs_all if j.key not in finished]
     meta = dict(_meta(args, cells), seed=seed, games=games)
