@@ -20,8 +20,8 @@ from collections.abc import Sequence
 from ..bots.arena import FIELDS, SEED_SCHEMES, SeatResult, openskill_ratings, paired, play_game, summarize
 from ..bots.base import bot_names, make_bot
 from ..core import Rules, rules_to_json
-from ..lab.pool import local_workers, run_jobs
-from .common import add_rules_arguments, rules_from_args
+from ..lab.pool import local_workers
+from .common import add_rules_arguments, rules_from_args, run_with_progress
 from .main import CliError
 
 RESULTS = "results.csv"
@@ -172,23 +172,14 @@ def run(args: argparse.Namespace) -> int:
     print(f"tournament: {rules.name}, {n} players, bots {','.join(bots)}, {args.deals} deals x {n} rotations, "
           f"seed {seed}; {len(finished)} games done, {len(jobs)} to play on {workers} process(es)",
           file=sys.stderr)
-    interrupted = False
     try:
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+        def keep(res: list[SeatResult]) -> None:
+            rows.extend(res)
+            if out_file is not None:
+                _write_rows(out_file, res)
+                out_file.flush()
 
-        with Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(), TextColumn("ETA"),
-                      TimeRemainingColumn(), disable=args.no_progress or not jobs,
-                      console=None, transient=False) as progress:
-            task = progress.add_task("games", total=len(jobs))
-            try:
-                for res in run_jobs(_task, jobs, workers):
-                    rows.extend(res)
-                    if out_file is not None:
-                        _write_rows(out_file, res)
-                        out_file.flush()
-                    progress.advance(task)
-            except KeyboardInterrupt:
-                interrupted = True
+        interrupted = run_with_progress(_task, jobs, workers, None, keep, disable=args.no_progress)
     finally:
         if out_file is not None:
             out_file.close()
