@@ -472,10 +472,14 @@ def _seats(cells: Sequence[Cell], by: dict[str, list[Row]]) -> Section:
             adv = lead_advantage(rs)
             figures[c.key] = {"games": len(rs), "lost": [r.k for r in rates],
                               "losers": sum(sum(x[1] for x in r["seats"]) for r in rs),
-                              "rates": [(r.p, r.low, r.high) for r in rates], "lead_minus_dealer": adv}
+                              "rates": [(r.p, r.low, r.high) for r in rates], "rate_objs": rates,
+                              "lead_minus_dealer": adv}
             lines.append(f"| {c.rules.name} | {len(rs)} | " + " | ".join(str(rates[s]) for s in range(1, n))
                          + f" | {rates[0]} | {_mean_text(adv)} |")
-        lines.append("")
+        unfair = [f"{c.rules.name} {seat_name(s, n)} ({100 * r.p:.1f}%)" for c in group
+                  for s, r in enumerate(figures[c.key]["rate_objs"]) if not r.low <= 1 / n <= r.high]
+        lines += ["", f"Seats whose interval leaves out the fair {100 / n:.1f}%: " + (", ".join(unfair) or "none")
+                  + ".", ""]
     lines.append("![loss rate by seat](seats.png)")
 
     def chart(path: str) -> None:
@@ -624,9 +628,10 @@ def _sjanse_split(notes: Sequence[tuple[int, int]], title: str) -> tuple[str, An
         se = math.sqrt(lt.p * (1 - lt.p) / len(took) + lk.p * (1 - lk.p) / len(kept))
         diff = f"{_pts(100 * d)} ({_pts(100 * (d - 1.96 * se))} to {_pts(100 * (d + 1.96 * se))})"
     else:
-        d, diff = 0.0, "-"
+        d, se, diff = 0.0, math.inf, "-"
     return f"| {title} | {len(notes)} | {take} | {lt} | {lk} | {diff} |", {
-        "decisions": len(notes), "take": take, "lost_took": lt, "lost_kept": lk, "diff": d}
+        "decisions": len(notes), "take": take, "lost_took": lt, "lost_kept": lk, "diff": d,
+        "low": d - 1.96 * se, "high": d + 1.96 * se, "title": title}
 
 
 def _sjanse(cells: Sequence[Cell], by: dict[str, list[Row]]) -> Section:
@@ -643,9 +648,11 @@ def _sjanse(cells: Sequence[Cell], by: dict[str, list[Row]]) -> Section:
     for c in cells:
         rs = by[c.key]
         notes: list[tuple[int, int, int, int, int]] = []  # stock, best, fighting, took, lost
+        sizes: list[tuple[int, int, int]] = []  # hand size, took, lost
         for r in rs:
-            for seat, stock, _size, best, fighting, took in r["notes"]:
+            for seat, stock, size, best, fighting, took in r["notes"]:
                 notes.append((stock, best, fighting, took, r["seats"][seat][1]))
+                sizes.append((size, took, r["seats"][seat][1]))
         games = len(rs)
         lines += [f"### {c.label} ({','.join(c.bots)}, {games} games)", ""] + head
         row, f = _sjanse_split([(t, lost) for _, _, _, t, lost in notes], "all")
@@ -660,12 +667,22 @@ def _sjanse(cells: Sequence[Cell], by: dict[str, list[Row]]) -> Section:
             row, f = _sjanse_split([(t, lost) for _, b, _, t, lost in notes if lo <= b <= hi], title)
             fig[title] = f
             lines.append(row)
+        for size in sorted({z for z, _, _ in sizes}):
+            title = f"{size} card{'s' if size != 1 else ''} in hand"
+            row, f = _sjanse_split([(t, lost) for z, t, lost in sizes if z == size], title)
+            fig.setdefault("hand", {})[size] = f
+            lines.append(row)
         for title, flag in (("leading a trick", 0), ("in a krig", 1)):
             row, f = _sjanse_split([(t, lost) for _, _, fi, t, lost in notes if fi == flag], title)
             fig[title] = f
             lines.append(row)
         figures[c.key] = fig
-        lines.append("")
+        splits = [fig["all"], *fig["stock"].values(), *(fig[t] for t, _, _ in BEST_CARD),
+                  *fig.get("hand", {}).values(), fig["leading a trick"], fig["in a krig"]]
+        paid = [f["title"] for f in splits if f["high"] < 0]
+        cost = [f["title"] for f in splits if f["low"] > 0]
+        lines += ["", "Taking went with losing less (interval below zero): " + (", ".join(paid) or "nowhere")
+                  + "; with losing more (interval above zero): " + (", ".join(cost) or "nowhere") + ".", ""]
     lines.append("![sjanse by stock size](sjanse.png)")
 
     def chart(path: str) -> None:
