@@ -68,7 +68,7 @@ def test_same_seed_same_report_and_resume_after_a_cut_gives_the_same_report(
     lines = (cut / "results.jsonl").read_text(encoding="utf-8").splitlines(keepends=True)
     (cut / "results.jsonl").write_text("".join(lines[:10]) + lines[10][:25], encoding="utf-8")
     (cut / "report.md").unlink()
-    code, err = lab(capsys, "seats", "--out", str(cut), "--resume", "--players", "3", "--rules", "mattis,skitgubbe")
+    code, err = lab(capsys, "seats", "--out", str(cut), "--resume")  # the rules and players from the run
     assert code == 0, err
     assert "10 done, 14 to play" in err
     assert (cut / "report.md").read_bytes() == (one / "report.md").read_bytes()

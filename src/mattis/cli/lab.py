@@ -158,10 +158,29 @@ def _prepare(args: argparse.Namespace, out: str, cells: Sequence[Cell]) -> tuple
     return seed, 0, []
 
 
+def _resume_defaults(args: argparse.Namespace, out: str) -> None:
+    """On ``--resume``, the run's own --rules, --players, --bots and --set where none are given."""
+    try:
+        with open(os.path.join(out, META), encoding="utf-8") as f:
+            old = json.load(f)
+    except (OSError, ValueError):
+        return  # _prepare says what is wrong
+    given = old.get("args") if isinstance(old, dict) else None
+    if not isinstance(given, dict):
+        return
+    for name in ("rules", "players", "bots"):
+        if getattr(args, name) is None and isinstance(given.get(name), str):
+            setattr(args, name, given[name])
+    if not args.overrides and isinstance(given.get("overrides"), list):
+        args.overrides = [str(x) for x in given["overrides"]]
+
+
 def run(args: argparse.Namespace) -> int:
     _check(args)
-    cells = _cells(args)
     out = args.out or f"lab-{args.study}"
+    if args.resume:
+        _resume_defaults(args, out)
+    cells = _cells(args)
     seed, old_games, found = _prepare(args, out, cells)
     # On --resume, --games may grow the run, or shrink the report to the first games of
     # each cell (the games beyond stay in the results file for a later resume).
@@ -172,7 +191,12 @@ def run(args: argparse.Namespace) -> int:
     _rewrite(os.path.join(out, RESULTS), found)
     finished = {r["key"] for r in done}
     jobs: list[Job] = [j for j in jobs_all if j.key not in finished]
-    meta = dict(_meta(args, cells), seed=seed, games=games)
+    from ..lab.studies import DEFAULTS
+
+    d = DEFAULTS[args.study]
+    chosen = {"rules": args.rules or d["rules"], "players": args.players or d["players"],
+              "bots": args.bots or d["bots"], "overrides": list(args.overrides)}
+    meta = dict(_meta(args, cells), seed=seed, games=games, args=chosen)
     atomic_write(os.path.join(out, META), json.dumps(meta, indent=1) + "\n")
     workers = local_workers(args.workers, len(jobs))
     print(f"lab {args.study}: {len(cells)} cell(s) x {games} games, seed {seed}; {len(finished)} done, "
@@ -193,7 +217,7 @@ def run(args: argparse.Namespace) -> int:
     _timing(out, wall, len(rows) - len(done), workers)
     print(f"report: {os.path.join(out, REPORT)}", file=sys.stderr)
     if interrupted:
-        again = shlex.join(["mattis", "lab", args.study, "--out", out, "--resume"])
+        again = shlex.join(["mattis", "lab", args.study, "--out", out, "--resume"])  # the rest from study.json
         print(f"interrupted: {len(rows)} of {len(jobs_all)} games finished; continue with: {again}", file=sys.stderr)
         return 130
     return 0
