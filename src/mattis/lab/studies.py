@@ -476,10 +476,14 @@ def _seats(cells: Sequence[Cell], by: dict[str, list[Row]]) -> Section:
                               "lead_minus_dealer": adv}
             lines.append(f"| {c.rules.name} | {len(rs)} | " + " | ".join(str(rates[s]) for s in range(1, n))
                          + f" | {rates[0]} | {_mean_text(adv)} |")
-        unfair = [f"{c.rules.name} {seat_name(s, n)} ({100 * r.p:.1f}%)" for c in group
-                  for s, r in enumerate(figures[c.key]["rate_objs"]) if not r.low <= 1 / n <= r.high]
-        lines += ["", f"Seats whose interval leaves out the fair {100 / n:.1f}%: " + (", ".join(unfair) or "none")
-                  + ".", ""]
+        unfair = []
+        for c in group:
+            f = figures[c.key]
+            fair = f["losers"] / max(1, f["games"]) / n
+            unfair += [f"{c.rules.name} {seat_name(s, n)} ({100 * r.p:.1f}% against {100 * fair:.1f}%)"
+                       for s, r in enumerate(f["rate_objs"]) if not r.low <= fair <= r.high]
+        lines += ["", "Seats whose interval leaves out the fair share (the losers per game / players; 1/players "
+                  "where each game has one loser): " + (", ".join(unfair) or "none") + ".", ""]
     lines.append("![loss rate by seat](seats.png)")
 
     def chart(path: str) -> None:
