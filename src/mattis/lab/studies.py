@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from ..bots import Agent
-from ..bots.arena import SeatResult, game_seeds, paired, play_game, seat_bots, summarize, wilson
+from ..bots.arena import Paired, SeatResult, game_seeds, paired, play_game, seat_bots, summarize, wilson
 from ..bots.base import make_bot
 from ..core import (
     CHOICES,
@@ -406,7 +406,7 @@ def lead_advantage(rows: Sequence[Row]) -> Mean:
     return mean_interval([100 * sum(v) / len(v) for _, v in sorted(per.items())])
 
 
-def skill_gap(rows: Sequence[Row], cell: Cell) -> tuple[Rate, Any]:
+def skill_gap(rows: Sequence[Row], cell: Cell) -> tuple[Rate, Paired]:
     """The first bot's loss rate and, on complete deals, its loss rate minus the other
     bots' (:func:`mattis.bots.arena.paired`)."""
     seats = _seat_results(rows)
@@ -600,7 +600,7 @@ def _house(cells: Sequence[Cell], by: dict[str, list[Row]]) -> Section:
     return Section(lines, [("house.png", chart)], figures)
 
 
-def _gap_mean(p: Any) -> Mean:
+def _gap_mean(p: Paired) -> Mean:
     return Mean(100 * p.diff, 100 * p.low, 100 * p.high, p.deals)
 
 
