@@ -75,7 +75,7 @@ DEFAULTS: Final[dict[str, dict[str, str]]] = {
     "seats": {"rules": "mattis,hund,blodmattis,skitgubbe", "players": "3,4", "bots": "easy"},
     "skill": {"rules": "mattis,hund,blodmattis,skitgubbe", "players": "3", "bots": "expert,easy"},
     "house": {"rules": "mattis", "players": "3", "bots": "medium,easy"},
-    "sjanse": {"rules": "mattis,hund,skitgubbe", "players": "3", "bots": "expert,easy"},
+    "sjanse": {"rules": "mattis,hund,skitgubbe", "players": "3", "bots": "expert"},
     "cycles": {"rules": "mattis,hund,blodmattis,skitgubbe", "players": "3", "bots": "easy"},
 }
 
@@ -198,7 +198,7 @@ def make_cells(study: str, rules: str | None = None, players: str | None = None,
             make_bot(b, 0)
         except ValueError as e:
             raise StudyError(str(e)) from None
-    if study in ("skill", "house", "sjanse") and len(set(table_bots(bot_names, max(2, min(counts))))) < 2:
+    if study in ("skill", "house") and len(set(table_bots(bot_names, max(2, min(counts))))) < 2:
         raise StudyError(f"the {study} study compares the first bot with others: name two bots, e.g. expert,easy")
     if study == "house" and len(names) != 1:
         raise StudyError("the house study varies one preset's options: give one preset with --rules")
