@@ -676,13 +676,13 @@ def _sjanse(cells: Sequence[Cell], by: dict[str, list[Row]]) -> Section:
             row, f = _sjanse_split([(t, lost) for z, t, lost in sizes if z == size], title)
             fig.setdefault("hand", {})[size] = f
             lines.append(row)
-        for title, flag in (("leading a trick", 0), ("in a krig", 1)):
+        for title, flag in (("not in a krig", 0), ("in a krig", 1)):
             row, f = _sjanse_split([(t, lost) for _, _, fi, t, lost in notes if fi == flag], title)
             fig[title] = f
             lines.append(row)
         figures[c.key] = fig
         splits = [fig["all"], *fig["stock"].values(), *(fig[t] for t, _, _ in BEST_CARD),
-                  *fig.get("hand", {}).values(), fig["leading a trick"], fig["in a krig"]]
+                  *fig.get("hand", {}).values(), fig["not in a krig"], fig["in a krig"]]
         paid = [f["title"] for f in splits if f["high"] < 0]
         cost = [f["title"] for f in splits if f["low"] > 0]
         lines += ["", "Taking went with losing less (interval below zero): " + (", ".join(paid) or "nowhere")
