@@ -20,6 +20,7 @@ COMMANDS: Final[dict[str, str]] = {
     "analyze": "review a game move by move: each decision's chance, the best move, the costly ones",
     "bench": "measure engine speed (games and decisions per second)",
     "tournament": "measure bots against each other on duplicate deals",
+    "lab": "studies: seats, skill, house rules, sjanse, cycles (reports with charts)",
     "serve": "serve the game in the browser (tables for friends and bots)",
     "stats": "show your statistics: games played and lost against the bots",
 }
@@ -32,7 +33,8 @@ EXTRAS: Final[dict[str, str]] = {
 }
 
 #: The extra each command needs (for the message when a module is missing).
-COMMAND_EXTRA: Final[dict[str, str]] = {"play": "tui", "serve": "web", "tournament": "bots", "analyze": "bots"}
+COMMAND_EXTRA: Final[dict[str, str]] = {"play": "tui", "serve": "web", "tournament": "bots", "analyze": "bots",
+                                        "lab": "bots"}
 """``analyze`` needs its extra (matplotlib) only for ``--chart``."""
 
 

@@ -21,8 +21,8 @@ from collections.abc import Sequence
 from ..bots.arena import FIELDS, SEED_SCHEMES, SeatResult, openskill_ratings, paired, play_game, summarize
 from ..bots.base import bot_names, make_bot
 from ..core import Rules, rules_to_json
-from ..lab.pool import PoolError, local_workers, run_jobs
-from .common import add_rules_arguments, rules_from_args
+from ..lab.pool import PoolError, local_workers
+from .common import add_rules_arguments, rules_from_args, run_with_progress
 from .main import CliError
 
 RESULTS = "results.csv"
@@ -187,10 +187,6 @@ def run(args: argparse.Namespace) -> int:
     else:
         workers = local_workers(args.workers, len(jobs))
         where = f"{workers} process(es)"
-    try:
-        results = run_jobs(_task, jobs, workers, ray=args.ray) if jobs else iter(())
-    except PoolError as e:
-        raise CliError(str(e)) from None
     rows = list(done)
     out_file = open(os.path.join(args.out, RESULTS), "a", encoding="utf-8", newline="") if args.out else None
     print(f"tournament: {rules.name}, {n} players, bots {','.join(bots)}, {args.deals} deals x {n} rotations, "
@@ -199,23 +195,16 @@ def run(args: argparse.Namespace) -> int:
     interrupted = False
     failure: PoolError | None = None
     try:
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+        def keep(res: list[SeatResult]) -> None:
+            rows.extend(res)
+            if out_file is not None:
+                _write_rows(out_file, res)
+                out_file.flush()
 
-        with Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(), TextColumn("ETA"),
-                      TimeRemainingColumn(), disable=args.no_progress or not jobs,
-                      console=None, transient=False) as progress:
-            task = progress.add_task("games", total=len(jobs))
-            try:
-                for res in results:
-                    rows.extend(res)
-                    if out_file is not None:
-                        _write_rows(out_file, res)
-                        out_file.flush()
-                    progress.advance(task)
-            except KeyboardInterrupt:
-                interrupted = True
-            except PoolError as e:
-                failure = e
+        try:
+            interrupted = run_with_progress(_task, jobs, workers, args.ray, keep, disable=args.no_progress)
+        except PoolError as e:
+            failure = e
     finally:
         if out_file is not None:
             out_file.close()
