@@ -122,6 +122,23 @@ def test_same_seed_same_per_deal_results_locally_and_on_ray(ray_head: str, tmp_p
 
 
 @needs_ray
+def test_a_lab_study_on_ray_gives_the_local_report_byte_for_byte(ray_head: str, tmp_path: Path,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    study = ["lab", "seats", "--games", "8", "--seed", "3", "--rules", "mattis,skitgubbe", "--players", "3",
+             "--no-progress"]
+    local, on_ray = tmp_path / "local", tmp_path / "ray"
+    assert main(study + ["--workers", "2", "--out", str(local)]) == 0
+    assert main(study + ["--ray", ray_head, "--out", str(on_ray)]) == 0
+    assert "to play on the Ray cluster at" in capsys.readouterr().err
+    report = (local / "report.md").read_text(encoding="utf-8")
+    assert "mattis lab seats --games 8 --seed 3" in report
+    assert (on_ray / "report.md").read_text(encoding="utf-8") == report
+    lines = sorted((on_ray / "results.jsonl").read_text(encoding="utf-8").splitlines())
+    assert len(lines) == 16  # 8 games in each of the two cells, each once
+    assert sorted((local / "results.jsonl").read_text(encoding="utf-8").splitlines()) == lines
+
+
+@needs_ray
 def test_resume_on_ray_after_a_cut_short_run_gives_the_same_rows(ray_head: str, tmp_path: Path,
                                                                  capsys: pytest.CaptureFixture[str]) -> None:
     local, part = tmp_path / "local", tmp_path / "part"
