@@ -87,7 +87,9 @@ class _Base:
             except SearchLimit:
                 cands = legal
         if self.p2_iterations and len(cands) > 1:
-            return tree_search(obs, dets, cands, first, self.p2_iterations, self.p2_c, self.rng, self.epsilon,
+            # Each iteration is one playout, so ``max_playouts`` caps the iterations too.
+            iterations = min(self.p2_iterations, self.max_playouts or self.p2_iterations)
+            return tree_search(obs, dets, cands, first, iterations, self.p2_c, self.rng, self.epsilon,
                                False, self.time_cap)
         per_move = self.playouts
         if self.max_playouts:
