@@ -33,6 +33,9 @@ def main(root: Path) -> None:
                              LEVELS.index(m[0]["bots"][0]) if m[0]["bots"][0] in LEVELS else 9, str(m[1])))
     for meta, d in runs:
         rows = read_rows(d / "results.csv")
+        games = {(r.deal, r.rotation) for r in rows}
+        complete = {deal for deal, _ in games if all((deal, k) in games for k in range(meta["players"]))}
+        rows = [r for r in rows if r.deal in complete]  # a run stopped mid-deal: its complete deals
         a, b = meta["bots"][0], meta["bots"][1]
         s = {x.bot: x for x in summarize(rows)}
         p = paired(rows, a, b, meta["players"])
