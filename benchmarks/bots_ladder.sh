@@ -6,7 +6,7 @@
 # --deals and --resume.
 # Usage: benchmarks/bots_ladder.sh OUTDIR [DEALS_CHEAP DEALS_HARD DEALS_EXPERT]
 set -u
-out=${1:-bench-out}; cheap=${2:-30}; hard=${3:-30}; expert=${4:-20}
+out=${1:-bench-out}; cheap=${2:-30}; hard=${3:-30}; expert=${4:-15}
 mkdir -p "$out"
 row() {  # row RULES BOTS DEALS
   local name="$1-${2//,/-}"
