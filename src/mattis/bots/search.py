@@ -1,4 +1,4 @@
-"""Search bots: ``rollout``, ``pimc``, ``ismcts`` and ``solver``.
+"""Search bots: ``rollout``, ``uct``, ``pimc``, ``ismcts`` and ``solver``.
 
 All of them see only their seat's observation.  To search they sample full
 states consistent with it (:func:`mattis.core.determinize.sample_state`) and
