@@ -1,5 +1,10 @@
 """Think time per decision of each level (mean, 99th percentile, max) and the
-2-player phase 2 solver on 12 cards each.  Usage: python benchmarks/bots_think.py [games]"""
+2-player phase 2 solver on 12 cards each.
+
+    python benchmarks/bots_think.py [GAMES] [--rules mattis,hund,...] [--no-solver]
+
+Each level plays seat 0 of 3-player games (seeds 0..GAMES-1) against two heuristic
+bots, per preset given (default mattis)."""
 
 from __future__ import annotations
 
@@ -28,16 +33,16 @@ class Timed:
         return move
 
 
-def think(level: str, games: int) -> None:
+def think(level: str, games: int, rules: str = "mattis") -> None:
     times: list[float] = []
     for g in range(games):
-        referee = Referee.new(preset("mattis"), 3, seed=g)
+        referee = Referee.new(preset(rules), 3, seed=g)
         agents: dict[int, Agent] = {0: Timed(make_bot(level, g), times), 1: make_bot("heuristic", 1),
                                     2: make_bot("heuristic", 2)}
         play_until(referee, agents)
     times.sort()
     p99 = times[int(0.99 * (len(times) - 1))]
-    print(f"{level:8s} decisions {len(times):5d}  mean {1000 * sum(times) / len(times):7.1f} ms  "
+    print(f"{rules:10s} {level:8s} decisions {len(times):5d}  mean {1000 * sum(times) / len(times):7.1f} ms  "
           f"p99 {1000 * p99:7.1f} ms  max {1000 * times[-1]:7.1f} ms")
 
 
@@ -58,8 +63,12 @@ def solver12(rules_name: str, positions: int) -> None:
 
 
 if __name__ == "__main__":
-    games = int(sys.argv[1]) if len(sys.argv) > 1 else 3
-    for level in ("easy", "medium", "hard", "expert"):
-        think(level, games)
-    solver12("mattis", 20)
-    solver12("skitgubbe", 5)
+    args = sys.argv[1:]
+    games = int(args[0]) if args and args[0].isdigit() else 3
+    presets = args[args.index("--rules") + 1].split(",") if "--rules" in args else ["mattis"]
+    for name in presets:
+        for level in ("easy", "medium", "hard", "expert"):
+            think(level, games, name)
+    if "--no-solver" not in args:
+        solver12("mattis", 20)
+        solver12("skitgubbe", 5)

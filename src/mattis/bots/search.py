@@ -1,4 +1,4 @@
-"""Search bots: ``rollout``, ``pimc``, ``ismcts`` and ``solver``.
+"""Search bots: ``rollout``, ``uct``, ``pimc``, ``ismcts`` and ``solver``.
 
 All of them see only their seat's observation.  To search they sample full
 states consistent with it (:func:`mattis.core.determinize.sample_state`) and
@@ -40,8 +40,11 @@ class _Base:
 
     def __init__(self, seed: int | None = None, *, samples: int = 8, playouts: int = 2,
                  epsilon: float = 0.1, solver_cards: int = 0, solver_nodes: int = 20_000,
-                 max_playouts: int | None = None, time_cap: float | None = None) -> None:
+                 max_playouts: int | None = None, time_cap: float | None = None,
+                 p2_iterations: int = 0, p2_c: float = 0.7) -> None:
         self.rng = random.Random(seed)
+        self.p2_iterations = p2_iterations
+        self.p2_c = p2_c
         self.samples = samples
         self.playouts = playouts
         self.epsilon = epsilon
@@ -83,6 +86,11 @@ class _Base:
                     return first if first in cands else cands[0]
             except SearchLimit:
                 cands = legal
+        if self.p2_iterations and len(cands) > 1:
+            # Each iteration is one playout, so ``max_playouts`` caps the iterations too.
+            iterations = min(self.p2_iterations, self.max_playouts or self.p2_iterations)
+            return tree_search(obs, dets, cands, first, iterations, self.p2_c, self.rng, self.epsilon,
+                               False, self.time_cap)
         per_move = self.playouts
         if self.max_playouts:
             per_move = max(1, min(per_move, self.max_playouts // len(cands)))
@@ -122,6 +130,24 @@ class RolloutBot(_Base):
         kw.setdefault("max_playouts", 30)
         super().__init__(seed, **kw)  # type: ignore[arg-type]
         self.name = "rollout"
+
+    def act(self, obs: Observation) -> Move:
+        if obs.phase == PHASE2:
+            return self._phase2(obs)
+        return heuristic_move(obs)
+
+
+class UctBot(_Base):
+    """Heuristic in phase 1; in phase 2 a tree search (:func:`tree_search`) of
+    ``p2_iterations`` iterations over the sampled position (one sample when every
+    hand is known, as it usually is in phase 2: plain UCT), heuristic playouts."""
+
+    name = "uct"
+
+    def __init__(self, seed: int | None = None, **kw: float | int | None) -> None:
+        kw.setdefault("p2_iterations", 100)
+        super().__init__(seed, **kw)  # type: ignore[arg-type]
+        self.name = "uct"
 
     def act(self, obs: Observation) -> Move:
         if obs.phase == PHASE2:
@@ -179,19 +205,75 @@ class _Node:
         self.w = 0.0
 
 
+def tree_search(obs: Observation, dets: list[State], cands: Sequence[Move], first: Move, iterations: int,
+                c: float, rng: random.Random, epsilon: float, phase1_only: bool,
+                time_cap: float | None = None) -> Move:
+    """Single-observer Information Set MCTS (Cowling, Powley and Whitehouse 2012):
+    ``iterations`` iterations, each on a determinization (``dets`` is cycled; with
+    one sample, as in a phase 2 position where every hand is known, this is plain
+    UCT), UCB1 with availability counts, each node valued for the seat that moved
+    into it, heuristic playouts (a random move with probability ``epsilon``).  The
+    root chooses among ``cands``; the tree grows within phase 1 only when
+    ``phase1_only``, else to the end of the game.  The most visited move wins."""
+    root = _Node()
+    allowed = set(cands)
+    deadline = time.perf_counter() + time_cap if time_cap else None
+    for it in range(iterations):
+        st = dets[it % len(dets)].clone()
+        node = root
+        trail: list[tuple[_Node, int]] = []
+        while not st.is_over and (st.phase == PHASE1 or not phase1_only):
+            moves: Sequence[Move] = st.legal_moves()
+            if node is root:
+                moves = [m for m in moves if m in allowed]
+            mover = st.to_act
+            assert mover is not None
+            untried = [m for m in moves if m not in node.children]
+            for m in moves:
+                ch = node.children.get(m)
+                if ch is not None:
+                    ch.avail += 1
+            if untried:
+                m = first if node is root and first in untried else rng.choice(untried)
+                ch = _Node()
+                ch.avail = 1
+                node.children[m] = ch
+                st.apply(m)
+                trail.append((ch, mover))
+                break
+            best_m, best_u = moves[0], -1.0
+            for m in moves:
+                ch = node.children[m]
+                u = ch.w / ch.n + c * math.sqrt(math.log(ch.avail) / ch.n)
+                if u > best_u:
+                    best_m, best_u = m, u
+            node = node.children[best_m]
+            st.apply(best_m)
+            trail.append((node, mover))
+        playout(st, rng, epsilon)
+        for nd, mover in trail:
+            nd.n += 1
+            nd.w += outcome(st, mover)
+        if deadline is not None and time.perf_counter() > deadline:
+            break
+    return max(cands, key=lambda m: (root.children[m].n if m in root.children else -1, m == first))
+
+
 class IsmctsBot(_Phase1Search):
     """Single-observer Information Set MCTS (Cowling, Powley and Whitehouse 2012) in
     phase 1: ``iterations`` iterations, each on a determinization (a pool of
     ``samples`` is cycled), UCB with availability counts, heuristic playouts; in
-    phase 2 rollouts plus the exact endgame solver (``solver_cards`` cards or fewer)."""
+    phase 2 the exact endgame solver (``solver_cards`` cards or fewer, every hand
+    known), else the same tree search to the end of the game (``p2_iterations``)."""
 
     name = "ismcts"
 
-    def __init__(self, seed: int | None = None, *, iterations: int = 200, c: float = 0.7,
+    def __init__(self, seed: int | None = None, *, iterations: int = 100, c: float = 0.7,
                  **kw: float | int | None) -> None:
         kw.setdefault("playouts", 4)
-        kw.setdefault("samples", 24)
+        kw.setdefault("samples", 16)
         kw.setdefault("solver_cards", 14)
+        kw.setdefault("p2_iterations", 500)
         super().__init__(seed, **kw)  # type: ignore[arg-type]
         self.iterations = iterations
         self.c = c
@@ -201,49 +283,8 @@ class IsmctsBot(_Phase1Search):
         return self.iterations
 
     def _phase1_search(self, obs: Observation, dets: list[State], first: Move) -> Move:
-        legal = obs.legal
-        root = _Node()
-        rng = self.rng
-        deadline = time.perf_counter() + self.time_cap if self.time_cap else None
-        for it in range(self.iterations):
-            st = dets[it % len(dets)].clone()
-            node = root
-            trail: list[tuple[_Node, int]] = []
-            while st.phase == PHASE1:
-                moves = st.legal_moves()
-                mover = st.to_act
-                assert mover is not None
-                untried = [m for m in moves if m not in node.children]
-                for m in moves:
-                    ch = node.children.get(m)
-                    if ch is not None:
-                        ch.avail += 1
-                if untried:
-                    m = rng.choice(untried)
-                    ch = _Node()
-                    ch.avail = 1
-                    node.children[m] = ch
-                    st.apply(m)
-                    trail.append((ch, mover))
-                    break
-                c = self.c
-                best_m, best_u = moves[0], -1.0
-                for m in moves:
-                    ch = node.children[m]
-                    u = ch.w / ch.n + c * math.sqrt(math.log(ch.avail) / ch.n)
-                    if u > best_u:
-                        best_m, best_u = m, u
-                node = node.children[best_m]
-                st.apply(best_m)
-                trail.append((node, mover))
-            playout(st, rng, self.epsilon)
-            for nd, mover in trail:
-                nd.n += 1
-                nd.w += outcome(st, mover)
-            if deadline is not None and time.perf_counter() > deadline:
-                break
-        best = max(legal, key=lambda m: (root.children[m].n if m in root.children else -1, m == first))
-        return best
+        return tree_search(obs, dets, obs.legal, first, self.iterations, self.c, self.rng, self.epsilon, True,
+                           self.time_cap)
 
 
 class SolverBot(_Base):
@@ -266,4 +307,4 @@ class SolverBot(_Base):
         return heuristic_move(obs)
 
 
-__all__ = ["IsmctsBot", "PimcBot", "RolloutBot", "SolverBot", "perfect_info"]
+__all__ = ["IsmctsBot", "PimcBot", "RolloutBot", "SolverBot", "UctBot", "perfect_info", "tree_search"]

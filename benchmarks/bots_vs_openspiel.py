@@ -1,0 +1,154 @@
+"""The expert level against OpenSpiel's own ISMCTS bot on ``python_mattis``, at the
+same think time per decision, on paired duplicate deals.
+
+    python benchmarks/bots_vs_openspiel.py --rules mattis --players 3 --deals 20 --ms 60 --seed 2026
+
+Each deal (a deck shuffled from the seed and the deal number, fed to the game's 52
+chance nodes) is played once per seat rotation with bots ``A,B,B`` (A = our bot, B =
+OpenSpiel's ``ISMCTSBot``), so every bot sits in every seat on the same cards, as
+``mattis tournament`` does.  OpenSpiel's bot is the stock ``ISMCTSBot`` (UCT, c = 2,
+one random rollout per leaf, the recommended settings of its own example), searching
+with the game's seeded ``resample_from_infostate`` (the project's one determinizer);
+it runs simulations until ``--ms`` milliseconds have passed on each decision with
+more than one legal move (at least two simulations: the first only expands the root), so its think time per decision is
+the one given, not a simulation count.  Our bot gets only its seat's observation
+(``MattisBot``).  Printed: each bot's loss rate with its 95% Wilson interval and its
+measured mean think time per decision, and the paired difference (per deal, the loss
+rate of A over its seats minus that of B) with its 95% interval.  ``--out FILE``
+writes one row per seat of each game (the fields of ``mattis tournament``'s
+results.csv).  Needs the ``rl`` extra (OpenSpiel).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import random
+import time
+from typing import Any
+
+import numpy as np
+import pyspiel
+from open_spiel.python.algorithms import ismcts, mcts
+
+from mattis.bots import make_bot
+from mattis.bots.arena import FIELDS, SeatResult, paired, seat_bots, summarize
+from mattis.play import derive_seed
+from mattis.rl import openspiel_game
+from mattis.rl.openspiel_game import MattisBot
+
+OPENSPIEL = "openspiel-ismcts"
+
+
+class TimedISMCTSBot(ismcts.ISMCTSBot):  # type: ignore[misc]
+    """OpenSpiel's ``ISMCTSBot`` with a time budget per decision instead of a
+    simulation count: its own ``run_search`` loop, run until ``seconds`` have passed."""
+
+    def __init__(self, game: Any, seconds: float, seed: int) -> None:
+        rs = np.random.RandomState(seed % 2**32)
+        evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rs)
+        super().__init__(game, evaluator, uct_c=2.0, max_simulations=1, random_state=rs)
+        self.seconds = seconds
+        self.simulations: list[int] = []
+        worlds = random.Random(seed)
+        self.set_resampler(lambda state, player: state.resample_from_infostate(player, None, rng=worlds))
+
+    def run_search(self, state: Any) -> list[tuple[int, float]]:
+        self.reset()
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return [(legal[0], 1.0)]
+        self._root_node = self.create_new_node(state)
+        deadline = time.perf_counter() + self.seconds
+        sims = 0
+        while sims < 2 or time.perf_counter() < deadline:  # the first only expands the root
+            self.run_simulation(self.sample_root_state(state))
+            sims += 1
+        self.simulations.append(sims)
+        return self.get_final_policy(state, self._root_node)  # type: ignore[no-any-return]
+
+
+def play(game: Any, names: list[str], ours: str, deal: int, rotation: int, seed: int,
+         ms: float) -> tuple[list[SeatResult], list[int]]:
+    n = len(names)
+    deck = list(range(52))
+    deal_seed = derive_seed(seed, "deal", deal)
+    random.Random(deal_seed).shuffle(deck)
+    bots: list[Any] = []
+    for i, name in enumerate(names):
+        s = derive_seed(seed, "bot", deal, rotation, i)
+        assert s is not None
+        bots.append(TimedISMCTSBot(game, ms / 1000, s) if name == OPENSPIEL else MattisBot(make_bot(ours, s)))
+    state = game.new_initial_state()
+    for c in deck:
+        state.apply_action(c)
+    decisions = [0] * n
+    think = [0.0] * n
+    while not state.is_terminal():
+        p = state.current_player()
+        t0 = time.perf_counter()
+        action = bots[p].step(state)
+        think[p] += time.perf_counter() - t0
+        decisions[p] += 1
+        state.apply_action(action)
+    eng = state.engine
+    assert eng is not None
+    order = list(eng.finished) + [s for s in eng.ranked if s not in eng.finished]
+    rows = []
+    for i in range(n):
+        lost = int(i in eng.losers)
+        place = order.index(i) + 1 if i in order and not lost else n
+        rows.append(SeatResult(deal, rotation, i, names[i], lost, place, decisions[i], think[i], "end"))
+    sims = [x for b in bots if isinstance(b, TimedISMCTSBot) for x in b.simulations]
+    return rows, sims
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rules", default="mattis")
+    ap.add_argument("--players", type=int, default=3)
+    ap.add_argument("--deals", type=int, default=20)
+    ap.add_argument("--bot", default="expert", help="our bot or level (default expert)")
+    ap.add_argument("--ms", type=float, default=60.0, help="OpenSpiel's think time per decision, milliseconds")
+    ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--out", default=None, help="CSV of every seat of every game")
+    a = ap.parse_args()
+    assert openspiel_game.SHORT_NAME == "python_mattis"
+    game = pyspiel.load_game(f"python_mattis(rules={a.rules},players={a.players})")
+    lineup = [a.bot] + [OPENSPIEL] * (a.players - 1)
+    rows: list[SeatResult] = []
+    sims: list[int] = []
+    f = open(a.out, "w", newline="") if a.out else None  # noqa: SIM115
+    w = csv.writer(f) if f else None
+    if w:
+        w.writerow(FIELDS)
+    start = time.perf_counter()
+    for d in range(a.deals):
+        for r in range(a.players):
+            got, used = play(game, seat_bots(lineup, r), a.bot, d, r, a.seed, a.ms)
+            rows += got
+            sims += used
+            if w and f:
+                for x in got:
+                    w.writerow([x.deal, x.rotation, x.seat, x.bot, x.lost, x.place, x.decisions,
+                                f"{x.think_s:.6f}", x.end_reason])
+                f.flush()
+        p = paired(rows, a.bot, OPENSPIEL, a.players)
+        print(f"deal {d + 1}/{a.deals}: paired {100 * p.diff:+.1f} points ({100 * p.low:+.1f} to {100 * p.high:+.1f})"
+              f"  {time.perf_counter() - start:.0f} s", flush=True)
+    if f:
+        f.close()
+    print(f"{a.rules}, {a.players} players, {a.deals} deals x {a.players} rotations, seed {a.seed}, "
+          f"OpenSpiel ISMCTS {a.ms:g} ms per decision (mean {sum(sims) / max(1, len(sims)):.1f} simulations, "
+          f"min {min(sims, default=0)})")
+    for s in summarize(rows):
+        print(f"  {s.bot:18s} games {s.games:5d}  lost {100 * s.loss_rate:5.1f}% "
+              f"({100 * s.low:.1f}-{100 * s.high:.1f}%)  mean place {s.mean_place:.2f}"
+              f"  think {s.think_ms:6.1f} ms/decision")
+    p = paired(rows, a.bot, OPENSPIEL, a.players)
+    print(f"paired on {p.deals} deals: loss rate {a.bot} - {OPENSPIEL} = {100 * p.diff:+.1f} points, "
+          f"95% interval {100 * p.low:+.1f} to {100 * p.high:+.1f}")
+
+
+if __name__ == "__main__":
+    main()
