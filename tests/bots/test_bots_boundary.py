@@ -11,7 +11,7 @@ from mattis.bots import make_bot
 from mattis.core import PRESETS, State, preset
 from mattis.core.determinize import hidden_cards, relabel_hidden
 
-BOTS = ["random", "heuristic", "rollout", "pimc", "ismcts", "solver"]
+BOTS = ["random", "heuristic", "rollout", "uct", "pimc", "ismcts", "solver"]
 
 
 def _positions(name: str, players: int, seed: int, every: int) -> Iterator[tuple[State, int]]:

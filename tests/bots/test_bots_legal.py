@@ -18,7 +18,7 @@ import pytest
 
 from mattis.bots import Agent
 from mattis.bots.heuristic import HeuristicBot
-from mattis.bots.search import IsmctsBot, PimcBot, RolloutBot, SolverBot
+from mattis.bots.search import IsmctsBot, PimcBot, RolloutBot, SolverBot, UctBot
 from mattis.core import CHOICES, PRESETS, Move, Observation, Rules, RulesError, preset
 from mattis.play import Referee, play_until
 from tiers import scale
@@ -48,6 +48,7 @@ def cheap_bots(seed: int) -> list[Agent]:
                   solver_nodes=3000),
         SolverBot(seed + 3, samples=2, playouts=1, max_playouts=6, solver_cards=10, solver_nodes=3000),
         HeuristicBot(seed + 4),
+        UctBot(seed + 5, p2_iterations=12, samples=2, playouts=1, max_playouts=6),
     ]
 
 
@@ -91,4 +92,4 @@ def test_every_bot_move_is_legal(label: str, rules: Rules) -> None:
         assert referee.is_over or referee.moves_played == 4000
         decisions += sum(b.decisions for b in seats.values())
     assert decisions > 20
-    assert used == {"rollout", "pimc", "ismcts", "solver", "heuristic"}
+    assert used == {"rollout", "pimc", "ismcts", "solver", "heuristic", "uct"}
