@@ -220,7 +220,7 @@ def test_incremental_tensors_equal_fresh_ones(spec: str) -> None:
     """The observers keep their tensors up move by move; at every step they must equal
     the tensors of a fresh copy of the state (which is encoded from scratch)."""
     game = pyspiel.load_game(spec)
-    for seed in range(scale(2, 3)):
+    for seed in range(2):
         rng = random.Random(seed)
         s = game.new_initial_state()
         steps = 0
