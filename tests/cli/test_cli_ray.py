@@ -195,7 +195,7 @@ def test_run_jobs_on_ray_yields_every_result_once_and_stops_cleanly(ray_head: st
         jobs = list(range(60))
         assert sorted(run_jobs(math.factorial, jobs, ray=ray_head)) == [math.factorial(j) for j in jobs]
         assert sorted(run_jobs(math.factorial, jobs, workers=3, ray=ray_head)) == [math.factorial(j) for j in jobs]
-        # A consumer that stops early: the rest is cancelled, and the next run is whole.
+        # A consumer that stops early: nothing more is submitted, and the next run is whole.
         results = run_jobs(abs, [-j for j in range(200)], ray=ray_head)
         first = [next(results) for _ in range(5)]
         results.close()  # type: ignore[attr-defined]

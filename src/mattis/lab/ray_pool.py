@@ -157,8 +157,8 @@ def run_on_ray(fn: Callable[[J], R], jobs: Sequence[J], address: str,
     ``fn`` must be picklable (a top-level function of a module the workers can
     import, a builtin, a ``functools.partial`` of one) and every job too.
     ``workers`` caps the tasks running at once (default: two per CPU of the
-    cluster).  Closing the generator (or Ctrl-C while it waits) cancels the
-    tasks still queued or running.
+    cluster).  Closing the generator (or Ctrl-C while it waits) submits nothing
+    more and disconnects, which drops the tasks still running.
     """
     if not jobs:
         return
@@ -186,11 +186,11 @@ def run_on_ray(fn: Callable[[J], R], jobs: Sequence[J], address: str,
                 for ref in ready:
                     yield _result(ray, ref)
         finally:
-            for ref in pending:
-                try:
-                    ray.cancel(ref)
-                except Exception:  # a task that finished meanwhile cannot be cancelled
-                    pass
+            # Nothing more is submitted; the few tasks still running (one job each) are
+            # dropped with their results when ``connect`` disconnects this driver.  They are
+            # not ``ray.cancel``-ed: in Ray 2.60 a task that finishes while being cancelled
+            # can abort the driver process ("Tried to complete task that was not pending").
+            pending.clear()
 
 
 def _call(fn: Callable[[J], R], job: J) -> R:
