@@ -14,23 +14,13 @@ overall rate, and how many marks fell in games the seat got away from.
 from __future__ import annotations
 
 import argparse
-import math
 
+from mattis.bots.arena import wilson
 from mattis.bots.base import make_bot
 from mattis.bots.evaluate import Budget
 from mattis.core import preset
 from mattis.lab.review import review
 from mattis.play import Referee, derive_seed
-
-
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return 0.0, 1.0
-    p = k / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return c - h, c + h
 
 
 def report(title: str, pairs: list[tuple[float, int]]) -> None:

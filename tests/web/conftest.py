@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
@@ -27,3 +28,16 @@ def web(tmp_path: Path) -> Iterator[Web]:
                     p.close()
                 except Exception:
                     pass
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Debian's Chromium under Playwright, one per test module (for the browser tests,
+    which skip where either is missing)."""
+    pw = pytest.importorskip("playwright.sync_api")
+    from test_web_browser import ARGS, CHROMIUM
+
+    with pw.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()

@@ -11,7 +11,7 @@ import pytest
 
 pw = pytest.importorskip("playwright.sync_api")
 
-from test_web_browser import ARGS, CHROMIUM, create_table, play_to_end  # noqa: E402
+from test_web_browser import CHROMIUM, create_table, play_to_end  # noqa: E402
 from test_web_restart import free_port, start_server  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium at /usr/bin/chromium")
@@ -25,14 +25,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     yield f"http://127.0.0.1:{port}"
     proc.kill()
     proc.wait()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with pw.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 def test_analyse_button_shows_the_chart_and_the_list(server: str, browser: Any) -> None:

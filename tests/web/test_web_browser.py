@@ -31,14 +31,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     proc.wait()
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with pw.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
-
-
 def dataset(page: Any) -> dict[str, str]:
     d: dict[str, str] = page.evaluate("() => Object.assign({}, document.body.dataset)")
     return d

@@ -16,7 +16,7 @@ import pytest
 
 pw = pytest.importorskip("playwright.sync_api")
 
-from test_web_browser import ARGS, CHROMIUM, act, dataset, play_to_end  # noqa: E402
+from test_web_browser import CHROMIUM, act, dataset, play_to_end  # noqa: E402
 from test_web_restart import free_port, start_server  # noqa: E402
 
 from mattis.core import GameRecord  # noqa: E402
@@ -38,14 +38,6 @@ def server(db: Path) -> Iterator[str]:
     yield f"http://127.0.0.1:{port}"
     proc.kill()
     proc.wait()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with pw.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 def context(browser: Any, base: str, viewport: dict[str, int], lang: str) -> Any:
