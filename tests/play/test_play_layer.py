@@ -10,9 +10,12 @@ import pytest
 from mattis.bots import make_bot
 from mattis.core import (
     PRESETS,
+    GameRecord,
+    GoingOut,
     IllegalMoveError,
     Move,
     Observation,
+    Phase,
     Reason,
     card_code,
     parse_move,
@@ -25,13 +28,13 @@ from mattis.play import (
     MovePlayed,
     PhaseTwoBegins,
     PlayerOut,
+    PlayerWaiting,
     Referee,
     Sitting,
     TrickCleared,
     TrickTaken,
     atomic_write,
     derive_seed,
-    events_between,
     generation,
     next_move,
     play_until,
@@ -71,12 +74,34 @@ def test_the_referee_refuses_the_wrong_seat_and_illegal_moves_and_changes_nothin
     assert ref.moves_played == 1
 
 
+def _observed_events(before: Observation, after: Observation) -> list[object]:
+    """An oracle: the public events read off two observations of one seat (how the
+    play layer once rebuilt them), except the waiting to go out, which no observation
+    diff told."""
+    out: list[object] = [MovePlayed(s, m, c) for s, m, c in after.history[len(before.history):]]
+    if before.phase is Phase.COLLECT:
+        for s in range(after.players):
+            if after.tricks_won[s] > before.tricks_won[s] and after.last_trick is not None:
+                out.append(TrickTaken(s, after.last_trick[1]))
+        if after.phase is not Phase.COLLECT:
+            out.append(PhaseTwoBegins(after.trump, after.trump_card, after.trump_holder))
+    elif after.last_trick is not None and after.last_trick != before.last_trick:
+        out.append(TrickCleared(after.last_trick[0], after.last_trick[1]))
+    out += [BlodmattisFound(s) for s in after.blodmattis[len(before.blodmattis):]]
+    out += [PlayerOut(s, i) for i, s in enumerate(after.finished[len(before.finished):], len(before.finished) + 1)]
+    if after.outcome is not None and not before.is_over:
+        out.append(GameOver(after.outcome))
+    return out
+
+
 @pytest.mark.parametrize("name", list(PRESETS))
 def test_events_tell_the_whole_game_and_are_the_same_for_every_seat(name: str) -> None:
     """Every move gives exactly one MovePlayed, phase 2 begins once, every trick won in
     phase 1 is a TrickTaken, the game ends with one GameOver whose outcome is the
-    game's; and the events of a move are the same whichever seat's view they come from."""
+    game's; and the events the move emits are what every seat's observations before
+    and after it say happened (a PlayerWaiting, which they cannot say, apart)."""
     rules = preset(name)
+    waited = [0]
     for seed in range(6):
         ref = Referee.new(rules, 4 if name != "skitgubbe" else 3, seed=seed)
         n = ref.players
@@ -89,8 +114,13 @@ def test_events_tell_the_whole_game_and_are_the_same_for_every_seat(name: str) -
             views = [ref.observation(s) for s in range(n)]
             move = rng.choice(views[seat].legal)
             events = ref.apply(seat, move)
+            told = [e for e in events if not isinstance(e, PlayerWaiting)]
             for s in range(n):
-                assert events_between(views[s], ref.observation(s)) == events
+                assert _observed_events(views[s], ref.observation(s)) == told
+            for e in events:
+                if isinstance(e, PlayerWaiting):  # she waits on the open trick, out of cards
+                    assert rules.going_out is GoingOut.CLEARED and e.seat == seat
+                    assert e.seat in ref.observation(0).waiting and not ref.observation(seat).hand
             assert isinstance(events[0], MovePlayed) and events[0].seat == seat and events[0].move == move
             assert sum(isinstance(e, MovePlayed) for e in events) == 1
             for e in events:
@@ -109,6 +139,24 @@ def test_events_tell_the_whole_game_and_are_the_same_for_every_seat(name: str) -
         assert tuple(out_order) == outcome.finished and not set(out_order) & set(outcome.ranked)
         if kinds.get(PhaseTwoBegins) and outcome.termination == "normal" and not outcome.blodmattis:
             assert kinds.get(TrickCleared, 0) >= 1
+        waited[0] += kinds.get(PlayerWaiting, 0)
+    # random games of the preset that plays going_out=cleared see players wait
+    assert (waited[0] > 0) == (rules.going_out is GoingOut.CLEARED)
+
+
+def test_a_blodmattis_record_tells_who_waits_and_when_she_goes_out() -> None:
+    """Under going_out=cleared (the Blodmattis preset), laying the last card on an open
+    trick is a PlayerWaiting at that move; the PlayerOut comes with the move that clears
+    the trick, after its TrickCleared; a last card that completes the trick goes out at once."""
+    rec = GameRecord(preset("blodmattis"), 3, position="2 dealer=0 trump=S hands=4C/5C9C/7C8CTC lead=0",
+                     moves=["0 play 4C", "1 play 5C", "2 play 7C", "2 play 8C", "1 play 9C"])
+    told = [[e for e in events if not isinstance(e, MovePlayed)] for _, events in replay_events(rec)]
+    assert told[0] == [PlayerWaiting(0)]
+    assert told[1] == []
+    assert told[2] == [TrickCleared(2, (2, 3, 5)), PlayerOut(0, 1)]
+    assert told[3] == []
+    assert told[4][:2] == [TrickCleared(1, (6, 7)), PlayerOut(1, 2)]
+    assert isinstance(told[4][2], GameOver) and told[4][2].outcome.mattis == 2 and len(told[4]) == 3
 
 
 def test_replay_events_gives_the_events_of_the_game() -> None:

@@ -72,6 +72,26 @@ compiled core calls ``int.bit_count`` as a slow Python method."""
 if TYPE_CHECKING:
     from .observation import Observation
 
+EV_TRICK_TAKEN: Final = 1
+"""A trace item ``(EV_TRICK_TAKEN, winner, cards)``: phase 1, a trick won."""
+EV_PHASE_TWO: Final = 2
+"""``(EV_PHASE_TWO, trump, trump_card, trump_holder)``: phase 2 begins (the trump is shown)."""
+EV_TRICK_CLEARED: Final = 3
+"""``(EV_TRICK_CLEARED, seat, cards)``: phase 2, ``seat`` completed a trick; it leaves play."""
+EV_BLODMATTIS: Final = 4
+"""``(EV_BLODMATTIS, seat)``: ``seat`` won no trick in phase 1 and has lost."""
+EV_WAITING: Final = 5
+"""``(EV_WAITING, seat)``: ``going_out="cleared"``, ``seat`` laid her last card on a trick
+still open; she goes out when it is cleared."""
+EV_OUT: Final = 6
+"""``(EV_OUT, seat, place)``: ``seat`` went out, ``place`` (1 = first)."""
+EV_GAME_OVER: Final = 7
+"""``(EV_GAME_OVER,)``: the game ended."""
+TraceItem = tuple[Any, ...]
+"""What a move did, as the state records it while :attr:`State.trace` is a list: a tuple
+whose first item is one of the ``EV_*`` kinds above (:mod:`mattis.core.events` turns them
+into typed events)."""
+
 
 _BIT_LENGTH: Final[tuple[int, ...]] = tuple(i.bit_length() for i in range(53))
 
@@ -207,6 +227,10 @@ class State:
     end_reason: Termination | None = None
     _legal: tuple[Move, ...] | None = None
     _hist: tuple[LogCell | None, tuple[HistoryEntry, ...]] = (None, ())
+    trace: list[TraceItem] | None = None
+    """While a list (the referee sets one around :meth:`apply`), what each move did is
+    appended to it as :data:`TraceItem` tuples, in the order it happened; ``None`` (the
+    default, and in a clone) records nothing."""
 
     # ------------------------------------------------------------------ setup
     @classmethod
@@ -342,6 +366,7 @@ class State:
         c.end_reason = self.end_reason
         c._legal = self._legal
         c._hist = self._hist
+        c.trace = None
         return c
 
     def __copy__(self) -> State:
@@ -710,6 +735,9 @@ class State:
         self.last_winner = winner
         self.last_trick = (winner, cards)
         self.trick = []
+        trace = self.trace
+        if trace is not None:
+            trace.append((EV_TRICK_TAKEN, winner, cards))
         if self.rules.draw is _DRAW_AFTER_TRICK:
             for j in range(self.n):
                 self._draw_up((winner + j) % self.n)
@@ -745,6 +773,9 @@ class State:
             self.known[s] |= self.piles[s]
             self.piles[s] = 0
         self.phase = _PHASE_SHED
+        trace = self.trace
+        if trace is not None:
+            trace.append((EV_PHASE_TWO, self.trump, self.trump_card, self.trump_holder))
         lead = self.trump_holder
         if self.rules.leader2 is _LEADER2_LAST_TRICK and self.last_winner >= 0:
             lead = self.last_winner
@@ -761,9 +792,13 @@ class State:
                     self.blodmattis.append(s)
                     self.losers.append(s)
                     self.in_game &= ~(1 << s)
+                    if self.trace is not None:
+                        self.trace.append((EV_BLODMATTIS, s))
             if _SEAT_COUNT[self.in_game] == 1:
                 last = self.in_game.bit_length() - 1
                 self.finished.append(last)
+                if self.trace is not None:
+                    self.trace.append((EV_OUT, last, len(self.finished)))
                 self.in_game = 0
                 self._over(_TERMINATION_NORMAL)
                 return
@@ -772,6 +807,8 @@ class State:
                 if not self.hands[s]:
                     self.finished.append(s)
                     self.in_game &= ~(1 << s)
+                    if self.trace is not None:
+                        self.trace.append((EV_OUT, s, len(self.finished)))
         self._p2_turn(leader)
 
     def _p2_turn(self, seat: int) -> None:
@@ -809,14 +846,18 @@ class State:
         if not table:
             self.trick_need = _SEAT_COUNT[in_game]
         table.append((seat, cards))
+        went_out = waits = False
         if not h:
             if self.rules.going_out is _GOINGOUT_LAID:
                 self.finished.append(seat)
                 in_game &= ~(1 << seat)
                 self.in_game = in_game
                 self.rep.clear()
+                went_out = True
             else:
                 self.pending |= 1 << seat
+                waits = True
+        trace = self.trace
         count = _SEAT_COUNT[in_game]
         if count > 1 and len(table) >= trick_complete_at(self.rules, self.trick_need, count, self.n):
             allc: list[Card] = []
@@ -826,7 +867,12 @@ class State:
                 for c in e:
                     out |= BIT[c]
             self.out = out
-            self.last_trick = (seat, tuple(allc))
+            last_trick = (seat, tuple(allc))
+            self.last_trick = last_trick
+            if trace is not None:
+                trace.append((EV_TRICK_CLEARED, seat, last_trick[1]))
+                if went_out:  # told after the trick, as a front end shows it
+                    trace.append((EV_OUT, seat, len(self.finished)))
             if self.pending:
                 self._p2_go_out(table)
             self.table = []
@@ -834,6 +880,11 @@ class State:
             self.rep.clear()
             self._p2_turn(seat)
         else:
+            if trace is not None:
+                if went_out:
+                    trace.append((EV_OUT, seat, len(self.finished)))
+                elif waits:
+                    trace.append((EV_WAITING, seat))
             self._p2_turn(seat + 1)
 
     def _p2_go_out(self, table: list[tuple[int, tuple[Card, ...]]]) -> None:
@@ -848,6 +899,8 @@ class State:
                 break
             self.finished.append(q)
             in_game &= ~(1 << q)
+            if self.trace is not None:
+                self.trace.append((EV_OUT, q, len(self.finished)))
         self.in_game = in_game
         self.pending = 0
 
@@ -912,6 +965,8 @@ class State:
         self._turn = -1
         self.end_reason = reason
         self._legal = ()
+        if self.trace is not None:
+            self.trace.append((EV_GAME_OVER,))
 
     def __repr__(self) -> str:
         return f"<State {self.rules.name} {self.n}p phase={int(self.phase)} to_act={self.to_act} moves={self.n_moves}>"

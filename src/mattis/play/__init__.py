@@ -21,9 +21,9 @@ from .events import (
     MovePlayed,
     PhaseTwoBegins,
     PlayerOut,
+    PlayerWaiting,
     TrickCleared,
     TrickTaken,
-    events_between,
 )
 from .loop import Clock, next_move, play_until
 from .referee import Referee, replay_events
@@ -32,7 +32,7 @@ from .seeds import Seed, derive_seed
 from .sitting import Sitting, first_dealer
 
 __all__ = [
-    "BlodmattisFound", "Clock", "Event", "GameOver", "MovePlayed", "PhaseTwoBegins", "PlayerOut", "Referee",
-    "Seed", "Sitting", "TrickCleared", "TrickTaken", "atomic_write", "derive_seed", "events_between",
+    "BlodmattisFound", "Clock", "Event", "GameOver", "MovePlayed", "PhaseTwoBegins", "PlayerOut", "PlayerWaiting",
+    "Referee", "Seed", "Sitting", "TrickCleared", "TrickTaken", "atomic_write", "derive_seed",
     "first_dealer", "generation", "next_move", "play_until", "replay_events",
 ]

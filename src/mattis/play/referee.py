@@ -27,7 +27,7 @@ from ..core import (
     State,
     parse_record_move,
 )
-from .events import Event, events_between
+from ..core.events import Event, apply_with_events
 from .seeds import Seed
 
 
@@ -120,9 +120,7 @@ class Referee:
         if not events:
             self._state.apply(move)
             return []
-        before = self._state.observation(seat)
-        self._state.apply(move)
-        return events_between(before, self._state.observation(seat))
+        return apply_with_events(self._state, move)
 
     def undo_to(self, moves: int) -> None:
         """Go back to the position after the first ``moves`` moves (take-backs)."""
