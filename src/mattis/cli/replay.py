@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
 
-from ..core import GameRecord, RecordError, describe_move, load_record, seat_names
+from ..core import GameRecord, RecordError, describe_move, load_record, say, seat_names
+from ..play import MovePlayed, PlayerOut, PlayerWaiting, replay_events
 from .common import dump_json
 from .main import CliError
 
@@ -31,8 +33,17 @@ def run(args: argparse.Namespace) -> int:
         return 0
     names = seat_names(state.players, lang=args.lang)
     if not args.quiet:
-        for i, (seat, mv, shown) in enumerate(state.history(), start=1):
-            print(f"{i:4d}. " + describe_move(names[seat], mv, shown, args.lang))
+        played = replace(record, moves=record.moves[:state.n_moves])
+        i = 0
+        for _obs, events in replay_events(played):
+            for ev in events:
+                if isinstance(ev, MovePlayed):
+                    i += 1
+                    print(f"{i:4d}. " + describe_move(names[ev.seat], ev.move, ev.shown, args.lang))
+                elif isinstance(ev, PlayerWaiting):
+                    print("      " + say("log.waiting", args.lang, name=names[ev.seat]))
+                elif isinstance(ev, PlayerOut):
+                    print("      " + say("log.out", args.lang, name=names[ev.seat], place=ev.place))
     print(f"phase: {snap['phase']}   trump: {snap['trump'] or 'not shown'}   "
           f"to act: {'-' if snap['to_act'] is None else names[snap['to_act']]}")
     for seat in range(state.players):

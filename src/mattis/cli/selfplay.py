@@ -7,7 +7,7 @@ import argparse
 from ..core import Termination, card_symbol, describe_move, say, seat_names
 from ..core.cards import Lang
 from ..core.text import loser_sentence
-from ..play import Event, MovePlayed, PhaseTwoBegins, Sitting, play_until
+from ..play import Event, MovePlayed, PhaseTwoBegins, PlayerOut, PlayerWaiting, Sitting, play_until
 from .common import add_rules_arguments, rules_from_args, save_record
 from .main import CliError
 
@@ -53,6 +53,10 @@ def run(args: argparse.Namespace) -> int:
                 print(f"{moves:4d}. " + describe_move(people[e.seat], e.move, e.shown, lang))
             elif isinstance(e, PhaseTwoBegins):
                 print("--- " + phase_two_line(e, people, lang))
+            elif isinstance(e, PlayerWaiting):
+                print("      " + say("log.waiting", lang, name=people[e.seat]))
+            elif isinstance(e, PlayerOut):
+                print("      " + say("log.out", lang, name=people[e.seat], place=e.place))
 
     play_until(referee, agents, on_events=show)
     outcome = referee.outcome

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final, final
 
-from .cards import Card, cards_of, mask_of
+from .cards import SUIT_LETTERS, Card, card_code, cards_of, mask_of
 from .moves import Move, MoveKind
-from .rules import Rules
+from .rules import Rules, rules_to_json
 from .vocabulary import Outcome, Phase, Termination
 
 if TYPE_CHECKING:
@@ -138,6 +138,53 @@ class Observation:
 
     def __repr__(self) -> str:
         return "Observation(" + ", ".join(f"{name}={getattr(self, name)!r}" for name in FIELDS) + ")"
+
+    def to_json(self, *, public: bool = False, history_from: int = 0) -> dict[str, Any]:
+        """The observation as JSON-ready data for a front end: one key per field of
+        :data:`FIELDS`, in order, plus ``history_start``.  Cards are record codes
+        (``"4C"``), moves record text (``"play 4C"``), the trump a suit letter, the
+        phase its number, the rules as :func:`~mattis.core.rules.rules_to_json`; the
+        history is its items from ``history_from`` on (``[seat, move, cards shown]``),
+        ``history_start`` their index.  ``public``: a spectator's copy, without the
+        seat's hand and legal moves."""
+        start = min(max(history_from, 0), len(self._history))
+        last = self._last_trick
+        trump_card = self._trump_card
+        return {
+            "seat": self._seat,
+            "rules": rules_to_json(self._rules),
+            "players": self._players,
+            "dealer": self._dealer,
+            "phase": int(self._phase),
+            "to_act": self._to_act,
+            "legal": [] if public else [str(m) for m in self._legal],
+            "hand": [] if public else _codes(self._hand_mask),
+            "hand_counts": list(self._hand_counts),
+            "piles": [_codes(m) for m in self._pile_masks],
+            "tricks_won": list(self._tricks_won),
+            "stock_count": self._stock_count,
+            "set_aside_count": self._set_aside_count,
+            "trump": None if self._trump is None else SUIT_LETTERS[self._trump],
+            "trump_card": None if trump_card is None else card_code(trump_card),
+            "trump_holder": self._trump_holder,
+            "trick_leader": self._trick_leader,
+            "table1": [[s, card_code(c)] for s, c in self._table1],
+            "fighters": list(self._fighters),
+            "table2": [[s, [card_code(c) for c in e]] for s, e in self._table2],
+            "trick_need": self._trick_need,
+            "known": [_codes(m) for m in self._known_masks],
+            "in_game": list(self._in_game),
+            "finished": list(self._finished),
+            "ranked": list(self._ranked),
+            "waiting": list(self._waiting),
+            "losers": list(self._losers),
+            "blodmattis": list(self._blodmattis),
+            "last_trick": None if last is None else [last[0], [card_code(c) for c in last[1]]],
+            "out_count": self._out_count,
+            "history": [[s, str(m), [card_code(c) for c in shown]] for s, m, shown in self._history[start:]],
+            "end_reason": None if self._end_reason is None else str(self._end_reason),
+            "history_start": start,
+        }
 
     # ------------------------------------------------------------ the fields
     @property
@@ -340,6 +387,11 @@ FIELDS: tuple[str, ...] = (
 )
 """The public fields of an :class:`Observation`, in order (as a dataclass's would be)."""
 _FIELD_INDEX: Final[dict[str, int]] = {name: i for i, name in enumerate(FIELDS)}
+
+
+def _codes(mask: int) -> list[str]:
+    """The cards of a mask as record codes, lowest card code first."""
+    return [card_code(c) for c in cards_of(mask)]
 
 
 def _cards(mask: int) -> tuple[Card, ...]:

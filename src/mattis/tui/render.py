@@ -142,6 +142,8 @@ def status_text(obs: Observation, seat: int, lang: Lang) -> str:
     act, or empty."""
     if seat in obs.finished:
         return t(lang, "status.finished", place=obs.finished.index(seat) + 1)
+    if seat in obs.waiting:
+        return t(lang, "status.waiting")
     if seat in obs.ranked:
         return t(lang, "status.ranked", place=len(obs.finished) + obs.ranked.index(seat) + 1)
     if seat in obs.blodmattis:

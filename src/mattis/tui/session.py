@@ -47,6 +47,7 @@ from ..play import (
     MovePlayed,
     PhaseTwoBegins,
     PlayerOut,
+    PlayerWaiting,
     Referee,
     Seed,
     Sitting,
@@ -484,6 +485,8 @@ class Session:
                 line = t(lang, "log.avstikk", name=names[e.seat])
             elif isinstance(e, PlayerOut):
                 line = t(lang, "log.out", name=names[e.seat], place=e.place)
+            elif isinstance(e, PlayerWaiting):
+                line = t(lang, "log.waiting", name=names[e.seat])
             elif isinstance(e, BlodmattisFound):
                 line = t(lang, "log.blodmattis", name=names[e.seat])
             elif isinstance(e, GameOver):

@@ -12,7 +12,7 @@ import json
 from typing import Any, Final
 
 from ..core import Observation, card_code, describe_move, rules_to_json
-from ..core.cards import SUIT_LETTERS, Lang
+from ..core.cards import Lang
 from ..core.text import fight_term, loser_term
 from .table import Refusal, Table
 
@@ -23,45 +23,21 @@ def _codes(cards: tuple[int, ...] | list[int]) -> list[str]:
 
 
 def _obs_json(table: Table, obs: Observation, public: bool, lang: Lang) -> dict[str, Any]:
+    """The seat's observation as the page reads it: the core's
+    :meth:`~mattis.core.Observation.to_json` (the rules and the raw history left out:
+    the frame carries the rules, the log its last moves in words)."""
     names = [s.name for s in table.seats]
     hist = obs.history
     start = max(0, len(hist) - LOG_TAIL)
-    log = [{"seat": seat, "move": str(mv), "shown": _codes(shown),
-            "text": describe_move(names[seat], mv, shown, lang)} for seat, mv, shown in hist[start:]]
+    out = obs.to_json(public=public, history_from=len(hist))
+    del out["rules"], out["history"], out["history_start"]
     outcome = obs.outcome
-    return {
-        "phase": obs.phase,
-        "to_act": obs.to_act,
-        "dealer": obs.dealer,
-        "hand": [] if public else _codes(obs.hand),
-        "legal": [] if public else [str(m) for m in obs.legal],
-        "hand_counts": list(obs.hand_counts),
-        "piles": [_codes(p) for p in obs.piles],
-        "tricks_won": list(obs.tricks_won),
-        "stock_count": obs.stock_count,
-        "set_aside_count": obs.set_aside_count,
-        "trump": None if obs.trump is None else SUIT_LETTERS[obs.trump],
-        "trump_card": None if obs.trump_card is None else card_code(obs.trump_card),
-        "trump_holder": obs.trump_holder,
-        "trump_rule": obs.rules.trump,
-        "trick_leader": obs.trick_leader,
-        "table1": [[s, card_code(c)] for s, c in obs.table1],
-        "fighters": list(obs.fighters),
-        "table2": [[s, _codes(e)] for s, e in obs.table2],
-        "trick_need": obs.trick_need,
-        "known": [_codes(k) for k in obs.known],
-        "in_game": list(obs.in_game),
-        "finished": list(obs.finished),
-        "ranked": list(obs.ranked),
-        "losers": list(obs.losers),
-        "blodmattis": list(obs.blodmattis),
-        "mattis": None if outcome is None else outcome.mattis,
-        "last_trick": None if obs.last_trick is None else [obs.last_trick[0], _codes(obs.last_trick[1])],
-        "out_count": obs.out_count,
-        "log": log,
-        "log_start": start,
-        "end_reason": None if outcome is None else outcome.termination,
-    }
+    out["trump_rule"] = obs.rules.trump
+    out["mattis"] = None if outcome is None else outcome.mattis
+    out["log"] = [{"seat": seat, "move": str(mv), "shown": _codes(shown),
+                   "text": describe_move(names[seat], mv, shown, lang)} for seat, mv, shown in hist[start:]]
+    out["log_start"] = start
+    return out
 
 
 def frame(table: Table, viewer: int | None, lang: Lang, *, connected: set[int] | frozenset[int] = frozenset(),

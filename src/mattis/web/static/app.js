@@ -330,6 +330,7 @@
       box.appendChild(stats);
       if (o.known[i].length && i !== view.you) box.appendChild(h("div", { class: "known", text: t("status.known", { cards: o.known[i].map(Cards.text).join(" ") }) }));
       if (fin >= 0) box.appendChild(h("div", { class: "place ok", text: "✓ " + t("status.finished", { place: fin + 1 }) }));
+      else if ((o.waiting || []).includes(i)) box.appendChild(h("div", { class: "place waiting", text: "⏳ " + t("status.waiting") }));
       const ranked = (o.ranked || []).indexOf(i);
       if (ranked >= 0) box.appendChild(h("div", { class: "place", text: t("status.ranked", { place: o.finished.length + ranked + 1 }) }));
       if (o.blodmattis.includes(i)) box.appendChild(h("div", { class: "place bad", text: "✗ " + t("status.blodmattis") }));
