@@ -4,12 +4,13 @@ fields as ever) and its card masks, over seeded games of every preset."""
 from __future__ import annotations
 
 import copy
+import json
 import pickle
 import random
 
 import pytest
 
-from mattis.core import PRESETS, Observation, State, mask_of, preset
+from mattis.core import PRESETS, Observation, State, card_code, mask_of, preset
 from mattis.core.observation import FIELDS
 from tiers import scale
 
@@ -82,3 +83,37 @@ def test_the_fields_are_the_published_list() -> None:
     assert text.startswith("Observation(seat=")
     assert all(f"{f}=" in text for f in FIELDS)
     assert len(FIELDS) == 32 and len(set(FIELDS)) == 32
+
+
+_MASKED = {"hand": "hand_mask", "piles": "pile_masks", "known": "known_masks"}
+"""The fields held as bit masks (the slot, the key and the constructor hold the mask)."""
+
+
+def test_the_field_list_is_one_list_the_slots_the_key_and_observe_follow() -> None:
+    """FIELDS is the one list: the slots are its fields in order (card sets as masks)
+    then the three card-tuple caches; the by-value key (what pickling and the
+    constructor take) is its fields in order; observe builds every field; to_json has
+    one key per field, in order."""
+    state, obs = _observations("blodmattis", 4, 5)[60]
+    slots = tuple("_" + _MASKED.get(f, f) for f in FIELDS)
+    assert Observation.__slots__ == (*slots, "_hand", "_piles", "_known")
+    cls, key = obs.__reduce__()
+    assert cls is Observation and len(key) == len(FIELDS)
+    for name, value in zip(FIELDS, key, strict=True):
+        assert value == getattr(obs, _MASKED.get(name, name)), name
+    assert Observation(*key) == obs == state.observation(obs.seat)
+    data = obs.to_json()
+    assert list(data) == [*FIELDS, "history_start"]
+    assert data["hand"] == [card_code(c) for c in obs.hand]
+    assert data["history"] == [[s, str(m), [card_code(c) for c in shown]] for s, m, shown in obs.history]
+    assert data["waiting"] == list(obs.waiting) and data["phase"] == int(obs.phase)
+    json.dumps(data)  # JSON-ready as it is
+
+
+def test_to_json_of_a_spectator_hides_the_hand_and_gives_the_history_tail() -> None:
+    for _, obs in _observations("mattis", 3, 6)[::50]:
+        data = obs.to_json(public=True, history_from=len(obs.history) - 2)
+        assert data["hand"] == [] and data["legal"] == []
+        assert data["hand_counts"] == list(obs.hand_counts)
+        start = max(0, len(obs.history) - 2)
+        assert data["history_start"] == start and len(data["history"]) == len(obs.history) - start
