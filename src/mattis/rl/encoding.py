@@ -13,7 +13,8 @@ Action layout (``ActionSpace(rules)``; size ``54`` without sequences):
 The observation tensor (:func:`encode`) is built ONLY from one seat's
 :class:`~mattis.core.Observation`.  Seats are relative: block ``k`` is the seat
 ``k`` places to the left of the observer (``k = 0`` is the observer).  See
-:data:`OBS_LAYOUT_DOC` and :func:`layout` for the blocks and their sizes.
+:data:`mattis.core.layout.BLOCKS` (the blocks as data), :data:`OBS_LAYOUT_DOC` and
+:func:`layout` for the blocks and their sizes.
 """
 
 from __future__ import annotations
@@ -26,49 +27,16 @@ import numpy.typing as npt
 
 from ..core import CHANCE, PHASE2, PICKUP, Move, MoveKind, Observation, Phase, Rules, play
 from ..core.cards import RANK_LETTERS, SUIT_LETTERS, card_code
-from ..core.observation import FLAG_BLOCKS, count_fractions, flag_bits, laid_bits
+from ..core.layout import FLAG_BLOCKS, count_fractions, flag_bits, laid_bits, layout, layout_doc
 
-OBS_LAYOUT_DOC = """\
-phase         3      one-hot: phase 1, phase 2, over
-to_act        n      one-hot relative seat to act (all zero when over)
-hand          52     the observer's hand
-hand_counts   n      cards held by each relative seat / 52
-known         n*52   cards publicly known to be in each relative seat's hand
-piles         n*52   phase 1: cards each relative seat has won (face up)
-tricks_won    n      tricks won / 26
-stock         1      stock cards / 52
-set_aside     1      cards set aside unseen (two players) / 52
-trump         4      trump suit one-hot (zero until shown)
-trump_card    52     the trump card once shown
-trump_holder  n      relative seat holding the trump card, once known
-trick_leader  n      phase 1: relative seat leading the trick
-table1        n*52   phase 1: the cards each relative seat has laid to this trick
-fighters      n      phase 1: relative seats in a running krig/støting
-table2        n*52   phase 2: the cards each relative seat has on the table
-table2_top    52     phase 2: the top entry (the one to beat)
-table2_first  52     phase 2: the first (oldest) entry
-table2_count  1      phase 2: entries on the table / n
-trick_need    1      phase 2: entries that complete the trick / n
-out           52     phase 2: cards out of play (derived from public events)
-in_game       n      relative seats still in the game
-finished      n      relative seats that are out safely
-losers        n      relative seats that lost
-last_trick    52     the cards of the last completed trick
-laid          n*52   every card each relative seat has laid so far (public history)
-"""
+OBS_LAYOUT_DOC = layout_doc()
+"""The observation blocks as a table: name, size (``n`` seats), what each holds (from
+the one declaration, :data:`mattis.core.layout.BLOCKS`)."""
 
-
-def layout(players: int) -> list[tuple[str, int]]:
-    """The observation blocks (name, size) in order for ``players`` seats."""
-    n = players
-    return [
-        ("phase", 3), ("to_act", n), ("hand", 52), ("hand_counts", n), ("known", n * 52),
-        ("piles", n * 52), ("tricks_won", n), ("stock", 1), ("set_aside", 1), ("trump", 4),
-        ("trump_card", 52), ("trump_holder", n), ("trick_leader", n), ("table1", n * 52),
-        ("fighters", n), ("table2", n * 52), ("table2_top", 52), ("table2_first", 52),
-        ("table2_count", 1), ("trick_need", 1), ("out", 52), ("in_game", n), ("finished", n),
-        ("losers", n), ("last_trick", 52), ("laid", n * 52),
-    ]
+__all__ = [
+    "OBS_LAYOUT_DOC", "ActionSpace", "Encoder", "card_label", "encode", "history_string", "layout", "obs_size",
+    "obs_string", "offsets", "out_cards", "sequence_count",
+]
 
 
 def obs_size(players: int) -> int:
@@ -138,7 +106,7 @@ class Encoder:
     observation of ``players`` seats and the result always equals :func:`encode`.
 
     The 0/1 entries are gathered as one big integer by the core's
-    :func:`mattis.core.observation.flag_bits` (compiled with the core: it shifts the
+    :func:`mattis.core.layout.flag_bits` (compiled with the core: it shifts the
     observation's card masks to their blocks) plus the ``laid`` block kept here, and
     turned into float32 by one NumPy lookup of its bytes.
     """
