@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from mattis.core import PRESETS, GameRecord, GameSetupError, State, parse_position, preset
+from mattis.core import PRESETS, GameRecord, GameSetupError, Phase, PositionFields, State, parse_position, preset
 from mattis.core.testing import all_card_masks
 from tiers import scale
 
@@ -103,3 +103,58 @@ def test_clone_copies_every_mutable_field_of_the_one_field_list() -> None:
     while not twin.is_over:
         twin.apply(rng.choice(twin.legal_moves()))
     assert state.snapshot() == before
+
+
+def test_no_private_method_of_the_state_is_driven_outside_it() -> None:
+    """Positions are built through State.from_fields (the notation, the determinizer,
+    the test tools): no module but core/state.py calls a private method of State."""
+    import re
+    from pathlib import Path
+
+    import mattis
+
+    private = sorted(n for n in dir(State) if n.startswith("_") and not n.startswith("__")
+                     and callable(getattr(State, n)))
+    assert "_start_trick" in private and "_blank" in private
+    call = re.compile(r"(?<!self)\.(" + "|".join(map(re.escape, private)) + r")\(")
+    root = Path(mattis.__file__).parent
+    found = [f"{path.relative_to(root)}:{i}" for path in sorted(root.rglob("*.py")) if path.name != "state.py"
+             or path.parent.name != "core" for i, line in enumerate(path.read_text().splitlines(), 1)
+             if call.search(line)]
+    assert found == []
+
+
+@pytest.mark.parametrize("fields,msg", [
+    (PositionFields(Phase.COLLECT, ((0,), (1,)), leader=0, stock=(1, 2)), "3C appears twice"),
+    (PositionFields(Phase.COLLECT, ((0,), (1,)), leader=2), "leader"),
+    (PositionFields(Phase.COLLECT, ((0,), (52,)), leader=0), "not a card"),
+    (PositionFields(Phase.COLLECT, ((0,), (1,)), leader=0, trick=((0, 5),)), "round"),
+    (PositionFields(Phase.COLLECT, ((0,), (1,)), leader=0, turn=1), "phase 1 position has no"),
+    (PositionFields(Phase.SHED, ((0,), (1,)), trump=0), "either the leader"),
+    (PositionFields(Phase.SHED, ((0,), (1,)), trump=0, leader=0, turn=1), "either the leader"),
+    (PositionFields(Phase.SHED, ((0,), (1,)), trump=0, leader=0, table=((0, (5,)),)), "empty table"),
+    (PositionFields(Phase.SHED, ((0,), (1,)), trump=0, turn=0, finished=(1,)), "two or more players"),
+    (PositionFields(Phase.SHED, ((0,), (1,)), trump=0, turn=0, losers=(1, 1)), "listed twice"),
+    (PositionFields(Phase.SHED, ((0,), (1,), ()), trump=0, turn=0, waiting=(2,)), "waiting to go out"),
+    (PositionFields(Phase.SHED, ((0,), (1,)), trump=0, turn=0, known=((5,), ())), "known cards of seat 0"),
+    (PositionFields(Phase.SHED, ((0,), (1,)), trump=0, turn=0, table=((0, (1,)),)), "appears twice"),
+    (PositionFields(Phase.SHED, ((0,), (1,)), trump=7, turn=0), "suit"),
+    (PositionFields(Phase.OVER, ((0,), (1,)), trump=0, turn=0), "phase 1 or phase 2"),
+])
+def test_from_fields_checks_the_position(fields: PositionFields, msg: str) -> None:
+    """The one validated constructor: card accounting, seats, the phase's invariants."""
+    with pytest.raises(GameSetupError, match=msg):
+        State.from_fields(preset("mattis"), fields)
+
+
+def test_from_fields_builds_what_the_notation_writes() -> None:
+    """A position built from its fields is the one its text parses to; a waiting player
+    is kept waiting, and the first trick clears her out."""
+    text = "2 dealer=0 trump=S turn=1 hands=-/5C9C/7C8CTC table=0:4C need=3 finished=- losers=- blodmattis=- won=1/1/1"
+    rules = preset("blodmattis")
+    fields = PositionFields(Phase.SHED, ((), (3, 7), (5, 6, 8)), trump=3, turn=1, table=((0, (2,)),), need=3,
+                            won=(1, 1, 1), waiting=(0,))
+    state = State.from_fields(rules, fields)
+    assert state.position_text() == text + " waiting=0"
+    assert parse_position(rules, text + " waiting=0").snapshot() == state.snapshot()
+    assert state.snapshot()["waiting"] == [0] and state.to_act == 1

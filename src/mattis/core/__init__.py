@@ -50,7 +50,7 @@ from .rules import (
     rules_from_json,
     rules_to_json,
 )
-from .state import GameSetupError, IllegalMoveError, State
+from .state import GameSetupError, IllegalMoveError, PositionFields, State
 from .text import describe_move, reason_text, say, seat_names
 from .vocabulary import Illegal, Outcome, Phase, Reason, Termination
 
@@ -68,7 +68,8 @@ __all__ = [
     "SUIT", "Card", "CardError", "Chance", "Draw", "EmptyFighter", "EmptyHand", "Follow", "GameRecord",
     "GameSetupError", "GoingOut", "HistoryItem", "Illegal", "IllegalMoveError", "Leader2", "Move", "MoveError",
     "MoveKind",
-    "NextLeader", "Observation", "Outcome", "Phase", "Phase1End", "Pickup", "Reason", "RecordError", "ReplayError",
+    "NextLeader", "Observation", "Outcome", "Phase", "Phase1End", "Pickup", "PositionFields", "Reason", "RecordError",
+    "ReplayError",
     "Rules",
     "RulesError", "State", "Termination", "Ties", "TrickSize", "Tricks", "Trump", "build_kind", "card_code",
     "card_name", "card_symbol", "cards_of", "describe_move", "format_record_move", "load_record", "mask_of",

@@ -40,9 +40,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .cards import BIT, FULL_DECK_MASK, SUIT, SUIT_LETTERS, Card, CardError, card_code, cards_of, mask_of, parse_card
-from .rules import Rules, Trump
-from .state import GameSetupError, State
+from .cards import SUIT, SUIT_LETTERS, Card, CardError, card_code, cards_of, parse_card
+from .rules import Rules
+from .state import GameSetupError, PositionFields, State
 from .vocabulary import Phase
 
 __all__ = ["parse_position", "phase2_start_text", "position_text", "snapshot"]
@@ -192,7 +192,8 @@ def _per_seat(text: str, n: int | None, what: str) -> list[str]:
 
 
 def parse_position(rules: Rules, text: str) -> State:
-    """A state set up from the position notation (see the module docstring).
+    """A state set up from the position notation (see the module docstring), through
+    :meth:`State.from_fields`.
 
     Raises :class:`~mattis.core.state.GameSetupError` saying what is wrong."""
     r = _Reader(text)
@@ -201,67 +202,37 @@ def parse_position(rules: Rules, text: str) -> State:
     if not 2 <= n <= 6:
         raise GameSetupError("a position needs 2 to 6 hands")
     dealer = r.int("dealer", "0", 0, n - 1)
-    hands = [_read_cards(h) for h in hand_texts]
-    seen: list[Card] = [c for h in hands for c in h]
-    s = State._blank(rules, n, dealer)
-    s.hands = [mask_of(h) for h in hands]
-    won: list[int] | None = None
+    hands = tuple(tuple(_read_cards(h)) for h in hand_texts)
+    won: tuple[int, ...] | None = None
     if r.has("won"):
-        won = [int(w) if w.isdigit() else -1 for w in _per_seat(r.raw("won"), n, "won")]
+        won = tuple(int(w) if w.isdigit() else -1 for w in _per_seat(r.raw("won"), n, "won"))
         if min(won) < 0:
             raise GameSetupError("won must be whole numbers")
-    if r.phase == 1:
-        _phase1(r, s, seen, won)
-    else:
-        _phase2(r, s, seen, won)
+    fields = _phase1(r, n, hands, dealer, won) if r.phase == 1 else _phase2(r, n, hands, dealer, won)
     r.done()
-    s.position = text.strip()
-    return s
+    return State.from_fields(rules, fields, text.strip())
 
 
-def _check_unique(seen: list[Card]) -> int:
-    mask = mask_of(seen)
-    if mask.bit_count() != len(seen):
-        dup = next(c for c in seen if seen.count(c) > 1)
-        raise GameSetupError(f"card {card_code(dup)} appears twice in the position")
-    return mask
-
-
-def _phase1(r: _Reader, s: State, seen: list[Card], won: list[int] | None) -> None:
-    n = s.n
-    piles = [_read_cards(p) for p in _per_seat(r.raw("piles", "/".join("-" * n)), n, "piles")]
-    stock = _read_cards(r.raw("stock", "-"))
-    s.piles = [mask_of(p) for p in piles]
-    s.stock = list(reversed(stock))
-    seen = seen + [c for p in piles for c in p] + stock
-    s.tricks_won = won if won is not None else [1 if p else 0 for p in s.piles]
+def _phase1(r: _Reader, n: int, hands: tuple[tuple[Card, ...], ...], dealer: int,
+            won: tuple[int, ...] | None) -> PositionFields:
+    piles = tuple(tuple(_read_cards(p)) for p in _per_seat(r.raw("piles", "/".join("-" * n)), n, "piles"))
+    stock = tuple(_read_cards(r.raw("stock", "-")))
+    trump_card = holder = -1
     trump = r.raw("trump", "-")
     if trump != "-":
-        code, _, holder = trump.partition("@")
+        code, _, who = trump.partition("@")
         card = _read_cards(code)
         if len(card) != 1:
             raise GameSetupError(f"trump must be one card, optionally @seat: {trump!r}")
-        s.trump_card = card[0]
-        if holder:
-            who = _read_seat(holder, n)
-            s.trump_holder = who
-            if s.rules.trump is Trump.LAST_CARD:
-                seen.append(card[0])  # set aside face down until phase 2
-            else:  # drawn face up: everyone knows it while its holder keeps it
-                s.known[who] = s.hands[who] & BIT[card[0]]
-        elif s.rules.trump is not Trump.BOTTOM_UP or not stock or stock[-1] != card[0]:
-            raise GameSetupError("a trump card not yet drawn is the bottom stock card, face up (trump=bottom_up)")
-        if s.rules.trump is Trump.BOTTOM_UP or (holder and s.rules.trump is Trump.SHOWN_WHEN_DRAWN):
-            s.trump = SUIT[card[0]]
-    elif s.rules.trump is Trump.BOTTOM_UP and stock:
-        raise GameSetupError("with trump=bottom_up the position names the trump card (the bottom stock card)")
-    s.aside = FULL_DECK_MASK & ~_check_unique(seen)
+        trump_card = card[0]
+        if who:
+            holder = _read_seat(who, n)
     last = r.raw("last", "-")
-    s.last_winner = _read_seat(last, n) if last != "-" else -1
+    last_winner = _read_seat(last, n) if last != "-" else -1
     leader = r.int("leader", None, 0, n - 1)
     if not r.has("trick") and not r.has("round"):
-        s._start_trick(leader)
-        return
+        return PositionFields(Phase.COLLECT, hands, dealer, won, trump_card=trump_card, trump_holder=holder,
+                              leader=leader, piles=piles, stock=stock, last_winner=last_winner)
     trick: list[tuple[int, Card]] = []
     trick_text = r.raw("trick", "-")
     for w in trick_text.split(",") if trick_text != "-" else []:
@@ -271,47 +242,33 @@ def _phase1(r: _Reader, s: State, seen: list[Card], won: list[int] | None) -> No
         if len(card) != 1:
             raise GameSetupError(f"a phase 1 table entry is seat:card, got {w!r}")
         trick.append((seat, card[0]))
-    _check_unique(seen + [c for _, c in trick])
-    s.aside &= ~mask_of(c for _, c in trick)
-    round_seats = _read_seats(r.raw("round"), n)
+    round_seats = tuple(_read_seats(r.raw("round"), n))
     laid = r.int("laid", "0", 0, len(round_seats))
-    if laid > len(trick):
-        raise GameSetupError("laid counts more cards than the trick holds")
-    s.trick = trick
-    s.trick_leader = leader
-    s.round_seats = round_seats
-    s.round_laid = trick[len(trick) - laid:] if laid else []
-    s.round_idx = laid
-    s.fighting = r.int("fight", "0", 0, 1) == 1
-    s._p1_advance()
+    fight = r.int("fight", "0", 0, 1) == 1
+    return PositionFields(Phase.COLLECT, hands, dealer, won, trump_card=trump_card, trump_holder=holder,
+                          leader=leader, piles=piles, stock=stock, last_winner=last_winner, trick=tuple(trick),
+                          round_seats=round_seats, laid=laid, fighting=fight)
 
 
-def _phase2(r: _Reader, s: State, seen: list[Card], won: list[int] | None) -> None:
-    n = s.n
+def _phase2(r: _Reader, n: int, hands: tuple[tuple[Card, ...], ...], dealer: int,
+            won: tuple[int, ...] | None) -> PositionFields:
     trump_text = r.raw("trump")
-    code, _, holder = trump_text.partition("@")
-    if len(code) == 1 and code.upper() in SUIT_LETTERS and not holder:
-        s.trump = SUIT_LETTERS.index(code.upper())
+    code, _, who = trump_text.partition("@")
+    trump = trump_card = holder = -1
+    if len(code) == 1 and code.upper() in SUIT_LETTERS and not who:
+        trump = SUIT_LETTERS.index(code.upper())
     else:
         card = _read_cards(code) if len(code) == 2 else []
         if len(card) != 1:
             raise GameSetupError(f"trump must be a suit letter (C, D, H, S) or the trump card, got {trump_text!r}")
-        s.trump_card = card[0]
-        s.trump = SUIT[card[0]]
-        if holder:
-            s.trump_holder = _read_seat(holder, n)
-    s.phase = Phase.SHED
-    aside = _read_cards(r.raw("aside", "-"))
-    s.aside = mask_of(aside)
-    seen = seen + aside
-    s.tricks_won = won if won is not None else [1 if h else 0 for h in s.hands]
+        trump_card = card[0]
+        if who:
+            holder = _read_seat(who, n)
+    aside = tuple(_read_cards(r.raw("aside", "-")))
     if r.has("lead"):
         leader = r.int("lead", None, 0, n - 1)
-        s.out = FULL_DECK_MASK & ~_check_unique(seen)
-        if s.trump_holder < 0:
-            s.trump_holder = leader
-        s._begin_phase2(leader)
-        return
+        return PositionFields(Phase.SHED, hands, dealer, won, trump=trump, trump_card=trump_card,
+                              trump_holder=holder, leader=leader, aside=aside)
     turn = r.int("turn", None, 0, n - 1)
     table: list[tuple[int, tuple[Card, ...]]] = []
     table_text = r.raw("table", "-")
@@ -322,30 +279,17 @@ def _phase2(r: _Reader, s: State, seen: list[Card], won: list[int] | None) -> No
         if not cards:
             raise GameSetupError(f"a phase 2 table entry is seat:cards, got {w!r}")
         table.append((seat, tuple(cards)))
-    s.out = FULL_DECK_MASK & ~_check_unique(seen + [c for _, e in table for c in e])
-    s.table = table
-    s.trick_need = r.int("need", "0", 0, n)
-    s.finished = _read_seats(r.raw("finished", "-"), n)
-    s.losers = _read_seats(r.raw("losers", "-"), n)
-    s.blodmattis = _read_seats(r.raw("blodmattis", "-"), n)
-    gone = s.finished + s.losers
-    if len(set(gone)) != len(gone) or not set(s.blodmattis) <= set(s.losers):
-        raise GameSetupError("a seat is listed twice in finished/losers, or a Blodmattis is not a loser")
-    s.in_game = sum(1 << seat for seat in range(n) if seat not in gone)
-    if s.in_game.bit_count() < 2:
-        raise GameSetupError("a phase 2 position needs two or more players still in")
+    need = r.int("need", "0", 0, n)
+    finished = tuple(_read_seats(r.raw("finished", "-"), n))
+    losers = tuple(_read_seats(r.raw("losers", "-"), n))
+    blodmattis = tuple(_read_seats(r.raw("blodmattis", "-"), n))
+    known = None
     if r.has("known"):
-        known = [mask_of(_read_cards(k)) for k in _per_seat(r.raw("known"), n, "known")]
-        for seat, k in enumerate(known):
-            if k & ~s.hands[seat]:
-                raise GameSetupError(f"known cards of seat {seat} are not in its hand")
-        s.known = known
-    for q in _read_seats(r.raw("waiting", "-"), n):
-        if not s.in_game >> q & 1 or s.hands[q] or all(seat != q for seat, _ in table):
-            raise GameSetupError(f"seat {q} is waiting to go out but is not in with an empty hand and an entry "
-                                 "on the table")
-        s.pending |= 1 << q
-    s._p2_turn(turn)
+        known = tuple(tuple(_read_cards(k)) for k in _per_seat(r.raw("known"), n, "known"))
+    waiting = tuple(_read_seats(r.raw("waiting", "-"), n))
+    return PositionFields(Phase.SHED, hands, dealer, won, trump=trump, trump_card=trump_card, trump_holder=holder,
+                          aside=aside, turn=turn, table=tuple(table), need=need, finished=finished, losers=losers,
+                          blodmattis=blodmattis, known=known, waiting=waiting)
 
 
 def snapshot(state: State) -> dict[str, Any]:

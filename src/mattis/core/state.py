@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
-from .cards import BIT, RANK, SUIT, Card, card_code, cards_of, mask_of
+from .cards import BIT, FULL_DECK_MASK, RANK, SUIT, Card, card_code, cards_of, mask_of
 from .legal import (
     RepetitionKey,
     chance_floor,
@@ -37,7 +37,7 @@ from .legal import (
     repetition_key,
     trick_complete_at,
 )
-from .moves import Move, MoveKind
+from .moves import Move, MoveKind, play
 from .rules import Draw, EmptyFighter, EmptyHand, GoingOut, Leader2, Phase1End, Rules, Ties, Tricks, Trump
 from .vocabulary import Illegal, Outcome, Phase, Reason, Termination
 
@@ -146,6 +146,87 @@ class IllegalMoveError(ValueError):
 
 class GameSetupError(ValueError):
     """A deck or position that cannot start a game."""
+
+
+Seat = int
+"""A seat, 0 to players - 1 (``-1``: none)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PositionFields:
+    """A position as its fields: what the position notation (:mod:`mattis.core.notation`)
+    writes, and what :meth:`State.from_fields` checks and builds a state from.
+
+    Cards are card codes 0..51, seats 0 to players - 1, ``-1`` is "none".  Phase 1
+    (``phase=Phase.COLLECT``): ``leader`` leads the trick; with ``round_seats`` the trick
+    is under way (``trick`` the cards laid, ``laid`` of them by the seats of this round,
+    ``fighting`` in a krig/støting), else it starts now.  Cards in no place are set aside
+    unseen.  Phase 2 (``phase=Phase.SHED``): either ``leader`` (phase 2 begins here: the
+    empty-hand rule applies, then the leader leads) or ``turn`` (the seat to act, with
+    the trick on the ``table``, its ``need``, and who is ``finished``/``losers``/
+    ``blodmattis``/``waiting``).  Cards in no place are out of play."""
+
+    phase: Phase
+    hands: tuple[tuple[Card, ...], ...]
+    dealer: Seat = 0
+    won: tuple[int, ...] | None = None
+    """Tricks won in phase 1, per seat (by default 1 for a seat holding cards: its pile
+    in phase 1, its hand in phase 2)."""
+    trump: int = -1
+    """Phase 2: the trump suit (or give ``trump_card``)."""
+    trump_card: Card = -1
+    """The trump card: phase 1, the bottom stock card face up (``trump=bottom_up``) or the
+    card ``trump_holder`` drew; phase 2, the card whose suit is trump."""
+    trump_holder: Seat = -1
+    leader: Seat = -1
+    # phase 1
+    piles: tuple[tuple[Card, ...], ...] | None = None
+    stock: tuple[Card, ...] = ()
+    """Top card first."""
+    last_winner: Seat = -1
+    trick: tuple[tuple[Seat, Card], ...] = ()
+    round_seats: tuple[Seat, ...] | None = None
+    laid: int = 0
+    fighting: bool = False
+    # phase 2
+    aside: tuple[Card, ...] = ()
+    turn: Seat = -1
+    table: tuple[tuple[Seat, tuple[Card, ...]], ...] = ()
+    need: int = 0
+    finished: tuple[Seat, ...] = ()
+    losers: tuple[Seat, ...] = ()
+    blodmattis: tuple[Seat, ...] = ()
+    known: tuple[tuple[Card, ...], ...] | None = None
+    """Phase 2: the cards everyone knows a seat holds."""
+    waiting: tuple[Seat, ...] = ()
+
+
+def _setup_cards(cards: Sequence[Card], seen: list[Card]) -> int:
+    """The mask of ``cards``, each checked to be a card and added to ``seen``."""
+    for c in cards:
+        if not isinstance(c, int) or not 0 <= c < 52:
+            raise GameSetupError(f"not a card: {c!r} (cards are 0..51)")
+        seen.append(c)
+    return mask_of(cards)
+
+
+def _setup_seat(seat: int, n: int, what: str) -> int:
+    if not 0 <= seat < n:
+        raise GameSetupError(f"{what} must be a seat from 0 to {n - 1}, got {seat}")
+    return seat
+
+
+def _setup_unique(seen: list[Card]) -> int:
+    mask = mask_of(seen)
+    if _card_count(mask) != len(seen):
+        dup = next(c for c in seen if seen.count(c) > 1)
+        raise GameSetupError(f"card {card_code(dup)} appears twice in the position")
+    return mask
+
+
+def _card_count(mask: int) -> int:
+    """How many cards a mask holds (positions only: not the hot path)."""
+    return bin(mask).count("1")
 
 
 LogCell = tuple[Any, ...]
@@ -301,18 +382,167 @@ class State:
                 if c in seen:
                     raise GameSetupError(f"card {card_code(c)} appears twice in the position")
                 seen.add(c)
-        s = cls._blank(rules, players, dealer)
-        s.hands = [mask_of(h) for h in hands]
-        s.out = ((1 << 52) - 1) & ~mask_of(seen)
-        s.trump = trump
-        s.trump_holder = leader
-        s.tricks_won = [1 if h else 0 for h in s.hands]
-        s.phase = _PHASE_SHED
         from .notation import phase2_start_text
 
-        s.position = phase2_start_text([list(h) for h in hands], trump, leader, dealer)
-        s._begin_phase2(leader)
+        return cls.from_fields(rules, PositionFields(_PHASE_SHED, tuple(tuple(h) for h in hands), dealer, trump=trump,
+                                                     leader=leader),
+                               phase2_start_text([list(h) for h in hands], trump, leader, dealer))
+
+    @classmethod
+    def from_fields(cls, rules: Rules, f: PositionFields, position: str | None = None) -> State:
+        """A game from a position given as its fields: every card accounted for once,
+        the seats in range, the phase's invariants held; else :class:`GameSetupError`
+        says what is wrong.  ``position`` is its text, kept for records.  The one way
+        to set up a game anywhere but at the deal."""
+        n = len(f.hands)
+        if not 2 <= n <= 6:
+            raise GameSetupError("a position needs 2 to 6 hands")
+        dealer = _setup_seat(f.dealer, n, "the dealer (dealer=)")
+        seen: list[Card] = []
+        s = cls._blank(rules, n, dealer)
+        s.hands = [_setup_cards(h, seen) for h in f.hands]
+        won = f.won
+        if won is not None:
+            if len(won) != n or min(won) < 0:
+                raise GameSetupError(f"won needs {n} whole numbers, one per seat")
+        if f.phase is _PHASE_COLLECT:
+            s._setup_phase1(f, seen, won)
+        elif f.phase is _PHASE_SHED:
+            s._setup_phase2(f, seen, won)
+        else:
+            raise GameSetupError("a position is in phase 1 or phase 2")
+        s.position = position
         return s
+
+    def _setup_phase1(self, f: PositionFields, seen: list[Card], won: tuple[int, ...] | None) -> None:
+        n = self.n
+        rules = self.rules
+        if f.known is not None or f.table or f.turn >= 0 or f.finished or f.losers or f.waiting or f.aside:
+            raise GameSetupError("a phase 1 position has no table entries, turn, known, aside or players out")
+        piles = f.piles if f.piles is not None else ((),) * n
+        if len(piles) != n:
+            raise GameSetupError(f"piles needs {n} seats")
+        self.piles = [_setup_cards(p, seen) for p in piles]
+        stock = list(f.stock)
+        _setup_cards(stock, seen)
+        self.stock = list(reversed(stock))
+        self.tricks_won = list(won) if won is not None else [1 if p else 0 for p in self.piles]
+        card = f.trump_card
+        if card >= 0:
+            _setup_cards((card,), [])
+            self.trump_card = card
+            if f.trump_holder >= 0:
+                who = _setup_seat(f.trump_holder, n, "the trump holder")
+                self.trump_holder = who
+                if rules.trump is _TRUMP_LAST_CARD:
+                    seen.append(card)  # set aside face down until phase 2
+                else:  # drawn face up: everyone knows it while its holder keeps it
+                    self.known[who] = self.hands[who] & BIT[card]
+            elif rules.trump is not _TRUMP_BOTTOM_UP or not stock or stock[-1] != card:
+                raise GameSetupError("a trump card not yet drawn is the bottom stock card, face up "
+                                     "(trump=bottom_up)")
+            if rules.trump is _TRUMP_BOTTOM_UP or (f.trump_holder >= 0 and rules.trump is Trump.SHOWN_WHEN_DRAWN):
+                self.trump = SUIT[card]
+        elif rules.trump is _TRUMP_BOTTOM_UP and stock:
+            raise GameSetupError("with trump=bottom_up the position names the trump card (the bottom stock card)")
+        elif f.trump_holder >= 0 or f.trump >= 0:
+            raise GameSetupError("phase 1 names the trump by its card")
+        self.aside = FULL_DECK_MASK & ~_setup_unique(seen)
+        self.last_winner = _setup_seat(f.last_winner, n, "the last trick's winner") if f.last_winner >= 0 else -1
+        leader = _setup_seat(f.leader, n, "the leader (leader=)")
+        if f.round_seats is None:
+            if f.trick or f.laid or f.fighting:
+                raise GameSetupError("a trick under way needs its round (round=)")
+            self._start_trick(leader)
+            return
+        trick = list(f.trick)
+        tseen: list[Card] = []
+        for seat, c in trick:
+            _setup_seat(seat, n, "a trick's seat")
+            _setup_cards((c,), tseen)
+        _setup_unique(seen + tseen)
+        self.aside &= ~mask_of(tseen)
+        round_seats = [_setup_seat(q, n, "a seat of the round") for q in f.round_seats]
+        laid = f.laid
+        if not 0 <= laid <= len(round_seats):
+            raise GameSetupError(f"laid must be a number from 0 to {len(round_seats)}, got {laid}")
+        if laid > len(trick):
+            raise GameSetupError("laid counts more cards than the trick holds")
+        self.trick = trick
+        self.trick_leader = leader
+        self.round_seats = round_seats
+        self.round_laid = trick[len(trick) - laid:] if laid else []
+        self.round_idx = laid
+        self.fighting = f.fighting
+        self._p1_advance()
+
+    def _setup_phase2(self, f: PositionFields, seen: list[Card], won: tuple[int, ...] | None) -> None:
+        n = self.n
+        if f.piles is not None or f.stock or f.trick or f.round_seats is not None or f.last_winner >= 0:
+            raise GameSetupError("a phase 2 position has no piles, stock or phase 1 trick")
+        if f.trump_card >= 0:
+            _setup_cards((f.trump_card,), [])
+            self.trump_card = f.trump_card
+            self.trump = SUIT[f.trump_card]
+            if f.trump >= 0 and f.trump != self.trump:
+                raise GameSetupError("the trump suit is not the trump card's")
+        elif 0 <= f.trump < 4:
+            self.trump = f.trump
+        else:
+            raise GameSetupError("trump must be a suit")
+        if f.trump_holder >= 0:
+            self.trump_holder = _setup_seat(f.trump_holder, n, "the trump holder")
+        self.phase = _PHASE_SHED
+        self.aside = _setup_cards(f.aside, seen)
+        self.tricks_won = list(won) if won is not None else [1 if h else 0 for h in self.hands]
+        if (f.leader >= 0) == (f.turn >= 0):
+            raise GameSetupError("a phase 2 position names either the leader (lead=) or the player to act (turn=)")
+        if f.leader >= 0:
+            leader = _setup_seat(f.leader, n, "the leader (lead=)")
+            if f.table or f.need or f.finished or f.losers or f.blodmattis or f.waiting or f.known is not None:
+                raise GameSetupError("phase 2 begins (lead=) with an empty table and every player in")
+            self.out = FULL_DECK_MASK & ~_setup_unique(seen)
+            if self.trump_holder < 0:
+                self.trump_holder = leader
+            self._begin_phase2(leader)
+            return
+        turn = _setup_seat(f.turn, n, "the player to act (turn=)")
+        table: list[tuple[int, tuple[Card, ...]]] = []
+        for seat, cards in f.table:
+            _setup_seat(seat, n, "a table entry's seat")
+            if not cards:
+                raise GameSetupError("a phase 2 table entry holds one card or more")
+            _setup_cards(cards, seen)
+            table.append((seat, tuple(cards)))
+        self.out = FULL_DECK_MASK & ~_setup_unique(seen)
+        self.table = table
+        if not 0 <= f.need <= n:
+            raise GameSetupError(f"need must be a number from 0 to {n}, got {f.need}")
+        self.trick_need = f.need
+        self.finished = [_setup_seat(q, n, "a finished seat") for q in f.finished]
+        self.losers = [_setup_seat(q, n, "a loser") for q in f.losers]
+        self.blodmattis = [_setup_seat(q, n, "a Blodmattis") for q in f.blodmattis]
+        gone = self.finished + self.losers
+        if len(set(gone)) != len(gone) or not set(self.blodmattis) <= set(self.losers):
+            raise GameSetupError("a seat is listed twice in finished/losers, or a Blodmattis is not a loser")
+        self.in_game = sum(1 << seat for seat in range(n) if seat not in gone)
+        if _SEAT_COUNT[self.in_game] < 2:
+            raise GameSetupError("a phase 2 position needs two or more players still in")
+        if f.known is not None:
+            if len(f.known) != n:
+                raise GameSetupError(f"known needs {n} seats")
+            known = [_setup_cards(k, []) for k in f.known]
+            for seat, k in enumerate(known):
+                if k & ~self.hands[seat]:
+                    raise GameSetupError(f"known cards of seat {seat} are not in its hand")
+            self.known = known
+        for q in f.waiting:
+            _setup_seat(q, n, "a waiting seat")
+            if not self.in_game >> q & 1 or self.hands[q] or all(seat != q for seat, _ in table):
+                raise GameSetupError(f"seat {q} is waiting to go out but is not in with an empty hand and an entry "
+                                     "on the table")
+            self.pending |= 1 << q
+        self._p2_turn(turn)
 
     @classmethod
     def _blank(cls, rules: Rules, players: int, dealer: int) -> State:
@@ -590,6 +820,71 @@ class State:
         elif self.trump_card == y:
             self.trump_card = x
         self._legal = None
+
+    def relabelled(self, perm: Sequence[Card]) -> State:
+        """A copy with every card ``c`` renamed ``perm[c]`` everywhere (hands, piles,
+        stock, table, set-aside and out-of-play cards, trump card, public knowledge,
+        history, the deck, the repetition counts): a referee tool for tests (the
+        information-boundary checks, :func:`mattis.core.testing.relabelled`)."""
+        if sorted(perm) != list(range(52)):
+            raise ValueError("perm must be a permutation of the 52 cards")
+        p = list(perm)
+
+        def rm(mask: int) -> int:
+            out = 0
+            while mask:
+                low = mask & -mask
+                out |= 1 << p[low.bit_length() - 1]
+                mask ^= low
+            return out
+
+        def rmove(m: Move) -> Move:
+            return play(*(p[c] for c in m.cards)) if m.cards else m
+
+        c = self.clone()
+        c.deck = tuple(p[x] for x in self.deck) if self.deck is not None else None
+        c.position = None
+        c.hands = [rm(h) for h in self.hands]
+        c.piles = [rm(h) for h in self.piles]
+        c.stock = [p[x] for x in self.stock]
+        c.aside = rm(self.aside)
+        c.out = rm(self.out)
+        if self.trump_card >= 0:
+            c.trump_card = p[self.trump_card]
+            if self.trump >= 0:
+                c.trump = SUIT[c.trump_card]
+        c.trick = [(s, p[x]) for s, x in self.trick]
+        c.round_laid = [(s, p[x]) for s, x in self.round_laid]
+        if self.last_trick is not None:
+            c.last_trick = (self.last_trick[0], tuple(p[x] for x in self.last_trick[1]))
+        c.table = [(s, tuple(p[x] for x in e)) for s, e in self.table]
+        c.known = [rm(k) for k in self.known]
+        cells = []
+        cell = self.log
+        while cell is not None:
+            cells.append(cell)
+            cell = cell[0]
+        log: LogCell | None = None
+        for _, seat, mv, shown in reversed(cells):
+            log = (log, seat, rmove(mv), tuple(p[x] for x in shown))
+        c.log = log
+        c._hist = (None, ())
+        c.rep = {}
+        probe = c.clone()
+        n = self.n
+        for key, v in self.rep.items():
+            turn, need, in_game, pending = (k for k in key[:4] if isinstance(k, int))
+            hands = [k for k in key[4:4 + n] if isinstance(k, int)]
+            table = [k for k in key[4 + n:] if isinstance(k, tuple)]
+            probe._turn = turn
+            probe.hands = [rm(h) for h in hands]
+            probe.table = [(-1, tuple(p[x] for x in e)) for e in table]  # the key holds no seats
+            probe.trick_need = need
+            probe.in_game = in_game
+            probe.pending = pending
+            c.rep[repetition_key(probe)] = v
+        c._legal = None
+        return c
 
     # ---------------------------------------------------------------- phase 1
     def _p1_lay(self, seat: int, card: Card, from_stock: bool) -> None:
