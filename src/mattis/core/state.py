@@ -611,6 +611,7 @@ class State:
         return d
 
     def __setstate__(self, d: dict[str, Any]) -> None:
+        self.trace = None  # a state pickled before the field existed records nothing
         for k, v in d.items():
             if k != "log":
                 setattr(self, k, v)
