@@ -267,36 +267,44 @@ def check_phase1_step(pre: State, move: Any, post: State) -> None:
     assert post.trick_leader == lead and post.to_act == lead
 
 
+def reference_step(pre: State, move: Move, post: State) -> None:
+    """The engine's step from ``pre`` by ``move`` to ``post`` is what the independent
+    model of the rule texts says: the legal moves (``reference_legal``), the cards a
+    pickup takes (``expected_pickup``), the phase 2 table, turn and players in
+    (``reference_phase2_step``), and the phase 1 trick, draw and lead
+    (``check_phase1_step``).  Also the step ``mattis.bots.conformance.check_option`` is given."""
+    assert set(pre.legal_moves()) == reference_legal(pre)
+    seat = pre.to_act
+    assert seat is not None
+    if pre.phase != PHASE2:
+        check_phase1_step(pre, move, post)
+        return
+    if move == PICKUP:
+        want = expected_pickup(pre)
+        assert post.log is not None
+        taken = post.log[3]  # the last history item's cards
+        assert sorted(taken) == sorted(want), (pre.rules.pickup, taken, want)
+        assert post.hands[seat] == pre.hands[seat] | sum(1 << c for c in want)
+    if post.end_reason in (None, "normal"):
+        table, to_act, finished, in_game, waiting = reference_phase2_step(pre, move)
+        if post.end_reason is None:
+            assert [list(e) for _, e in post.table] == table and post.to_act == to_act
+            assert {i for i in range(post.n) if post.in_game >> i & 1} == in_game
+            assert {i for i in range(post.n) if post.pending >> i & 1} == waiting
+        assert post.finished[: len(finished)] == finished
+
+
 def play_checked(state: State, rng: random.Random, roundtrip: bool = True) -> State:
     """Play random legal moves to the end, checking the invariants after every move."""
     check_accounting(state)
     check_turn(state)
     while not state.is_over:
         check_move_agreement(state, rng)
-        assert set(state.legal_moves()) == reference_legal(state)
         assert len(set(state.legal_moves())) == len(state.legal_moves()), "a legal move listed twice"
         move = rng.choice(state.legal_moves())
-        want = expected_pickup(state) if move == PICKUP else None
-        seat = state.to_act
-        assert seat is not None
-        before = state.hands[seat] if want is not None else 0
-        ref = reference_phase2_step(state, move) if state.phase == PHASE2 else None
-        pre = state.clone() if state.phase != PHASE2 else None
+        pre = state.clone()
         state.apply(move)
-        if pre is not None:
-            check_phase1_step(pre, move, state)
-        if ref is not None and state.end_reason in (None, "normal"):
-            table, to_act, finished, in_game, waiting = ref
-            if state.end_reason is None:
-                assert [list(e) for _, e in state.table] == table and state.to_act == to_act
-                assert {i for i in range(state.n) if state.in_game >> i & 1} == in_game
-                assert {i for i in range(state.n) if state.pending >> i & 1} == waiting
-            assert state.finished[: len(finished)] == finished
-        if want is not None:
-            assert state.log is not None
-            taken = state.log[3]  # the last history item's cards
-            assert sorted(taken) == sorted(want), (state.rules.pickup, taken, want)
-            assert state.hands[seat] == before | sum(1 << c for c in want)
+        reference_step(pre, move, state)
         check_accounting(state)
         check_turn(state)
     check_end(state)

@@ -26,7 +26,10 @@ from .observation import OVER, PHASE1, PHASE2, HistoryItem, Observation
 from .record import GameRecord, RecordError, ReplayError, load_record
 from .rules import (
     CHOICES,
+    HOUSE_OPTIONS,
+    OPTION,
     OPTION_TYPES,
+    OPTIONS,
     PRESET_DOCS,
     PRESETS,
     Chance,
@@ -37,6 +40,7 @@ from .rules import (
     GoingOut,
     Leader2,
     NextLeader,
+    OptionSpec,
     Phase1End,
     Pickup,
     Rules,
@@ -64,7 +68,7 @@ def build_kind() -> str:
 
 
 __all__ = [
-    "CHANCE", "CHOICES", "OPTION_TYPES", "OVER", "PHASE1", "PHASE2", "PICKUP", "PRESETS", "PRESET_DOCS", "RANK",
+    "CHANCE", "CHOICES", "HOUSE_OPTIONS", "OPTION", "OPTIONS", "OPTION_TYPES", "OptionSpec", "OVER", "PHASE1", "PHASE2", "PICKUP", "PRESETS", "PRESET_DOCS", "RANK",
     "SUIT", "Card", "CardError", "Chance", "Draw", "EmptyFighter", "EmptyHand", "Follow", "GameRecord",
     "GameSetupError", "GoingOut", "HistoryItem", "Illegal", "IllegalMoveError", "Leader2", "Move", "MoveError",
     "MoveKind",

@@ -179,20 +179,6 @@ class NextLeader(StrEnum):
     for kortspillet Skitgubbe)."""
 
 
-#: The type of every option that takes a word.
-OPTION_TYPES: Final[dict[str, type[StrEnum]]] = {
-    "tricks": Tricks, "ties": Ties, "draw": Draw, "chance": Chance, "trump": Trump,
-    "phase1_end": Phase1End, "empty_hand": EmptyHand, "leader2": Leader2, "follow": Follow,
-    "pickup": Pickup, "trick_size": TrickSize, "empty_fighter": EmptyFighter, "going_out": GoingOut,
-    "next_leader": NextLeader,
-}
-
-#: The allowed values of every option that takes a word, as spelled in records.
-CHOICES: Final[dict[str, tuple[str, ...]]] = {
-    option: tuple(v.value for v in kind) for option, kind in OPTION_TYPES.items()
-}
-
-
 @dataclass(frozen=True, slots=True)
 class Rules:
     """One variant of the Mattis family.  Build it with :func:`preset`."""
@@ -375,18 +361,142 @@ class Rules:
         return [(f.name, str(getattr(self, f.name))) for f in dataclasses.fields(self)]
 
 
+#: The parts of the engine an option can reach (:attr:`OptionSpec.reaches`).
+PHASE1_FLOW: Final = "phase1_flow"
+"""The phase-1 machine in ``core/state.py``: dealing, tricks, fights, drawing, its end."""
+PHASE2_LEGAL: Final = "phase2_legal"
+"""What may be laid or picked up in phase 2 (``core/legal.py``)."""
+PHASE2_FLOW: Final = "phase2_flow"
+"""The phase-2 machine in ``core/state.py``: who leads, tricks, who is out."""
+DETERMINIZER: Final = "determinizer"
+"""What a move reveals, which the determinizer uses to place hidden cards."""
+SOLVER: Final = "solver"
+"""The 2-player phase-2 solver's own move generator (``bots/solver.py``)."""
+SITTING: Final = "sitting"
+"""Only the next game of a sitting (``play/sitting.py``)."""
+REACHES: Final[tuple[str, ...]] = (PHASE1_FLOW, PHASE2_LEGAL, PHASE2_FLOW, DETERMINIZER, SOLVER, SITTING)
+
+WORD: Final = "word"
+BOOL: Final = "bool"
+INT: Final = "int"
+
+
+@dataclass(frozen=True, slots=True)
+class OptionSpec:
+    """One rule option, declared once: everything that iterates options reads this."""
+
+    name: str
+    """The :class:`Rules` field (and the key in records and ``--set``)."""
+    kind: str
+    """``word`` (a :class:`~enum.StrEnum`), ``bool`` or ``int``."""
+    values: tuple[Any, ...]
+    """The values offered and tested: every word of the enum, ``(False, True)``, or the
+    whole numbers offered (for ``sequences``: 0 and the lengths a table may ask)."""
+    default: Any
+    """The value of ``Rules()``."""
+    source: str
+    """The rule text(s) the option comes from, by title, with a quote."""
+    reaches: tuple[str, ...]
+    """The parts of the engine it changes (:data:`REACHES`)."""
+    enum: type[StrEnum] | None = None
+    """The value type of a ``word`` option."""
+    shown: bool = True
+    """Shown to players (in the rules in words and the settings)."""
+    house: bool = True
+    """Offered as a house rule (terminal settings, web create form, game strings)."""
+
+
+_D = Rules()
+
+
+def _word(enum: type[StrEnum], name: str, source: str, *reaches: str) -> OptionSpec:
+    return OptionSpec(name, WORD, tuple(v.value for v in enum), getattr(_D, name), source, reaches, enum)
+
+
+def _flag(name: str, source: str, *reaches: str) -> OptionSpec:
+    return OptionSpec(name, BOOL, (False, True), getattr(_D, name), source, reaches)
+
+
+def _int(name: str, values: tuple[int, ...], source: str, *reaches: str, shown: bool = True,
+         house: bool = False) -> OptionSpec:
+    return OptionSpec(name, INT, values, getattr(_D, name), source, reaches, None, shown, house)
+
+
+OPTIONS: Final[tuple[OptionSpec, ...]] = (
+    _int("min_players", (2, 3), "Regler for kortspillet Mattis: 2-6; Mattis regler – også kjent som Blodmattis: "
+         "3-6", PHASE1_FLOW),
+    _int("max_players", (4, 6), "Regler for kortspillet Mattis: 2-6", PHASE1_FLOW),
+    _int("max_pair_players", (4, 6), "Regler for kortspillet Skitgubbe: \"Fem eller seks går med varianten der "
+         "alle legger kort i hvert stikk\"", PHASE1_FLOW),
+    _int("two_player_discard", (0, 10), "Regler for kortspillet Mattis: ten cards set aside when two play",
+         PHASE1_FLOW),
+    _word(Tricks, "tricks", "Regler for kortspillet Mattis (Hund: \"Forskjellen ligger i første runde\")",
+          PHASE1_FLOW),
+    _word(Ties, "ties", "Regler for kortspillet Mattis \"blir det krig\"; Mattis regler – også kjent som "
+          "Blodmattis \"ny støting\"", PHASE1_FLOW),
+    _word(Draw, "draw", "Regler for kortspillet Mattis \"fyller du opp etter hver utspilling\"; Mattis regler – "
+          "også kjent som Blodmattis \"Etter hver bunke trekker alle opp til tre kort\"", PHASE1_FLOW, DETERMINIZER),
+    _word(Chance, "chance", "Regler for kortspillet Skitgubbe \"bare lov så lenge det ligger mer enn ett kort\"",
+          PHASE1_FLOW),
+    _word(Trump, "trump", "Regler for kortspillet Mattis \"Kortet legges til side med baksiden opp\"; Mattis "
+          "regler – også kjent som Blodmattis \"Snu nederste kort i stokken\"", PHASE1_FLOW, DETERMINIZER),
+    _word(Phase1End, "phase1_end", "Regler for kortspillet Skitgubbe \"Fase 1 slutter i det øyeblikket den som "
+          "står for tur, ikke har noe kort å legge\"", PHASE1_FLOW),
+    _word(EmptyHand, "empty_hand", "Regler for kortspillet Skitgubbe \"er du ferdig og slipper fase 2\"",
+          PHASE2_FLOW),
+    _word(Leader2, "leader2", "Mattis regler – også kjent som Blodmattis \"GameRules lar i stedet den som vant "
+          "siste stikk i fase 1 begynne\"", PHASE2_FLOW),
+    _word(Follow, "follow", "Mattis regler – også kjent som Blodmattis \"Følg farge hvis du kan\"",
+          PHASE2_LEGAL, DETERMINIZER, SOLVER),
+    _word(Pickup, "pickup", "Regler for kortspillet Mattis (undertrekk); Regler for kortspillet Skitgubbe",
+          PHASE2_LEGAL, SOLVER),
+    _flag("pickup_optional", "Regler for kortspillet Skitgubbe \"Du kan alltid ta opp\"", PHASE2_LEGAL,
+          DETERMINIZER, SOLVER),
+    _flag("pickup_run", "Regler for kortspillet Skitgubbe \"Med serier tar de fleste også opp sammenhengende "
+          "kort\"", PHASE2_LEGAL, SOLVER),
+    _word(TrickSize, "trick_size", "Regler for kortspillet Skitgubbe \"da stikket begynte\"; Mattis regler – "
+          "også kjent som Blodmattis \"aktive spillere\"", PHASE2_FLOW, SOLVER),
+    _word(GoingOut, "going_out", "Mattis regler – også kjent som Blodmattis \"En spiller er ute når hånden er "
+          "tom og det siste kortet spilleren la, ikke blir tatt opp igjen\"", PHASE2_FLOW, SOLVER),
+    _int("sequences", (0, 2, 3, 4, 5), "Regler for kortspillet Mattis \"Noen bord krever at en serie er på minst "
+         "tre kort\"", PHASE2_LEGAL, SOLVER, house=True),
+    _word(EmptyFighter, "empty_fighter", "Mattis regler – også kjent som Blodmattis \"Hva som skjer i en "
+          "støting hvis en spiller ikke har kort igjen på hånden til kampkort\"", PHASE1_FLOW),
+    _word(NextLeader, "next_leader", "Regler for kortspillet Skitgubbe \"mange lar taperen spille ut første "
+          "stikk neste gang\"", SITTING),
+    _flag("leftovers_shown", "Regler for kortspillet Skitgubbe \"viser de dem fram\"", PHASE1_FLOW,
+          DETERMINIZER),
+    _int("phase2_cap", (2000, 40), "no rule text: a guarantee that every game ends", PHASE2_FLOW, shown=False),
+)
+"""Every rule option, in the order of the :class:`Rules` fields (a test walks both)."""
+
+OPTION: Final[dict[str, OptionSpec]] = {spec.name: spec for spec in OPTIONS}
+"""The option table by name."""
+
+#: The type of every option that takes a word.
+OPTION_TYPES: Final[dict[str, type[StrEnum]]] = {
+    spec.name: spec.enum for spec in OPTIONS if spec.enum is not None
+}
+
+#: The allowed values of every option that takes a word, as spelled in records.
+CHOICES: Final[dict[str, tuple[str, ...]]] = {
+    spec.name: tuple(str(v) for v in spec.values) for spec in OPTIONS if spec.kind == WORD
+}
+
+#: The options a house may change, in table order.
+HOUSE_OPTIONS: Final[tuple[OptionSpec, ...]] = tuple(spec for spec in OPTIONS if spec.house)
+
+
 def _check_kinds(values: dict[str, Any]) -> None:
     """Every option value of the right kind.  Asked before a :class:`Rules` is built:
     the compiled core's constructor rejects a value of the wrong type itself."""
-    for option, kind in OPTION_TYPES.items():
-        if option in values and not isinstance(values[option], kind):
+    for option, value in values.items():
+        spec = OPTION[option]
+        if spec.enum is not None and not isinstance(value, spec.enum):
             raise RulesError(f"{option} must be one of {', '.join(CHOICES[option])}")
-    for option in ("pickup_optional", "pickup_run", "leftovers_shown"):
-        if option in values and not isinstance(values[option], bool):
+        if spec.kind == BOOL and not isinstance(value, bool):
             raise RulesError(f"{option} must be true or false")
-    for option in ("min_players", "max_players", "max_pair_players", "two_player_discard",
-                   "sequences", "phase2_cap"):
-        if option in values and (not isinstance(values[option], int) or isinstance(values[option], bool)):
+        if spec.kind == INT and (not isinstance(value, int) or isinstance(value, bool)):
             raise RulesError(f"{option} must be a whole number")
 
 
@@ -429,37 +539,32 @@ PRESET_DOCS: Final[dict[str, str]] = {name: TEXT[f"rules.preset.{name}"][1] for 
 
 
 def _coerce(option: str, value: Any) -> Any:
-    field_types = {f.name: f.type for f in dataclasses.fields(Rules)}
-    if option not in field_types or option == "name":
-        raise RulesError(f"unknown rule option {option!r}; options: "
-                         + ", ".join(f.name for f in dataclasses.fields(Rules) if f.name != "name"))
-    kind = field_types[option]
-    enum = OPTION_TYPES.get(option)
-    if enum is not None:
+    spec = OPTION.get(option)
+    if spec is None:
+        raise RulesError(f"unknown rule option {option!r}; options: " + ", ".join(OPTION))
+    if spec.enum is not None:
         if option == "follow" and isinstance(value, str) and value.strip() == "suit_first":
             raise RulesError("follow=suit_first is no longer a rule: no rule text says it; for the Mattis app's "
                              "'Følg farge hvis du kan' (trump only when you hold none of the suit) use follow=void")
         if isinstance(value, str):
             try:
-                return enum(value.strip())
+                return spec.enum(value.strip())
             except ValueError:
                 pass
         raise RulesError(f"{option} must be one of {', '.join(CHOICES[option])}; got {value!r}")
     if isinstance(value, str):
         text = value.strip()
-        if kind in ("int", int):
+        if spec.kind == INT:
             try:
                 return int(text)
             except ValueError:
                 raise RulesError(f"{option} must be a whole number; got {value!r}") from None
-        if kind in ("bool", bool):
-            low = text.lower()
-            if low in ("true", "yes", "1", "on", "ja"):
-                return True
-            if low in ("false", "no", "0", "off", "nei"):
-                return False
-            raise RulesError(f"{option} must be true or false; got {value!r}")
-        return text
+        low = text.lower()
+        if low in ("true", "yes", "1", "on", "ja"):
+            return True
+        if low in ("false", "no", "0", "off", "nei"):
+            return False
+        raise RulesError(f"{option} must be true or false; got {value!r}")
     return value
 
 

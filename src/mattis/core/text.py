@@ -18,13 +18,13 @@ from .cards import RANK, SUIT, Card, Lang, card_name, card_symbol, suit_name
 from .catalogue import TERM_KEYS, TEXT
 from .moves import Move, MoveKind
 from .observation import Observation
-from .rules import Chance, EmptyHand, Follow, Pickup, Rules, Ties
+from .rules import OPTIONS, Chance, EmptyHand, Follow, Pickup, Rules, Ties
 from .vocabulary import Illegal, Phase
 
 DEFAULT_NAMES: Final = ("Anne", "Bjørn", "Cato", "Dina", "Eirik", "Frida")
 
-#: Options never shown to players: the preset's name, and the engine's safety cap.
-HIDDEN_OPTIONS: Final = frozenset({"name", "phase2_cap"})
+#: Options never shown to players: the preset's name, and those the option table hides.
+HIDDEN_OPTIONS: Final = frozenset({"name", *(spec.name for spec in OPTIONS if not spec.shown)})
 
 
 def seat_names(players: int, human: int | None = None, lang: Lang = "en") -> list[str]:

@@ -41,9 +41,9 @@ from typing import Any, Final
 from ..bots import Agent
 from ..bots.arena import Paired, SeatResult, game_seeds, paired, play_game, seat_bots, summarize, wilson
 from ..bots.base import make_bot
+from ..core.rules import SITTING
 from ..core import (
-    CHOICES,
-    OPTION_TYPES,
+    HOUSE_OPTIONS,
     PHASE2,
     PRESETS,
     RANK,
@@ -81,8 +81,6 @@ DEFAULTS: Final[dict[str, dict[str, str]]] = {
 
 #: Options that say nothing about a single game (only about a sitting, or the engine's
 #: limits), left out of the house rules study.
-NOT_HOUSE_RULES: Final = frozenset({"name", "min_players", "max_players", "max_pair_players",
-                                    "two_player_discard", "phase2_cap", "next_leader"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,30 +138,22 @@ def _variant_label(option: str, value: object) -> str:
 
 
 def house_variants(base: Rules) -> list[tuple[str, Rules]]:
-    """Every single-option change of ``base`` that makes a valid rule set (one per
-    other value of each word option, the flags flipped, sequences 0/2/3)."""
+    """Every single-option change of ``base`` that makes a valid rule set: each other
+    value the option table offers for each house rule that reaches a single game (not
+    ``next_leader``, which only the next game of a sitting sees)."""
     out: list[tuple[str, Rules]] = []
-    for f in dataclasses.fields(Rules):
-        if f.name in NOT_HOUSE_RULES:
+    for spec in HOUSE_OPTIONS:
+        if SITTING in spec.reaches:
             continue
-        current = getattr(base, f.name)
-        values: list[object]
-        if f.name in OPTION_TYPES:
-            values = [OPTION_TYPES[f.name](v) for v in CHOICES[f.name]]
-        elif isinstance(current, bool):
-            values = [not current]
-        elif f.name == "sequences":
-            values = [0, 2, 3]
-        else:
-            continue
-        for v in values:
+        current = getattr(base, spec.name)
+        for v in spec.values:
             if v == current:
                 continue
             try:
-                rules = preset(base.name, **dict(base.overrides(), **{f.name: _text(v)}))
+                rules = preset(base.name, **dict(base.overrides(), **{spec.name: _text(v)}))
             except RulesError:
                 continue
-            out.append((_variant_label(f.name, v), rules))
+            out.append((_variant_label(spec.name, getattr(rules, spec.name)), rules))
     return out
 
 

@@ -19,7 +19,8 @@ from textual.geometry import Region
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
-from ..core import CHOICES, PRESETS, RulesError, preset
+from ..core import HOUSE_OPTIONS as OPTION_HOUSE
+from ..core import PRESETS, RulesError, preset
 from ..core.text import option_label, option_value_text
 from .i18n import Lang, has, t
 from .settings import LEVELS, Settings, save_settings
@@ -412,12 +413,8 @@ PACES: tuple[float | None, ...] = (None, 0.0, 0.4, 1.5)
 
 NAME_LENGTH = 20
 
-HOUSE_OPTIONS: tuple[tuple[str, tuple[object, ...]], ...] = (
-    *((option, tuple(CHOICES[option])) for option in CHOICES),
-    ("sequences", (0, 2, 3, 4)),
-    ("pickup_optional", (False, True)),
-    ("pickup_run", (False, True)),
-    ("leftovers_shown", (False, True)),
+HOUSE_OPTIONS: tuple[tuple[str, tuple[object, ...]], ...] = tuple(
+    (spec.name, spec.values) for spec in OPTION_HOUSE
 )
 """The rule options a house may change, with the values offered."""
 

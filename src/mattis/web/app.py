@@ -31,7 +31,7 @@ from fastapi.staticfiles import StaticFiles
 
 from ..bots import Agent
 from ..bots.base import DEFAULT_LEVEL
-from ..core import CHOICES, PRESET_DOCS, PRESETS, Move
+from ..core import CHOICES, OPTIONS, PRESET_DOCS, PRESETS, Move
 from ..core.cards import Lang
 from ..core.text import option_label, option_value_text, rules_in_words
 from ..play import Referee, next_move
@@ -75,9 +75,7 @@ class Conn:
 
 LANGS: Final[tuple[Lang, ...]] = ("nb", "en")
 GRACE_CHOICES: Final = (15, 30, 60, 120, 300, None)
-BOOL_OPTIONS: Final = ("pickup_optional", "pickup_run", "leftovers_shown")
-SEQUENCE_VALUES: Final = (0, 2, 3, 4, 5)
-HOUSE_OPTIONS: Final = (*CHOICES, *BOOL_OPTIONS, "sequences")
+HOUSE_OPTIONS: Final = tuple(spec.name for spec in OPTIONS if spec.house)
 """The rule options a host may change in the create form (not the engine's limits or the
 player counts, which the preset and the seat count settle)."""
 
@@ -90,9 +88,10 @@ def _plain(value: object) -> object:
 def house_options() -> list[dict[str, Any]]:
     """Each house-rule option with its values, all in the players' words in both languages."""
     out: list[dict[str, Any]] = []
-    for option in HOUSE_OPTIONS:
-        values: tuple[object, ...] = (CHOICES[option] if option in CHOICES
-                                      else (False, True) if option in BOOL_OPTIONS else SEQUENCE_VALUES)
+    for spec in OPTIONS:
+        if not spec.house:
+            continue
+        option, values = spec.name, spec.values
         out.append({"option": option, "label": {lang: option_label(option, lang) for lang in LANGS},
                     "values": [{"value": v, "text": {lang: option_value_text(option, v, lang) for lang in LANGS}}
                                for v in values]})

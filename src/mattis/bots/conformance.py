@@ -1,0 +1,196 @@
+"""``check_option``: does every part of the engine follow a rule set?
+
+Modelled on OpenSpiel's ``random_sim_test``: seeded random games under ``rules``,
+checked move by move, plus the parts that random games do not reach.  Each check
+raises :class:`ConformanceError` naming the part that disagrees:
+
+* **moves**: every legal move is accepted by ``State.apply`` (on a clone), no move is
+  listed twice, all 52 cards stay accounted for, and an independent reference model
+  (``reference``, called with the state before the move, the move and the state after)
+  agrees with every step;
+* **solver**: on small two-player phase-2 positions the 2-player solver
+  (:func:`~mattis.bots.solver.two_player_values`, or the general :class:`Solver` where
+  play can cycle) gives every move the value plain minimax over the engine's moves
+  gives;
+* **determinizer**: a state sampled from a seat's observation shows that seat exactly
+  that observation;
+* **words**: every option value of ``rules`` has its words in both languages (the
+  option's label, each word value's ``val.*`` entry), and the rules in words and how to
+  play render in both languages and name each shown option's value.
+
+It lives with the bots, not the core, because it asks the solver; the core's rule
+knowledge it checks is reached through the public API only.
+
+>>> from mattis.core import preset
+>>> report = check_option(preset("mattis", follow="void"), games=1, positions=3, samples=2)
+>>> report.games, report.moves > 50, report.solver_positions
+(1, True, 3)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..core import OPTIONS, Move, Rules, State
+from ..core.cards import Lang
+from ..core.catalogue import TEXT
+from ..core.determinize import sample_state
+from ..core.observation import PHASE2
+from ..core.testing import all_card_masks
+from ..core.text import how_to_play, option_label, option_value_text, rules_in_words
+from .solver import Solver, brute_force, two_player_exact, two_player_values
+
+Reference = Callable[[State, Move, State], None]
+"""An independent model's check of one step: ``(before, move, after)``; it raises
+``AssertionError`` where the engine's step is not what the rule text says."""
+
+LANGS: tuple[Lang, ...] = ("nb", "en")
+FULL = (1 << 52) - 1
+
+
+class ConformanceError(AssertionError):
+    """A part of the engine that does not follow the rule set."""
+
+
+@dataclass(frozen=True, slots=True)
+class Conformance:
+    """What :func:`check_option` checked (so a caller can assert it checked enough)."""
+
+    games: int
+    moves: int
+    solver_positions: int
+    samples: int
+
+
+def check_option(rules: Rules, *, games: int = 2, positions: int = 8, samples: int = 6, seed: int = 0,
+                 reference: Reference | None = None) -> Conformance:
+    """Check every part of the engine under ``rules`` (see the module docstring);
+    seeded by ``seed``.  Raises :class:`ConformanceError` at the first disagreement."""
+    check_words(rules)
+    rng = random.Random(seed)
+    moves = 0
+    sampled = 0
+    allowed = list(rules.allowed_players())
+    for g in range(games):
+        players = allowed[(seed + g) % len(allowed)]
+        state = State.new(rules, players, seed=f"check/{seed}/{g}", dealer=g % players)
+        n_samples = 0
+        while not state.is_over:
+            legal = state.legal_moves()
+            if not legal:
+                raise ConformanceError(f"moves: seat {state.to_act} has no legal move under {rules}")
+            if len(set(legal)) != len(legal):
+                raise ConformanceError(f"moves: a legal move listed twice: {[str(m) for m in legal]}")
+            for m in legal:
+                state.clone().apply(m)
+            if n_samples < samples and rng.random() < 0.1:
+                _check_sample(state, rng)
+                n_samples += 1
+            move = rng.choice(legal)
+            before = state.clone()
+            state.apply(move)
+            moves += 1
+            _check_accounting(state)
+            if reference is not None:
+                try:
+                    reference(before, move, state)
+                except AssertionError as e:
+                    raise ConformanceError(f"moves: the reference model disagrees after {move} "
+                                           f"under {rules.overrides()}: {e}") from e
+        sampled += n_samples
+    solved = check_solver(rules, positions, seed)
+    return Conformance(games, moves, solved, sampled)
+
+
+def check_words(rules: Rules) -> None:
+    """Every option value of ``rules`` has its words in both languages, and the rules
+    in words and how to play render in both languages, naming each shown value."""
+    for spec in OPTIONS:
+        value = getattr(rules, spec.name)
+        if f"opt.{spec.name}" not in TEXT:
+            raise ConformanceError(f"words: no catalogue entry opt.{spec.name}")
+        if spec.enum is not None and f"val.{spec.name}.{value}" not in TEXT:
+            raise ConformanceError(f"words: no catalogue entry val.{spec.name}.{value}")
+    for lang in LANGS:
+        try:
+            shown = dict(rules_in_words(rules, lang))
+            howto = how_to_play(rules, lang)
+        except KeyError as e:
+            raise ConformanceError(f"words: the rules in words or how to play ({lang}) need {e}") from e
+        if not howto or not all(h and p for h, p in howto):
+            raise ConformanceError(f"words: how to play ({lang}) has an empty part")
+        for spec in OPTIONS:
+            if not spec.shown:
+                continue
+            label = option_label(spec.name, lang)
+            if label not in shown:
+                raise ConformanceError(f"words: the rules in words ({lang}) leave out {spec.name}")
+            said = option_value_text(spec.name, getattr(rules, spec.name), lang)
+            if spec.name != "ties" and shown[label] != said:  # ties: the variant's own fight word
+                raise ConformanceError(f"words: {spec.name} said as {shown[label]!r}, not {said!r}")
+
+
+def check_solver(rules: Rules, positions: int, seed: int = 0) -> int:
+    """The 2-player solver against plain minimax on ``positions`` small phase-2
+    positions under ``rules``; returns the number of positions compared."""
+    for k in range(positions):
+        s = tiny_position(rules, seed * 1000 + k, 3 if two_player_exact(rules) and not rules.pickup_optional else 2)
+        me = s.to_act
+        assert me is not None
+        if two_player_exact(rules):
+            values = two_player_values(s)
+        else:
+            values = Solver(me).solve(s)[1]
+        if set(values) != set(s.legal_moves()):
+            raise ConformanceError(f"solver: moves {sorted(map(str, values))} but the engine has "
+                                   f"{sorted(map(str, s.legal_moves()))}")
+        for move, v in values.items():
+            c = s.clone()
+            c.apply(move)
+            want = brute_force(c, me)
+            if v != want:
+                raise ConformanceError(f"solver: {move} valued {v}, minimax says {want}, in position {k}")
+    return positions
+
+
+def tiny_position(rules: Rules, seed: int, most: int, players: int = 2) -> State:
+    """A small phase-2 position: up to ``most`` cards a hand, mostly from two suits
+    (so sequences, trumps and follow-suit questions come up often)."""
+    rng = random.Random(seed)
+    deck = list(range(52))
+    rng.shuffle(deck)
+    deck = [c for c in deck if c // 13 < 2] + [c for c in deck if c // 13 >= 2]
+    hands: list[list[int]] = []
+    i = 0
+    for _ in range(players):
+        k = rng.randint(1, most)
+        hands.append(deck[i:i + k])
+        i += k
+    return State.from_position(rules, hands, trump=rng.randrange(4), leader=rng.randrange(players))
+
+
+def _check_sample(state: State, rng: random.Random) -> None:
+    seat = state.to_act
+    assert seat is not None
+    obs = state.observation(seat)
+    d = sample_state(obs, rng)
+    if d.observation(seat) != obs:
+        raise ConformanceError(f"determinizer: a sample for seat {seat} shows another observation "
+                               f"(phase {int(state.phase)}, move {state.n_moves})")
+    if state.phase == PHASE2 and set(d.legal_moves()) != set(state.legal_moves()):
+        raise ConformanceError("determinizer: a sample gives the seat other legal moves")
+
+
+def _check_accounting(state: State) -> None:
+    masks = all_card_masks(state)
+    union = 0
+    for m in masks:
+        union |= m
+    if union != FULL or sum(m.bit_count() for m in masks) != 52:
+        raise ConformanceError("moves: a card lost or doubled")
+
+
+__all__ = ["Conformance", "ConformanceError", "Reference", "check_option", "check_solver", "check_words",
+           "tiny_position"]
