@@ -16,8 +16,8 @@ import test_core_properties as props
 from mattis.bots.conformance import ConformanceError, check_option
 from mattis.core import OPTIONS, PRESETS, Move, Rules, RulesError, State, preset
 from mattis.core.cards import SUIT
-from mattis.core.observation import PHASE2
 from mattis.core.catalogue import TEXT
+from mattis.core.observation import PHASE2
 from tiers import SLOW, scale
 
 NAMES = sorted(PRESETS)

@@ -68,7 +68,8 @@ def build_kind() -> str:
 
 
 __all__ = [
-    "CHANCE", "CHOICES", "HOUSE_OPTIONS", "OPTION", "OPTIONS", "OPTION_TYPES", "OptionSpec", "OVER", "PHASE1", "PHASE2", "PICKUP", "PRESETS", "PRESET_DOCS", "RANK",
+    "CHANCE", "CHOICES", "HOUSE_OPTIONS", "OPTION", "OPTIONS", "OPTION_TYPES", "OVER", "PHASE1", "PHASE2", "PICKUP",
+    "PRESETS", "PRESET_DOCS", "RANK", "OptionSpec",
     "SUIT", "Card", "CardError", "Chance", "Draw", "EmptyFighter", "EmptyHand", "Follow", "GameRecord",
     "GameSetupError", "GoingOut", "HistoryItem", "Illegal", "IllegalMoveError", "Leader2", "Move", "MoveError",
     "MoveKind",

@@ -31,7 +31,6 @@ Each figure comes with a 95% interval: Wilson for rates
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
@@ -41,7 +40,6 @@ from typing import Any, Final
 from ..bots import Agent
 from ..bots.arena import Paired, SeatResult, game_seeds, paired, play_game, seat_bots, summarize, wilson
 from ..bots.base import make_bot
-from ..core.rules import SITTING
 from ..core import (
     HOUSE_OPTIONS,
     PHASE2,
@@ -57,6 +55,7 @@ from ..core import (
     preset,
     rules_to_json,
 )
+from ..core.rules import SITTING
 from ..play import Referee, derive_seed, play_until
 
 Row = dict[str, Any]
