@@ -3,16 +3,26 @@ Norwegian in Norwegian, and the words that follow the rules in force."""
 
 from __future__ import annotations
 
-import dataclasses
 import re
 import string
 
 import pytest
 
-from mattis.core import CHOICES, PRESETS, Illegal, Reason, Rules, describe_move, parse_move, preset, reason_text
+from mattis.core import (
+    OPTIONS,
+    PRESETS,
+    Illegal,
+    Reason,
+    Rules,
+    RulesError,
+    describe_move,
+    parse_move,
+    preset,
+    reason_text,
+)
 from mattis.core.cards import SUIT_NAMES, SUIT_SYMBOLS, Lang
 from mattis.core.catalogue import TERM_KEYS, TEXT
-from mattis.core.text import as_object, fight_term, fight_word, say
+from mattis.core.text import as_object, fight_term, fight_word, option_label, option_value_text, say
 from mattis.core.vocabulary import Termination
 
 #: Keys whose text is rightly the same in both languages (names, symbols, bare fields).
@@ -71,14 +81,17 @@ def test_every_reason_has_words_and_no_stale_reason_remains() -> None:
 
 
 def test_every_rule_option_and_value_is_explained() -> None:
-    options = [f.name for f in dataclasses.fields(Rules) if f.name != "name"]
-    assert {f"opt.{o}" for o in options} == {k for k in TEXT if k.startswith("opt.")}
-    values = {f"val.{o}.{v}" for o, vs in CHOICES.items() for v in vs}
+    """Each option of the option table has its label, and each word value its words,
+    in both languages; no stale entry remains."""
+    assert {f"opt.{spec.name}" for spec in OPTIONS} == {k for k in TEXT if k.startswith("opt.")}
+    values = {f"val.{spec.name}.{v}" for spec in OPTIONS if spec.kind == "word" for v in spec.values}
     values |= {"val.yes", "val.no", "val.sequences.0"}  # booleans; sequences=0 means none
     assert values == {k for k in TEXT if k.startswith("val.")}
-    for f in dataclasses.fields(Rules):
-        if f.type in ("bool", bool):
-            assert f.name not in CHOICES
+    for spec in OPTIONS:
+        for value in spec.values:
+            for lang in ("nb", "en"):
+                words = option_value_text(spec.name, value, lang)
+                assert words and (spec.kind == "int" or words != str(value)), (spec.name, value, lang)
 
 
 def test_every_preset_end_and_term_is_worded() -> None:
@@ -172,17 +185,37 @@ def test_no_card_codes_option_identifiers_or_engine_limits(lang: Lang) -> None:
             assert not re.search(r"\b[a-z]\w*=\w", text), (key, text)  # no option=value spelled out
 
 
-@pytest.mark.parametrize("name", sorted(PRESETS))
-@pytest.mark.parametrize("lang", ["nb", "en"])
-def test_the_rules_in_force_never_show_identifiers_or_the_cap(name: str, lang: Lang) -> None:
-    from mattis.core.text import rules_in_words
+OPTION_VALUES = [(spec.name, v) for spec in OPTIONS if spec.shown for v in spec.values]
 
-    for rules in (preset(name), preset(name, sequences=3, pickup_optional=True)):
-        for label, value in rules_in_words(rules, lang):
-            assert not SNAKE.search(label) and not SNAKE.search(value), (label, value)
-            assert str(rules.phase2_cap) not in value
-        labels = [label for label, _ in rules_in_words(rules, lang)]
-        assert say("opt.phase2_cap", lang) not in labels
+
+def _with(option: str, value: object) -> Rules:
+    """``mattis`` with ``option=value`` (another preset where ``mattis`` refuses it)."""
+    for name in ["mattis", *sorted(PRESETS)]:
+        try:
+            return preset(name, **{option: value})
+        except RulesError:
+            continue
+    raise AssertionError(f"no preset takes {option}={value}")
+
+
+@pytest.mark.parametrize(("option", "value"), OPTION_VALUES, ids=[f"{o}={v}" for o, v in OPTION_VALUES])
+@pytest.mark.parametrize("lang", ["nb", "en"])
+def test_the_rules_in_force_name_every_value(option: str, value: object, lang: Lang) -> None:
+    """Every value of every option of the table is said in words (never an identifier,
+    never the engine's cap) in the rules in force, and how to play renders under it."""
+    from mattis.core.text import how_to_play, rules_in_words
+
+    rules = _with(option, value)
+    words = dict(rules_in_words(rules, lang))
+    for label, said in words.items():
+        assert not SNAKE.search(label) and not SNAKE.search(said), (label, said)
+        assert str(rules.phase2_cap) not in said
+    assert say("opt.phase2_cap", lang) not in words
+    if option != "ties":  # the fight has the variant's own word
+        assert words[option_label(option, lang)] == option_value_text(option, value, lang)
+    parts = how_to_play(rules, lang)
+    assert parts and all(h and p for h, p in parts)
+    assert not CARD_CODE.search(" ".join(p for _, p in parts))
 
 
 def test_pronoun_case_after_og_and_mellom() -> None:
@@ -229,12 +262,17 @@ def test_one_norwegian_word_per_action() -> None:
     assert not re.search(r"\btakes? in\b|\bdraws? in\b", en), "picking up is 'pick up'"
 
 
-@pytest.mark.parametrize("name", sorted(PRESETS))
+HOWTO_CASES = [(name, "", None) for name in sorted(PRESETS)] + [("", o, v) for o, v in OPTION_VALUES]
+
+
+@pytest.mark.parametrize(("name", "option", "value"), HOWTO_CASES,
+                         ids=[n or f"{o}={v}" for n, o, v in HOWTO_CASES])
 @pytest.mark.parametrize("lang", ["nb", "en"])
-def test_how_to_play_covers_what_applies(name: str, lang: Lang) -> None:
+def test_how_to_play_covers_what_applies(name: str, option: str, value: object, lang: Lang) -> None:
+    """Under every preset and every value of every option of the table."""
     from mattis.core.text import fight_word, how_to_play
 
-    rules = preset(name)
+    rules = preset(name) if name else _with(option, value)
     parts = how_to_play(rules, lang)
     headings = [h for h, _ in parts]
     text = " ".join(p for _, p in parts)
