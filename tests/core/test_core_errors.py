@@ -10,17 +10,25 @@ import pytest
 from core_helpers import assert_illegal, do, new_game, phase1_position, position
 
 from mattis.core import (
+    CHANCE,
     CHOICES,
+    PICKUP,
     GameSetupError,
+    Illegal,
     IllegalMoveError,
+    Move,
     MoveError,
+    Reason,
     RulesError,
     State,
     parse_move,
     parse_overrides,
+    play,
     preset,
     rules_from_json,
 )
+from mattis.core.cards import SUIT
+from mattis.core.observation import PHASE2
 
 
 @pytest.mark.parametrize("option", sorted(CHOICES))
@@ -175,23 +183,66 @@ def test_illegal_after_game_over() -> None:
         s.apply(parse_move("pickup"))
 
 
-def test_every_rejected_move_changes_nothing_on_random_states() -> None:
-    from mattis.core import CHANCE, PICKUP, play
+def expected_reason(s: State, m: Move) -> Illegal:
+    """Why ``m`` (one card, sjanse or a pickup) is illegal in ``s``, from the rule texts
+    and written out here, not asked of the engine."""
+    r = s.rules
+    seat = s.to_act
+    assert seat is not None
+    held = set(s.hand(seat))
+    if s.phase != PHASE2:
+        if m == PICKUP:
+            return Illegal(Reason.NO_PICKUP_IN_PHASE1)
+        if m == CHANCE:
+            if r.chance == "off":
+                return Illegal(Reason.CHANCE_OFF)
+            if not s.stock:
+                return Illegal(Reason.CHANCE_NO_STOCK)
+            if len(s.stock) < (2 if r.trump == "last_card" else 1):  # the hidden trump is never taken
+                return Illegal(Reason.CHANCE_STOCK)
+            return Illegal(Reason.CHANCE_NOT_LEADING)
+        return Illegal(Reason.NOT_HELD, cards=m.cards)
+    if m == CHANCE:
+        return Illegal(Reason.NO_CHANCE_IN_PHASE2)
+    if m == PICKUP:
+        return Illegal(Reason.NOTHING_TO_PICK_UP if not s.table else Reason.MUST_BEAT_NOT_PICK_UP)
+    card = m.cards[0]
+    if card not in held:
+        return Illegal(Reason.NOT_HELD, cards=(card,))
+    top = s.table[-1][1]
+    led = SUIT[top[0]]
+    of_led = tuple(sorted(c for c in held if SUIT[c] == led))
+    if SUIT[card] != led and r.follow == "void" and of_led:
+        return Illegal(Reason.MUST_FOLLOW_SUIT, cards=of_led)
+    if SUIT[card] == led:
+        return Illegal(Reason.MUST_BEAT, cards=(top[-1],))
+    return Illegal(Reason.MUST_FOLLOW_OR_TRUMP)
 
-    for seed in range(20):
-        s = State.new(preset(["mattis", "hund", "blodmattis", "skitgubbe"][seed % 4]), 3 + seed % 2, seed=seed)
+
+@pytest.mark.parametrize("name", ["mattis", "hund", "blodmattis", "skitgubbe"])
+def test_every_rejected_move_has_the_expected_reason_and_changes_nothing(name: str) -> None:
+    """On random states the refusal's reason is the one the rule texts give (written
+    out in :func:`expected_reason`), ``why_illegal`` says the same, and nothing changes."""
+    seen: set[Reason] = set()
+    for seed in range(8):
+        s = State.new(preset(name, sequences=0), 3 + seed % 2, seed=seed)
         rng = random.Random(seed)
         while not s.is_over:
             legal = set(s.legal_moves())
             for m in [play(c) for c in range(52)] + [CHANCE, PICKUP]:
                 if m in legal or rng.random() > 0.05:
                     continue
+                want = expected_reason(s, m)
                 snap = s.snapshot()
                 with pytest.raises(IllegalMoveError) as e:
                     s.apply(m)
-                assert str(e.value) and e.value.illegal == s.why_illegal(m) and str(s.why_illegal(m)) == str(e.value)
+                assert e.value.illegal == want, (str(m), e.value.illegal, want)
+                assert s.why_illegal(m) == want and str(e.value) == str(want)
                 assert s.snapshot() == snap
+                seen.add(want.reason)
             s.apply(rng.choice(s.legal_moves()))
+    assert {Reason.NOT_HELD, Reason.NO_PICKUP_IN_PHASE1, Reason.NO_CHANCE_IN_PHASE2} <= seen
+    assert len(seen) >= 5, seen
 
 
 def test_move_text_errors() -> None:
