@@ -53,10 +53,10 @@ def rules_for(base: str, option: str, value: object) -> Rules:
 def test_check_option(base: str, option: str, value: object) -> None:
     rules = rules_for(base, option, value)
     assert getattr(rules, option) == value
-    report = check_option(rules, games=scale(3, 8), positions=scale(6, 25), samples=scale(3, 6),
+    report = check_option(rules, games=scale(3, 8), positions=scale(30, 100), samples=scale(3, 6),
                           seed=len(option), reference=props.reference_step)
     assert report.games == scale(3, 8) and report.moves > 40 * report.games
-    assert report.solver_positions == scale(6, 25) and report.samples >= 3
+    assert report.solver_positions == scale(30, 100) and report.samples >= 3
 
 
 def test_check_option_finds_a_missing_word(monkeypatch: pytest.MonkeyPatch) -> None:
