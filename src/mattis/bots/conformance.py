@@ -8,7 +8,8 @@ raises :class:`ConformanceError` naming the part that disagrees:
   listed twice, all 52 cards stay accounted for, and an independent reference model
   (``reference``, called with the state before the move, the move and the state after)
   agrees with every step;
-* **solver**: on small two-player phase-2 positions the 2-player solver
+* **solver**: the 2-player solver's own move generator lists the engine's moves along
+  random playouts, and on small two-player phase-2 positions the 2-player solver
   (:func:`~mattis.bots.solver.two_player_values`, or the general :class:`Solver` where
   play can cycle) gives every move the value plain minimax over the engine's moves
   gives;
@@ -33,14 +34,14 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..core import OPTIONS, Move, Rules, State
+from ..core import OPTIONS, PICKUP, Move, Rules, State, cards_of, mask_of
 from ..core.cards import Lang
 from ..core.catalogue import TEXT
 from ..core.determinize import sample_state
 from ..core.observation import PHASE2
 from ..core.testing import all_card_masks
 from ..core.text import how_to_play, option_label, option_value_text, rules_in_words
-from .solver import Solver, brute_force, two_player_exact, two_player_values
+from .solver import Solver, TwoPlayerSolver, brute_force, two_player_exact, two_player_values
 
 Reference = Callable[[State, Move, State], None]
 """An independent model's check of one step: ``(before, move, after)``; it raises
@@ -136,6 +137,8 @@ def check_solver(rules: Rules, positions: int, seed: int = 0) -> int:
     """The 2-player solver against plain minimax on ``positions`` small phase-2
     positions under ``rules``; returns the number of positions compared."""
     for k in range(positions):
+        if two_player_exact(rules):
+            _check_solver_moves(tiny_position(rules, seed * 1000 + k, 6), random.Random(k))
         s = tiny_position(rules, seed * 1000 + k, 3 if two_player_exact(rules) and not rules.pickup_optional else 2)
         me = s.to_act
         assert me is not None
@@ -155,6 +158,29 @@ def check_solver(rules: Rules, positions: int, seed: int = 0) -> int:
     return positions
 
 
+def _check_solver_moves(s: State, rng: random.Random) -> None:
+    """Along a random playout from ``s``, the 2-player solver's own move generator
+    (its leads, and its answers plus the pickup) lists exactly the engine's moves."""
+    while not s.is_over and s.phase == PHASE2 and s.in_game == 3:
+        me = s.to_act
+        assert me is not None
+        sv = TwoPlayerSolver(s.trump, s.rules)
+        hand = s.hands[me]
+        engine = {mask_of(m.cards) for m in s.legal_moves() if m != PICKUP}
+        if s.table:
+            mine = set(sv.beats(hand, mask_of(s.table[-1][1])))
+            pickup = not mine or s.rules.pickup_optional
+            if pickup != (PICKUP in s.legal_moves()):
+                raise ConformanceError(f"solver: pickup {'allowed' if pickup else 'refused'} where the engine "
+                                       f"{'refuses' if pickup else 'allows'} it")
+        else:
+            mine = set(sv.leads(hand))
+        if mine != engine:
+            raise ConformanceError(f"solver: its own moves {sorted(map(cards_of, mine))} but the engine has "
+                                   f"{sorted(map(cards_of, engine))} ({'answer' if s.table else 'lead'})")
+        s.apply(rng.choice(s.legal_moves()))
+
+
 def tiny_position(rules: Rules, seed: int, most: int, players: int = 2) -> State:
     """A small phase-2 position: up to ``most`` cards a hand, mostly from two suits
     (so sequences, trumps and follow-suit questions come up often)."""
@@ -168,7 +194,9 @@ def tiny_position(rules: Rules, seed: int, most: int, players: int = 2) -> State
         k = rng.randint(1, most)
         hands.append(deck[i:i + k])
         i += k
-    return State.from_position(rules, hands, trump=rng.randrange(4), leader=rng.randrange(players))
+    # trump is one of the two dense suits in three positions of four: trumping comes up often
+    trump = rng.randrange(2) if rng.random() < 0.75 else rng.randrange(2, 4)
+    return State.from_position(rules, hands, trump=trump, leader=rng.randrange(players))
 
 
 def _check_sample(state: State, rng: random.Random) -> None:
