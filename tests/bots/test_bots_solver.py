@@ -7,7 +7,8 @@ import random
 import pytest
 
 from mattis.bots.solver import Solver, brute_force, two_player_exact, two_player_values
-from mattis.core import CHOICES, PICKUP, State, play, preset
+from mattis.core import OPTIONS, PICKUP, State, play, preset
+from mattis.core.rules import SOLVER
 from tiers import scale
 
 RULES: list[tuple[str, dict[str, object]]] = [
@@ -17,12 +18,12 @@ RULES: list[tuple[str, dict[str, object]]] = [
     ("blodmattis", {"min_players": 2, "going_out": "laid"}),
     ("skitgubbe", {"sequences": 2}),  # pickup the last entry / run, optional pickup
 ]
-# Every value of every rule option (a new option or value is covered without editing
-# this file), with sequences on so that runs meet every phase 2 rule, plus the
-# yes/no options.  The solver must agree with plain minimax over the engine's moves.
-RULES += [("mattis", {option: value, "sequences": 2}) for option, values in CHOICES.items() for value in values]
-RULES += [("mattis", {"pickup_optional": True, "sequences": 3}), ("skitgubbe", {"pickup_optional": False}),
-          ("skitgubbe", {"sequences": 2, "pickup_run": False})]
+# Every value of every option of the option table (a new option or value is covered
+# without editing this file), with sequences on so that runs meet every phase 2 rule.
+# The solver must agree with plain minimax over the engine's moves.
+RULES += [("mattis", {spec.name: value, **({} if spec.name == "sequences" else {"sequences": 2})})
+          for spec in OPTIONS if SOLVER in spec.reaches or spec.kind == "word" for value in spec.values]
+RULES += [("skitgubbe", {"pickup_optional": False}), ("skitgubbe", {"sequences": 2, "pickup_run": False})]
 RULE_IDS = [f"{name}-" + "-".join(f"{k}={v}" for k, v in kw.items()) for name, kw in RULES]
 
 

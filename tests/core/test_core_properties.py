@@ -32,7 +32,7 @@ from core_helpers import check_accounting, check_end, check_move_agreement, chec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mattis.core import CHANCE, CHOICES, PICKUP, GameRecord, Move, Rules, State, cards_of, play, preset
+from mattis.core import CHANCE, HOUSE_OPTIONS, PICKUP, GameRecord, Move, Rules, State, cards_of, play, preset
 from mattis.core.cards import RANK, SUIT
 from mattis.core.observation import PHASE2
 from mattis.core.testing import relabelled
@@ -332,16 +332,13 @@ def test_preset_games(name: str, opts: dict[str, Any], players: int, seed: int, 
 
 
 def rule_sets() -> st.SearchStrategy[Rules]:
-    word = {k: st.sampled_from(v) for k, v in CHOICES.items()}
+    """A preset with any of the option table's house rules changed to any offered value,
+    and the phase 2 cap sometimes small."""
+    house = {spec.name: st.sampled_from(spec.values) for spec in HOUSE_OPTIONS}
     return st.builds(
-        lambda name, d, opt, shown, run, seq, cap: preset(name, pickup_optional=opt, leftovers_shown=shown,
-                                                          pickup_run=run, sequences=seq, phase2_cap=cap, **d),
+        lambda name, d, cap: preset(name, phase2_cap=cap, **d),
         st.sampled_from(["mattis", "hund", "blodmattis", "skitgubbe"]),
-        st.fixed_dictionaries({}, optional=word),
-        st.booleans(),
-        st.booleans(),
-        st.booleans(),
-        st.sampled_from([0, 0, 2, 3]),
+        st.fixed_dictionaries({}, optional=house),
         st.sampled_from([2000, 2000, 2000, 40]),
     )
 
