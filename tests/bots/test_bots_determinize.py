@@ -7,14 +7,16 @@ from collections.abc import Iterator
 
 import pytest
 
-from mattis.core import PICKUP, PRESETS, State, parse_card, preset
+from mattis.core import OPTIONS, PICKUP, PRESETS, Rules, State, parse_card, preset
 from mattis.core.determinize import sample_state
 from mattis.core.observation import PHASE2
+from mattis.core.rules import DETERMINIZER
 
 
-def _random_positions(name: str, players: int, games: int, p: float, seed: int) -> Iterator[tuple[State, int]]:
+def _random_positions(name: str | Rules, players: int, games: int, p: float, seed: int
+                      ) -> Iterator[tuple[State, int]]:
     """(state, seat) at random decision points of random games."""
-    rules = preset(name)
+    rules = preset(name) if isinstance(name, str) else name
     rng = random.Random(seed)
     for g in range(games):
         s = State.new(rules, players, seed=seed * 1000 + g)
@@ -37,6 +39,25 @@ def test_sampled_observation_equals_real(name: str) -> None:
             assert d.observation(seat) == obs
             checked += 1
     assert checked > 50
+
+
+#: Every value of every option of the option table that reaches what a move reveals.
+REVEALING = [(spec.name, v) for spec in OPTIONS if DETERMINIZER in spec.reaches for v in spec.values]
+
+
+@pytest.mark.parametrize(("option", "value"), REVEALING, ids=[f"{o}={v}" for o, v in REVEALING])
+def test_sampled_observation_equals_real_under_every_value(option: str, value: object) -> None:
+    """Under every value of every option the determinizer depends on (the option table's
+    ``determinizer`` reach), a sample shows the seat exactly its observation."""
+    rules = preset("mattis", **{option: value, "sequences": 2})
+    checked = 0
+    for n in (2, 3):
+        for s, seat in _random_positions(rules, n, 2, 0.15, 5 + n):
+            obs = s.observation(seat)
+            d = sample_state(obs, random.Random(checked))
+            assert d.observation(seat) == obs
+            checked += 1
+    assert checked > 20
 
 
 def test_other_seats_also_see_the_same_public_facts() -> None:
