@@ -26,9 +26,12 @@ from mattis.core import (
     CHANCE,
     PRESETS,
     GameSetupError,
+    GoingOut,
+    MoveKind,
     Reason,
     RulesError,
     State,
+    Termination,
     card_code,
     parse_position,
     play,
@@ -679,7 +682,7 @@ def test_going_out_trick_size_and_order(going_out: str) -> None:
 def test_going_out_cleared_picked_up_stays_in_and_must_pick_up() -> None:
     """Her last card picked up again, Anne is still in with an empty hand; on her turn she
     must pick up ("Har spilleren ingen kort, må spilleren ta opp et kort fra bordet")."""
-    s = position("blodmattis", ["4S", "5S 9C", "7C 8C"], "H", leader=0)
+    s = position(preset("blodmattis", going_out="cleared"), ["4S", "5S 9C", "7C 8C"], "H", leader=0)
     do(s, "0 play 4S", "1 pickup")  # Bjørn takes the oldest entry, Anne's 4S, back
     assert s.finished == [] and s.observation(0).waiting == () and s.observation(0).in_game == (0, 1, 2)
     assert s.to_act == 2  # the table is empty: the next player on the left leads
@@ -692,12 +695,12 @@ def test_going_out_cleared_picked_up_stays_in_and_must_pick_up() -> None:
 def test_going_out_cleared_order_and_the_last_one_in() -> None:
     """Players whose last entries are cleared together go out in the order they laid
     them; the player left in is the Mattis, even with an empty hand."""
-    s = position("blodmattis", ["4S", "5S", "6S 2C"], "H", leader=0)
+    s = position(preset("blodmattis", going_out="cleared"), ["4S", "5S", "6S 2C"], "H", leader=0)
     do(s, "0 play 4S", "1 play 5S")
     assert s.observation(2).waiting == (0, 1)
     do(s, "2 play 6S")
     assert s.is_over and s.finished == [0, 1] and s.losers == [2] and s.mattis == 2
-    s = position(preset("blodmattis", min_players=2), ["4S", "5S"], "H", leader=0)
+    s = position(preset("blodmattis", min_players=2, going_out="cleared"), ["4S", "5S"], "H", leader=0)
     do(s, "0 play 4S", "1 play 5S")
     assert s.is_over and s.finished == [0] and s.losers == [1] and s.hand(1) == []
     # under laid Anne is out the moment she lays: Bjørn is Mattis holding his 5S
@@ -706,8 +709,50 @@ def test_going_out_cleared_order_and_the_last_one_in() -> None:
     assert s.is_over and s.finished == [0] and s.losers == [1] and s.hand(1) == cs("5S")
 
 
+def _pickup_first(s: State) -> list[str]:
+    """Play to the end, picking up whenever allowed, else the first legal move."""
+    moves: list[str] = []
+    while not s.is_over:
+        legal = s.legal_moves()
+        m = next((x for x in legal if x.kind is MoveKind.PICKUP), legal[0])
+        moves.append(f"{s.to_act} {m}")
+        s.apply(m)
+    return moves
+
+
+def test_going_out_holders_ends_when_one_holds_cards_where_cleared_repeats() -> None:
+    """Mattis regler – også kjent som Blodmattis: "Spillet fortsetter til bare én spiller
+    har kort igjen".  The deal of tests/core/records/app_last_holder.json: under
+    ``holders`` it ends by play after three moves (Bjørn, the only one holding cards, is
+    the Mattis); under ``cleared`` the three cards pass round until the repetition rule
+    stops it."""
+    hands = ["4S", "5C", "6D"]
+    s = position(preset("blodmattis"), hands, "H", leader=0)
+    assert s.rules.going_out is GoingOut.HOLDERS
+    assert _pickup_first(s) == ["0 play 4S", "1 pickup", "2 play 6D"]
+    assert s.end_reason is Termination.NORMAL and s.losers == [1] and s.finished == [2, 0]
+    old = position(preset("blodmattis", going_out="cleared"), hands, "H", leader=0)
+    moves = _pickup_first(old)
+    assert old.end_reason is Termination.REPETITION and len(moves) == 26 and old.finished == []
+
+
+def test_going_out_holders_trick_of_the_players_holding_cards() -> None:
+    """Under ``holders`` a player waiting to go out holds no cards, so she is not among the
+    "aktive spillere" whose number of entries clears the table: Anne leads her last card
+    and Bjørn's answer completes the trick of the two players holding cards (under
+    ``cleared`` it takes Cato's too)."""
+    s = position("blodmattis", ["4S", "5S 9C", "6S 2C 3C"], "H", leader=0)
+    do(s, "0 play 4S")
+    assert s.observation(1).waiting == (0,) and s.trick_size_now() == 2
+    do(s, "1 play 5S")
+    assert table2(s) == [] and s.finished == [0] and s.to_act == 1 and not s.is_over
+    cleared = position(preset("blodmattis", going_out="cleared"), ["4S", "5S 9C", "6S 2C 3C"], "H", leader=0)
+    do(cleared, "0 play 4S", "1 play 5S")
+    assert cleared.finished == [] and cleared.to_act == 2
+
+
 def test_going_out_waiting_in_the_position_notation() -> None:
-    r = preset("blodmattis")
+    r = preset("blodmattis", going_out="cleared")
     s = position(r, ["4S", "5S 9C", "6S 2C 3C"], "H", leader=0)
     do(s, "0 play 4S")
     text = s.position_text()
@@ -837,7 +882,7 @@ def test_presets_match_the_documented_table() -> None:
         "blodmattis": dict(min_players=3, max_players=6, two_player_discard=0, tricks="all", ties="stoting",
                            draw="after_trick", chance="off", trump="bottom_up", phase1_end="first_empty",
                            empty_hand="loses", leader2="trump_holder", follow="void", pickup="first",
-                           pickup_optional=True, trick_size="active", going_out="cleared", sequences=2,
+                           pickup_optional=True, trick_size="active", going_out="holders", sequences=2,
                            leftovers_shown=False),
         "skitgubbe": dict(min_players=2, max_players=6, max_pair_players=4, two_player_discard=0, tricks="pair",
                           ties="war", draw="after_card", chance="any", trump="last_card",

@@ -143,6 +143,12 @@ class GoingOut(StrEnum):
     siste kortet spilleren la, ikke blir tatt opp igjen", Mattis regler – også kjent som
     Blodmattis).  If it is picked up she stays in, empty-handed, and must pick up on
     her turn ("Har spilleren ingen kort, må spilleren ta opp et kort fra bordet")."""
+    HOLDERS = "holders"
+    """As ``cleared``, read with the sentence after it: "Spillet fortsetter til bare én
+    spiller har kort igjen" (Mattis regler – også kjent som Blodmattis).  A player waiting
+    to go out, or left empty-handed, has no cards: the game ends as soon as only one
+    player still in holds cards (she is the Mattis), and under ``trick_size="active"``
+    only the players holding cards are the "aktive spillere" that complete a trick."""
 
 
 class Pickup(StrEnum):
@@ -523,7 +529,7 @@ PRESETS: Final[dict[str, Rules]] = {
         name="blodmattis", min_players=3, two_player_discard=0, tricks=Tricks.ALL, ties=Ties.STOTING,
         draw=Draw.AFTER_TRICK, chance=Chance.OFF, trump=Trump.BOTTOM_UP, phase1_end=Phase1End.FIRST_EMPTY,
         empty_hand=EmptyHand.LOSES, follow=Follow.VOID, pickup_optional=True, trick_size=TrickSize.ACTIVE,
-        going_out=GoingOut.CLEARED, sequences=2,
+        going_out=GoingOut.HOLDERS, sequences=2,
     ),
     "skitgubbe": Rules(
         name="skitgubbe", max_pair_players=4, two_player_discard=0, chance=Chance.ANY,

@@ -48,6 +48,7 @@ _EMPTYFIGHTER_CHANCE: Final = EmptyFighter.CHANCE
 _EMPTYHAND_LOSES: Final = EmptyHand.LOSES
 _EMPTYHAND_SAFE: Final = EmptyHand.SAFE
 _GOINGOUT_LAID: Final = GoingOut.LAID
+_GOINGOUT_HOLDERS: Final = GoingOut.HOLDERS
 _LEADER2_LAST_TRICK: Final = Leader2.LAST_TRICK
 _MOVEKIND_CHANCE: Final = MoveKind.CHANCE
 _MOVEKIND_PICKUP: Final = MoveKind.PICKUP
@@ -1109,6 +1110,8 @@ class State:
 
     def _p2_turn(self, seat: int) -> None:
         in_game = self.in_game
+        if self.rules.going_out is _GOINGOUT_HOLDERS and self._p2_last_holder():
+            return
         if _SEAT_COUNT[in_game] <= 1:
             if in_game:
                 self.losers.append(in_game.bit_length() - 1)
@@ -1129,7 +1132,20 @@ class State:
         """Phase 2: the entries that complete the trick on the table (0 if it is empty)."""
         if self.phase is not _PHASE_SHED or not self.table:
             return 0
-        return trick_complete_at(self.rules, self.trick_need, _SEAT_COUNT[self.in_game], self.n)
+        return trick_complete_at(self.rules, self.trick_need, self._p2_active(), self.n)
+
+    def _p2_active(self) -> int:
+        """The players still in, for ``trick_size="active"``; under ``going_out="holders"``
+        only those holding cards (a player waiting to go out holds none)."""
+        in_game = self.in_game
+        if self.rules.going_out is not _GOINGOUT_HOLDERS:
+            return _SEAT_COUNT[in_game]
+        hands = self.hands
+        count = 0
+        for q in range(self.n):
+            if in_game >> q & 1 and hands[q]:
+                count += 1
+        return count
 
     def _p2_play(self, seat: int, cards: tuple[Card, ...]) -> None:
         mask = BIT[cards[0]] if len(cards) == 1 else mask_of(cards)
@@ -1155,7 +1171,7 @@ class State:
                 waits = True
         trace = self.trace
         count = _SEAT_COUNT[in_game]
-        if count > 1 and len(table) >= trick_complete_at(self.rules, self.trick_need, count, self.n):
+        if count > 1 and len(table) >= trick_complete_at(self.rules, self.trick_need, self._p2_active(), self.n):
             allc: list[Card] = []
             out = self.out
             for _, e in table:
@@ -1199,6 +1215,36 @@ class State:
                 self.trace.append((EV_OUT, q, len(self.finished)))
         self.in_game = in_game
         self.pending = 0
+
+    def _p2_last_holder(self) -> bool:
+        """``going_out="holders"``: end the game if only one player still in holds cards
+        ("Spillet fortsetter til bare én spiller har kort igjen"): she is the Mattis; the
+        players waiting to go out go out in the order their last entries were laid, then
+        the other empty-handed players, clockwise from her."""
+        in_game = self.in_game
+        hands = self.hands
+        n = self.n
+        holder = -1
+        for q in range(n):
+            if in_game >> q & 1 and hands[q]:
+                if holder >= 0:
+                    return False
+                holder = q
+        if holder < 0 or _SEAT_COUNT[in_game] < 2:
+            return False
+        pend = self.pending
+        last = {q: k for k, (q, _) in enumerate(self.table) if pend >> q & 1}
+        gone = sorted(last, key=last.__getitem__)
+        for j in range(1, n):
+            q = (holder + j) % n
+            if in_game >> q & 1 and q not in last:
+                gone.append(q)
+        self.finished.extend(gone)
+        self.losers.append(holder)
+        self.in_game = 0
+        self.pending = 0
+        self._over(_TERMINATION_NORMAL)
+        return True
 
     def _p2_pickup(self, seat: int) -> tuple[Card, ...]:
         table = self.table
