@@ -257,8 +257,8 @@ def check_end(state: State) -> None:
         assert state.next_dealer == m
         if state.end_reason == "normal":
             # the loser still holds cards, or (an empty-handed bordmattis) has the table to
-            # take; under going_out=cleared she may have emptied her hand last
-            assert state.hands[m] or state.table or state.rules.going_out == "cleared"
+            # take; under going_out=cleared (or holders) she may have emptied her hand last
+            assert state.hands[m] or state.table or state.rules.going_out != "laid"
         else:
             # ranked by cards held among the players still in when the game was stopped
             # (a Blodmattis is out of phase 2 but may hold more cards)
