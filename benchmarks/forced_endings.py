@@ -47,7 +47,8 @@ def table(cells: Sequence[Cell], rows: Sequence[Row]) -> list[str]:
         ends = [r["end"] for r in rs]
         forced = rate(sum(e in FORCED for e in ends), len(rs))
         parts = [str(rate(ends.count(e), len(rs))) for e in FORCED]
-        lines.append(f"| {c.rules.name} | {c.players} | {c.bots[0]} | {len(rs)} | {forced} | " + " | ".join(parts) + " |")
+        lines.append(f"| {c.rules.name} | {c.players} | {c.bots[0]} | {len(rs)} | {forced} | "
+                     + " | ".join(parts) + " |")
     return lines
 
 
