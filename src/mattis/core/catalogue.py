@@ -214,8 +214,10 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "val.going_out.laid": ("når spilleren legger sitt siste kort", "when the player lays the last card"),
     "val.going_out.cleared": ("når avstikket med spillerens siste kort er ferdig (og ikke tatt opp igjen)",
                               "when the avstikk holding the player's last card is done (not picked up again)"),
-    "val.going_out.holders": ("som over, og spillet slutter når bare én spiller har kort igjen",
-                              "as above, and the game ends when only one player has cards left"),
+    "val.going_out.holders": ("når avstikket med spillerens siste kort er ferdig; spillet slutter når bare "
+                              "én spiller har kort igjen",
+                              "when the avstikk holding the player's last card is done; the game ends when "
+                              "only one player has cards left"),
     "val.pickup.first": ("det første kortet (undertrekk)", "the first card (undertrekk)"),
     "val.pickup.last": ("det siste kortet (eller hele serien øverst)", "the last card (or the whole top run)"),
     "val.pickup.lowest": ("det laveste kortet", "the lowest card"),
