@@ -125,7 +125,8 @@ def reference_legal(state: State) -> set[Move]:
 def reference_phase2_step(pre: State, move: Any) -> tuple[Any, ...]:
     """(table, player to act or None, finished, in_game, waiting) after ``move`` in phase 2,
     from the rule texts, computed independently of the engine.  ``waiting``: under
-    ``going_out="cleared"``, the empty-handed players whose last entry is on the table."""
+    ``going_out="cleared"`` or ``"holders"``, the empty-handed players whose last entry is on
+    the table."""
     r = pre.rules
     n = pre.n
     seat = pre.to_act
@@ -175,7 +176,9 @@ def reference_phase2_step(pre: State, move: Any) -> tuple[Any, ...]:
                 finished.append(seat)
             else:
                 waiting.add(seat)
-        need = need_start if r.trick_size == "start" else len(in_game) if r.trick_size == "active" else n
+        # under going_out=holders the "aktive spillere" are those holding cards
+        active = len([q for q in in_game if hands[q]]) if r.going_out == "holders" else len(in_game)
+        need = need_start if r.trick_size == "start" else active if r.trick_size == "active" else n
         if len(in_game) > 1 and len(table) >= need:
             # the trick is cleared: its last cards can no longer come back
             for q in sorted(waiting, key=last_entry):
@@ -189,6 +192,14 @@ def reference_phase2_step(pre: State, move: Any) -> tuple[Any, ...]:
             start = seat + 1
     if len(in_game) <= 1:
         return ([list(e) for e in table], None, finished, in_game, set())
+    holders = [q for q in in_game if hands[q]]
+    if r.going_out == "holders" and len(holders) == 1:
+        # "Spillet fortsetter til bare én spiller har kort igjen": the waiting players go
+        # out in the order they laid their last entries, then the other empty-handed ones
+        # clockwise from the holder, who is the Mattis
+        gone = sorted(waiting, key=last_entry)
+        gone += [(holders[0] + j) % n for j in range(1, n) if (holders[0] + j) % n in in_game - waiting]
+        return ([list(e) for e in table], None, finished + gone, {holders[0]}, set())
     to_act = None
     for j in range(n):
         q = (start + j) % n
