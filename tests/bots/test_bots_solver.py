@@ -14,7 +14,7 @@ from tiers import scale
 RULES: list[tuple[str, dict[str, object]]] = [
     ("mattis", {}),
     ("mattis", {"sequences": 2}),
-    ("blodmattis", {"min_players": 2}),  # follow suit (void), out when cleared, optional pickup, sequences
+    ("blodmattis", {"min_players": 2}),  # follow suit (void), going_out=holders, optional pickup, sequences
     ("blodmattis", {"min_players": 2, "going_out": "laid"}),
     ("skitgubbe", {"sequences": 2}),  # pickup the last entry / run, optional pickup
 ]
@@ -100,7 +100,7 @@ def test_paranoid_solver_matches_minimax_with_three_players() -> None:
             expect = brute_force(s, me)
             assert Solver(me).value(s) == expect, (name, seed)
             checked += 1
-    assert checked == sum(seeds for _, seeds in three) and len(more) == 9
+    assert checked == sum(seeds for _, seeds in three) and len(more) == 10
 
 
 def test_transposition_table_is_path_independent() -> None:
