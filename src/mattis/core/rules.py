@@ -299,7 +299,10 @@ class Rules:
     (she counts under ``trick_size="active"``); if that entry is picked up she stays in,
     empty-handed, and on her turn she must pick up.  Players whose entries are cleared
     together go out in the order the entries were laid; when only one player is left in,
-    she is the Mattis."""
+    she is the Mattis.  ``holders`` (the app, the blodmattis preset): ``cleared`` with the
+    sentence that follows it, "Spillet fortsetter til bare én spiller har kort igjen": the
+    game ends when only one player still in holds cards, and only players holding cards
+    count under ``trick_size="active"``."""
 
     sequences: int = 0
     """Minimum length of a sequence (serie/rad: consecutive cards of one suit laid as one
