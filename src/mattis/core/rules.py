@@ -466,7 +466,8 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
     _word(TrickSize, "trick_size", "Regler for kortspillet Skitgubbe \"da stikket begynte\"; Mattis regler – "
           "også kjent som Blodmattis \"aktive spillere\"", PHASE2_FLOW, SOLVER),
     _word(GoingOut, "going_out", "Mattis regler – også kjent som Blodmattis \"En spiller er ute når hånden er "
-          "tom og det siste kortet spilleren la, ikke blir tatt opp igjen\"", PHASE2_FLOW, SOLVER),
+          "tom og det siste kortet spilleren la, ikke blir tatt opp igjen\"; (holders) \"Spillet fortsetter til "
+          "bare én spiller har kort igjen\"", PHASE2_FLOW, SOLVER),
     _int("sequences", (0, 2, 3, 4, 5), "Regler for kortspillet Mattis \"Noen bord krever at en serie er på minst "
          "tre kort\"", PHASE2_LEGAL, SOLVER, house=True),
     _word(EmptyFighter, "empty_fighter", "Mattis regler – også kjent som Blodmattis \"Hva som skjer i en "

@@ -1239,7 +1239,11 @@ class State:
             q = (holder + j) % n
             if in_game >> q & 1 and q not in last:
                 gone.append(q)
-        self.finished.extend(gone)
+        trace = self.trace
+        for q in gone:
+            self.finished.append(q)
+            if trace is not None:
+                trace.append((EV_OUT, q, len(self.finished)))
         self.losers.append(holder)
         self.in_game = 0
         self.pending = 0
