@@ -119,7 +119,7 @@ def test_events_tell_the_whole_game_and_are_the_same_for_every_seat(name: str) -
                 assert _observed_events(views[s], ref.observation(s)) == told
             for e in events:
                 if isinstance(e, PlayerWaiting):  # she waits on the open trick, out of cards
-                    assert rules.going_out is GoingOut.CLEARED and e.seat == seat
+                    assert rules.going_out is not GoingOut.LAID and e.seat == seat
                     assert e.seat in ref.observation(0).waiting and not ref.observation(seat).hand
             assert isinstance(events[0], MovePlayed) and events[0].seat == seat and events[0].move == move
             assert sum(isinstance(e, MovePlayed) for e in events) == 1
@@ -140,15 +140,16 @@ def test_events_tell_the_whole_game_and_are_the_same_for_every_seat(name: str) -
         if kinds.get(PhaseTwoBegins) and outcome.termination == "normal" and not outcome.blodmattis:
             assert kinds.get(TrickCleared, 0) >= 1
         waited[0] += kinds.get(PlayerWaiting, 0)
-    # random games of the preset that plays going_out=cleared see players wait
-    assert (waited[0] > 0) == (rules.going_out is GoingOut.CLEARED)
+    # random games of the preset that plays going_out=holders (cleared's waiting) see players wait
+    assert (waited[0] > 0) == (rules.going_out is not GoingOut.LAID)
 
 
 def test_a_blodmattis_record_tells_who_waits_and_when_she_goes_out() -> None:
-    """Under going_out=cleared (the Blodmattis preset), laying the last card on an open
+    """Under going_out=cleared, laying the last card on an open
     trick is a PlayerWaiting at that move; the PlayerOut comes with the move that clears
     the trick, after its TrickCleared; a last card that completes the trick goes out at once."""
-    rec = GameRecord(preset("blodmattis"), 3, position="2 dealer=0 trump=S hands=4C/5C9C/7C8CTC lead=0",
+    rec = GameRecord(preset("blodmattis", going_out="cleared"), 3,
+                     position="2 dealer=0 trump=S hands=4C/5C9C/7C8CTC lead=0",
                      moves=["0 play 4C", "1 play 5C", "2 play 7C", "2 play 8C", "1 play 9C"])
     told = [[e for e in events if not isinstance(e, MovePlayed)] for _, events in replay_events(rec)]
     assert told[0] == [PlayerWaiting(0)]
@@ -260,3 +261,17 @@ def test_no_front_end_module_holds_a_state() -> None:
     for mod in (mattis.tui.session, mattis.web.table, mattis.cli.selfplay, mattis.bots.arena):
         source = inspect.getsource(mod)
         assert "State(" not in source and "State.new" not in source and "State.from" not in source, mod.__name__
+
+
+def test_a_blodmattis_game_ends_when_one_player_holds_cards() -> None:
+    """Under going_out=holders (the Blodmattis preset: "Spillet fortsetter til bare én
+    spiller har kort igjen"), Cato's last card leaves only Bjørn holding cards: the trick
+    of the one player holding cards is cleared, Cato and then Anne (empty-handed) go out,
+    and Bjørn is the Mattis (tests/core/records/app_last_holder.json)."""
+    rec = GameRecord(preset("blodmattis"), 3, position="2 dealer=0 trump=H hands=4S/5C/6D lead=0",
+                     moves=["0 play 4S", "1 pickup", "2 play 6D"])
+    told = [[e for e in events if not isinstance(e, MovePlayed)] for _, events in replay_events(rec)]
+    assert told[0] == [PlayerWaiting(0)] and told[1] == []
+    assert told[2][:3] == [TrickCleared(2, (17,)), PlayerOut(2, 1), PlayerOut(0, 2)]
+    over = told[2][3]
+    assert isinstance(over, GameOver) and over.outcome.mattis == 1 and over.outcome.termination == "normal"
