@@ -10,7 +10,8 @@ from mattis.tui.render import status_text
 
 
 def test_a_player_out_of_cards_on_an_open_trick_is_shown_waiting_to_go_out() -> None:
-    ref = Referee(parse_position(preset("blodmattis"), "2 dealer=0 trump=S hands=4C/5C9C/7C8CTC lead=0"))
+    ref = Referee(parse_position(preset("blodmattis", going_out="cleared"),
+                                 "2 dealer=0 trump=S hands=4C/5C9C/7C8CTC lead=0"))
     ref.apply(0, parse_move("play 4C"))
     for lang in ("nb", "en"):
         assert status_text(ref.observation(1), 0, lang) == t(lang, "status.waiting")
