@@ -240,17 +240,23 @@ def revealed_absent(move: Move, top: tuple[Card, ...] | None, trump: int, rules:
 
 
 RepetitionKey = tuple[int | tuple[Card, ...], ...]
-"""``(to act, trick size, in game, waiting, *hands, *the cards of each table entry)``:
-one flat tuple (one allocation per phase 2 move; a game's seat count fixes where the
-hands end)."""
+"""``(to act, trick size, waiting, *hands, *the cards of each table entry)``: one flat
+tuple (one allocation per phase 2 move; a game's seat count fixes where the hands end)."""
 
 
 def repetition_key(state: State) -> RepetitionKey:
-    """What decides the future of a phase 2 position (not how it was reached): the
-    player to act, the trick's size, who is still in, (``going_out="cleared"``) who is
+    """The phase 2 position as the repetition rule counts it (docs/rules.md, "Where the
+    engine goes beyond the texts"): the player to act, (``going_out="cleared"``) who is
     waiting to go out, the hands, and the cards of each table entry (not who laid them:
-    no rule asks)."""
-    key: list[int | tuple[Card, ...]] = [state._turn, state.trick_need, state.in_game, state.pending]
+    no rule asks), and nothing else.
+
+    The trick size is in it only under ``trick_size="start"``, where it is the number of
+    players in when the trick began (0 on an empty table) and can differ between two
+    visits of the same cards.  Under ``active`` and ``seated`` it follows from who is
+    in (or the table), and who is in does not change between two irreversible events
+    (every going out clears the counts), so neither is part of the key."""
+    need = state.trick_need if state.rules.trick_size is _TRICKSIZE_START else 0
+    key: list[int | tuple[Card, ...]] = [state._turn, need, state.pending]
     key.extend(state.hands)
     for entry in state.table:
         key.append(entry[1])

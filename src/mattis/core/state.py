@@ -875,14 +875,13 @@ class State:
         probe = c.clone()
         n = self.n
         for key, v in self.rep.items():
-            turn, need, in_game, pending = (k for k in key[:4] if isinstance(k, int))
-            hands = [k for k in key[4:4 + n] if isinstance(k, int)]
-            table = [k for k in key[4 + n:] if isinstance(k, tuple)]
+            turn, need, pending = (k for k in key[:3] if isinstance(k, int))
+            hands = [k for k in key[3:3 + n] if isinstance(k, int)]
+            table = [k for k in key[3 + n:] if isinstance(k, tuple)]
             probe._turn = turn
             probe.hands = [rm(h) for h in hands]
             probe.table = [(-1, tuple(p[x] for x in e)) for e in table]  # the key holds no seats
             probe.trick_need = need
-            probe.in_game = in_game
             probe.pending = pending
             c.rep[repetition_key(probe)] = v
         c._legal = None
@@ -1107,6 +1106,9 @@ class State:
                     if self.trace is not None:
                         self.trace.append((EV_OUT, s, len(self.finished)))
         self._p2_turn(leader)
+        if self.phase is _PHASE_SHED:
+            # the position phase 2 starts in is the first occurrence of itself
+            self.rep[repetition_key(self)] = 1
 
     def _p2_turn(self, seat: int) -> None:
         in_game = self.in_game
