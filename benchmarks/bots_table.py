@@ -11,7 +11,7 @@ import json
 import sys
 from pathlib import Path
 
-from mattis.bots.arena import SeatResult, paired, summarize
+from mattis.lab.arena import SeatResult, paired, summarize
 
 RULES = ("mattis", "hund", "blodmattis", "skitgubbe")
 LEVELS = ("medium", "hard", "expert")

@@ -12,10 +12,9 @@ import random
 import sys
 import time
 
-from mattis.bots import Agent, make_bot
 from mattis.bots.solver import two_player_values
 from mattis.core import Move, Observation, State, preset
-from mattis.play import Referee, play_until
+from mattis.play import Agent, Referee, make_bot, play_until
 
 
 class Timed:

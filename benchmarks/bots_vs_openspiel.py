@@ -31,9 +31,8 @@ import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
-from mattis.bots import make_bot
-from mattis.bots.arena import FIELDS, SeatResult, paired, seat_bots, summarize
-from mattis.play import derive_seed
+from mattis.lab.arena import FIELDS, SeatResult, paired, seat_bots, summarize
+from mattis.play import derive_seed, make_bot
 from mattis.rl import openspiel_game
 from mattis.rl.openspiel_game import MattisBot
 

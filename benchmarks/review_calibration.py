@@ -15,12 +15,11 @@ from __future__ import annotations
 
 import argparse
 
-from mattis.bots.arena import wilson
-from mattis.bots.base import make_bot
 from mattis.bots.evaluate import Budget
 from mattis.core import preset
+from mattis.lab.arena import wilson
 from mattis.lab.review import review
-from mattis.play import Referee, derive_seed
+from mattis.play import Referee, derive_seed, make_bot
 
 
 def report(title: str, pairs: list[tuple[float, int]]) -> None:

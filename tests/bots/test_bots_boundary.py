@@ -7,9 +7,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from mattis.bots import make_bot
 from mattis.core import PRESETS, State, preset
 from mattis.core.determinize import hidden_cards, relabel_hidden
+from mattis.play import make_bot
 
 BOTS = ["random", "heuristic", "rollout", "uct", "pimc", "ismcts", "solver"]
 

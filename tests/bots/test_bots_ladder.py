@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import pytest
 
-from mattis.bots.arena import play_game, summarize, wilson
-from mattis.bots.base import LEVELS
 from mattis.core import preset
+from mattis.lab.arena import play_game, summarize, wilson
+from mattis.play.agents import LEVELS
 
 MARGIN = 0.05
 
@@ -35,7 +35,7 @@ def _loss_bound(strong: str, weak: str, deals: int, rules: str = "mattis") -> tu
 
 def test_levels_name_the_ladder_in_order() -> None:
     """The four levels are four different bots, in the order the ladder measures."""
-    from mattis.bots import make_bot
+    from mattis.play import make_bot
 
     names = [make_bot(level, 1).name for level in ("easy", "medium", "hard", "expert")]
     assert names == ["heuristic", "rollout", "uct", "ismcts"]

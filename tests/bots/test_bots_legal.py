@@ -18,13 +18,12 @@ from typing import Any
 
 import pytest
 
-from mattis.bots import Agent
 from mattis.bots.conformance import tiny_position
 from mattis.bots.heuristic import HeuristicBot
 from mattis.bots.search import IsmctsBot, PimcBot, RolloutBot, SolverBot, UctBot
 from mattis.bots.solver import Solver, brute_force, two_player_exact, two_player_values
 from mattis.core import HOUSE_OPTIONS, OPTIONS, PRESETS, Move, Observation, Rules, RulesError, preset
-from mattis.play import Referee, play_until
+from mattis.play import Agent, Referee, play_until
 from tiers import scale
 
 

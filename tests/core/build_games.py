@@ -36,7 +36,8 @@ def preset_hash(name: str, games: int) -> str:
                 assert seat is not None
                 obs = s.observation(seat)
                 h.update(repr((obs.hand, obs.hand_counts, obs.table1, obs.table2, obs.known, obs.trick_need,
-                               obs.in_game, obs.waiting, obs.trump, obs.stock_count, obs.history[-3:])).encode())
+                               tuple(sorted(obs.still_in)), obs.waiting, obs.trump, obs.stock_count,
+                               obs.history[-3:])).encode())
                 h.update(sample_state(obs, random.Random(step)).position_text().encode())
                 if s.phase == 2:
                     h.update(s.position_text().encode())

@@ -82,7 +82,7 @@ def test_the_fields_are_the_published_list() -> None:
     text = repr(obs)
     assert text.startswith("Observation(seat=")
     assert all(f"{f}=" in text for f in FIELDS)
-    assert len(FIELDS) == 32 and len(set(FIELDS)) == 32
+    assert len(FIELDS) == 33 and len(set(FIELDS)) == 33
 
 
 _MASKED = {"hand": "hand_mask", "piles": "pile_masks", "known": "known_masks"}

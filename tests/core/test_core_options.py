@@ -666,11 +666,11 @@ def test_going_out_trick_size_and_order(going_out: str) -> None:
     do(s, "0 play 4S")
     obs = s.observation(1)
     if going_out == "laid":
-        assert s.finished == [0] and obs.waiting == () and obs.in_game == (1, 2)
+        assert s.finished == [0] and obs.waiting == () and obs.still_in == {1, 2}
         do(s, "1 play 5S")
         assert table2(s) == [] and s.to_act == 1 and hand(s, 2) == {"6S", "2C", "3C"}
     else:
-        assert s.finished == [] and obs.waiting == (0,) and obs.in_game == (0, 1, 2)
+        assert s.finished == [] and obs.waiting == (0,) and obs.still_in == {0, 1, 2}
         assert s.trick_size_now() == 3
         assert "waiting=0" in s.position_text()
         do(s, "1 play 5S")
@@ -684,7 +684,7 @@ def test_going_out_cleared_picked_up_stays_in_and_must_pick_up() -> None:
     must pick up ("Har spilleren ingen kort, må spilleren ta opp et kort fra bordet")."""
     s = position(preset("blodmattis", going_out="cleared"), ["4S", "5S 9C", "7C 8C"], "H", leader=0)
     do(s, "0 play 4S", "1 pickup")  # Bjørn takes the oldest entry, Anne's 4S, back
-    assert s.finished == [] and s.observation(0).waiting == () and s.observation(0).in_game == (0, 1, 2)
+    assert s.finished == [] and s.observation(0).waiting == () and s.observation(0).still_in == {0, 1, 2}
     assert s.to_act == 2  # the table is empty: the next player on the left leads
     do(s, "2 play 7C")
     assert s.to_act == 0 and legal_texts(s) == ["pickup"]

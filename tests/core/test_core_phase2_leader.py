@@ -26,6 +26,6 @@ def test_a_blodmattis_trump_holder_passes_the_phase_2_lead_to_her_left() -> None
         seen += 1
         holder = obs.trump_holder
         assert holder is not None
-        left = next(s for s in ((holder + j) % 5 for j in range(1, 5)) if s in obs.in_game and obs.hand_counts[s])
+        left = next(s for s in ((holder + j) % 5 for j in range(1, 5)) if obs.is_in(s) and obs.hand_counts[s])
         assert ref.to_act == left
     assert seen >= 3, f"only {seen} deals where the trump holder is a Blodmattis"

@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 
-from mattis.bots.base import make_bot
 from mattis.bots.evaluate import Budget, Verdict, evaluate
 from mattis.bots.solver import brute_force, two_player_values
 from mattis.cli.main import main
@@ -17,7 +16,7 @@ from mattis.core import GameRecord, parse_move, parse_position, parse_record_mov
 from mattis.core.determinize import relabel_hidden
 from mattis.core.observation import PHASE2
 from mattis.lab.review import Review, ReviewError, review, review_text
-from mattis.play import Referee
+from mattis.play import Referee, make_bot
 
 SMALL = Budget(samples=4)
 TINY = Budget(samples=2)

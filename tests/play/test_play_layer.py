@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 
-from mattis.bots import make_bot
 from mattis.core import (
     PRESETS,
     GameRecord,
@@ -36,6 +35,7 @@ from mattis.play import (
     atomic_write,
     derive_seed,
     generation,
+    make_bot,
     next_move,
     play_until,
     replay_events,
@@ -253,12 +253,12 @@ def test_no_front_end_module_holds_a_state() -> None:
     which wrap the engine for OpenSpiel, are the documented exceptions)."""
     import inspect
 
-    import mattis.bots.arena
     import mattis.cli.selfplay
+    import mattis.lab.arena
     import mattis.tui.session
     import mattis.web.table
 
-    for mod in (mattis.tui.session, mattis.web.table, mattis.cli.selfplay, mattis.bots.arena):
+    for mod in (mattis.tui.session, mattis.web.table, mattis.cli.selfplay, mattis.lab.arena):
         source = inspect.getsource(mod)
         assert "State(" not in source and "State.new" not in source and "State.from" not in source, mod.__name__
 

@@ -69,7 +69,7 @@ def reference(obs: Observation) -> Any:
     t[o["trick_need"]] = obs.trick_need / n
     for c in out_cards(obs):
         t[o["out"] + c] = 1
-    for block, seats in (("in_game", obs.in_game), ("finished", obs.finished), ("losers", obs.losers)):
+    for block, seats in (("in_game", tuple(sorted(obs.still_in))), ("finished", obs.finished), ("losers", obs.losers)):
         for s in seats:
             t[o[block] + rel(s)] = 1
     if obs.last_trick is not None:

@@ -13,8 +13,8 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel", reason="the research extra is not installed: pip install 'mattis[rl]'")
 np = pytest.importorskip("numpy", reason="the research extra is not installed: pip install 'mattis[rl]'")
 
-from mattis.bots import make_bot  # noqa: E402
 from mattis.core import PRESETS, Move, Observation, Phase, State, preset  # noqa: E402
+from mattis.play import make_bot  # noqa: E402
 from mattis.rl import openspiel_game  # noqa: E402
 from mattis.rl.encoding import ActionSpace  # noqa: E402
 from tiers import scale  # noqa: E402

@@ -18,8 +18,8 @@ from gymnasium.utils.env_checker import check_env  # noqa: E402
 from pettingzoo.test import api_test  # noqa: E402
 from rl_helpers import CONFIGS  # noqa: E402
 
-from mattis.bots import make_bot  # noqa: E402
 from mattis.core import PRESETS, Move, Observation, Rules, State, card_symbol  # noqa: E402
+from mattis.play import make_bot  # noqa: E402
 from mattis.rl import mattis_v0  # noqa: E402
 from mattis.rl.encoding import Encoder, encode, obs_size  # noqa: E402
 from mattis.rl.gym_env import DEFAULT_OPPONENT, ENV_ID, MattisEnv, register  # noqa: E402

@@ -8,10 +8,9 @@ from pathlib import Path
 import pytest
 from textual.widgets import Button
 
-from mattis.bots.base import make_bot
 from mattis.bots.evaluate import Budget
 from mattis.core import GameRecord, preset
-from mattis.play import Referee
+from mattis.play import Referee, make_bot
 from mattis.tui import analysis
 from mattis.tui.analysis import AnalysisScreen
 from mattis.tui.app import EndScreen, MattisApp

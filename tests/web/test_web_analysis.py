@@ -9,10 +9,9 @@ from fastapi import FastAPI
 from starlette.testclient import TestClient
 from web_helpers import Web, create
 
-from mattis.bots.base import make_bot
 from mattis.bots.evaluate import Budget
 from mattis.core import parse_record_move, preset
-from mattis.play import Referee
+from mattis.play import Referee, make_bot
 from mattis.web.analysis import Analyses, router
 
 

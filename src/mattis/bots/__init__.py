@@ -1,10 +1,10 @@
 """Bots: agents that see only their seat's observation.
 
-An agent gets an :class:`~mattis.core.Observation` (which includes its legal
-moves) and returns one of those moves.  Use :func:`make_bot` to build one by
-name or level.
+A bot gets an :class:`~mattis.core.Observation` (which includes its legal moves)
+and returns one of those moves.  The interface they fit (``Agent``) and
+``make_bot``, which builds one by name or level, are in :mod:`mattis.play`.
 """
 
-from .base import Agent, RandomBot, bot_names, make_bot
+from .base import RandomBot
 
-__all__ = ["Agent", "RandomBot", "bot_names", "make_bot"]
+__all__ = ["RandomBot"]

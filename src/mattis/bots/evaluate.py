@@ -194,14 +194,14 @@ def _solve(obs: Observation, state: State, budget: Budget) -> dict[Move, Verdict
     if obs.phase is not PHASE2 or not perfect_info(obs) or sum(obs.hand_counts) > budget.solver_cards:
         return {}
     try:
-        if obs.players == 2 and len(obs.in_game) == 2 and two_player_exact(obs.rules):
+        if obs.players == 2 and len(obs.still_in) == 2 and two_player_exact(obs.rules):
             vals = two_player_values(state, budget.solver_nodes * 10)
             return {m: Verdict.WINS if v > 0 else Verdict.LOSES for m, v in vals.items()}
         _, vals = Solver(obs.seat, budget.solver_nodes).solve(state)
     except SearchLimit:
         return {}
     # With two players left the paranoid search is plain minimax: its -1 is a loss.
-    lost = Verdict.LOSES if len(obs.in_game) == 2 else Verdict.CAN_BE_FORCED
+    lost = Verdict.LOSES if len(obs.still_in) == 2 else Verdict.CAN_BE_FORCED
     out: dict[Move, Verdict | None] = {}
     for m, v in vals.items():
         out[m] = Verdict.WINS if v > 0 else lost if v < 0 else None

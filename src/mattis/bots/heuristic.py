@@ -21,7 +21,7 @@ def next_seat_in(obs: Observation, seat: int) -> int:
     n = obs.players
     s = (seat + 1) % n
     for _ in range(n):
-        if s in obs.in_game:
+        if obs.is_in(s):
             return s
         s = (s + 1) % n
     return seat

@@ -1,4 +1,4 @@
-"""Registers the bot ladder and maps the friendly levels onto it.
+"""The bot ladder: the bots by name, and the map of the friendly levels onto it.
 
 | level (en / nb)       | bot       | think budget per decision                                    |
 |-----------------------|-----------|--------------------------------------------------------------|
@@ -13,22 +13,25 @@ measurements (commands, deals, intervals) are in docs/bots.md.
 
 from __future__ import annotations
 
-from .base import LEVELS, REGISTRY
+from collections.abc import Callable
+
 from .heuristic import HeuristicBot
 from .search import IsmctsBot, PimcBot, RolloutBot, SolverBot, UctBot
 
-REGISTRY.update({
+BOTS: dict[str, Callable[[int | None], HeuristicBot | RolloutBot | UctBot | PimcBot | IsmctsBot | SolverBot]] = {
     "heuristic": HeuristicBot,
     "rollout": RolloutBot,
     "uct": UctBot,
     "pimc": PimcBot,
     "ismcts": IsmctsBot,
     "solver": SolverBot,
-})
+}
+"""Bot name -> class (factory(seed)); :mod:`mattis.play.agents` names them for the play layer."""
 
-LEVELS.update({
+LEVEL_BOTS: dict[str, str] = {
     "easy": "heuristic", "lett": "heuristic",
     "medium": "rollout", "middels": "rollout",
     "hard": "uct", "vanskelig": "uct",
     "expert": "ismcts", "ekspert": "ismcts",
-})
+}
+"""Friendly levels for people (en and nb) -> bot names."""

@@ -152,12 +152,8 @@ def outcome(state: State, seat: int) -> float:
     1 for the first out, in between by finishing place."""
     if seat in state.losers:
         return 0.0
-    if not state.is_over:
-        return 0.5
-    n = state.n
-    fin = state.finished + state.ranked
-    place = fin.index(seat) if seat in fin else n - 1
-    return 1.0 - 0.2 * place / max(1, n - 1)
+    end = state.outcome
+    return 0.5 if end is None else end.score(seat)
 
 
 __all__ = ["DEFAULT_KNOBS", "PHASE2", "Knobs", "outcome", "phase1_choice", "phase2_choice", "playout",

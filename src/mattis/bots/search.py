@@ -76,7 +76,7 @@ class _Base:
         limit = max(self.solver_cards, 20) if obs.players == 2 and self.solver_cards else self.solver_cards
         if limit and full and sum(obs.hand_counts) <= limit:
             try:
-                if obs.players == 2 and len(obs.in_game) == 2 and two_player_exact(obs.rules):
+                if obs.players == 2 and len(obs.still_in) == 2 and two_player_exact(obs.rules):
                     vals = two_player_values(dets[0], self.solver_nodes * 10)
                     best = max(vals.values())
                 else:

@@ -50,8 +50,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _levels(text: str, players: int) -> list[str]:
     """One bot level per seat (seat 0, the human, gets an unused placeholder)."""
-    from ..bots import make_bot
-    from ..bots.base import DEFAULT_LEVEL
+    from ..play import make_bot
+    from ..play.agents import DEFAULT_LEVEL
 
     wanted = [w.strip().lower() for w in text.split(",") if w.strip()]
     if not wanted:

@@ -18,10 +18,10 @@ import sys
 import tempfile
 from collections.abc import Sequence
 
-from ..bots.arena import FIELDS, SEED_SCHEMES, SeatResult, openskill_ratings, paired, play_game, summarize
-from ..bots.base import bot_names, make_bot
 from ..core import Rules, rules_to_json
+from ..lab.arena import FIELDS, SEED_SCHEMES, SeatResult, openskill_ratings, paired, play_game, summarize
 from ..lab.pool import PoolError, local_workers
+from ..play.agents import bot_names, make_bot
 from .common import add_rules_arguments, rules_from_args, run_with_progress
 from .main import CliError
 
@@ -276,7 +276,7 @@ def _chart(summary: Sequence[object], path: str, n: int, games: int) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from ..bots.arena import BotSummary
+    from ..lab.arena import BotSummary
 
     ss = [s for s in summary if isinstance(s, BotSummary)]
     fig, ax = plt.subplots(figsize=(max(4.0, 1.4 * len(ss) + 2), 3.5))

@@ -74,7 +74,7 @@ def _pass1(obs: Observation, rng: random.Random) -> tuple[_Trial, set[Card], lis
     if tail is not None:
         i = deck.index(tail)
         deck[i], deck[-1] = deck[-1], deck[i]
-    s = State.from_deck(rules, n, deck, obs.dealer)
+    s = State.from_deck(rules, n, deck, obs.dealer, obs.first_leader)
     trial = _Trial(s, deck)
     shown: set[Card] = set()
     if tail is not None:
@@ -196,7 +196,7 @@ def _sample_once(obs: Observation, rng: random.Random) -> State:
         pool.pop()
     mapping = {cards[i]: assign[i] for i in range(len(cards))}
     deck = [mapping.get(c, c) for c in trial.deck]
-    out = State.from_deck(obs.rules, obs.players, deck, obs.dealer)
+    out = State.from_deck(obs.rules, obs.players, deck, obs.dealer, obs.first_leader)
     for _seat, move, _cards in obs.history:
         out.apply(move)
     return out

@@ -170,7 +170,7 @@ def flag_bits(obs: Observation, at: tuple[int, ...], laid: int) -> int:
         bits |= _mask_of(table2[-1][1]) << at[_TOP_AT] | _mask_of(table2[0][1]) << at[_FIRST_AT]
     if obs._phase is not PHASE1:
         bits |= (laid & ~on_table & ~known_all) << at[_OUT_AT]
-    bits |= _seat_flags(obs._in_game, at[_IN_GAME_AT], me, n)
+    bits |= _seat_flags(obs._still_in, at[_IN_GAME_AT], me, n)
     if obs._finished:
         bits |= _seat_flags(obs._finished, at[_FINISHED_AT], me, n)
     if obs._losers:

@@ -39,20 +39,21 @@ class Observation:
     dataclass's generated ``__init__`` interpreted).  Build one with :func:`observe`.
     """
 
-    __slots__ = ("_seat", "_rules", "_players", "_dealer", "_phase", "_to_act", "_legal", "_hand_mask",
+    __slots__ = ("_seat", "_rules", "_players", "_dealer", "_first_leader", "_phase", "_to_act", "_legal", "_hand_mask",
                  "_hand_counts", "_pile_masks", "_tricks_won", "_stock_count", "_set_aside_count", "_trump",
                  "_trump_card", "_trump_holder", "_trick_leader", "_table1", "_fighters", "_table2",
-                 "_trick_need", "_known_masks", "_in_game", "_finished", "_ranked", "_waiting", "_losers",
+                 "_trick_need", "_known_masks", "_still_in", "_finished", "_ranked", "_waiting", "_losers",
                  "_blodmattis", "_last_trick", "_out_count", "_history", "_end_reason", "_hand", "_piles",
                  "_known")
 
-    def __init__(self, seat: int, rules: Rules, players: int, dealer: int, phase: Phase, to_act: int | None,
+    def __init__(self, seat: int, rules: Rules, players: int, dealer: int, first_leader: int | None, phase: Phase,
+                 to_act: int | None,
                  legal: tuple[Move, ...], hand_mask: int, hand_counts: tuple[int, ...],
                  pile_masks: tuple[int, ...], tricks_won: tuple[int, ...], stock_count: int,
                  set_aside_count: int, trump: int | None, trump_card: Card | None, trump_holder: int | None,
                  trick_leader: int | None, table1: tuple[tuple[int, Card], ...], fighters: tuple[int, ...],
                  table2: tuple[tuple[int, tuple[Card, ...]], ...], trick_need: int,
-                 known_masks: tuple[int, ...], in_game: tuple[int, ...], finished: tuple[int, ...],
+                 known_masks: tuple[int, ...], still_in: tuple[int, ...], finished: tuple[int, ...],
                  ranked: tuple[int, ...], waiting: tuple[int, ...], losers: tuple[int, ...],
                  blodmattis: tuple[int, ...], last_trick: tuple[int, tuple[Card, ...]] | None, out_count: int,
                  history: tuple[HistoryItem, ...], end_reason: Termination | None) -> None:
@@ -62,6 +63,7 @@ class Observation:
         self._rules = rules
         self._players = players
         self._dealer = dealer
+        self._first_leader = first_leader
         self._phase = phase
         self._to_act = to_act
         self._legal = legal
@@ -80,7 +82,7 @@ class Observation:
         self._table2 = table2
         self._trick_need = trick_need
         self._known_masks = known_masks
-        self._in_game = in_game
+        self._still_in = still_in
         self._finished = finished
         self._ranked = ranked
         self._waiting = waiting
@@ -97,10 +99,11 @@ class Observation:
     # ------------------------------------------------------------ by value
     def _key(self) -> tuple[Any, ...]:
         """Every field (card sets as masks, which say the same as the card tuples)."""
-        return (self._seat, self._rules, self._players, self._dealer, self._phase, self._to_act, self._legal,
+        return (self._seat, self._rules, self._players, self._dealer, self._first_leader, self._phase, self._to_act,
+                self._legal,
                 self._hand_mask, self._hand_counts, self._pile_masks, self._tricks_won, self._stock_count,
                 self._set_aside_count, self._trump, self._trump_card, self._trump_holder, self._trick_leader,
-                self._table1, self._fighters, self._table2, self._trick_need, self._known_masks, self._in_game,
+                self._table1, self._fighters, self._table2, self._trick_need, self._known_masks, self._still_in,
                 self._finished, self._ranked, self._waiting, self._losers, self._blodmattis, self._last_trick,
                 self._out_count, self._history, self._end_reason)
 
@@ -131,6 +134,8 @@ class Observation:
                 raise TypeError(f"an Observation has no field {name!r}")
             if name == "hand":
                 value = mask_of(value)
+            elif name == "still_in":
+                value = tuple(sorted(value))
             elif name in ("piles", "known"):
                 value = tuple([mask_of(cards) for cards in value])
             values[i] = value
@@ -155,6 +160,7 @@ class Observation:
             "rules": rules_to_json(self._rules),
             "players": self._players,
             "dealer": self._dealer,
+            "first_leader": self._first_leader,
             "phase": int(self._phase),
             "to_act": self._to_act,
             "legal": [] if public else [str(m) for m in self._legal],
@@ -173,7 +179,7 @@ class Observation:
             "table2": [[s, [card_code(c) for c in e]] for s, e in self._table2],
             "trick_need": self._trick_need,
             "known": [_codes(m) for m in self._known_masks],
-            "in_game": list(self._in_game),
+            "still_in": list(self._still_in),
             "finished": list(self._finished),
             "ranked": list(self._ranked),
             "waiting": list(self._waiting),
@@ -202,6 +208,12 @@ class Observation:
     @property
     def dealer(self) -> int:
         return self._dealer
+
+    @property
+    def first_leader(self) -> int | None:
+        """Who led the first trick (``None`` for a game from a position): the dealer's
+        left-hand neighbour, or the last loser under ``next_leader="loser"``."""
+        return self._first_leader
 
     @property
     def phase(self) -> Phase:
@@ -315,8 +327,14 @@ class Observation:
         return self._known_masks
 
     @property
-    def in_game(self) -> tuple[int, ...]:
-        return self._in_game
+    def still_in(self) -> frozenset[int]:
+        """The seats still in the game (every seat in phase 1; phase 2: those who have
+        not gone out; none once it is over).  :meth:`is_in` asks about one seat."""
+        return frozenset(self._still_in)
+
+    def is_in(self, seat: int) -> bool:
+        """Whether ``seat`` is still in the game (see :attr:`still_in`)."""
+        return seat in self._still_in
 
     @property
     def finished(self) -> tuple[int, ...]:
@@ -380,9 +398,9 @@ class Observation:
 
 
 FIELDS: tuple[str, ...] = (
-    "seat", "rules", "players", "dealer", "phase", "to_act", "legal", "hand", "hand_counts", "piles",
+    "seat", "rules", "players", "dealer", "first_leader", "phase", "to_act", "legal", "hand", "hand_counts", "piles",
     "tricks_won", "stock_count", "set_aside_count", "trump", "trump_card", "trump_holder", "trick_leader",
-    "table1", "fighters", "table2", "trick_need", "known", "in_game", "finished", "ranked", "waiting", "losers",
+    "table1", "fighters", "table2", "trick_need", "known", "still_in", "finished", "ranked", "waiting", "losers",
     "blodmattis", "last_trick", "out_count", "history", "end_reason",
 )
 """The public fields of an :class:`Observation`, in order (as a dataclass's would be)."""
@@ -429,6 +447,7 @@ def observe(state: State, seat: int) -> Observation:
         state.rules,
         n,
         state.dealer,
+        state.first_leader if state.first_leader >= 0 else None,
         phase,
         to_act,
         state.legal_moves() if to_act == seat else (),

@@ -82,6 +82,25 @@ class Outcome:
         return self.finished + self.ranked
 
     @property
+    def order(self) -> tuple[int, ...]:
+        """Every seat, best first: who went out, who was ranked at a forced end, then
+        the losers (each Blodmattis, then the Mattis)."""
+        return self.places + tuple(s for s in self.losers if s not in self.places)
+
+    def place(self, seat: int) -> int:
+        """``seat``'s place: 1 = first out ... the number of players = the Mattis."""
+        order = self.order
+        return order.index(seat) + 1 if seat in order else len(order) + 1
+
+    def score(self, seat: int) -> float:
+        """How well ``seat`` did, from 0 to 1: 0 for a loser, 1 for the first out, and
+        0.2 less from first to last of the places ahead of the losers (the search bots'
+        playout value)."""
+        if seat in self.losers:
+            return 0.0
+        return 1.0 - 0.2 * (self.place(seat) - 1) / max(1, len(self.order) - 1)
+
+    @property
     def forced(self) -> bool:
         """Whether the game was stopped by an engine rule (repetition, cap, stuck)."""
         return self.termination is not Termination.NORMAL

@@ -7,7 +7,7 @@ the game), so the jobs run through the one job pool (:func:`mattis.lab.pool.run_
 in any order, on any number of processes, and a run can be resumed.
 
 Games are played through the referee and the one play loop (as a tournament plays
-them, :func:`mattis.bots.arena.play_game`), and the bots see only their observations.
+them, :func:`mattis.lab.arena.play_game`), and the bots see only their observations.
 Where the bots differ, game ``g`` of a cell is deal ``g // players`` in seat rotation
 ``g % players``: each deal is played once per rotation, so every bot sits in every
 seat on the same cards, and studies that compare bots compare them on paired deals.
@@ -25,8 +25,8 @@ The five studies:
   repetition rule (the third time) or the move cap has to end it.
 
 Each figure comes with a 95% interval: Wilson for rates
-(:func:`mattis.bots.arena.wilson`), the paired deal comparison of
-:func:`mattis.bots.arena.paired` for skill gaps, a normal interval for means.
+(:func:`mattis.lab.arena.wilson`), the paired deal comparison of
+:func:`mattis.lab.arena.paired` for skill gaps, a normal interval for means.
 """
 
 from __future__ import annotations
@@ -37,9 +37,6 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from ..bots import Agent
-from ..bots.arena import Paired, SeatResult, game_seeds, paired, play_game, seat_bots, summarize, wilson
-from ..bots.base import make_bot
 from ..core import (
     HOUSE_OPTIONS,
     PHASE2,
@@ -56,7 +53,8 @@ from ..core import (
     rules_to_json,
 )
 from ..core.rules import SITTING
-from ..play import Referee, derive_seed, play_until
+from ..play import Agent, Referee, derive_seed, make_bot, play_until
+from .arena import Paired, SeatResult, game_seeds, paired, play_game, seat_bots, summarize, wilson
 
 Row = dict[str, Any]
 """One finished job: plain JSON data (a line of ``results.jsonl``)."""
@@ -256,17 +254,6 @@ class ChanceRecorder:
         return move
 
 
-def _observed_position(referee: Referee) -> tuple[Any, ...]:
-    """The phase 2 position put together from every seat's observation: the player to
-    act, the trick size, who is in, who is waiting to go out, every hand and the cards
-    on the table (what the engine's repetition rule compares)."""
-    n = referee.players
-    obs = [referee.observation(s) for s in range(n)]
-    o = obs[0]
-    return (o.to_act, o.trick_need, o.in_game, o.waiting, tuple(x.hand_mask for x in obs),
-            tuple(e[1] for e in o.table2))
-
-
 def play_job(job: Job) -> Row:
     """Play one game of a study and return its row (top level, so it pickles)."""
     cell = job.cell
@@ -296,7 +283,7 @@ def play_job(job: Job) -> Row:
         def watch(ref: Referee) -> bool:
             if ref.observation(ref.to_act or 0).phase != PHASE2:
                 return False
-            key = _observed_position(ref)
+            key = ref.position_key()
             if key in seen and state["first"] < 0:
                 state["first"] = state["p2"]
             seen[key] = seen.get(key, 0) + 1
@@ -310,9 +297,7 @@ def play_job(job: Job) -> Row:
         raise StudyError(f"unknown study {job.study!r}")
     outcome = referee.outcome
     assert outcome is not None, "bots play every game to its end"
-    order = list(outcome.places) + [s for s in outcome.losers if s not in outcome.places]
-    place = {s: i + 1 for i, s in enumerate(order)}
-    row["seats"] = [[names[i], int(i in outcome.losers), place.get(i, n)] for i in range(n)]
+    row["seats"] = [[names[i], int(i in outcome.losers), outcome.place(i)] for i in range(n)]
     row["moves"] = referee.moves_played
     row["end"] = outcome.termination.value
     return row
@@ -397,7 +382,7 @@ def lead_advantage(rows: Sequence[Row]) -> Mean:
 
 def skill_gap(rows: Sequence[Row], cell: Cell) -> tuple[Rate, Paired]:
     """The first bot's loss rate and, on complete deals, its loss rate minus the other
-    bots' (:func:`mattis.bots.arena.paired`)."""
+    bots' (:func:`mattis.lab.arena.paired`)."""
     seats = _seat_results(rows)
     first = cell.bots[0]
     other = next(b for b in cell.bots if b != first)

@@ -4,6 +4,7 @@ Every front end (terminal, web, selfplay, tournaments, the research
 environments, benchmarks) runs games through this package; none of them holds
 a :class:`~mattis.core.State` itself.
 
+- :class:`Agent`: what the loop asks for moves; :func:`make_bot`: a bot by name or level.
 - :class:`Referee`: one game's truth; observations out, moves in, events back.
 - :func:`play_until`: the one loop that asks agents for moves (:func:`next_move`: one
   agent's choice, not yet made).
@@ -14,6 +15,7 @@ a :class:`~mattis.core.State` itself.
 - :mod:`mattis.play.events`: the typed events a move causes.
 """
 
+from .agents import Agent, bot_names, make_bot
 from .events import (
     BlodmattisFound,
     Event,
@@ -32,7 +34,7 @@ from .seeds import Seed, derive_seed
 from .sitting import Sitting, first_dealer
 
 __all__ = [
-    "BlodmattisFound", "Clock", "Event", "GameOver", "MovePlayed", "PhaseTwoBegins", "PlayerOut", "PlayerWaiting",
-    "Referee", "Seed", "Sitting", "TrickCleared", "TrickTaken", "atomic_write", "derive_seed",
-    "first_dealer", "generation", "next_move", "play_until", "replay_events",
+    "Agent", "BlodmattisFound", "Clock", "Event", "GameOver", "MovePlayed", "PhaseTwoBegins", "PlayerOut",
+    "PlayerWaiting", "Referee", "Seed", "Sitting", "TrickCleared", "TrickTaken", "atomic_write", "bot_names",
+    "derive_seed", "first_dealer", "generation", "make_bot", "next_move", "play_until", "replay_events",
 ]

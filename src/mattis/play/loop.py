@@ -11,8 +11,8 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from ..bots import Agent
 from ..core import Move
+from .agents import Agent
 from .events import Event
 from .referee import Referee
 

@@ -28,6 +28,7 @@ from ..core import (
     parse_record_move,
 )
 from ..core.events import Event, apply_with_events
+from ..core.legal import RepetitionKey, repetition_key
 from .seeds import Seed
 
 
@@ -99,6 +100,11 @@ class Referee:
     def snapshot_for_referee(self) -> dict[str, object]:
         """The whole truth as JSON data, for ``mattis replay`` and tests only."""
         return self._state.snapshot()
+
+    def position_key(self) -> RepetitionKey:
+        """The phase 2 position as the repetition rule counts it
+        (:func:`mattis.core.legal.repetition_key`), for studies of cycles."""
+        return repetition_key(self._state)
 
     # ------------------------------------------------------------ moves
     def check(self, seat: int, move: Move) -> Illegal | None:

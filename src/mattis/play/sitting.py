@@ -13,8 +13,8 @@ import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from ..bots import Agent, make_bot
 from ..core import Card, GameRecord, NextLeader, Rules
+from .agents import Agent, make_bot
 from .referee import Referee
 from .seeds import Seed, derive_seed
 

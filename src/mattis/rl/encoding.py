@@ -328,7 +328,7 @@ def obs_string(obs: Observation) -> str:
              "t2:" + ",".join(f"{s}{cs(e)}" for s, e in obs.table2),
              f"need:{obs.trick_need}",
              "out:" + cs(out_cards(obs)),
-             "in:" + ",".join(map(str, obs.in_game)),
+             "in:" + ",".join(map(str, sorted(obs.still_in))),
              "fin:" + ",".join(map(str, obs.finished)),
              "lost:" + ",".join(map(str, obs.losers)),
              "last:" + (cs(obs.last_trick[1]) if obs.last_trick else "-")]

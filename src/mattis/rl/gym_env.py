@@ -7,7 +7,7 @@
 (True, True)
 
 The learner plays seat ``seat``; the other seats are opponents (see
-:mod:`mattis.rl.opponents`: bot names, :class:`mattis.bots.Agent`\\ s, policy
+:mod:`mattis.rl.opponents`: bot names, :class:`mattis.play.Agent`\\ s, policy
 callables ``(observation, mask) -> action``, frozen snapshots of a learner, or an
 :class:`~mattis.rl.opponents.OpponentPool` for self-play), each seeing only its own
 observation, moved by the one play loop (:func:`mattis.play.play_until`) until it is
@@ -50,9 +50,8 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
-from ..bots import Agent
 from ..core import Move, Observation, Rules
-from ..play import Referee, Seed, derive_seed, play_until
+from ..play import Agent, Referee, Seed, derive_seed, play_until
 from .common import make_rules, render_text
 from .encoding import ActionSpace, Encoder, obs_size
 from .opponents import Opponent, OpponentPool, check_opponent, resolve

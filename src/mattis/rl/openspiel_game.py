@@ -40,7 +40,6 @@ import numpy as np
 import numpy.typing as npt
 import pyspiel
 
-from ..bots import Agent, make_bot
 from ..core import (
     EmptyHand,
     HistoryItem,
@@ -54,6 +53,7 @@ from ..core import (
     mask_of,
 )
 from ..core.determinize import DeterminizeError, sample_state
+from ..play import Agent, make_bot
 from .common import loser_rewards, make_rules
 from .encoding import ActionSpace, Encoder, history_string, layout, obs_size, obs_string
 
@@ -522,7 +522,7 @@ class MattisObserver:
 
 
 class MattisBot(pyspiel.Bot):  # type: ignore[misc]
-    """One of the project's bots (:func:`mattis.bots.make_bot`) as a ``pyspiel.Bot``
+    """One of the project's bots (:func:`mattis.play.make_bot`) as a ``pyspiel.Bot``
     for ``python_mattis``: ``step(state)`` gives the bot the observation of the player
     to act (and nothing else) and returns its move's action number.
 

@@ -4,8 +4,8 @@ snapshots of a learner, and pools of them for self-play.
 An opponent is given as one of
 
 * a bot name or level (``"easy"``, ``"random"``, ``"heuristic"``, ...; see
-  :func:`mattis.bots.make_bot`), seeded per episode and seat by the one seed scheme;
-* an :class:`mattis.bots.Agent` (any object with ``name`` and ``act(obs) -> Move``),
+  :func:`mattis.play.make_bot`), seeded per episode and seat by the one seed scheme;
+* an :class:`mattis.play.Agent` (any object with ``name`` and ``act(obs) -> Move``),
   used as it is;
 * a policy callable ``policy(observation, mask) -> action``: ``observation`` is the
   float32 tensor of :class:`mattis.rl.encoding.Encoder` for the opponent's own seat,
@@ -28,9 +28,8 @@ from typing import Any, Union
 import numpy as np
 import numpy.typing as npt
 
-from ..bots import Agent, make_bot
 from ..core import Move, Observation, Rules
-from ..play import Seed, derive_seed
+from ..play import Agent, Seed, derive_seed, make_bot
 from .encoding import ActionSpace, Encoder
 
 Obs = npt.NDArray[np.float32]
@@ -42,7 +41,7 @@ Opponent = Union[str, Agent, PolicyFn, "OpponentPool"]
 
 
 class PolicyAgent:
-    """An :class:`~mattis.bots.Agent` that asks a policy callable for its moves."""
+    """An :class:`~mattis.play.Agent` that asks a policy callable for its moves."""
 
     def __init__(self, policy: PolicyFn, rules: Rules, players: int, name: str = "policy") -> None:
         self.name = name

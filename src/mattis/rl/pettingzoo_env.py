@@ -40,10 +40,9 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
-from ..bots import Agent, make_bot
 from ..core import IllegalMoveError, Observation, Rules
 from ..core.text import reason_text
-from ..play import Referee, Seed, derive_seed
+from ..play import Agent, Referee, Seed, derive_seed, make_bot
 from .common import loser_rewards, make_rules, render_text
 from .encoding import ActionSpace, Encoder, obs_size
 

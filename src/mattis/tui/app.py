@@ -563,7 +563,7 @@ class MattisApp(App[Path | None]):
     def pace(self) -> float:
         """Seconds before the next bot move: the set delay, longer while a completed
         trick lies on the table, quicker once the human is out of the game."""
-        if HUMAN not in self.session.observation().in_game:
+        if not self.session.observation().is_in(HUMAN):
             return min(self.delay, OUT_PACE)
         obs = self.session.observation()
         empty = not obs.table1 and not obs.table2

@@ -26,7 +26,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..bots import Agent, make_bot
 from ..core import (
     GameRecord,
     IllegalMoveError,
@@ -41,6 +40,7 @@ from ..core import (
 )
 from ..core.text import hint_reason, loser_sentence, say
 from ..play import (
+    Agent,
     BlodmattisFound,
     Event,
     GameOver,
@@ -56,6 +56,7 @@ from ..play import (
     atomic_write,
     derive_seed,
     generation,
+    make_bot,
     play_until,
 )
 from .i18n import Lang, t

@@ -19,10 +19,10 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from ..bots.base import DEFAULT_LEVEL
 from ..core import PRESETS, Rules, RulesError, parse_overrides, preset
 from ..core.cards import Lang
 from ..play import atomic_write
+from ..play.agents import DEFAULT_LEVEL
 
 LEVELS = ("easy", "medium", "hard", "expert")
 """The bot levels a player chooses from."""

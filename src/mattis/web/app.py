@@ -29,12 +29,11 @@ from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
-from ..bots import Agent
-from ..bots.base import DEFAULT_LEVEL
 from ..core import CHOICES, OPTIONS, PRESET_DOCS, PRESETS, Move
 from ..core.cards import Lang
 from ..core.text import option_label, option_value_text, rules_in_words
-from ..play import Referee, next_move
+from ..play import Agent, Referee, next_move
+from ..play.agents import DEFAULT_LEVEL
 from . import analysis, guard, retention
 from .cluster import Cluster
 from .pgstore import PgStore

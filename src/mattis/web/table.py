@@ -29,8 +29,6 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..bots import Agent, make_bot
-from ..bots.base import DEFAULT_LEVEL
 from ..core import (
     Illegal,
     Move,
@@ -45,7 +43,8 @@ from ..core import (
 )
 from ..core.cards import Lang
 from ..core.text import DEFAULT_NAMES, reason_words, say
-from ..play import Referee, Sitting, derive_seed, first_dealer
+from ..play import Agent, Referee, Sitting, derive_seed, first_dealer, make_bot
+from ..play.agents import DEFAULT_LEVEL
 from .guard import clip
 
 Event = dict[str, Any]
@@ -273,8 +272,8 @@ class Table:
         ref = self.referee
         if ref is None or ref.is_over:
             return False
-        in_game = ref.observation(0).in_game
-        return any(s.kind == "human" and i not in self.standin and in_game[i] for i, s in enumerate(self.seats))
+        obs = ref.observation(0)
+        return any(s.kind == "human" and i not in self.standin and obs.is_in(i) for i, s in enumerate(self.seats))
 
     def stand_in(self, seat: int) -> None:
         """A bot plays this person's turns until :meth:`hand_back`."""

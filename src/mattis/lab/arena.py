@@ -1,4 +1,4 @@
-"""Playing bots against each other on duplicate deals, and the statistics.
+"""The tournament runner: playing bots against each other on duplicate deals, and the statistics.
 
 A *deal* is one shuffled deck; it is played once per seat rotation, so every
 bot sits in every seat on the same cards.  Each game is independent (its own
@@ -15,8 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from ..core import Rules
-from ..play import Clock, Referee, derive_seed, play_until
-from .base import make_bot
+from ..play import Clock, Referee, derive_seed, make_bot, play_until
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,9 +77,7 @@ def play_game(rules: Rules, bots: Sequence[str], deal: int, rotation: int, seed:
     play_until(referee, agents, clock=clock)
     outcome = referee.outcome
     assert outcome is not None, "bots play every game to its end"
-    order = list(outcome.places) + [s for s in outcome.losers if s not in outcome.places]
-    place = {s: i + 1 for i, s in enumerate(order)}
-    return [SeatResult(deal, rotation, i, names[i], int(i in outcome.losers), place.get(i, n), clock.decisions[i],
+    return [SeatResult(deal, rotation, i, names[i], int(i in outcome.losers), outcome.place(i), clock.decisions[i],
                        clock.think_s[i], outcome.termination.value) for i in range(n)]
 
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from mattis.bots.arena import paired, seat_bots, summarize, wilson
 from mattis.cli.main import main
+from mattis.lab.arena import paired, seat_bots, summarize, wilson
 
 
 def _rows(path: Path) -> list[dict[str, str]]:
@@ -95,7 +95,7 @@ def test_statistics() -> None:
     lo, hi = wilson(5, 100)
     assert 0.021 < lo < 0.023 and 0.111 < hi < 0.113  # the textbook values for 5/100
     assert wilson(0, 10)[0] == 0.0
-    from mattis.bots.arena import SeatResult
+    from mattis.lab.arena import SeatResult
 
     rows = [SeatResult(d, r, s, b, int(b == "x" and d % 2 == 0), 3 if (b == "x" and d % 2 == 0) else 1, 1, 0.0,
                        "normal") for d in range(4) for r in range(2) for s, b in enumerate(["x", "y"])]
@@ -105,8 +105,8 @@ def test_statistics() -> None:
 
 
 def test_a_run_from_before_the_seed_scheme_resumes_on_its_own_deals(tmp_path: Path) -> None:
-    from mattis.bots.arena import play_game
     from mattis.core import preset
+    from mattis.lab.arena import play_game
 
     out = tmp_path / "old"
     base = ["tournament", "--bots", "heuristic,random,random", "--seed", "5", "--workers", "1", "--no-progress",
