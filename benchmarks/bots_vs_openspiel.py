@@ -92,12 +92,10 @@ def play(game: Any, names: list[str], ours: str, deal: int, rotation: int, seed:
         state.apply_action(action)
     eng = state.engine
     assert eng is not None
-    order = list(eng.finished) + [s for s in eng.ranked if s not in eng.finished]
-    rows = []
-    for i in range(n):
-        lost = int(i in eng.losers)
-        place = order.index(i) + 1 if i in order and not lost else n
-        rows.append(SeatResult(deal, rotation, i, names[i], lost, place, decisions[i], think[i], "end"))
+    end = eng.outcome
+    assert end is not None
+    rows = [SeatResult(deal, rotation, i, names[i], int(i in end.losers), end.place(i), decisions[i], think[i], "end")
+            for i in range(n)]
     sims = [x for b in bots if isinstance(b, TimedISMCTSBot) for x in b.simulations]
     return rows, sims
 
@@ -130,7 +128,7 @@ def main() -> None:
             if w and f:
                 for x in got:
                     w.writerow([x.deal, x.rotation, x.seat, x.bot, x.lost, x.place, x.decisions,
-                                f"{x.think_s:.6f}", x.end_reason])
+                                f"{x.think_s:.6f}", x.end_reason, x.failed_samples])
                 f.flush()
         p = paired(rows, a.bot, OPENSPIEL, a.players)
         print(f"deal {d + 1}/{a.deals}: paired {100 * p.diff:+.1f} points ({100 * p.low:+.1f} to {100 * p.high:+.1f})"

@@ -132,3 +132,16 @@ def test_a_run_from_before_the_seed_scheme_resumes_on_its_own_deals(tmp_path: Pa
     assert [(r["rotation"], r["seat"], r["lost"], r["place"], r["decisions"]) for r in rows] == \
         [(str(e.rotation), str(e.seat), str(e.lost), str(e.place), str(e.decisions)) for e in expected]
     assert json.loads((out / "tournament.json").read_text())["seed_scheme"] == "crc32"
+
+
+def test_verbose_shows_the_failed_samples_of_a_sitting_led_by_the_loser(tmp_path: Path,
+                                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "run"
+    code = main(["tournament", "--set", "next_leader=loser", "--bots", "rollout,heuristic,heuristic", "--deals", "1",
+                 "--seed", "3", "--workers", "1", "--no-progress", "--verbose", "--out", str(out)])
+    assert code == 0
+    rows = _rows(out)
+    assert {r["failed_samples"] for r in rows} == {"0"}
+    assert sum(int(r["decisions"]) for r in rows if r["bot"] == "rollout") > 0
+    text = capsys.readouterr().out
+    assert "failed samples (decisions played without search): rollout 0 of" in text and "heuristic 0 of" in text

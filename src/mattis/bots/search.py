@@ -52,6 +52,10 @@ class _Base:
         self.solver_nodes = solver_nodes
         self.max_playouts = max_playouts
         self.time_cap = time_cap
+        self.failed_samples = 0
+        """Decisions at which no full state could be sampled, so the bot played its
+        heuristic move without searching (never expected: a test asserts zero, and
+        ``mattis tournament --verbose`` shows the count)."""
 
     def _sample(self, obs: Observation, k: int) -> list[State]:
         out: list[State] = []
@@ -60,6 +64,8 @@ class _Base:
                 out.append(sample_state(obs, self.rng))
             except DeterminizeError:
                 break
+        if not out:
+            self.failed_samples += 1
         return out
 
     # ----------------------------------------------------------- phase 2

@@ -45,6 +45,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", metavar="DIR", help="write results.csv, tournament.json and loss_rates.png here")
     p.add_argument("--resume", action="store_true", help="continue the run in --out, skipping finished games")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--verbose", action="store_true",
+                   help="also show, per bot, the decisions played without search because no deal could be sampled")
 
 
 Job = tuple[Rules, tuple[str, ...], int, int, int, str]
@@ -65,7 +67,8 @@ def _read_results(path: str, players: int) -> list[SeatResult]:
                 try:
                     rows.append(SeatResult(int(rec["deal"]), int(rec["rotation"]), int(rec["seat"]), rec["bot"],
                                            int(rec["lost"]), int(rec["place"]), int(rec["decisions"]),
-                                           float(rec["think_s"]), rec["end_reason"]))
+                                           float(rec["think_s"]), rec["end_reason"],
+                                           int(rec.get("failed_samples") or 0)))
                 except (KeyError, TypeError, ValueError):
                     continue
     except FileNotFoundError:
@@ -82,7 +85,7 @@ def _write_rows(f: object, rows: Sequence[SeatResult]) -> None:
     w = csv.writer(f)  # type: ignore[arg-type]
     for r in rows:
         w.writerow([r.deal, r.rotation, r.seat, r.bot, r.lost, r.place, r.decisions, f"{r.think_s:.6f}",
-                    r.end_reason])
+                    r.end_reason, r.failed_samples])
 
 
 def _rewrite(path: str, rows: Sequence[SeatResult]) -> None:
@@ -212,7 +215,7 @@ def run(args: argparse.Namespace) -> int:
         kept = f"; the {len({(r.deal, r.rotation) for r in rows})} finished games are kept, continue with: " \
                f"{resume_command(args)}" if args.out else ""
         raise CliError(f"{failure}{kept}")
-    _report(rows, bots, n, args.out)
+    _report(rows, bots, n, args.out, verbose=args.verbose)
     if interrupted:
         where = f"; continue with: {resume_command(args)}" if args.out else ""
         print(f"interrupted: {len({(r.deal, r.rotation) for r in rows})} games finished{where}", file=sys.stderr)
@@ -236,7 +239,7 @@ def resume_command(args: argparse.Namespace) -> str:
     return shlex.join(words)
 
 
-def _report(rows: list[SeatResult], bots: list[str], n: int, out: str | None) -> None:
+def _report(rows: list[SeatResult], bots: list[str], n: int, out: str | None, verbose: bool = False) -> None:
     from rich.console import Console
     from rich.table import Table
 
@@ -252,6 +255,14 @@ def _report(rows: list[SeatResult], bots: list[str], n: int, out: str | None) ->
         table.add_row(s.bot, str(s.games), f"{100 * s.loss_rate:.1f}%", f"{100 * s.low:.1f}-{100 * s.high:.1f}%",
                       f"{s.mean_place:.2f}", f"{s.think_ms:.2f}")
     console.print(table)
+    if verbose:
+        failed: dict[str, list[int]] = {}
+        for r in rows:
+            cell = failed.setdefault(r.bot, [0, 0])
+            cell[0] += r.failed_samples
+            cell[1] += r.decisions
+        console.print("failed samples (decisions played without search): "
+                      + ", ".join(f"{b} {k} of {d}" for b, (k, d) in failed.items()), soft_wrap=True)
     distinct = list(dict.fromkeys(bots))
     if len(distinct) >= 2:
         p = paired(rows, distinct[0], distinct[1], n)

@@ -32,9 +32,12 @@ class SeatResult:
     decisions: int
     think_s: float
     end_reason: str
+    failed_samples: int = 0
+    """Decisions a search bot played without searching, as no full state could be
+    sampled from its observation (0 for bots that do not sample)."""
 
 
-FIELDS = ("deal", "rotation", "seat", "bot", "lost", "place", "decisions", "think_s", "end_reason")
+FIELDS = ("deal", "rotation", "seat", "bot", "lost", "place", "decisions", "think_s", "end_reason", "failed_samples")
 
 SEED_SCHEMES = ("derive", "crc32")
 """How a tournament seed becomes the seeds of deals and bots: ``derive`` is the one
@@ -78,7 +81,14 @@ def play_game(rules: Rules, bots: Sequence[str], deal: int, rotation: int, seed:
     outcome = referee.outcome
     assert outcome is not None, "bots play every game to its end"
     return [SeatResult(deal, rotation, i, names[i], int(i in outcome.losers), outcome.place(i), clock.decisions[i],
-                       clock.think_s[i], outcome.termination.value) for i in range(n)]
+                       clock.think_s[i], outcome.termination.value, failed_samples(agents[i])) for i in range(n)]
+
+
+def failed_samples(agent: object) -> int:
+    """How many decisions ``agent`` played without searching because no full state
+    could be sampled (a search bot's ``failed_samples``; 0 for any other agent)."""
+    count = getattr(agent, "failed_samples", 0)
+    return count if isinstance(count, int) else 0
 
 
 def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
