@@ -15,8 +15,8 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..core import CHANCE, PICKUP, RANK, SUIT, Card, Follow, Move, MoveKind, Pickup, State, cards_of, mask_of, play
-from ..core.legal import answer_mask
+from ..core import CHANCE, PICKUP, RANK, SUIT, Card, Move, MoveKind, Pickup, Rules, State, cards_of, mask_of, play
+from ..core.legal import answer_mask, lay_outcome, next_seat_in
 from ..core.observation import PHASE1, PHASE2
 
 
@@ -46,9 +46,11 @@ def _value(card: Card, trump: int) -> int:
 
 
 def phase1_choice(hand: Sequence[Card], round_cards: Sequence[Card], pot: Sequence[Card],
-                  legal: Sequence[Move], trump: int, k: Knobs = DEFAULT_KNOBS) -> Move:
-    """Phase 1: ``round_cards`` were laid in this round (the cards to beat),
-    ``pot`` is every card in the trick so far."""
+                  legal: Sequence[Move], trump: int, rules: Rules, fighting: bool, k: Knobs = DEFAULT_KNOBS) -> Move:
+    """Phase 1: ``round_cards`` were laid in this round (the cards to beat; ``fighting``:
+    the round is a krig/støting), ``pot`` is every card in the trick so far.  Which
+    card would take the trick is asked of the engine (:func:`mattis.core.legal.lay_outcome`,
+    støting included)."""
     cards = [m for m in legal if m.kind is MoveKind.PLAY]
     can_chance = CHANCE in legal
     if not cards:
@@ -59,11 +61,12 @@ def phase1_choice(hand: Sequence[Card], round_cards: Sequence[Card], pot: Sequen
         if can_chance and k.chance_all_keepers and all(RANK[c] >= k.keep_rank for c in hand_sorted):
             return CHANCE
         return play(hand_sorted[0])
-    threat = max(RANK[c] for c in round_cards)
+    laid = list(round_cards)
     best_in_pot = max(RANK[c] for c in pot)
     want = best_in_pot >= k.keep_rank or any(SUIT[c] == trump for c in pot)
-    above = [c for c in hand_sorted if RANK[c] > threat]
-    below = [c for c in hand_sorted if RANK[c] < threat]
+    result = {c: lay_outcome(laid, c, rules, fighting) for c in hand_sorted}
+    above = [c for c in hand_sorted if result[c] > 0]
+    below = [c for c in hand_sorted if result[c] < 0]
     if want and above:
         return play(min(above, key=lambda c: (RANK[c], _value(c, trump))))
     if below:
@@ -76,13 +79,14 @@ def phase1_choice(hand: Sequence[Card], round_cards: Sequence[Card], pot: Sequen
     return play(hand_sorted[0])
 
 
-def _beats(hand: Sequence[Card], top: tuple[Card, ...], trump: int) -> bool:
-    """Whether ``hand`` holds a card that may answer the entry ``top`` (the engine's rule)."""
-    return answer_mask(mask_of(hand), top, trump, Follow.FREE) != 0
+def _beats(hand: Sequence[Card], top: tuple[Card, ...], trump: int, rules: Rules) -> bool:
+    """Whether ``hand`` holds a card that may answer the entry ``top`` (the engine's rule,
+    ``follow`` included)."""
+    return answer_mask(mask_of(hand), top, trump, rules.follow) != 0
 
 
 def phase2_choice(legal: Sequence[Move], table_empty: bool, trump: int, next_hand: Sequence[Card] | None,
-                  pickup_rule: Pickup, my_count: int, k: Knobs = DEFAULT_KNOBS) -> Move:
+                  rules: Rules, my_count: int, k: Knobs = DEFAULT_KNOBS) -> Move:
     """Phase 2: shed cheaply.  ``next_hand`` is what the next player is known to
     hold (``None`` if unknown)."""
     plays = [m for m in legal if m.kind is MoveKind.PLAY]
@@ -95,23 +99,12 @@ def phase2_choice(legal: Sequence[Move], table_empty: bool, trump: int, next_han
         cost = RANK[top] + (k.trump_cost if SUIT[top] == trump else 0) - k.seq_bonus * (len(m.cards) - 1)
         if len(m.cards) == my_count:
             cost -= 100  # going out
-        if table_empty and pickup_rule is Pickup.FIRST and next_hand is not None:
-            if not _beats(next_hand, m.cards, trump):
+        if table_empty and rules.pickup is Pickup.FIRST and next_hand is not None:
+            if not _beats(next_hand, m.cards, trump, rules):
                 cost -= k.safe_lead_bonus
         if cost < best_cost:
             best, best_cost = m, cost
     return best
-
-
-def next_in(state: State, seat: int) -> int:
-    """The next seat after ``seat`` still in phase 2."""
-    n = state.n
-    s = (seat + 1) % n
-    for _ in range(n):
-        if state.in_game >> s & 1:
-            return s
-        s = (s + 1) % n
-    return seat
 
 
 def state_choice(state: State, k: Knobs = DEFAULT_KNOBS) -> Move:
@@ -125,10 +118,10 @@ def state_choice(state: State, k: Knobs = DEFAULT_KNOBS) -> Move:
     if state.phase == PHASE1:
         pot = [c for _, c in state.trick]
         rnd = [c for _, c in state.round_laid]
-        return phase1_choice(cards_of(state.hands[seat]), rnd, pot, legal, trump, k)
+        return phase1_choice(cards_of(state.hands[seat]), rnd, pot, legal, trump, state.rules, state.fighting, k)
     if state.phase == PHASE2:
-        nxt = next_in(state, seat)
-        return phase2_choice(legal, not state.table, trump, cards_of(state.hands[nxt]), state.rules.pickup,
+        nxt = next_seat_in(state.in_game, seat, state.n)
+        return phase2_choice(legal, not state.table, trump, cards_of(state.hands[nxt]), state.rules,
                              state.hands[seat].bit_count(), k)
     return legal[0]
 

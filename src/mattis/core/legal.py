@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Final
 
 from .cards import BIT, FULL_DECK_MASK, RANK, SUIT, Card, mask_of, sequence_spans
 from .moves import _SINGLE, CHANCE, PICKUP, Move, MoveKind, play
-from .rules import Chance, Follow, Pickup, Rules, TrickSize, Trump
+from .rules import Chance, Follow, Pickup, Rules, Ties, TrickSize, Trump
 from .vocabulary import Illegal, Phase, Reason
 
 # Enum members as module constants: reading ``Enum.MEMBER`` costs a descriptor call.
@@ -40,6 +40,7 @@ _PHASE_OVER: Final = Phase.OVER
 _PICKUP_FIRST: Final = Pickup.FIRST
 _TRICKSIZE_ACTIVE: Final = TrickSize.ACTIVE
 _TRICKSIZE_START: Final = TrickSize.START
+_TIES_STOTING: Final = Ties.STOTING
 _PICKUP_LAST: Final = Pickup.LAST
 _TRUMP_LAST_CARD: Final = Trump.LAST_CARD
 
@@ -48,8 +49,9 @@ if TYPE_CHECKING:
     from .state import State
 
 __all__ = [
-    "RepetitionKey", "answer_bits", "answer_mask", "chance_floor", "explain", "phase1_moves", "phase2_moves",
-    "pickup_span", "repetition_key", "revealed_absent", "suit_above", "trick_complete_at",
+    "RepetitionKey", "answer_bits", "answer_mask", "chance_floor", "explain", "lay_outcome", "next_seat_in",
+    "phase1_moves", "phase2_moves", "pickup_span", "repetition_key", "revealed_absent", "round_winners",
+    "suit_above", "trick_complete_at",
 ]
 
 SUIT_BITS: Final = 0x1FFF
@@ -129,6 +131,51 @@ def phase1_moves(hand: int, rules: Rules, stock_count: int, leading: bool) -> tu
         if len(_PHASE1) < 1_000_000:
             _PHASE1[key] = moves
     return moves
+
+
+def round_winners(cards: list[Card], rules: Rules, fighting: bool) -> list[int]:
+    """Phase 1: who is still in contention after a round in which ``cards`` were laid
+    (their indices; one index: that card takes the trick).  ``ties="stoting"``: any
+    rank laid twice among the first cards of a trick starts a fight between the cards
+    of the highest such rank; in a fight round (``fighting``), and under ``war``, the
+    highest card takes all and only a tie for it fights again ("den med høyeste
+    kampkort tar alt. Er kampkortene også like, blir det ny støting mellom dem")."""
+    if rules.ties is _TIES_STOTING and not fighting:
+        seen = 0
+        dup = -1
+        for c in cards:
+            r = RANK[c]
+            if seen >> r & 1 and r > dup:
+                dup = r
+            seen |= 1 << r
+        if dup >= 0:
+            return [i for i, c in enumerate(cards) if RANK[c] == dup]
+    best = -1
+    for c in cards:
+        if RANK[c] > best:
+            best = RANK[c]
+    return [i for i, c in enumerate(cards) if RANK[c] == best]
+
+
+def lay_outcome(laid: list[Card], card: Card, rules: Rules, fighting: bool) -> int:
+    """Phase 1, if ``card`` were laid last in a round in which ``laid`` lie: ``1`` it
+    takes the trick, ``0`` it fights on (a krig/støting), ``-1`` it is beaten."""
+    winners = round_winners([*laid, card], rules, fighting)
+    me = len(laid)
+    if me not in winners:
+        return -1
+    return 1 if len(winners) == 1 else 0
+
+
+def next_seat_in(still_in: int, seat: int, players: int) -> int:
+    """Phase 2: the next seat after ``seat`` (clockwise) still in, by the seat mask
+    ``still_in``; ``seat`` itself if no other is."""
+    s = (seat + 1) % players
+    for _ in range(players):
+        if still_in >> s & 1:
+            return s
+        s = (s + 1) % players
+    return seat
 
 
 # ------------------------------------------------------------------ phase 2

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Final, final
 
 from .cards import SUIT_LETTERS, Card, card_code, cards_of, mask_of
+from .legal import next_seat_in
 from .moves import Move
 from .rules import Rules, rules_to_json
 from .vocabulary import Outcome, Phase, Termination
@@ -335,6 +336,26 @@ class Observation:
     def is_in(self, seat: int) -> bool:
         """Whether ``seat`` is still in the game (see :attr:`still_in`)."""
         return seat in self._still_in
+
+    def next_seat_in(self, seat: int) -> int:
+        """The next seat after ``seat`` (clockwise) still in the game; ``seat`` itself if
+        no other is (:func:`mattis.core.legal.next_seat_in`)."""
+        mask = 0
+        for s in self._still_in:
+            mask |= 1 << s
+        return next_seat_in(mask, seat, self._players)
+
+    @property
+    def round_cards(self) -> tuple[Card, ...]:
+        """Phase 1: the cards laid in the current round of the trick, in order (the
+        trick's first cards, or in a krig/støting the fight cards laid since it began)."""
+        table1 = self._table1
+        fighters = self._fighters
+        if not fighters:
+            return tuple([c for _, c in table1])
+        to_act = self._to_act
+        idx = fighters.index(to_act) if to_act is not None and to_act in fighters else len(fighters)
+        return tuple([c for _, c in table1[len(table1) - idx:]]) if idx else ()
 
     @property
     def finished(self) -> tuple[int, ...]:

@@ -35,6 +35,7 @@ from .legal import (
     phase2_moves,
     pickup_span,
     repetition_key,
+    round_winners,
     trick_complete_at,
 )
 from .moves import Move, MoveKind, play
@@ -1004,25 +1005,8 @@ class State:
             self.fighting = True
 
     def _fighters(self, laid: list[tuple[int, Card]]) -> list[int]:
-        """Who is still in contention after a round: støting applies to the first cards
-        of a trick; in a fight round the highest fight card takes all, and only a tie
-        for it fights again ("den med høyeste kampkort tar alt. Er kampkortene også like,
-        blir det ny støting mellom dem")."""
-        if self.rules.ties is _TIES_STOTING and not self.fighting:
-            seen: set[int] = set()
-            dup = -1
-            for _, c in laid:
-                r = RANK[c]
-                if r in seen and r > dup:
-                    dup = r
-                seen.add(r)
-            if dup >= 0:
-                return [s for s, c in laid if RANK[c] == dup]
-        best = -1
-        for _, c in laid:
-            if RANK[c] > best:
-                best = RANK[c]
-        return [s for s, c in laid if RANK[c] == best]
+        """Who is still in contention after a round (:func:`mattis.core.legal.round_winners`)."""
+        return [laid[i][0] for i in round_winners([c for _, c in laid], self.rules, self.fighting)]
 
     def _win_trick(self, winner: int) -> None:
         cards = tuple(c for _, c in self.trick)

@@ -16,6 +16,7 @@ from typing import Final
 
 from .cards import RANK, SUIT, Card, Lang, card_name, card_symbol, suit_name
 from .catalogue import TERM_KEYS, TEXT
+from .legal import lay_outcome
 from .moves import Move, MoveKind
 from .observation import Observation
 from .rules import OPTIONS, Chance, EmptyHand, Follow, Pickup, Rules, Ties
@@ -311,14 +312,16 @@ def hint_reason(obs: Observation, move: Move, lang: Lang = "en") -> str:
                 return say("why.lowest_lead", lang, card=sym)
             return say("why.lead_high" if RANK[card] == max(RANK[c] for c in hand) else "why.lead_mid", lang,
                        card=sym)
-        top = max(RANK[c] for _seat, c in obs.table1)
-        beating = [c for c in hand if RANK[c] > top]
-        if RANK[card] > top:
+        laid = list(obs.round_cards)
+        fighting = bool(obs.fighters)
+        result = {c: lay_outcome(laid, c, obs.rules, fighting) for c in hand}
+        beating = [c for c in hand if result[c] > 0]
+        if result[card] > 0:
             low_beat = min(RANK[c] for c in beating)
             return say("why.lowest_beats" if RANK[card] == low_beat else "why.beats", lang, card=sym)
-        if RANK[card] == top and not obs.fighters:
+        if result[card] == 0 and not fighting:
             return say("why.fight", lang, card=sym, fight=fight_word(obs.rules, lang))
-        if RANK[card] < top:
+        if result[card] < 0:
             return say("why.dump_low" if not beating and RANK[card] == RANK[lowest] else "why.lose_low", lang,
                        card=sym)
         return say("why.expert", lang, card=sym)
