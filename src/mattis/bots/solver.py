@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..core import PICKUP, Follow, Move, Rules, State, sequence_spans
-from ..core.legal import RepetitionKey, answer_bits, repetition_key
+from ..core.legal import RepetitionKey, answer_bits, pickup_span, repetition_key, trick_complete_at
 from ..core.observation import PHASE2
 from ..core.rules import GoingOut
 from .policy import state_choice
@@ -156,8 +156,13 @@ def brute_force(s: State, me: int, path: frozenset[Key] = frozenset()) -> int:
 
 
 def two_player_exact(rules: Rules) -> bool:
-    """Whether :func:`two_player_values` can solve games under ``rules``."""
-    return rules.going_out is GoingOut.LAID
+    """Whether :func:`two_player_values` can solve games under ``rules``: the flow it
+    assumes is asked of the engine: a trick of two players is complete at two entries
+    (:func:`~mattis.core.legal.trick_complete_at`), a pickup takes the one entry on the
+    table (:func:`~mattis.core.legal.pickup_span`), and a player who lays her last card
+    is out at once (``going_out="laid"``)."""
+    return (rules.going_out is GoingOut.LAID and trick_complete_at(rules, 2, 2, 2) == 2
+            and pickup_span([(0, (0,))], rules) == (0, 1))
 
 
 def _suit_entries(bits: int, base: int, min_seq: int) -> list[int]:
