@@ -2,7 +2,9 @@
 
 :func:`sample_state` deals the cards hidden from a seat (the other hands, the
 stock, the face-down trump, the cards set aside) at random, subject to
-everything the seat has seen: its own hand, every card laid face up and when,
+everything the seat has seen: who dealt and who led the first trick (under
+``next_leader=loser`` the last loser, not the dealer's neighbour), its own hand,
+every card laid face up and when,
 the counts, the trump once shown, and the voids revealed by play in phase 2
 (a forced pickup means the player held no card that beats the top entry, under
 ``follow=void`` no higher card of its suit; a trump under ``follow=void`` means
