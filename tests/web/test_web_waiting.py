@@ -30,7 +30,7 @@ def test_a_frame_says_who_waits_to_go_out() -> None:
         for viewer in (0, None):
             obs = json.loads(frame(table, viewer, "nb"))["obs"]
             assert obs["waiting"] == list(waiting)
-            assert obs["in_game"] == list(ref.observation(0).in_game)
+            assert obs["still_in"] == sorted(ref.observation(0).still_in)
         seen_waiting += bool(waiting)
     assert seen_waiting > 0
     assert page_strings()["nb"]["status.waiting"].startswith("venter på å gå ut")
