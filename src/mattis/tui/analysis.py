@@ -9,10 +9,9 @@ next decision.
 from __future__ import annotations
 
 import threading
-from typing import ClassVar
 
+from textual import events
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Static
 
@@ -20,7 +19,7 @@ from ..bots.evaluate import Budget
 from ..core import GameRecord
 from ..lab.review import Cancelled, review, review_text
 from .i18n import Lang, t
-from .screens import Window
+from .screens import SCROLL, Window
 
 BUDGET = Budget(samples=64)
 """The terminal's budget per decision (a few seconds for a whole game)."""
@@ -36,13 +35,6 @@ class AnalysisScreen(Window[None]):
     AnalysisScreen VerticalScroll { height: 1fr; }
     AnalysisScreen #analysis-hint { height: auto; color: $text-muted; }
     """
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,q,enter", "leave", "close", show=False),
-        Binding("up", "scroll(-1)", show=False),
-        Binding("down", "scroll(1)", show=False),
-        Binding("pageup", "scroll(-10)", show=False),
-        Binding("pagedown", "scroll(10)", show=False),
-    ]
 
     def __init__(self, record: GameRecord, seat: int, names: list[str], lang: Lang,
                  budget: Budget | None = None) -> None:
@@ -97,12 +89,14 @@ class AnalysisScreen(Window[None]):
             self.query_one("#analysis-text", Static).update(text)
             self.query_one("#analysis-hint", Static).update(t(self.lang, "analyse.close"))
 
-    def action_leave(self) -> None:
-        self.stop.set()
-        self.close()
-
-    def action_scroll(self, step: int) -> None:
-        self.query_one(VerticalScroll).scroll_relative(y=step, animate=False)
+    def key(self, event: events.Key) -> None:
+        """Esc, q or Enter close the window (cancelling a review still running);
+        ↑/↓ and Page Up/Down scroll; other keys do nothing."""
+        if event.key in ("escape", "q", "enter"):
+            self.stop.set()
+            self.close()
+        elif event.key in SCROLL:
+            self.query_one(VerticalScroll).scroll_relative(y=SCROLL[event.key], animate=False)
 
     def on_unmount(self) -> None:
         self.stop.set()

@@ -1,19 +1,20 @@
 """The windows shown over the card table: text to read (rules, how to play,
 statistics), the history (every trick and the whole log), the end of a game.
 
-Every window closes at most once: a second key that arrives before the first one
-has closed it (Enter Enter, key auto-repeat) is ignored rather than popping the
-table itself (the old ``ScreenStackError: Can't pop screen``).
+Every window closes at most once, and takes every key that reaches it: a key
+that arrives while the window is closing (Enter Enter, key auto-repeat) is ignored,
+rather than popping the table itself (the old ``ScreenStackError: Can't pop
+screen``) or passing on to the table's bindings (Enter on the end screen dealt
+the next game, then laid a card in it).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import ClassVar, Generic, TypeVar
+from typing import Generic, TypeVar
 
 from textual import events
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.geometry import Region
 from textual.screen import ModalScreen
@@ -32,16 +33,34 @@ SCROLL: dict[str, float] = {"up": -1, "down": 1, "pageup": -10, "pagedown": 10}
 
 
 class Window(ModalScreen[R], Generic[R]):
-    """A window over the table that closes once, however many keys come."""
+    """A window over the table that closes once, however many keys come.
+
+    Subclasses handle keys in :meth:`key`, called only while the window is open and
+    on top; no key goes on to the app's bindings (the table's), whatever its state."""
 
     _window_closed = False
 
+    @property
+    def is_open(self) -> bool:
+        """On top and not closing: keys and clicks still act on this window."""
+        return not self._window_closed and self.is_attached and self.app.screen is self
+
     def close(self, result: R | None = None) -> None:
         """Close this window with ``result``, unless it is closing already or not on top."""
-        if self._window_closed or not self.is_attached or self.app.screen is not self:
+        if not self.is_open:
             return
         self._window_closed = True
         self.dismiss(result)
+
+    def on_key(self, event: events.Key) -> None:
+        event.stop()
+        event.prevent_default()
+        if self.is_open:
+            self.key(event)
+
+    def key(self, event: events.Key) -> None:
+        """A key pressed in the open window (by default: close it)."""
+        self.close()
 
 
 class InfoScreen(Window[None]):
@@ -94,9 +113,7 @@ class InfoScreen(Window[None]):
             self.page = page
             self.show_page()
 
-    def on_key(self, event: events.Key) -> None:
-        event.stop()
-        event.prevent_default()
+    def key(self, event: events.Key) -> None:
         if event.key in SCROLL:
             self.query_one(VerticalScroll).scroll_relative(y=SCROLL[event.key], animate=False)
         elif event.key in ("left", "right"):
@@ -154,9 +171,7 @@ class HistoryScreen(Window[None]):
         text = "\n".join(self.tricks[self.index]) if self.tricks else self.empty
         self.query_one("#history-trick-text", Static).update(text)
 
-    def on_key(self, event: events.Key) -> None:
-        event.stop()
-        event.prevent_default()
+    def key(self, event: events.Key) -> None:
         log = self.query_one("#history-log", VerticalScroll)
         if event.key in SCROLL:
             log.scroll_relative(y=SCROLL[event.key], animate=False)
@@ -183,13 +198,8 @@ class EndScreen(Window[str]):
     EndScreen Horizontal { height: auto; margin-top: 1; }
     EndScreen Button { margin-right: 2; }
     """
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("n,enter,y,j", "again", "again", show=False),
-        Binding("q", "leave", "quit", show=False),
-        Binding("a", "analyse", "analyse", show=False),
-        Binding("up", "scroll(-1)", show=False),
-        Binding("down", "scroll(1)", show=False),
-    ]
+    AGAIN = ("n", "enter", "y", "j")
+    """Keys that deal the next game (q quits, a analyses, ↑/↓ scroll)."""
 
     def __init__(self, lines: list[str], again: str, leave: str, analyse: str | None = None) -> None:
         super().__init__()
@@ -213,18 +223,15 @@ class EndScreen(Window[str]):
         for b in self.query(Button):
             b.can_focus = False
 
-    def action_again(self) -> None:
-        self.close("again")
-
-    def action_leave(self) -> None:
-        self.close("quit")
-
-    def action_analyse(self) -> None:
-        if self.analyse:
+    def key(self, event: events.Key) -> None:
+        if event.key in self.AGAIN:
+            self.close("again")
+        elif event.key == "q":
+            self.close("quit")
+        elif event.key == "a" and self.analyse:
             self.close("analyse")
-
-    def action_scroll(self, step: int) -> None:
-        self.query_one(VerticalScroll).scroll_relative(y=step, animate=False)
+        elif event.key in ("up", "down"):
+            self.query_one(VerticalScroll).scroll_relative(y=SCROLL[event.key], animate=False)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.close({"again": "again", "analyse": "analyse"}.get(event.button.id or "", "quit"))
@@ -380,9 +387,7 @@ class SettingsScreen(Window[Settings]):
             return
         self.close(settings)
 
-    def on_key(self, event: events.Key) -> None:
-        event.stop()
-        event.prevent_default()
+    def key(self, event: events.Key) -> None:
         n = len(self.fields())
         key = self.fields()[self.row][0]
         if event.key in ("up", "down"):
@@ -401,7 +406,7 @@ class SettingsScreen(Window[Settings]):
             self.type_name(None, erase=True)
         elif key == "name" and event.is_printable and event.character:
             self.type_name(event.character)
-        if self.is_attached and self.app.screen is self:
+        if self.is_open:
             self.show()
 
 
