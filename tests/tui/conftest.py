@@ -37,9 +37,7 @@ async def settle(pilot: Pilot[Any], timeout: float = HANG) -> bool:
     """Wait until the app and all its parts have handled every message, twice in a row."""
     quiet = 0
     for _ in range(ROUNDS):
-        try:
-            pilot.app.screen
-        except Exception:  # the app has closed: nothing left to wait for
+        if not pilot.app.screen_stack:  # the app has closed: nothing left to wait for
             return False
         await _wait_for_queued(pilot, timeout=max(timeout, HANG))
         quiet = quiet + 1 if pending(pilot) == 0 else 0

@@ -1,7 +1,13 @@
 """Key storms: seeded random keys (every bound key, letters, digits, Enter, Escape,
 arrows, Tab, and auto-repeat bursts of one key sent faster than the app handles them)
-on the table and in every window.  The app must never raise, and the game may change
+on the table and in every window (rules, how to play, statistics, history, settings,
+the end screen, the analysis).  The app must never raise, and the game may change
 only by legal moves from the deal it started with.
+
+A burst is queued at once, so the app meets the keys after the first while that one
+is still being handled (a window closing); the tests then wait until the app has
+handled them all (tests/tui/conftest.py), so what they assert does not depend on how
+fast the machine is.
 
 Fast tier: a few hundred keys; slow tier (``--slow``): more than 6,000."""
 
@@ -17,9 +23,10 @@ from textual.pilot import Pilot
 
 from mattis.core import GameRecord, parse_record_move, preset
 from mattis.play import Referee
+from mattis.tui.analysis import AnalysisScreen
 from mattis.tui.app import MattisApp
-from mattis.tui.screens import EndScreen, HistoryScreen, InfoScreen
-from mattis.tui.session import Session
+from mattis.tui.screens import EndScreen, HistoryScreen, InfoScreen, SettingsScreen
+from mattis.tui.session import HUMAN, Session
 from tiers import scale
 
 KEYS = [
@@ -27,9 +34,12 @@ KEYS = [
     "shift+tab", "backspace", "question_mark", "f1", "delete", "comma", "full_stop", "minus",
     *"abcdefghijklmnoprstuvwxyz0123456789",  # every letter but q (which saves and quits)
 ]
-BURSTY = ["enter", "escape", "space", "right", "left", "down", "r", "l", "h", "u", "n", "c", "p", "i",
+BURSTY = ["enter", "escape", "space", "right", "left", "down", "r", "l", "h", "u", "n", "c", "p", "i", "s", "a",
           "question_mark"]
-OPENERS = ["", "r", "l", "question_mark", "i", "h", "u"]
+OPENERS = {"": "Screen", "r": "InfoScreen", "l": "HistoryScreen", "question_mark": "InfoScreen",
+           "i": "InfoScreen", "s": "SettingsScreen", "h": "Screen", "u": "Screen"}
+"""Keys that open each window on the table (rules, history, how to play, statistics,
+settings; h and u act on the table), with the window each opens."""
 
 
 @pytest.fixture(autouse=True)
@@ -79,11 +89,13 @@ async def storm(pilot: Pilot[Path | None], rng: random.Random, keys: int) -> int
     return sent
 
 
-def run_storm(tmp_path: Path, rules: str, seed: int, lang: str, keys_per_window: int) -> tuple[int, set[str]]:
+def run_storm(tmp_path: Path, rules: str, seed: int, lang: str, keys_per_window: int) -> tuple[int, list[str]]:
+    """Storm the table and each window in turn, then the end screen and the analysis;
+    return the keys sent and the windows stormed (the screen on top as each storm began)."""
     session = Session(rules=preset(rules), players=3, levels=["easy"] * 3, lang=lang,  # type: ignore[arg-type]
                       seed=seed, save_path=tmp_path / "game.json", stats_path=tmp_path / "stats.json")
     session.start()
-    app = MattisApp(session, delay=0)
+    app = MattisApp(session, delay=0, settings_file=tmp_path / "settings.json")
     starts: list[GameRecord] = [session.referee.record()]
     finished: list[GameRecord] = []
     real_next = session.next_game
@@ -96,42 +108,55 @@ def run_storm(tmp_path: Path, rules: str, seed: int, lang: str, keys_per_window:
     session.next_game = next_game  # type: ignore[method-assign]
     rng = random.Random(seed)
     sent = 0
-    windows: set[str] = set()
+    stormed: list[str] = []
+
+    async def storm_here(pilot: Pilot[Path | None]) -> None:
+        nonlocal sent
+        stormed.append(type(app.screen).__name__)
+        sent += await storm(pilot, rng, keys_per_window)
+
+    async def to_table(pilot: Pilot[Path | None]) -> None:
+        while len(app.screen_stack) > 1 and not isinstance(app.screen, EndScreen):
+            await pilot.press("escape")
 
     async def scenario() -> None:
-        nonlocal sent
         async with app.run_test(size=rng.choice([(80, 24), (100, 30), (120, 40)])) as pilot:
-            for opener in OPENERS * 2:
-                if len(app.screen_stack) == 1 and opener:
+            for opener, window in [*OPENERS.items()] * 2:
+                await to_table(pilot)
+                if isinstance(app.screen, EndScreen):  # a storm finished the game: the next one
+                    await pilot.press("n")
+                if opener:
                     await pilot.press(opener)
-                windows.add(type(app.screen).__name__)
-                sent += await storm(pilot, rng, keys_per_window)
-                windows.add(type(app.screen).__name__)
-            # the end of a game: play it out, then storm the end screen and the next game
-            while len(app.screen_stack) > 1 and not isinstance(app.screen, EndScreen):
-                await pilot.press("escape")
+                assert type(app.screen).__name__ == window, (opener, app.screen)
+                await storm_here(pilot)
+            # the end of a game: play it out, then storm the analysis, the end screen and the next game
+            await to_table(pilot)
             while len(app.screen_stack) == 1 and not session.over:
                 obs = session.observation()
                 assert obs.legal
                 app.submit(rng.choice(obs.legal))
                 await pilot.pause()
-            await pilot.pause()
-            windows.add(type(app.screen).__name__)
-            sent += await storm(pilot, rng, keys_per_window)
+            assert isinstance(app.screen, EndScreen)
+            await pilot.press("a")
+            assert isinstance(app.screen, AnalysisScreen)
+            await storm_here(pilot)
+            await to_table(pilot)
+            if isinstance(app.screen, EndScreen):
+                await storm_here(pilot)
             assert app.is_running
     asyncio.run(scenario())
     assert app.return_value is None  # never quit (q is not in the storm)
     for record, start in zip([*finished, session.referee.record()], starts, strict=True):
         assert_legal_line(record, start)
-    return sent, windows
+    return sent, stormed
 
 
 @pytest.mark.parametrize(("rules", "seed", "lang"), [("mattis", 1, "nb"), ("skitgubbe", 2, "en")])
 def test_key_storms_never_raise_and_only_legal_moves_change_the_game(tmp_path: Path, rules: str, seed: int,
                                                                      lang: str) -> None:
-    sent, windows = run_storm(tmp_path, rules, seed, lang, keys_per_window=scale(20, 250))
+    sent, stormed = run_storm(tmp_path, rules, seed, lang, keys_per_window=scale(20, 250))
     assert sent >= scale(250, 3000)
-    assert {"Screen", "InfoScreen", "HistoryScreen", "EndScreen"} <= windows
+    assert {"Screen", "InfoScreen", "HistoryScreen", "SettingsScreen", "AnalysisScreen", "EndScreen"} <= set(stormed)
 
 
 def test_enter_enter_on_a_window_closes_it_once(tmp_path: Path) -> None:
@@ -140,11 +165,12 @@ def test_enter_enter_on_a_window_closes_it_once(tmp_path: Path) -> None:
     session = Session(rules=preset("mattis"), players=3, levels=["easy"] * 3, lang="nb", seed=5,
                       save_path=tmp_path / "game.json")
     session.start()
-    app = MattisApp(session, delay=0)
+    app = MattisApp(session, delay=0, settings_file=tmp_path / "settings.json")
 
     async def scenario() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
-            for opener, window in (("r", InfoScreen), ("l", HistoryScreen), ("question_mark", InfoScreen)):
+            for opener, window in (("r", InfoScreen), ("l", HistoryScreen), ("question_mark", InfoScreen),
+                                   ("i", InfoScreen), ("s", SettingsScreen)):
                 before = session.record_text()
                 await pilot.press(opener)
                 assert isinstance(app.screen, window)
@@ -160,7 +186,22 @@ def test_enter_enter_on_a_window_closes_it_once(tmp_path: Path) -> None:
     assert app.return_value is None
 
 
-def test_play_again_pressed_twice_deals_one_new_game(tmp_path: Path) -> None:
+def human_moves(session: Session) -> list[str]:
+    return [m for m in session.referee.record().moves if parse_record_move(m)[0] == HUMAN]
+
+
+async def play_to_the_end(pilot: Pilot[Path | None], session: Session, rng: random.Random) -> None:
+    app = pilot.app
+    assert isinstance(app, MattisApp)
+    while not isinstance(app.screen, EndScreen):
+        app.submit(rng.choice(session.observation().legal))
+        await pilot.pause()
+
+
+@pytest.mark.parametrize("key", EndScreen.AGAIN)
+def test_play_again_pressed_three_times_deals_one_new_game(tmp_path: Path, key: str) -> None:
+    """The keys after the first arrive while the end screen closes: they are ignored,
+    never passed on to the table (Enter laid a card in the new game) nor popping it."""
     session = Session(rules=preset("mattis"), players=3, levels=["easy"] * 3, lang="en", seed=7,
                       save_path=tmp_path / "game.json")
     session.start()
@@ -168,13 +209,34 @@ def test_play_again_pressed_twice_deals_one_new_game(tmp_path: Path) -> None:
 
     async def scenario() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
-            rng = random.Random(1)
-            while not isinstance(app.screen, EndScreen):
-                app.submit(rng.choice(session.observation().legal))
-                await pilot.pause()
+            await play_to_the_end(pilot, session, random.Random(1))
             games = session.games
-            await burst(pilot, "n", 3)
+            await burst(pilot, key, 3)
             assert session.games == games + 1
             assert len(app.screen_stack) == 1
+            # no key reached the new game's table (Enter laid a card there, or said why not)
+            assert human_moves(session) == []
+            assert app.message == ""
 
     asyncio.run(scenario())
+    assert app.return_value is None
+
+
+def test_analyse_twice_opens_one_analysis_and_escape_twice_returns_to_the_end_screen(tmp_path: Path) -> None:
+    session = Session(rules=preset("mattis"), players=3, levels=["easy"] * 3, lang="nb", seed=7,
+                      save_path=tmp_path / "game.json")
+    session.start()
+    app = MattisApp(session, delay=0)
+
+    async def scenario() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await play_to_the_end(pilot, session, random.Random(2))
+            games = session.games
+            await burst(pilot, "a", 2)
+            assert [type(s) for s in app.screen_stack[1:]] == [AnalysisScreen]
+            await burst(pilot, "escape", 2)
+            assert [type(s) for s in app.screen_stack[1:]] == [EndScreen]
+            assert session.games == games
+
+    asyncio.run(scenario())
+    assert app.return_value is None
