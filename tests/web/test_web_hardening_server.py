@@ -1,17 +1,16 @@
 """Hardening of a real ``mattis serve`` on 127.0.0.1 (a subprocess): silent sockets
-(slowloris), malformed WebSocket frames, and a flooding client's effect on another
-table's move latency (measured and printed, not asserted: see docs/web.md)."""
+(slowloris), malformed WebSocket frames, a flooding client closed while another table
+plays on (its effect on that table's latency is a benchmark: ``benchmarks/web_load.py
+--flood``, docs/web.md)."""
 
 from __future__ import annotations
 
 import asyncio
 import base64
 import json
-import multiprocessing
 import os
 import random
 import socket
-import statistics
 import struct
 import subprocess
 import sys
@@ -31,6 +30,10 @@ from tiers import scale
 REAL_RATES = ("--limit", "message_rate=10", "--limit", "message_burst=30", "--limit", "sync_rate=2",
               "--limit", "sync_burst=6")
 """A test server lifts the per-connection rates (guard.TEST_SERVER); these are the defaults."""
+
+HUNG = 300
+"""Seconds after which a test's WebSocket exchange counts as hung (a bound that only a hung
+server or client meets; nothing is asserted about how long it takes)."""
 
 
 def free_port() -> int:
@@ -221,8 +224,9 @@ def test_malformed_websocket_frames_are_closed_with_a_code_and_no_traceback(tmp:
     assert "Traceback" not in log, log[-2000:]
 
 
-async def play_moves(base: str, tid: str, tokens: list[str], moves: int, rng: random.Random) -> list[float]:
-    """Play ``moves`` moves flat out at a two-person table; the latency of each (send to new state)."""
+async def play_moves(base: str, tid: str, tokens: list[str], moves: int, rng: random.Random) -> int:
+    """Play ``moves`` moves at a two-person table, each sent once the last one's new state
+    came back; the moves the table took (each seen as a new state on the mover's socket)."""
     url = base.replace("http://", "ws://") + f"/ws/{tid}"
     socks = [await websockets.connect(url, origin=Origin(base), max_size=2**20) for _ in tokens]
     last: list[dict[str, Any]] = [{}, {}]
@@ -230,14 +234,14 @@ async def play_moves(base: str, tid: str, tokens: list[str], moves: int, rng: ra
         await ws.send(json.dumps({"type": "hello", "token": tok}))
         last[socks.index(ws)] = json.loads(await ws.recv())
     await socks[0].send(json.dumps({"type": "start"}))
-    lat: list[float] = []
+    played = 0
 
     def key(f: dict[str, Any]) -> tuple[int, int]:
         return (-1, -1) if f.get("status", "lobby") == "lobby" else (int(f["game"]), int(f["seq"]))
 
     target = (1, 0)
     try:
-        while len(lat) < moves:
+        while played < moves:
             for i, ws in enumerate(socks):  # read each socket up to the newest state
                 while key(last[i]) < target:
                     last[i] = json.loads(await ws.recv())
@@ -248,96 +252,78 @@ async def play_moves(base: str, tid: str, tokens: list[str], moves: int, rng: ra
                 continue
             actor = f["obs"]["to_act"]
             g = last[actor]
-            t0 = time.monotonic()
             await socks[actor].send(json.dumps({"type": "move", "game": g["game"], "seq": g["seq"],
                                                 "move": rng.choice(g["obs"]["legal"])}))
             while key(last[actor]) <= key(g):
                 last[actor] = json.loads(await socks[actor].recv())
-            lat.append(time.monotonic() - t0)
+            assert key(last[actor]) == (g["game"], g["seq"] + 1), (key(g), key(last[actor]))
+            played += 1
             target = key(last[actor])
     finally:
         for ws in socks:
             await ws.close()
-    return lat
+    return played
 
 
-async def flood(base: str, tid: str, stop: asyncio.Event, sent: list[int], answered: list[int], kind: str) -> int:
-    """A spectator who knows only the table id sends as fast as the socket takes; the close code."""
+FLOOD_LIMITS = (*REAL_RATES, "--limit", "flood_after=10")
+"""The default rates, and a connection closed after 10 times over them (60 by default),
+so that a sync flooder (2/s past a burst of 6) is closed in seconds rather than half a minute."""
+
+FLOOD_MESSAGES = 200
+"""Each flooder sends this many messages at once: many more than the server reads before
+it closes the connection (at most a burst and ``flood_after`` waits, about 40 for junk and
+17 for ``sync`` here), so that the close never depends on how fast anything runs."""
+
+
+async def flood(base: str, tid: str, kind: str) -> tuple[int, int, int]:
+    """A spectator who knows only the table id sends :data:`FLOOD_MESSAGES` messages as fast
+    as the socket takes them, then reads until the server closes the socket; returns
+    (messages sent, answers read, close code)."""
     url = base.replace("http://", "ws://") + f"/ws/{tid}"
+    text = '{"type":"sync"}' if kind == "sync" else '{"type": "move", "move": ' + "[" * 10 + "]" * 10 + "}"
+    sent = answered = 0
     async with websockets.connect(url, origin=Origin(base), max_size=2**20) as ws:
         await ws.send(json.dumps({"type": "hello"}))
-
-        async def reader() -> None:
-            async for _ in ws:
-                answered[0] += 1
-
-        task = asyncio.create_task(reader())
-        text = '{"type":"sync"}' if kind == "sync" else '{"type": "move", "move": ' + "[" * 10 + "]" * 10 + "}"
         try:
-            while not stop.is_set():
+            for _ in range(FLOOD_MESSAGES):
                 await ws.send(text)
-                sent[0] += 1
-                if sent[0] % 50 == 0:
-                    await asyncio.sleep(0)
+                sent += 1
         except websockets.ConnectionClosed:
             pass
-        task.cancel()
-        return ws.close_code or 0
+        try:
+            async for _ in ws:  # until the server closes it (a hung server fails at the bound below)
+                answered += 1
+        except websockets.ConnectionClosed:
+            pass
+        return sent, answered, ws.close_code or 0
 
 
-def flood_process(base: str, tid: str, stop: Any, out: Any) -> None:
-    """Two sync flooders and one junk flooder until ``stop``; puts (sent, answered, close codes)."""
-    async def main() -> None:
-        ev = asyncio.Event()
-        sent, answered = [0], [0]
-        tasks = [asyncio.create_task(flood(base, tid, ev, sent, answered, kind)) for kind in ("sync", "sync", "junk")]
-        while not stop.is_set() and not all(t.done() for t in tasks):
-            await asyncio.sleep(0.1)
-        ev.set()
-        codes = await asyncio.gather(*tasks)
-        out.put((sent[0], answered[0], list(codes)))
-
-    asyncio.run(main())
-
-
-def p(lat: list[float], q: float) -> float:
-    s = sorted(lat)
-    return s[min(len(s) - 1, int(q * len(s)))] * 1000
-
-
-def test_a_flooding_client_leaves_another_tables_latency_near_normal(tmp: Path) -> None:
-    # Flat out, one connection stays within its own rate limit (burst 30, 10/s, 60 strikes) for
-    # about 150 moves; a longer run would be closed by the limit this test relies on.
-    moves = 150
-    server = Server(tmp, *REAL_RATES)
+def test_a_flooding_client_is_closed_and_another_table_plays_on(tmp: Path) -> None:
+    """Two ``sync`` flooders and a junk flooder on one table, each sending a fixed number
+    of messages, are all closed with 4429 having had few answers, while another table
+    plays its moves; the server logs no traceback.  (How much the flood slows the other
+    table is measured, not asserted: ``benchmarks/web_load.py --flood``, docs/web.md.)"""
+    # each of the two players sends at most 2 + 20 messages: within the burst of 30, so never
+    # over its rate, however fast it plays
+    moves = 40
+    server = Server(tmp, *FLOOD_LIMITS)
     try:
-        quiet_tid, quiet_tokens = server.table()
         flood_tid, _ = server.table()
         busy_tid, busy_tokens = server.table()
 
-        async def run() -> tuple[list[float], list[float]]:
-            normal = await play_moves(server.base, quiet_tid, quiet_tokens, moves, random.Random(1))
-            # The flooders run in their own process, so their sending does not slow the measuring client.
-            flooders.start()
-            await asyncio.sleep(1.0)
-            flooded = await play_moves(server.base, busy_tid, busy_tokens, moves, random.Random(1))
-            return normal, flooded
+        async def run() -> tuple[list[tuple[int, int, int]], int]:
+            async with asyncio.timeout(HUNG):
+                flooders = [asyncio.create_task(flood(server.base, flood_tid, kind))
+                            for kind in ("sync", "sync", "junk")]
+                played = await play_moves(server.base, busy_tid, busy_tokens, moves, random.Random(1))
+                return list(await asyncio.gather(*flooders)), played
 
-        ctx = multiprocessing.get_context("spawn")
-        out = ctx.Queue()
-        stop = ctx.Event()
-        flooders = ctx.Process(target=flood_process, args=(server.base, flood_tid, stop, out))
-        normal, flooded = asyncio.run(run())
-        stop.set()
-        sent, answered, codes = out.get(timeout=60)
-        flooders.join(30)
-        print(f"\nanother table's move latency, {moves} moves flat out: normal p50 {p(normal, .5):.1f} ms "
-              f"p99 {p(normal, .99):.1f} ms; with 2 sync flooders and a junk flooder p50 {p(flooded, .5):.1f} ms "
-              f"p99 {p(flooded, .99):.1f} ms (x{statistics.median(flooded) / statistics.median(normal):.2f} at p50); "
-              f"flooders sent {sent} messages, got {answered} answers, close codes {codes}")
-        assert len(flooded) == moves  # the other table played every move
-        assert answered < sent / 10  # most of the flood was never answered
-        assert codes == [4429, 4429, 4429]
+        floods, played = asyncio.run(run())
+        assert played == moves  # the other table took every move
+        assert [code for _, _, code in floods] == [4429, 4429, 4429], floods
+        for sent, answered, _ in floods:
+            assert answered < sent / 2, floods  # most of each flood was never read, let alone answered
+        assert httpx.get(server.base + "/api/meta", timeout=10).status_code == 200
     finally:
         log = server.stop()
     assert "Traceback" not in log, log[-2000:]
