@@ -1,4 +1,5 @@
-"""Sizes that depend on the test tier (see conftest.py): ``scale(fast, slow)``."""
+"""Sizes that depend on the test tier (see conftest.py): ``scale(fast, slow)``; and
+:data:`HUNG`, the one bound on how long a test waits for anything."""
 
 from __future__ import annotations
 
@@ -11,3 +12,11 @@ SLOW = os.environ.get("MATTIS_SLOW") == "1"
 def scale(fast: int, slow: int) -> int:
     """``slow`` in the slow tier, else ``fast``."""
     return slow if SLOW else fast
+
+
+HUNG = float(os.environ.get("MATTIS_TEST_HANG", "900"))
+"""Seconds after which a test, or anything a test waits for (a subprocess, a socket, a
+server starting), counts as hung and fails.  Never a measure of speed: a test waits on a
+condition or an event, and this bound only ends a wait that would otherwise never end, so
+a busy machine slows the tests down but never fails them (conftest.py applies it to every
+test: ``MATTIS_TEST_HANG`` changes it)."""

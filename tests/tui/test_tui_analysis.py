@@ -3,18 +3,24 @@
 from __future__ import annotations
 
 import asyncio
+import threading
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
+from textual.pilot import Pilot
 from textual.widgets import Button
 
 from mattis.bots.evaluate import Budget
 from mattis.core import GameRecord, preset
+from mattis.lab.review import review
 from mattis.play import Referee, make_bot
 from mattis.tui import analysis
 from mattis.tui.analysis import AnalysisScreen
 from mattis.tui.app import EndScreen, MattisApp
 from mattis.tui.session import Session
+from tiers import HUNG
 
 SIZE = (110, 44)
 
@@ -32,12 +38,13 @@ def finished_session(tmp_path: Path, seed: int = 4) -> Session:
     return session
 
 
-async def until(cond: object, pilot: object, limit: float = 60.0) -> None:
-    waited = 0.0
-    while not cond():  # type: ignore[operator]
-        await pilot.pause(0.05)  # type: ignore[attr-defined]
-        waited += 0.05
-        assert waited < limit, "waited too long"
+async def until(cond: Callable[[], bool], pilot: Pilot[Any]) -> None:
+    """Wait until ``cond()`` holds (the review runs in a thread); fail only a hung app."""
+    for _ in range(int(HUNG / 0.05)):
+        if cond():
+            return
+        await pilot.pause(0.05)
+    raise AssertionError(f"still not so after {HUNG:.0f} s: hung")
 
 
 def test_analyse_from_the_end_screen_shows_the_review(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -61,8 +68,18 @@ def test_analyse_from_the_end_screen_shows_the_review(tmp_path: Path, monkeypatc
     asyncio.run(scenario())
 
 
-def test_analyse_can_be_cancelled_and_the_table_keeps_answering(tmp_path: Path) -> None:
-    app = MattisApp(finished_session(tmp_path, seed=6), delay=0)  # the full budget: it would take a while
+def test_analyse_can_be_cancelled_and_the_table_keeps_answering(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    # the review starts only once the window is closed, so it is cancelled at its first
+    # decision however fast it would have been
+    gate = threading.Event()
+
+    def gated_review(*args: Any, **kwargs: Any) -> Any:
+        assert gate.wait(HUNG)
+        return review(*args, **kwargs)
+
+    monkeypatch.setattr(analysis, "review", gated_review)
+    app = MattisApp(finished_session(tmp_path, seed=6), delay=0)
 
     async def scenario() -> None:
         async with app.run_test(size=SIZE) as pilot:
@@ -73,6 +90,7 @@ def test_analyse_can_be_cancelled_and_the_table_keeps_answering(tmp_path: Path) 
             await pilot.press("escape")
             await until(lambda: isinstance(app.screen, EndScreen), pilot)
             assert screen.stop.is_set()
+            gate.set()
             await app.workers.wait_for_complete()
             assert screen.result is None  # cancelled before it was done: nothing shown
             await pilot.press("a")

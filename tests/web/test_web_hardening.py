@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
-from web_helpers import ORIGIN, Player, create, deadline, join
+from web_helpers import ORIGIN, Player, create, join
 
 from mattis.web import guard, retention
 from mattis.web.app import create_app
@@ -43,10 +43,9 @@ def app_with(tmp_path: Path) -> Iterator[Any]:
         clients.append(client)
         return client
 
-    with deadline(120):
-        yield make
-        for c in clients:
-            c.__exit__(None, None, None)
+    yield make
+    for c in clients:
+        c.__exit__(None, None, None)
 
 
 @pytest.fixture
@@ -287,7 +286,7 @@ def test_table_creation_is_rate_limited_per_address_and_in_all(tmp_path: Path, n
     limits = guard.Limits(create_burst=3, create_rate=1e-6, max_tables=6)
     app = create_app(str(tmp_path / "c.db"), bot_delay=0, test_mode=True, limits=limits)
     body = {"preset": "mattis", "players": 2, "name": "A", "seats": [{"kind": "human"}, {"kind": "bot"}]}
-    with TestClient(app) as one, deadline(60):
+    with TestClient(app) as one:
         assert [one.post("/api/tables", json=body).status_code for _ in range(3)] == [200] * 3
         r = one.post("/api/tables", json=body, headers={"accept-language": "nb"})
         assert r.status_code == 429 and r.json()["error"] == "for mange nye bord herfra; vent en stund og prøv igjen"
@@ -303,7 +302,7 @@ def test_table_creation_is_rate_limited_per_address_and_in_all(tmp_path: Path, n
 def test_abandoned_tables_expire_and_live_ones_stay(tmp_path: Path, no_errors: None) -> None:
     db = tmp_path / "r.db"
     app = create_app(str(db), bot_delay=0, test_mode=True)
-    with TestClient(app) as client, deadline(60):
+    with TestClient(app) as client:
         hub = app.state.hub
         lobby = create(client, "mattis", [{"kind": "human"}, {"kind": "human"}])["table"]
         started = create(client, "mattis", [{"kind": "human"}, {"kind": "bot"}], seed=2)

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from starlette.testclient import TestClient
-from web_helpers import Player, deadline, play_out
+from web_helpers import Player, play_out
 
 from mattis.core import GameRecord
 from mattis.web.app import create_app
@@ -50,7 +50,7 @@ def test_a_server_restarted_on_an_old_log_finishes_the_game(tmp_path: Path) -> N
     for n, ev in enumerate(log["events"]):
         store.append(tid, n, ev)
     store.close()
-    with TestClient(create_app(str(db), bot_delay=0, test_mode=True)) as client, deadline(120):
+    with TestClient(create_app(str(db), bot_delay=0, test_mode=True)) as client:
         p0, p1 = (Player(client, tid, log["tokens"][str(i)]) for i in (0, 1))
         try:
             f = p0.sync()

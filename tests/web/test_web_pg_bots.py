@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from starlette.testclient import TestClient
-from web_helpers import Frame, Player, Web, create, deadline, first_legal, join
+from web_helpers import Frame, Player, Web, create, first_legal, join
 
 from mattis.web.app import create_app
 
@@ -14,7 +14,7 @@ from mattis.web.app import create_app
 def test_an_expert_bot_thinking_at_one_table_does_not_hold_up_another_tables_moves(tmp_path: Path) -> None:
     db = tmp_path / "web.db"
     app = create_app(str(db), bot_delay=0.01, test_mode=True, bot_processes=1)
-    with TestClient(app) as client, deadline(120):
+    with TestClient(app) as client:
         web = Web(client, db)
         try:
             a = create(client, "mattis", [{"kind": "human"}, {"kind": "bot", "level": "expert"},

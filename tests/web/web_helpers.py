@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
 import re
-import signal
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -17,21 +15,6 @@ from mattis.core import GameRecord, Phase, State, card_code, card_name, parse_mo
 ORIGIN = {"origin": "http://testserver"}
 CODE = re.compile(r"^[2-9TJQKA][CDHS]$")
 Frame = dict[str, Any]
-
-
-@contextlib.contextmanager
-def deadline(seconds: int) -> Iterator[None]:
-    """Fail (instead of hanging) if the block takes longer than ``seconds``."""
-    def boom(signum: int, frame: object) -> None:
-        raise TimeoutError(f"test step took more than {seconds} s")
-
-    old = signal.signal(signal.SIGALRM, boom)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, old)
 
 
 class Player:
