@@ -4,6 +4,11 @@
 from __future__ import annotations
 
 import os
+import time
+from collections.abc import Callable
+from typing import TypeVar
+
+T = TypeVar("T")
 
 SLOW = os.environ.get("MATTIS_SLOW") == "1"
 """Whether this run includes the slow tier (``pytest --slow``)."""
@@ -20,3 +25,16 @@ server starting), counts as hung and fails.  Never a measure of speed: a test wa
 condition or an event, and this bound only ends a wait that would otherwise never end, so
 a busy machine slows the tests down but never fails them (conftest.py applies it to every
 test: ``MATTIS_TEST_HANG`` changes it)."""
+
+
+def wait_until(cond: Callable[[], T | None], what: str, poll: float = 0.02) -> T:
+    """Poll ``cond()`` until it returns something true, and return that; fail only after
+    :data:`HUNG` seconds (``what`` names the awaited thing in the failure)."""
+    end = time.monotonic() + HUNG
+    while True:
+        got = cond()
+        if got:
+            return got
+        if time.monotonic() > end:
+            raise AssertionError(f"{what}: still not so after {HUNG:.0f} s (hung)")
+        time.sleep(poll)

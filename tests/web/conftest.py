@@ -11,6 +11,7 @@ from starlette.testclient import TestClient
 from web_helpers import Web
 
 from mattis.web.app import create_app
+from tiers import HUNG
 
 
 @pytest.fixture
@@ -38,5 +39,14 @@ def browser() -> Iterator[Any]:
 
     with pw.sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        launch_context = b.new_context
+
+        def new_context(**options: Any) -> Any:
+            """A context whose waits (Playwright's 30 s by default) end only for a hung page."""
+            ctx = launch_context(**options)
+            ctx.set_default_timeout(HUNG * 1000)
+            return ctx
+
+        b.new_context = new_context
         yield b
         b.close()

@@ -37,7 +37,7 @@ def test_analyse_button_shows_the_chart_and_the_list(server: str, browser: Any) 
         page.wait_for_selector("#felt")
         play_to_end([page])
         page.click("#btn-analyse")
-        page.wait_for_selector("#analysis-chart", timeout=90_000)
+        page.wait_for_selector("#analysis-chart")  # the review takes a while: waits up to tiers.HUNG
         assert page.locator("#analysis h2").inner_text().startswith("Review of the game for Anne")
         items = page.locator("#analysis-list li")
         assert items.count() > 3

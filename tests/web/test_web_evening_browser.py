@@ -20,6 +20,7 @@ from test_web_browser import CHROMIUM, act, dataset, play_to_end  # noqa: E402
 from test_web_restart import free_port, start_server  # noqa: E402
 
 from mattis.core import GameRecord  # noqa: E402
+from tiers import HUNG  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium at /usr/bin/chromium")
 LAPTOP = {"width": 1000, "height": 800}
@@ -72,10 +73,10 @@ def join(page: Any, invite: str, name: str) -> None:
     page.wait_for_selector(".lobby .seatlist")
 
 
-def play_while(pages: list[Any], until: Any, limit: float = 90) -> None:
-    """Each page plays its own turns until ``until()`` holds."""
+def play_while(pages: list[Any], until: Any) -> None:
+    """Each page plays its own turns until ``until()`` holds (fails only a hung game: tiers.HUNG)."""
     acted: dict[int, str] = {}
-    end = time.monotonic() + limit
+    end = time.monotonic() + HUNG
     while time.monotonic() < end:
         if until():
             return

@@ -14,7 +14,6 @@ import socket
 import struct
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,18 +21,16 @@ from typing import Any
 import httpx
 import pytest
 import websockets
+from web_helpers import wait_up
 from websockets.typing import Origin
 
 from mattis.web.guard import raise_file_limit
-from tiers import scale
+from tiers import HUNG, scale, wait_until
 
 REAL_RATES = ("--limit", "message_rate=10", "--limit", "message_burst=30", "--limit", "sync_rate=2",
               "--limit", "sync_burst=6")
 """A test server lifts the per-connection rates (guard.TEST_SERVER); these are the defaults."""
 
-HUNG = 300
-"""Seconds after which a test's WebSocket exchange counts as hung (a bound that only a hung
-server or client meets; nothing is asserted about how long it takes)."""
 
 
 def free_port() -> int:
@@ -51,18 +48,11 @@ class Server:
                                       "--port", str(self.port), "--db", str(tmp / "h.db"), "--bot-delay", "0",
                                       "--test-mode", *args],
                                      stdout=subprocess.DEVNULL, stderr=open(self.log, "wb"))
-        for _ in range(300):
-            try:
-                if httpx.get(self.base + "/api/meta", timeout=1).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                time.sleep(0.05)
-        self.proc.kill()
-        raise AssertionError("the server did not start: " + self.log.read_text())
+        wait_up(self.proc, self.base, self.log)
 
     def stop(self) -> str:
         self.proc.terminate()
-        self.proc.wait(10)
+        self.proc.wait(HUNG)
         return self.log.read_text()
 
     def table(self, seats: int = 2) -> tuple[str, list[str]]:
@@ -95,18 +85,16 @@ def still_open(socks: list[socket.socket]) -> int:
     return n
 
 
-def wait_closed(s: socket.socket, seconds: float) -> bytes:
-    """Read until the server closes ``s`` (or ``seconds`` pass); what it sent."""
-    s.settimeout(seconds)
+def wait_closed(s: socket.socket) -> bytes:
+    """Read until the server closes ``s``; what it sent (fails if it never does: tiers.HUNG)."""
+    s.settimeout(HUNG)
     got = b""
-    end = time.monotonic() + seconds
     try:
-        while time.monotonic() < end:
-            part = s.recv(65536)
-            if not part:
-                break
+        while part := s.recv(65536):
             got += part
-    except (TimeoutError, OSError):
+    except TimeoutError:
+        raise AssertionError(f"the server did not close the socket in {HUNG:.0f} s (hung)") from None
+    except OSError:  # reset: closed too
         pass
     return got
 
@@ -118,7 +106,7 @@ def test_silent_sockets_do_not_lock_out_a_new_visitor(tmp: Path) -> None:
     try:
         silent = [socket.create_connection(("127.0.0.1", server.port)) for _ in range(n)]
         # A new visitor gets the page and a seat at once; the oldest silent sockets made room.
-        assert httpx.get(server.base + "/", timeout=10).status_code == 200
+        assert httpx.get(server.base + "/", timeout=HUNG).status_code == 200
         tid, tokens = server.table()
 
         async def hello() -> dict[str, Any]:
@@ -129,11 +117,11 @@ def test_silent_sockets_do_not_lock_out_a_new_visitor(tmp: Path) -> None:
                 return frame
 
         assert asyncio.run(hello())["status"] == "lobby"
-        assert still_open(silent) <= 32  # max_silent_per_address
+        wait_until(lambda: still_open(silent) <= 32, "the oldest silent sockets closed")  # max_silent_per_address
         # A socket that starts a request and never finishes its head is closed after the timeout.
         slow = socket.create_connection(("127.0.0.1", server.port))
         slow.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
-        assert wait_closed(slow, 20) == b""
+        assert wait_closed(slow) == b""
         # So is a kept-alive socket whose next request head never ends.
         kept = socket.create_connection(("127.0.0.1", server.port))
         kept.sendall(b"GET /api/meta HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
@@ -142,18 +130,23 @@ def test_silent_sockets_do_not_lock_out_a_new_visitor(tmp: Path) -> None:
             first += kept.recv(65536)
         assert first.startswith(b"HTTP/1.1 200")
         kept.sendall(b"GET /api/meta HTTP/1.1\r\nHost: 1")
-        wait_closed(kept, 20)
-        with pytest.raises(OSError):
-            for _ in range(3):
+        wait_closed(kept)
+
+        def send_fails() -> bool:
+            try:
                 kept.sendall(b"27.0.0.1\r\n")
-                time.sleep(0.2)
+            except OSError:
+                return True
+            return False
+
+        wait_until(send_fails, "a send on the closed socket failing")
         # A request head that never ends is refused with 431.
         big = socket.create_connection(("127.0.0.1", server.port))
         big.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n" + b"X-Pad: " + b"a" * 40_000 + b"\r\n")
-        assert wait_closed(big, 20).startswith(b"HTTP/1.1 431")
+        assert wait_closed(big).startswith(b"HTTP/1.1 431")
         for s in [*silent, slow, big, kept]:
             s.close()
-        assert httpx.get(server.base + "/api/meta", timeout=10).status_code == 200
+        assert httpx.get(server.base + "/api/meta", timeout=HUNG).status_code == 200
     finally:
         log = server.stop()
     assert "Traceback" not in log, log[-2000:]
@@ -215,10 +208,10 @@ def test_malformed_websocket_frames_are_closed_with_a_code_and_no_traceback(tmp:
                 head += s.recv(4096)
             assert head.startswith(b"HTTP/1.1 101")
             s.sendall(data)
-            got[name] = close_code(head + wait_closed(s, 20))
+            got[name] = close_code(head + wait_closed(s))
             s.close()
         assert all(got[name] in codes for name, (_, codes) in cases.items()), got
-        assert httpx.get(server.base + "/api/meta", timeout=10).status_code == 200
+        assert httpx.get(server.base + "/api/meta", timeout=HUNG).status_code == 200
     finally:
         log = server.stop()
     assert "Traceback" not in log, log[-2000:]
@@ -323,7 +316,7 @@ def test_a_flooding_client_is_closed_and_another_table_plays_on(tmp: Path) -> No
         assert [code for _, _, code in floods] == [4429, 4429, 4429], floods
         for sent, answered, _ in floods:
             assert answered < sent / 2, floods  # most of each flood was never read, let alone answered
-        assert httpx.get(server.base + "/api/meta", timeout=10).status_code == 200
+        assert httpx.get(server.base + "/api/meta", timeout=HUNG).status_code == 200
     finally:
         log = server.stop()
     assert "Traceback" not in log, log[-2000:]

@@ -14,7 +14,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -22,11 +21,12 @@ from typing import Any
 import httpx
 import pytest
 from test_web_restart import Seat, free_port, play_until, seen_moves
-from web_helpers import cards_in, first_legal, secret_cards, states_by_seq
+from web_helpers import cards_in, first_legal, secret_cards, states_by_seq, wait_up
 
 from mattis.core import GameRecord, card_code
 from mattis.web.pgstore import PgStore, bindir, temporary_server
 from mattis.web.store import StoreConflict
+from tiers import HUNG, wait_until
 
 pytest.importorskip("psycopg", reason="the PostgreSQL tests need psycopg (the 'pg' extra)")
 if bindir() is None:
@@ -75,7 +75,7 @@ def test_a_lease_is_held_by_one_worker_until_it_stops_renewing(pg: str) -> None:
 
 
 # ----------------------------------------------------------------- two real workers
-LEASE = "1.5"  # seconds: a killed owner's tables are taken over within about two of these
+LEASE = "1.5"  # seconds: a killed owner's tables are taken over once it runs out (nothing waits on a clock)
 
 
 def start_worker(url: str, port: int, log: Path) -> subprocess.Popen[bytes]:
@@ -84,14 +84,8 @@ def start_worker(url: str, port: int, log: Path) -> subprocess.Popen[bytes]:
                              "--port", str(port), "--db", url, "--bot-delay", "0.05", "--test-mode",
                              "--bot-processes", "0", "--limit", f"lease_seconds={LEASE}"],
                             stdout=subprocess.DEVNULL, stderr=open(log, "ab"))  # noqa: SIM115
-    for _ in range(400):
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/api/meta", timeout=1).status_code == 200:
-                return proc
-        except httpx.HTTPError:
-            time.sleep(0.05)
-    proc.kill()
-    raise AssertionError("the worker did not start: " + log.read_text())
+    wait_up(proc, f"http://127.0.0.1:{port}", log)
+    return proc
 
 
 class Recorder(Seat):
@@ -102,7 +96,7 @@ class Recorder(Seat):
         self.raw: list[str] = []
 
     def recv(self) -> dict[str, Any]:
-        text = str(self.ws.recv(timeout=10))
+        text = str(self.ws.recv(timeout=HUNG))
         self.raw.append(text)
         self.last = json.loads(text)
         return self.last
@@ -110,11 +104,8 @@ class Recorder(Seat):
 
 def until_seen(seat: Seat, pred: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
     """Sync until the seat's frame satisfies ``pred`` (another worker's event has reached this one)."""
-    for _ in range(500):
-        if pred(seat.sync()):
-            return seat.last
-        time.sleep(0.01)
-    raise AssertionError(f"never seen: {seat.last}")
+    return wait_until(lambda: seat.last if pred(seat.sync()) else None, f"seen by the seat (last: {seat.last})",
+                      poll=0.01)
 
 
 def logged_moves(url: str, tid: str) -> list[tuple[int, int, str]]:

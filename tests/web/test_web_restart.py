@@ -14,11 +14,12 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from web_helpers import first_legal
+from web_helpers import first_legal, wait_up
 from websockets.sync.client import ClientConnection, connect
 from websockets.typing import Origin
 
 from mattis.core import GameRecord
+from tiers import HUNG
 
 
 def free_port() -> int:
@@ -31,26 +32,20 @@ def start_server(db: Path, port: int, bot_delay: str = "0.05") -> subprocess.Pop
     proc = subprocess.Popen([sys.executable, "-m", "mattis.cli.main", "serve", "--host", "127.0.0.1",
                              "--port", str(port), "--db", str(db), "--bot-delay", bot_delay, "--test-mode"],
                             stdout=subprocess.DEVNULL, stderr=open(str(db) + ".log", "ab"))
-    for _ in range(200):
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/api/meta", timeout=1).status_code == 200:
-                return proc
-        except httpx.HTTPError:
-            time.sleep(0.05)
-    proc.kill()
-    raise AssertionError("the server did not start: " + Path(str(db) + ".log").read_text())
+    wait_up(proc, f"http://127.0.0.1:{port}", Path(str(db) + ".log"))
+    return proc
 
 
 class Seat:
     def __init__(self, port: int, tid: str, token: str) -> None:
         origin = Origin(f"http://127.0.0.1:{port}")
-        self.ws: ClientConnection = connect(f"ws://127.0.0.1:{port}/ws/{tid}", origin=origin, open_timeout=5)
+        self.ws: ClientConnection = connect(f"ws://127.0.0.1:{port}/ws/{tid}", origin=origin, open_timeout=HUNG)
         self.ws.send(json.dumps({"type": "hello", "token": token}))
         self.last: dict[str, Any] = {}
         self.n = 0
 
     def recv(self) -> dict[str, Any]:
-        self.last = json.loads(self.ws.recv(timeout=10))
+        self.last = json.loads(self.ws.recv(timeout=HUNG))
         return self.last
 
     def sync(self) -> dict[str, Any]:
@@ -71,8 +66,9 @@ def seen_moves(frames: list[dict[str, Any]], into: dict[int, str]) -> None:
 
 
 def play_until(seats: dict[int, Seat], stop: int, log: dict[int, str]) -> dict[str, Any]:
-    """Play first-legal moves until ``stop`` moves are made or the game ends."""
-    give_up = time.monotonic() + 60
+    """Play first-legal moves until ``stop`` moves are made or the game ends (fails only a
+    stuck game: tiers.HUNG)."""
+    give_up = time.monotonic() + HUNG
     while time.monotonic() < give_up:
         f = {}
         for s in seats.values():

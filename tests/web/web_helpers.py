@@ -4,17 +4,38 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import httpx
 from starlette.testclient import TestClient
 
 from mattis.core import GameRecord, Phase, State, card_code, card_name, parse_move
+from tiers import HUNG, wait_until
 
 ORIGIN = {"origin": "http://testserver"}
 CODE = re.compile(r"^[2-9TJQKA][CDHS]$")
 Frame = dict[str, Any]
+
+
+def wait_up(proc: subprocess.Popen[bytes], base: str, log: Path) -> None:
+    """Wait until the server ``proc`` answers at ``base`` (fail at once if it exits, or if
+    it hangs: tiers.HUNG)."""
+    def up() -> bool:
+        if proc.poll() is not None:
+            raise AssertionError(f"the server exited ({proc.returncode}): " + log.read_text())
+        try:
+            return httpx.get(base + "/api/meta", timeout=HUNG).status_code == 200
+        except httpx.HTTPError:
+            return False
+
+    try:
+        wait_until(up, "the server answering", poll=0.05)
+    except BaseException:
+        proc.kill()
+        raise
 
 
 class Player:
