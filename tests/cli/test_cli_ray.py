@@ -28,6 +28,7 @@ import pytest
 import mattis
 from mattis.cli.main import main
 from mattis.lab.pool import PoolError, run_jobs
+from tiers import HUNG, wait_until
 
 HAVE_RAY = importlib.util.find_spec("ray") is not None
 needs_ray = pytest.mark.skipif(not HAVE_RAY, reason="ray is not installed (pip install '.[ray]')")
@@ -73,7 +74,7 @@ def ray_head() -> Iterator[str]:
          "--node-manager-port", str(node), "--object-manager-port", str(obj)],
         stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env, start_new_session=True)
     try:
-        deadline = time.monotonic() + 90
+        deadline = time.monotonic() + HUNG  # only a hung head fails by time
         while True:
             log.seek(0)
             text = log.read()
@@ -165,13 +166,15 @@ def test_ctrl_c_on_ray_stops_with_the_resume_command_and_resume_completes_the_ru
     env = dict(os.environ, PYTHONPATH=str(Path(mattis.__file__).resolve().parents[1]))
     run = subprocess.Popen([sys.executable, "-m", "mattis.cli.main", *cheap, "--deals", "5000", "--ray", ray_head,
                             "--out", str(out)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
-    deadline = time.monotonic() + 60
-    while run.poll() is None and time.monotonic() < deadline:
-        if (out / "results.csv").exists() and len((out / "results.csv").read_text().splitlines()) > 1 + 9:
-            break
-        time.sleep(0.2)
+
+    def some_rows() -> bool:  # a few games in (not a time: a slow machine only takes longer)
+        if run.poll() is not None:
+            pytest.fail(f"the run ended before it was interrupted: {run.communicate()[1][-3000:]}")
+        return (out / "results.csv").exists() and len((out / "results.csv").read_text().splitlines()) > 1 + 9
+
+    wait_until(some_rows, "the run's first results", poll=0.2)
     run.send_signal(signal.SIGINT)
-    _, err = run.communicate(timeout=60)
+    _, err = run.communicate(timeout=HUNG)
     assert run.returncode == 130, err
     assert "interrupted:" in err and f"--ray {ray_head}" in err and "--resume" in err and "Traceback" not in err
     cut = _games(out)

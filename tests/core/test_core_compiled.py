@@ -16,7 +16,7 @@ import pytest
 
 import mattis
 from mattis.core import PRESETS, State, build_kind, preset
-from tiers import scale
+from tiers import HUNG, scale
 
 SCRIPT = Path(__file__).with_name("build_games.py")
 GAMES = scale(250, 300)
@@ -26,7 +26,7 @@ GAMES = scale(250, 300)
 def _run(pure: bool, games: int) -> dict[str, str]:
     env = {**os.environ, "MATTIS_PURE": "1" if pure else "0"}
     done = subprocess.run([sys.executable, str(SCRIPT), str(games)], env=env, capture_output=True, text=True,
-                          check=True, timeout=1800)
+                          check=True, timeout=HUNG)
     result: dict[str, str] = json.loads(done.stdout)
     return result
 

@@ -16,6 +16,7 @@ from mattis.play import Referee, first_dealer
 from mattis.tui.i18n import t
 from mattis.tui.plain import PlainGame
 from mattis.tui.session import Session, fix_you
+from tiers import HUNG
 
 
 @pytest.fixture(autouse=True)
@@ -31,7 +32,7 @@ def test_piped_game_to_the_end(tmp_path: Path) -> None:
     proc = subprocess.run(
         [sys.executable, "-m", "mattis.cli.main", "play", "--plain", "--instant", "--seed", "7", "--lang", "en",
          "--save", str(save)],
-        input=answers, capture_output=True, text=True, timeout=120,
+        input=answers, capture_output=True, text=True, timeout=HUNG,
     )
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout

@@ -18,6 +18,7 @@ from mattis.play import Referee
 from mattis.tui.session import Session, find_saved, read_saved, saved_games
 from mattis.tui.settings import Settings, load_settings, read_settings, save_settings, settings_path
 from mattis.tui.stats import GameResult, load_results, record_game, stats_lines, stats_path
+from tiers import HUNG
 
 
 @pytest.fixture(autouse=True)
@@ -301,7 +302,7 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_no_terminal_falls_back_to_plain_mode(tmp_path: Path) -> None:
     proc = subprocess.run([sys.executable, "-m", "mattis.cli.main", "play", "--seed", "3"],
-                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=HUNG)
     assert proc.returncode == 0
     assert proc.stderr.count("\n") == 1 and "--plain" in proc.stderr
     assert "Spillet er lagret i" in proc.stdout

@@ -18,6 +18,7 @@ from web_helpers import ORIGIN, Player, create, join
 from mattis.web import guard, retention
 from mattis.web.app import create_app
 from mattis.web.store import Store
+from tiers import HUNG
 
 JSON = {"content-type": "application/json"}
 
@@ -348,6 +349,6 @@ def test_bad_limit_flags_get_one_clear_line_and_a_nonzero_exit(tmp_path: Path) -
                          (["--limit", "max_wait=-1"], "must be above 0"),
                          (["--allowed-host", "a/b"], "takes a host name"),
                          (["--keep-days", "0"], "must be above 0"), (["--max-connections", "3"], "at least 16")):
-        r = subprocess.run([*run, *flags], capture_output=True, text=True, timeout=60)
+        r = subprocess.run([*run, *flags], capture_output=True, text=True, timeout=HUNG)
         assert r.returncode != 0 and words in r.stderr and "Traceback" not in r.stderr, (flags, r.stderr)
         assert len(r.stderr.strip().splitlines()) == 1

@@ -8,10 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from tiers import HUNG
+
 
 def serve(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "mattis.cli.main", "serve", "--port", "1", *args],
-                          capture_output=True, text=True, timeout=60)
+                          capture_output=True, text=True, timeout=HUNG)
 
 
 def test_several_workers_on_a_sqlite_file_are_refused(tmp_path: Path) -> None:
