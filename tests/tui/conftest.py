@@ -13,16 +13,13 @@ machine.  The only bound is one that fails a hung app.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
 from textual.pilot import Pilot
 
-HANG = 300.0
-"""Seconds one round may wait for the app's queues (fails a hung app only)."""
-
-ROUNDS = 10_000
-"""Rounds before the app counts as never settling (a hung app, not a slow one)."""
+from tiers import HUNG
 
 _wait_for_queued = Pilot._wait_for_screen
 
@@ -33,17 +30,19 @@ def pending(pilot: Pilot[Any]) -> int:
     return app.message_queue_size + sum(node.message_queue_size for node in list(app._registry))
 
 
-async def settle(pilot: Pilot[Any], timeout: float = HANG) -> bool:
-    """Wait until the app and all its parts have handled every message, twice in a row."""
+async def settle(pilot: Pilot[Any], timeout: float = HUNG) -> bool:
+    """Wait until the app and all its parts have handled every message, twice in a row
+    (fails only an app that never settles: tiers.HUNG)."""
+    end = time.monotonic() + HUNG
     quiet = 0
-    for _ in range(ROUNDS):
+    while quiet < 2:
         if not pilot.app.screen_stack:  # the app has closed: nothing left to wait for
             return False
-        await _wait_for_queued(pilot, timeout=max(timeout, HANG))
+        if time.monotonic() > end:
+            raise AssertionError(f"the app never settled: messages still queued after {HUNG:.0f} s")
+        await _wait_for_queued(pilot, timeout=HUNG)
         quiet = quiet + 1 if pending(pilot) == 0 else 0
-        if quiet == 2:
-            return True
-    raise AssertionError(f"the app never settled: messages still queued after {ROUNDS} rounds")
+    return True
 
 
 @pytest.fixture(autouse=True)
