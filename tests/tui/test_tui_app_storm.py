@@ -6,7 +6,7 @@ only by legal moves from the deal it started with.
 
 A burst is queued at once, so the app meets the keys after the first while that one
 is still being handled (a window closing); the tests then wait until the app has
-handled them all (tests/tui/conftest.py), so what they assert does not depend on how
+handled them all (``settle`` in tests/conftest.py), so what they assert does not depend on how
 fast the machine is.
 
 Fast tier: a few hundred keys; slow tier (``--slow``): more than 6,000."""
