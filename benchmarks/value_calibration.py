@@ -213,7 +213,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         print("| games / model | " + " | ".join(names) + " |")
         print("|---" * (len(names) + 1) + "|")
         for name, row in transfer.items():
-            print(f"| {name} | " + " | ".join(f"{row[m]:+.2f}" for m in names) + " |")
+            print(f"| {name} | " + " | ".join(f"{row[m]:+.2f}" if m in row else "-" for m in names) + " |")
     if a.png:
         draw(a.png, cells)
         print(f"\nwrote {a.png}")

@@ -8,7 +8,8 @@
 | expert / ekspert      | ismcts    | phase 1: 100 ISMCTS iterations; phase 2: 500 + the solver       |
 
 ``learned`` (no level name) is one ply on the learned value model (``bots/learned.py``):
-what the model knows on its own, measured against ``easy`` and ``medium`` in docs/bots.md.
+what the model knows on its own, measured against ``easy`` and ``medium`` in docs/bots.md
+(not yet a rung: level with ``easy`` in mattis and hund, ahead of it only in skitgubbe).
 
 Each level beats the one below it on paired duplicate deals in every preset; the
 measurements (commands, deals, intervals) are in docs/bots.md.
