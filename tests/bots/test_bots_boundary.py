@@ -11,7 +11,7 @@ from mattis.core import PRESETS, State, preset
 from mattis.core.determinize import hidden_cards, relabel_hidden
 from mattis.play import make_bot
 
-BOTS = ["random", "heuristic", "rollout", "uct", "pimc", "ismcts", "solver"]
+BOTS = ["random", "heuristic", "rollout", "uct", "pimc", "ismcts", "solver", "learned"]
 
 
 def _positions(name: str, players: int, seed: int, every: int) -> Iterator[tuple[State, int]]:

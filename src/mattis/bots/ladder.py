@@ -7,6 +7,10 @@
 | hard / vanskelig      | uct       | phase 2: a 100-iteration tree search                           |
 | expert / ekspert      | ismcts    | phase 1: 100 ISMCTS iterations; phase 2: 500 + the solver       |
 
+``learned`` (no level name) is one ply on the learned value model (``bots/learned.py``):
+what the model knows on its own, measured against ``easy`` and ``medium`` in docs/bots.md
+(not yet a rung: level with ``easy`` in mattis and hund, ahead of it only in skitgubbe).
+
 Each level beats the one below it on paired duplicate deals in every preset; the
 measurements (commands, deals, intervals) are in docs/bots.md.
 """
@@ -16,15 +20,19 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .heuristic import HeuristicBot
+from .learned import LearnedBot
 from .search import IsmctsBot, PimcBot, RolloutBot, SolverBot, UctBot
 
-BOTS: dict[str, Callable[[int | None], HeuristicBot | RolloutBot | UctBot | PimcBot | IsmctsBot | SolverBot]] = {
+BotClass = HeuristicBot | RolloutBot | UctBot | PimcBot | IsmctsBot | SolverBot | LearnedBot
+
+BOTS: dict[str, Callable[[int | None], BotClass]] = {
     "heuristic": HeuristicBot,
     "rollout": RolloutBot,
     "uct": UctBot,
     "pimc": PimcBot,
     "ismcts": IsmctsBot,
     "solver": SolverBot,
+    "learned": LearnedBot,
 }
 """Bot name -> class (factory(seed)); :mod:`mattis.play.agents` names them for the play layer."""
 

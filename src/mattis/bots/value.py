@@ -1,0 +1,330 @@
+"""A learned value model: from one seat's observation, each seat's chance of being the loser.
+
+The model reads only a seat's :class:`~mattis.core.Observation` (and its rules, by
+choosing the model trained on the nearest preset) and returns one probability per
+seat, summing to 1: the chance that seat ends the game as the loser (the Mattis; when
+a game has several losers, a Blodmattis and the Mattis, each counts one share).  A
+seat that is out safely gets 0, and a finished game its actual losers.
+
+**Features** (:func:`features`).  A compact set of its own, in the core's terms, not
+the research tensor of ``mattis.rl.encoding`` (that one lives above the bots and has
+1,000+ mostly empty inputs for three players, too many for the few thousand games a
+training run plays).  One row per seat, relative to the observer (row ``k`` is the
+seat ``k`` places to its left):
+
+* the seat's cards as far as the observer knows them (its own hand; for the others
+  the cards publicly known to be in their hands): a 13-rank histogram of non-trumps
+  and one of trumps, each count / 4; and how many of its cards are unknown;
+* phase 1: the cards it has won (its pile, face up: the hand it will shed in phase 2)
+  as the same two histograms, its tricks won, the card it has laid to this trick,
+  whether it leads the trick, fights a krig/støting, holds the trump card;
+* phase 2: its cards on the table, whether it owns the entry to beat;
+* whether it is to act, in the game, out, a loser; its hand count / 52;
+* its place relative to the observer and to the seat to act (one-hot, up to
+  :data:`MAX_SEATS`), the mean of the other seats' rows, and the global facts (phase,
+  stock, cards set aside, out of play, the trump shown, the table's entries and the
+  entry to beat, the number of players).
+
+**The network** (:class:`ValueModel`).  The same small network scores every seat
+(two ReLU layers, 32 and 16 units, one output), and a softmax over the seats still in
+the game turns the scores into the loser distribution, so one model serves every
+table size up to :data:`MAX_SEATS`.  It is trained with NumPy
+(:mod:`mattis.lab.train`) on self-play games and inferred here with NumPy; the
+weights ship with the package (``bots/value_weights.npz``, one model per preset).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from typing import TYPE_CHECKING, Any
+
+from ..core import PRESETS, RANK, SUIT, Observation, Rules, preset
+from ..core.observation import PHASE1, PHASE2
+
+if TYPE_CHECKING:  # NumPy is optional at run time: the learned bot falls back without it
+    import numpy as np
+    import numpy.typing as npt
+
+    Array = npt.NDArray[np.float32]
+    Mask = npt.NDArray[np.bool_]
+else:
+    Array = Any
+    Mask = Any
+
+__all__ = [
+    "FEATURES", "MAX_SEATS", "SEAT_FEATURES", "ValueModel", "feature_rows", "features", "has_numpy",
+    "load_models", "model_for", "nearest_preset", "numpy_or_none",
+]
+
+log = logging.getLogger(__name__)
+
+MAX_SEATS = 6
+"""The largest table a model serves (the rules allow at most six players)."""
+
+_SEAT_SCALARS = 16
+SEAT_FEATURES = 26 + 26 + _SEAT_SCALARS
+"""Per seat: known cards (26), pile (26), the scalars."""
+_GLOBAL = 3 + 8 + 4 + 3 + 1
+FEATURES = SEAT_FEATURES * 2 + MAX_SEATS * 2 + _GLOBAL
+"""The length of one seat's input row: its own features, the mean of the others',
+its place relative to the observer and to the seat to act, and the global facts."""
+
+WEIGHTS_FILE = "value_weights.npz"
+"""The shipped weights, next to this module."""
+
+
+def numpy_or_none() -> Any:
+    """NumPy if it is installed, else ``None``."""
+    try:
+        import numpy
+    except ImportError:  # pragma: no cover - the bots extra installs it
+        return None
+    return numpy
+
+
+def has_numpy() -> bool:
+    """Whether the value model can run here."""
+    return numpy_or_none() is not None
+
+
+def _histogram(mask: int, trump: int, out: list[float], at: int) -> int:
+    """Adds the cards of ``mask`` to ``out[at:at + 26]`` (13 non-trump ranks, 13 trump
+    ranks, each a quarter); returns how many cards."""
+    k = 0
+    while mask:
+        low = mask & -mask
+        c = low.bit_length() - 1
+        mask ^= low
+        out[at + RANK[c] + (13 if SUIT[c] == trump else 0)] += 0.25
+        k += 1
+    return k
+
+
+def feature_rows(obs: Observation) -> list[list[float]]:
+    """The per-seat feature rows of ``obs`` (pure Python), in relative seat order."""
+    n = obs.players
+    me = obs.seat
+    trump = obs.trump if obs.trump is not None else -1
+    hand_counts = obs.hand_counts
+    known = obs.known_masks
+    piles = obs.pile_masks
+    won = obs.tricks_won
+    in_game = obs.still_in
+    finished = set(obs.finished)
+    losers = set(obs.losers)
+    fighters = set(obs.fighters)
+    laid1 = {s: c for s, c in obs.table1}
+    on_table: dict[int, int] = {}
+    for s, entry in obs.table2:
+        on_table[s] = on_table.get(s, 0) + len(entry)
+    top_owner = obs.table2[-1][0] if obs.table2 else -1
+    rows: list[list[float]] = []
+    for k in range(n):
+        s = (me + k) % n
+        row = [0.0] * SEAT_FEATURES
+        mask = obs.hand_mask if s == me else known[s]
+        seen = _histogram(mask, trump, row, 0)
+        _histogram(piles[s], trump, row, 26)
+        at = 52
+        row[at] = hand_counts[s] / 52.0
+        row[at + 1] = (hand_counts[s] - seen) / 52.0
+        row[at + 2] = won[s] / 26.0
+        row[at + 3] = 1.0 if obs.to_act == s else 0.0
+        row[at + 4] = 1.0 if s in in_game else 0.0
+        row[at + 5] = 1.0 if s in finished else 0.0
+        row[at + 6] = 1.0 if s in losers else 0.0
+        row[at + 7] = 1.0 if s in fighters else 0.0
+        row[at + 8] = 1.0 if obs.trick_leader == s else 0.0
+        row[at + 9] = 1.0 if obs.trump_holder == s else 0.0
+        c = laid1.get(s)
+        if c is not None:
+            row[at + 10] = (RANK[c] + 1) / 13.0
+            row[at + 11] = 1.0 if SUIT[c] == trump else 0.0
+        row[at + 12] = on_table.get(s, 0) / 13.0
+        row[at + 13] = 1.0 if top_owner == s else 0.0
+        row[at + 14] = 1.0 if k == 0 else 0.0
+        row[at + 15] = 1.0 if hand_counts[s] == 0 else 0.0
+        rows.append(row)
+    return rows
+
+
+def _global(obs: Observation) -> list[float]:
+    g = [0.0] * _GLOBAL
+    g[int(obs.phase) - 1] = 1.0
+    g[3] = obs.stock_count / 52.0
+    g[4] = obs.set_aside_count / 52.0
+    g[5] = obs.out_count / 52.0
+    g[6] = len(obs.table2) / obs.players
+    g[7] = obs.trick_need / obs.players
+    g[8] = obs.players / MAX_SEATS
+    g[9] = 1.0 if obs.trump is not None else 0.0
+    g[10] = sum(obs.hand_counts) / 52.0
+    if obs.table2:
+        top = obs.table2[-1][1]
+        c = top[-1]
+        g[11 + 0] = (RANK[c] + 1) / 13.0
+        g[11 + 1] = 1.0 if SUIT[c] == obs.trump else 0.0
+        g[11 + 2] = len(top) / 13.0
+        g[11 + 3] = (RANK[obs.table2[0][1][-1]] + 1) / 13.0
+    g[15] = 1.0 if obs.phase is PHASE1 else 0.0
+    g[16] = 1.0 if obs.phase is PHASE2 and obs.trump is not None else 0.0
+    g[17] = len(obs.fighters) / obs.players
+    g[18] = 1.0 if obs.last_trick is not None else 0.0
+    return g
+
+
+def features(obs: Observation) -> list[list[float]]:
+    """The model's input for ``obs``: one row of :data:`FEATURES` numbers per seat, in
+    relative seat order (row 0 is the observer)."""
+    n = obs.players
+    if n > MAX_SEATS:
+        raise ValueError(f"the value model serves at most {MAX_SEATS} players")
+    rows = feature_rows(obs)
+    total = [sum(col) for col in zip(*rows, strict=True)]
+    g = _global(obs)
+    to_act = obs.to_act
+    out: list[list[float]] = []
+    for k, row in enumerate(rows):
+        others = [(t - v) / max(1, n - 1) for t, v in zip(total, row, strict=True)]
+        rel = [0.0] * (2 * MAX_SEATS)
+        rel[k] = 1.0
+        if to_act is not None:
+            rel[MAX_SEATS + (obs.seat + k - to_act) % n] = 1.0
+        out.append(row + others + rel + g)
+    return out
+
+
+def live_mask(obs: Observation) -> list[bool]:
+    """Per relative seat: whether it may still be the loser (in the game, or a loser)."""
+    n = obs.players
+    alive = set(obs.still_in) | set(obs.losers)
+    return [(obs.seat + k) % n in alive for k in range(n)]
+
+
+def exact_losers(obs: Observation) -> list[float] | None:
+    """A finished game's loser distribution per relative seat (``None`` while it runs)."""
+    if not obs.is_over:
+        return None
+    n = obs.players
+    losers = obs.losers
+    if not losers:
+        return [1.0 / n] * n
+    return [1.0 / len(losers) if (obs.seat + k) % n in losers else 0.0 for k in range(n)]
+
+
+@dataclass(frozen=True)
+class ValueModel:
+    """One trained network (its arrays, float32) and what it was trained on."""
+
+    w1: Array
+    b1: Array
+    w2: Array
+    b2: Array
+    w3: Array
+    b3: Array
+    name: str = ""
+    """The preset it was trained on."""
+
+    @staticmethod
+    def from_arrays(arrays: Mapping[str, Any], prefix: str = "", name: str = "") -> ValueModel:
+        """A model from ``{prefix}w1`` .. ``{prefix}b3``."""
+        np = numpy_or_none()
+        assert np is not None, "the value model needs NumPy"
+        get = [np.asarray(arrays[prefix + k], dtype=np.float32) for k in ("w1", "b1", "w2", "b2", "w3", "b3")]
+        if get[0].shape[0] != FEATURES:
+            raise ValueError(f"weights for {get[0].shape[0]} features, not {FEATURES}")
+        return ValueModel(get[0], get[1], get[2], get[3], get[4], get[5], name)
+
+    def arrays(self, prefix: str = "") -> dict[str, Array]:
+        return {prefix + "w1": self.w1, prefix + "b1": self.b1, prefix + "w2": self.w2, prefix + "b2": self.b2,
+                prefix + "w3": self.w3, prefix + "b3": self.b3}
+
+    def scores(self, x: Array) -> Array:
+        """The seats' scores (logits) for inputs ``x`` of shape (..., seats, FEATURES)."""
+        np = numpy_or_none()
+        h = np.maximum(x @ self.w1 + self.b1, 0.0)
+        h = np.maximum(h @ self.w2 + self.b2, 0.0)
+        out: Array = (h @ self.w3)[..., 0] + self.b3[0]
+        return out
+
+    def batch(self, x: Array, live: Mask) -> Array:
+        """Loser distributions for a batch: ``x`` (B, seats, FEATURES), ``live`` (B, seats) bool."""
+        np = numpy_or_none()
+        s = np.where(live, self.scores(x), -np.inf)
+        s = s - s.max(axis=-1, keepdims=True)
+        e = np.exp(s)
+        out: Array = e / e.sum(axis=-1, keepdims=True)
+        return out
+
+    def losers(self, obs: Observation) -> list[float]:
+        """Each seat's chance of being the loser, in relative seat order (index 0 is the
+        observer), summing to 1."""
+        exact = exact_losers(obs)
+        if exact is not None:
+            return exact
+        return self.many([obs])[0]
+
+    def many(self, observations: Sequence[Observation]) -> list[list[float]]:
+        """:meth:`losers` for several observations of one table size, in one NumPy pass."""
+        if not observations:
+            return []
+        np = numpy_or_none()
+        n = observations[0].players
+        if any(o.players != n for o in observations):
+            raise ValueError("one table size per call")
+        x = np.asarray([features(o) for o in observations], dtype=np.float32)
+        live = np.asarray([live_mask(o) for o in observations], dtype=bool)
+        p = self.batch(x, live)
+        out: list[list[float]] = []
+        for i, o in enumerate(observations):
+            exact = exact_losers(o)
+            out.append(exact if exact is not None else [float(v) for v in p[i]])
+        return out
+
+    def chance(self, obs: Observation) -> float:
+        """The observer's chance to avoid being the loser."""
+        return 1.0 - self.losers(obs)[0]
+
+
+def nearest_preset(rules: Rules) -> str:
+    """The preset whose options agree with ``rules`` most (its own name if it is one)."""
+    if rules.name in PRESETS and preset(rules.name) == rules:
+        return rules.name
+    best, best_same = "mattis", -1
+    for name in PRESETS:
+        p = preset(name)
+        same = sum(1 for f in p.__dataclass_fields__ if f != "name" and getattr(p, f) == getattr(rules, f))
+        if same > best_same:
+            best, best_same = name, same
+    return best
+
+
+@lru_cache(maxsize=4)
+def load_models(path: str | None = None) -> dict[str, ValueModel]:
+    """The models in a weights file (the shipped one by default), by preset name.
+
+    Raises ``RuntimeError`` without NumPy."""
+    np = numpy_or_none()
+    if np is None:
+        raise RuntimeError("the value model needs NumPy (pip install numpy)")
+    if path is None:
+        with resources.as_file(resources.files("mattis.bots") / WEIGHTS_FILE) as p, np.load(p) as z:
+            arrays = {k: z[k] for k in z.files}
+    else:
+        with np.load(path) as z:
+            arrays = {k: z[k] for k in z.files}
+    names = sorted({k.split("/")[0] for k in arrays if "/" in k})
+    return {name: ValueModel.from_arrays(arrays, f"{name}/", name) for name in names}
+
+
+def model_for(rules: Rules, path: str | None = None) -> ValueModel:
+    """The model for ``rules``: the one trained on the nearest preset."""
+    models = load_models(path)
+    name = nearest_preset(rules)
+    if name in models:
+        return models[name]
+    return next(iter(models.values()))

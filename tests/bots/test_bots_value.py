@@ -1,0 +1,140 @@
+"""The learned value model and the ``learned`` bot.
+
+The shipped weights: one model per preset, probabilities over the seats that sum to 1,
+a seat that is out gets none, a finished game its losers.  The bot: legal moves only
+through the referee, and its choice is the argmax of the model over the positions
+right after each legal move (recomputed here from the public determinizer and the
+core's observer); without NumPy it plays the heuristic's move and says so.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import random
+
+import pytest
+
+from mattis.bots import learned as learned_module
+from mattis.bots.heuristic import heuristic_move
+from mattis.bots.learned import DEFAULT_SAMPLES, LearnedBot
+from mattis.bots.search import perfect_info
+from mattis.bots.value import MAX_SEATS, load_models, model_for, nearest_preset
+from mattis.core import PRESETS, Observation, Rules, preset
+from mattis.core.determinize import sample_state
+from mattis.core.observation import PHASE2, observe
+from mattis.play import Referee, make_bot, play_until
+
+
+def _observations(rules: Rules, players: int, seed: int, every: int = 5) -> list[Observation]:
+    """Observations of every seat along an ``easy`` game, every ``every``-th move."""
+    ref = Referee.new(rules, players, seed=seed)
+    bots = {s: make_bot("easy", seed * 10 + s) for s in range(players)}
+    out: list[Observation] = []
+    k = 0
+    while not ref.is_over:
+        seat = ref.to_act
+        assert seat is not None
+        if k % every == 0:
+            out.extend(ref.observation(s) for s in range(players))
+        ref.apply(seat, bots[seat].act(ref.observation(seat)), events=False)
+        k += 1
+    out.extend(ref.observation(s) for s in range(players))
+    return out
+
+
+def test_the_shipped_weights_hold_one_model_per_preset() -> None:
+    models = load_models()
+    assert sorted(models) == sorted(PRESETS)
+    for name in PRESETS:
+        assert model_for(preset(name)).name == name
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_the_shipped_model_gives_a_distribution_over_the_seats(name: str) -> None:
+    rules = preset(name)
+    model = model_for(rules)
+    players = 4 if name == "blodmattis" else 3
+    seen_phase2 = False
+    for obs in _observations(rules, players, seed=11):
+        p = model.losers(obs)
+        assert len(p) == players
+        assert sum(p) == pytest.approx(1.0, abs=1e-5)
+        assert all(0.0 <= v <= 1.0 for v in p)
+        for k in range(players):
+            seat = (obs.seat + k) % players
+            if seat in obs.finished and seat not in obs.losers:
+                assert p[k] == 0.0  # out safely: cannot lose any more
+        if obs.is_over:
+            assert p == [1.0 / len(obs.losers) if (obs.seat + k) % players in obs.losers else 0.0
+                         for k in range(players)]
+        seen_phase2 |= obs.phase is PHASE2
+        assert model.chance(obs) == pytest.approx(1.0 - p[0])
+    assert seen_phase2
+
+
+def test_the_model_serves_every_table_size() -> None:
+    rules = preset("mattis")
+    model = model_for(rules)
+    for players in range(2, MAX_SEATS + 1):
+        obs = _observations(rules, players, seed=3, every=40)[0]
+        assert sum(model.losers(obs)) == pytest.approx(1.0, abs=1e-5)
+
+
+def test_house_rules_get_the_nearest_presets_model() -> None:
+    assert nearest_preset(dataclasses.replace(preset("skitgubbe"), sequences=3)) == "skitgubbe"
+    assert nearest_preset(dataclasses.replace(preset("mattis"), pickup_optional=True)) == "mattis"
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_the_learned_bot_plays_legal_moves_through_the_referee(name: str) -> None:
+    rules = preset(name)
+    players = 3
+    ref = Referee.new(rules, players, seed=5)
+    play_until(ref, {s: make_bot("learned", 40 + s) for s in range(players)}, max_moves=3000)
+    # the referee refuses an illegal move with an exception, so reaching the end proves legality
+    assert ref.is_over or ref.moves_played == 3000
+
+
+def _model_argmax(obs: Observation, seed: int) -> int:
+    """The index in ``obs.legal`` of the move whose resulting positions the model rates
+    best for the seat, recomputed from the determinizer and the observer."""
+    model = model_for(obs.rules)
+    rng = random.Random(seed)
+    k = 1 if obs.phase is PHASE2 and perfect_info(obs) else DEFAULT_SAMPLES
+    states = [sample_state(obs, rng) for _ in range(k)]
+    best, best_value = 0, -1.0
+    for i, move in enumerate(obs.legal):
+        total = 0.0
+        for st in states:
+            s = st.clone()
+            s.apply(move)
+            total += 1.0 - model.losers(observe(s, obs.seat))[0]
+        if total / k > best_value + 1e-12:
+            best, best_value = i, total / k
+    return best
+
+
+@pytest.mark.parametrize("name", ["mattis", "skitgubbe"])
+def test_the_learned_bots_choice_is_the_models_argmax(name: str) -> None:
+    rules = preset(name)
+    checked = {1: 0, 2: 0}
+    for obs in _observations(rules, 3, seed=21, every=3):
+        if obs.to_act != obs.seat or len(obs.legal) < 2:
+            continue
+        bot = LearnedBot(seed=99)
+        assert obs.legal.index(bot.act(obs)) == _model_argmax(obs, 99)
+        checked[int(obs.phase)] += 1
+    assert checked[1] >= 3 and checked[2] >= 3
+
+
+def test_without_numpy_the_learned_bot_plays_the_heuristic_and_says_so(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    monkeypatch.setattr(learned_module, "has_numpy", lambda: False)
+    with caplog.at_level(logging.WARNING, logger="mattis.bots.learned"):
+        bot = LearnedBot(seed=1)
+    assert any("NumPy" in r.getMessage() for r in caplog.records)
+    choices = [o for o in _observations(preset("mattis"), 3, seed=8) if o.to_act == o.seat and len(o.legal) > 1]
+    assert choices
+    for obs in choices:
+        assert bot.act(obs) == heuristic_move(obs)
