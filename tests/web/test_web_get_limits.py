@@ -18,6 +18,7 @@ from web_helpers import Player, create, deadline, first_legal
 import mattis.web.app as web_app
 from mattis.web import guard
 from mattis.web.app import create_app
+from mattis.web.view import replay_steps
 
 
 class Clock:
@@ -79,11 +80,10 @@ def finished_table(client: TestClient) -> str:
 
 def test_replays_are_rate_limited_and_built_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     built: list[int] = []
-    real = web_app.replay_steps
 
     def counting(text: str, names: list[str], lang: Any) -> list[dict[str, Any]]:
         built.append(1)
-        return real(text, names, lang)
+        return replay_steps(text, names, lang)
 
     monkeypatch.setattr(web_app, "replay_steps", counting)
     limits = guard.Limits(**{**guard.TEST_SERVER, "heavy_burst": 5.0, "heavy_rate": 1e-6})

@@ -679,8 +679,9 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "analyse.cancelled": ("Analysen ble avbrutt.", "The analysis was cancelled."),
     "analyse.failed": ("Analysen mislyktes: {detail}", "The analysis failed: {detail}"),
     "web.refused.no_such_seat": ("det finnes ingen slik plass ved bordet", "there is no such seat at this table"),
-    "web.refused.busy": ("en analyse kjører allerede; prøv igjen om litt",
-                         "an analysis is already running; try again in a moment"),
+    "web.refused.busy": ("for mange analyser venter nå; prøv igjen om litt",
+                         "too many reviews are waiting now; try again in a moment"),
+    "analyse.queued": ("I kø for analyse: nummer {n}", "Waiting for the analysis: number {n} in the queue"),
     # ---------------------------------------------------------------- web page
     "web.title": ("Mattis", "Mattis"),
     "web.switch_lang": ("Bytt språk", "Switch language"),

@@ -642,6 +642,7 @@ def create_app(db_path: str = "mattis.db", bot_delay: float = 0.8, test_mode: bo
 
     app = FastAPI(lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     app.state.hub = hub
+    app.state.analyses = analyses  # the reviews' queue and cache (tests set its budget)
     app.add_middleware(guard.Guard, hub=guard.Hub(hub.limits), hosts=hub.hosts, words=guard.words)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.include_router(analysis.router(hub, analyses))  # "Analyse": reviews of finished games (web/analysis.py)
