@@ -32,7 +32,7 @@ from fastapi.staticfiles import StaticFiles
 
 from ..core import CHOICES, OPTIONS, PRESET_DOCS, PRESETS, Move
 from ..core.cards import Lang
-from ..core.text import option_label, option_value_text, rules_in_words
+from ..core.text import how_to_play, option_label, option_value_text, rules_in_words
 from ..play import Agent, Referee, next_move
 from ..play.agents import DEFAULT_LEVEL
 from . import analysis, guard, retention
@@ -680,12 +680,14 @@ def create_app(db_path: str = "mattis.db", bot_delay: float = 0.8, test_mode: bo
 
     @app.get("/api/tables/{tid}/rules")
     async def table_rules(tid: str) -> JSONResponse:
-        """The rules in force at a table in the players' words, all of them and the house rules."""
+        """The rules in force at a table in the players' words, all of them and the house rules,
+        and how to play under them (``core.text.how_to_play``: the terminal's text)."""
         t = hub.table(tid)
         if t is None:
             return JSONResponse({"error": Refusal("no_table").en}, status_code=404)
         return JSONResponse({"name": t.rules.name,
                              "words": {lang: rules_in_words(t.rules, lang) for lang in LANGS},
+                             "how": {lang: how_to_play(t.rules, lang) for lang in LANGS},
                              "house": {lang: rules_in_words(t.rules, lang, changed_only=True) for lang in LANGS}})
 
     @app.post("/api/qr")
