@@ -573,7 +573,7 @@
     const how = rulesData && rulesData.how ? rulesData.how[lang] : [];
     return h("section", { class: "panel rulespage", id: "howto-page" },
       h("h2", { text: t("tui.howto.title", { name: view.rules_name }) }),
-      how.map(([head, para]) => [h("h3", { text: head }), h("p", { text: para })]),
+      how.flatMap(([head, para]) => [h("h3", { text: head }), h("p", { text: para })]),
       h("button", { type: "button", id: "btn-howto-rules", text: t("web.rules_page"), onclick: () => { panel = "rules"; render(); } }),
       h("button", { type: "button", id: "btn-howto-back", class: "primary", text: t("web.back_to_table"), onclick: () => { panel = null; render(); } }));
   }
