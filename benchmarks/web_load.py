@@ -56,10 +56,33 @@ class Stats:
         self.games = 0
         self.errors: list[str] = []
         self.row: dict[str, Any] = {}
+        self.refused: dict[str, int] = {}
+        """This benchmark's own sockets the server refused or closed, by reason (should stay empty)."""
+        self.timed: list[tuple[float, float]] = []
+        """(when, latency) of every move measured, to split a run at the GET flood's start."""
+
+    def refuse(self, why: str) -> None:
+        self.refused[why] = self.refused.get(why, 0) + 1
 
 
 async def seat(url: str, tid: str, token: str, rng: random.Random, stats: Stats, stop: float,
                connected: asyncio.Event, held: set[str], think: float) -> None:
+    """One seat's client; a socket the server refuses or closes is counted in ``stats.refused``."""
+    try:
+        await _seat(url, tid, token, rng, stats, stop, connected, held, think)
+    except websockets.InvalidStatus as e:
+        stats.refuse(f"handshake {e.response.status_code}")
+        raise
+    except websockets.ConnectionClosed as e:
+        stats.refuse(f"closed {e.rcvd.code if e.rcvd else 'without a code'}")
+        raise
+    except OSError as e:
+        stats.refuse(f"connect: {type(e).__name__}")
+        raise
+
+
+async def _seat(url: str, tid: str, token: str, rng: random.Random, stats: Stats, stop: float,
+                connected: asyncio.Event, held: set[str], think: float) -> None:
     origin = url.replace("ws://", "http://").split("/ws/")[0]
     async with websockets.connect(url, origin=origin, max_size=2**20, compression=None) as ws:  # type: ignore[arg-type]
         await ws.send(json.dumps({"type": "hello", "token": token}))
@@ -76,6 +99,7 @@ async def seat(url: str, tid: str, token: str, rng: random.Random, stats: Stats,
                 stats.errors.append(f["error"])
             if sent_at is not None and f["seq"] > sent_seq or (f["status"] == "over" and sent_at is not None):
                 stats.latencies.append(time.monotonic() - sent_at)
+                stats.timed.append((time.monotonic(), stats.latencies[-1]))
                 stats.moves += 1
                 sent_at = None
             if f["status"] == "playing":
@@ -138,6 +162,57 @@ def flood_process(url: str, seconds: float) -> None:
     asyncio.run(main())
 
 
+async def long_game(base: str, preset: str, seed: int) -> tuple[str, int]:
+    """A finished game to replay: one client plays random moves against two of the server's
+    bots (``--bot-delay 0``) until the game is over; the table and the game's move count."""
+    async with httpx.AsyncClient(base_url=base, timeout=30) as client:
+        seats = [{"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}]
+        t = (await client.post("/api/tables", json={"preset": preset, "players": 3, "name": "Long",
+                                                    "seats": seats})).json()
+    rng = random.Random(seed)
+    url = base.replace("http://", "ws://") + f"/ws/{t['table']}"
+    async with websockets.connect(url, origin=base, max_size=2**22, compression=None) as ws:  # type: ignore[arg-type]
+        await ws.send(json.dumps({"type": "hello", "token": t["token"]}))
+        started = False
+        moves = 0
+        while True:
+            f = json.loads(await ws.recv())
+            if f["status"] == "lobby" and not started:
+                started = True
+                await ws.send(json.dumps({"type": "start"}))
+            elif f["status"] == "over":
+                moves = f["seq"]
+                break
+            elif f.get("obs") and f["obs"]["legal"] and f["obs"]["to_act"] == 0:
+                await ws.send(json.dumps({"type": "move", "game": f["game"], "seq": f["seq"],
+                                          "move": rng.choice(f["obs"]["legal"])}))
+    return t["table"], moves
+
+
+def get_flood_process(base: str, path: str, connections: int, start: float, stop: float, out: Any) -> None:
+    """``connections`` clients from this one address asking for ``path`` over and over, in a
+    process of their own (so their reading does not slow the measuring clients); the count
+    of answers by status goes to ``out``."""
+    codes: dict[int, int] = {}
+
+    async def one() -> None:
+        async with httpx.AsyncClient(base_url=base, timeout=30) as client:
+            while time.time() < stop:
+                try:
+                    r = await client.get(path)
+                    codes[r.status_code] = codes.get(r.status_code, 0) + 1
+                except httpx.HTTPError:
+                    codes[0] = codes.get(0, 0) + 1
+
+    async def main() -> None:
+        await asyncio.sleep(max(0.0, start - time.time()))
+        codes[-1] = round(stop - time.time())  # -1: the seconds the flood ran
+        await asyncio.gather(*(one() for _ in range(connections)))
+
+    asyncio.run(main())
+    out.put(codes)
+
+
 async def main_async(args: argparse.Namespace, base: str) -> Stats:
     stats = Stats()
     tables: list[tuple[str, list[str]]] = []
@@ -151,6 +226,10 @@ async def main_async(args: argparse.Namespace, base: str) -> Stats:
                 j = await client.post(f"/api/tables/{t['table']}/join", json={"invite": t["invite"], "name": f"P{k}"})
                 tokens.append(j.json()["token"])
             tables.append((t["table"], tokens))
+    long_tid, long_moves = "", 0
+    if args.get_flood:
+        long_tid, long_moves = await long_game(base, args.flood_preset, args.seed)
+        print(f"the game replayed by the GET flood: {long_moves} moves ({args.flood_preset})", flush=True)
     ws_base = base.replace("http://", "ws://")
     stop = time.monotonic() + args.seconds + 5
     rng = random.Random(args.seed)
@@ -170,8 +249,21 @@ async def main_async(args: argparse.Namespace, base: str) -> Stats:
         flooder = multiprocessing.get_context("spawn").Process(
             target=flood_process, args=(f"{ws_base}/ws/{tables[1][0]}", args.seconds + 5))
         flooder.start()
+    flood_codes: dict[int, int] = {}
+    flood_at = time.monotonic() + 5 + args.seconds / 2
+    getter = None
+    if args.get_flood:  # wall-clock times: the flood runs in a process of its own
+        import multiprocessing
+
+        ctx = multiprocessing.get_context("spawn")
+        got = ctx.Queue()
+        wall = time.time() - time.monotonic()
+        getter = ctx.Process(target=get_flood_process, args=(
+            base, f"/api/tables/{long_tid}/games/1/replay", args.get_flood, flood_at + wall, stop + wall, got))
+        getter.start()
     await asyncio.sleep(5)  # warm up: connect and start every table
     stats.latencies.clear()
+    stats.timed.clear()
     stats.moves = 0
     m0 = time.monotonic()
     results = await asyncio.gather(*tasks, return_exceptions=True)
@@ -189,6 +281,22 @@ async def main_async(args: argparse.Namespace, base: str) -> Stats:
         print(f"move latency ms: p50 {p(0.5):.1f}  p90 {p(0.9):.1f}  p99 {p(0.99):.1f}  max {lat[-1] * 1000:.1f} "
               f"(mean {statistics.mean(lat) * 1000:.1f})")
     print(f"refusals: {len(stats.errors)} {stats.errors[:3]}")
+    print(f"refused sockets (this benchmark's own): {sum(stats.refused.values())} {stats.refused}")
+    if getter is not None:
+        flood_codes = got.get(timeout=60)
+        getter.join(30)
+        def split(before: bool) -> list[float]:
+            return sorted(lat for at, lat in stats.timed if (at < flood_at) == before)
+
+        def q(lat: list[float], x: float) -> float:
+            return lat[min(len(lat) - 1, int(x * len(lat)))] * 1000 if lat else float("nan")
+
+        calm, flooded = split(True), split(False)
+        print(f"GET flood: {args.get_flood} connections from one address on the replay of a {long_moves}-move game "
+              f"from {flood_at - m0:.1f} s: answers by status {dict(sorted(flood_codes.items()))}")
+        print(f"the other tables' move latency: before the flood p50 {q(calm, .5):.1f} ms p99 {q(calm, .99):.1f} ms "
+              f"({len(calm)} moves); during it p50 {q(flooded, .5):.1f} ms p99 {q(flooded, .99):.1f} ms "
+              f"({len(flooded)} moves)", flush=True)
     if args.spectators:
         print(f"spectators: {args.spectators}, frames they received: {seen[0]}")
     if flooder is not None:
@@ -217,11 +325,20 @@ def start_server(args: argparse.Namespace, db: str, workers: int) -> tuple[subpr
     if args.profile:
         cmd += ["--profile-dir", args.profile]
     helptext = subprocess.run([*cmd[:4], "--help"], env=env, capture_output=True, text=True).stdout
-    if "--limit" in helptext:  # every client is 127.0.0.1 here: raise the per-address limits only
+    if "--limit" in helptext:  # every client is 127.0.0.1 here: its own clients must never meet a limit
         for item in ("max_sockets_per_address=100000", "address_rate=1000000", "address_burst=1000000",
                      "api_rate=100000", "api_burst=100000", "create_burst=100000",
                      "max_silent_per_address=4000", "max_silent=4000"):
             cmd += ["--limit", item]
+        if not args.flood:  # the per-connection rates too, unless a flooder must meet them (--flood)
+            for item in ("message_rate=1000000", "message_burst=1000000", "sync_rate=1000000",
+                         "sync_burst=1000000"):
+                cmd += ["--limit", item]
+        if args.no_get_limits and "heavy_rate" in subprocess.run([sys.executable, "-c", (
+                "import dataclasses, mattis.web.guard as g; print([f.name for f in dataclasses.fields(g.Limits)])")],
+                env=env, capture_output=True, text=True).stdout:
+            for item in ("get_rate=1000000", "get_burst=1000000", "heavy_rate=1000000", "heavy_burst=1000000"):
+                cmd += ["--limit", item]
     proc = subprocess.Popen(cmd, env=env)
     base = f"http://127.0.0.1:{port}"
     for _ in range(300):
@@ -284,6 +401,13 @@ def main() -> int:
                     help="mean seconds a bot thinks before each move (not timed; 0 = flat out, measures throughput)")
     ap.add_argument("--spectators", type=int, default=0, help="spectator sockets watching the first table")
     ap.add_argument("--flood", action="store_true", help="a hostile spectator flooding the second table")
+    ap.add_argument("--get-flood", type=int, default=0, metavar="N",
+                    help="N connections from this one address asking for the replay of a finished long game "
+                         "over and over, from half-way through the measured time (the tables' latency is "
+                         "reported before and during it)")
+    ap.add_argument("--flood-preset", default="blodmattis", help="the preset of the game --get-flood replays")
+    ap.add_argument("--no-get-limits", action="store_true",
+                    help="lift the server's GET limits (pages, replays, records): the flood without them")
     ap.add_argument("--server-src", help="PYTHONPATH for the server (e.g. another checkout's src, for before/after)")
     ap.add_argument("--url", help="use a running server (default: start one on 127.0.0.1 with a fresh db)")
     ap.add_argument("--workers", type=int, default=1, help="workers of the server started here")

@@ -33,24 +33,26 @@ def test_each_cost_class_has_its_own_bucket_per_address() -> None:
     clock = Clock()
     hub = guard.Hub(guard.Limits(), clock)
     replay = "/api/tables/abc/games/1/replay"
-    # 20 connections on a replay from one address: the burst of 20 goes through, then one a second.
-    assert [hub.admit("10.0.0.1", "GET", replay)[0] == 0 for _ in range(25)].count(True) == 20
+    # 20 connections on a replay from one address: the burst of 20 at once, the next two wait
+    # their turn (1 s, 2 s: up to get_wait), the rest are refused.
+    decisions = [hub.admit("10.0.0.1", "GET", replay) for _ in range(25)]
+    assert decisions == [(0.0, "")] * 20 + [(1.0, ""), (2.0, "")] + [(3.0, "web.refused.slow_down")] * 3
     wait, key = hub.admit("10.0.0.1", "GET", "/api/tables/abc/games/1/record")  # records share the bucket
-    assert 0 < wait <= 1.0 and key == "web.refused.slow_down"
-    assert hub.refused == {"heavy": 6}
+    assert wait == 3.0 and key == "web.refused.slow_down"
+    assert hub.refused == {"heavy": 4}
     # The same address still gets the page and static files, and may still ask for an analysis.
     assert hub.admit("10.0.0.1", "GET", "/static/app.js") == (0.0, "")
     assert hub.admit("10.0.0.1", "GET", "/api/tables/abc/games/1/analysis") == (0.0, "")
     # Another address is not touched by the first one's flood.
-    assert all(hub.admit("10.0.0.2", "GET", replay)[0] == 0 for _ in range(20))
-    clock.now += 3.0  # three seconds later: three more replays for the flooder
-    assert [hub.admit("10.0.0.1", "GET", replay)[0] == 0 for _ in range(5)].count(True) == 3
-    # Pages and static files: a burst of 400, then 50 a second.
-    assert [hub.admit("10.0.0.3", "GET", "/")[0] == 0 for _ in range(450)].count(True) == 400
-    # POSTs pay the API bucket, and a new table the creation bucket as well.
-    assert [hub.admit("10.0.0.4", "POST", "/api/tables")[0] == 0 for _ in range(25)].count(True) == 20
+    assert all(hub.admit("10.0.0.2", "GET", replay) == (0.0, "") for _ in range(20))
+    clock.now += 3.0  # three seconds later: one more at once, two more waiting their turn
+    assert [hub.admit("10.0.0.1", "GET", replay)[1] for _ in range(5)].count("") == 3
+    # Pages and static files: a burst of 400, then 50 a second (100 more waiting up to 2 s).
+    assert [hub.admit("10.0.0.3", "GET", "/")[1] for _ in range(550)].count("") == 500
+    # POSTs pay the API bucket and never wait; a new table pays the creation bucket as well.
+    assert [hub.admit("10.0.0.4", "POST", "/api/tables") == (0.0, "") for _ in range(25)].count(True) == 20
     assert hub.admit("10.0.0.4", "POST", "/api/tables")[1] == "web.refused.too_many_tables"
-    assert hub.refused["create"] == 6 and hub.refused["get"] == 50
+    assert hub.refused["create"] == 6 and hub.refused["get"] == 50 and hub.refused["heavy"] == 6
 
 
 def test_the_cost_classes() -> None:
@@ -86,7 +88,7 @@ def test_replays_are_rate_limited_and_built_once(tmp_path: Path, monkeypatch: py
         return replay_steps(text, names, lang)
 
     monkeypatch.setattr(web_app, "replay_steps", counting)
-    limits = guard.Limits(**{**guard.TEST_SERVER, "heavy_burst": 5.0, "heavy_rate": 1e-6})
+    limits = guard.Limits(**{**guard.TEST_SERVER, "heavy_burst": 5.0, "heavy_rate": 1e-6, "get_wait": 0.01})
     app = create_app(str(tmp_path / "g.db"), bot_delay=0, test_mode=True, limits=limits)
     with TestClient(app) as client, deadline(120):
         tid = finished_table(client)

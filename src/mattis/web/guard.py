@@ -117,6 +117,10 @@ class Limits:
     """Analysis requests per second from one address (the page asks once a second while its
     review is queued or running; the reviews themselves are queued, see ``mattis.web.analysis``)."""
     analysis_burst: float = 40.0
+    get_wait: float = 2.0
+    """A GET over its rate waits its turn up to this many seconds, then is answered; one that
+    would wait longer waits this long and is then refused with 429 and ``Retry-After`` (so a
+    flooder's own connections slow down, and a refusal costs the server little)."""
     create_rate: float = 30.0 / 3600
     """Tables created per second from one address (30 an hour)."""
     create_burst: float = 20.0
@@ -258,26 +262,27 @@ class Hub:
         return Pace(self.limits, self.messages.get(address), self.clock)
 
     def admit(self, address: str, method: str, path: str) -> tuple[float, str]:
-        """``(0, "")`` if a request from ``address`` may go on, else the seconds until it
-        would and the refusal's catalogue key (the request is then refused with 429 and
-        ``Retry-After``, and costs nothing).  Every
-        request pays its cost class's bucket (:func:`cost_class`); a new table also pays
-        the creation bucket."""
+        """What to do with a request from ``address``: ``(wait, "")``: answer it after
+        ``wait`` seconds (0 mostly; a GET over its rate waits its turn, up to ``get_wait``);
+        ``(retry_after, key)``: refuse it with 429, ``Retry-After`` and the catalogue text
+        ``key`` (a refused request costs no tokens).  Every request pays its cost class's
+        bucket (:func:`cost_class`); a new table also pays the creation bucket.  Writes
+        never wait: over the rate they are refused at once."""
         kind = cost_class(method, path)
         buckets = self.gets[kind]
         wait = buckets.take(address)
-        if wait > 0:
+        if wait > (self.limits.get_wait if kind != "api" else 0.0):
             buckets.get(address).refund()
             self.refused[kind] = self.refused.get(kind, 0) + 1
             return wait, "web.refused.slow_down"
         if method == "POST" and path == "/api/tables":
-            wait = self.creates.take(address)
-            if wait > 0:
+            made = self.creates.take(address)
+            if made > 0:
                 self.creates.get(address).refund()
                 buckets.get(address).refund()
                 self.refused["create"] = self.refused.get("create", 0) + 1
-                return wait, "web.refused.too_many_tables"
-        return 0.0, ""
+                return made, "web.refused.too_many_tables"
+        return wait, ""
 
 
 # ------------------------------------------------------------------- input
@@ -483,9 +488,13 @@ class Guard:
         method = scope.get("method", "GET")
         path = str(scope.get("path", ""))
         wait, key = self.hub.admit(address, method, path)
-        if wait > 0:
+        if key:
+            if method in ("GET", "HEAD"):  # a flooder's connection waits before its refusal, too
+                await asyncio.sleep(self.hub.limits.get_wait)
             await self.answer(send, scope, 429, key, retry_after=wait)
             return
+        if wait > 0:
+            await asyncio.sleep(wait)
         length = header(scope, b"content-length")
         limits = self.hub.limits
         if length is not None and (not length.isdigit() or len(length) > 12 or int(length) > limits.max_body):
