@@ -285,6 +285,7 @@ async def main_async(args: argparse.Namespace, base: str) -> Stats:
     if getter is not None:
         flood_codes = got.get(timeout=60)
         getter.join(30)
+    if args.get_flood or args.halves:
         def split(before: bool) -> list[float]:
             return sorted(lat for at, lat in stats.timed if (at < flood_at) == before)
 
@@ -292,11 +293,12 @@ async def main_async(args: argparse.Namespace, base: str) -> Stats:
             return lat[min(len(lat) - 1, int(x * len(lat)))] * 1000 if lat else float("nan")
 
         calm, flooded = split(True), split(False)
-        print(f"GET flood: {args.get_flood} connections from one address on the replay of a {long_moves}-move game "
-              f"from {flood_at - m0:.1f} s: answers by status {dict(sorted(flood_codes.items()))}")
-        print(f"the other tables' move latency: before the flood p50 {q(calm, .5):.1f} ms p99 {q(calm, .99):.1f} ms "
-              f"({len(calm)} moves); during it p50 {q(flooded, .5):.1f} ms p99 {q(flooded, .99):.1f} ms "
-              f"({len(flooded)} moves)", flush=True)
+        if args.get_flood:
+            print(f"GET flood: {args.get_flood} connections from one address on the replay of a {long_moves}-move "
+                  f"game from {flood_at - m0:.1f} s: answers by status {dict(sorted(flood_codes.items()))}")
+        print(f"the other tables' move latency: first half p50 {q(calm, .5):.1f} ms p99 {q(calm, .99):.1f} ms "
+              f"({len(calm)} moves); second half{' (the GET flood)' if args.get_flood else ''} "
+              f"p50 {q(flooded, .5):.1f} ms p99 {q(flooded, .99):.1f} ms ({len(flooded)} moves)", flush=True)
     if args.spectators:
         print(f"spectators: {args.spectators}, frames they received: {seen[0]}")
     if flooder is not None:
@@ -405,6 +407,9 @@ def main() -> int:
                     help="N connections from this one address asking for the replay of a finished long game "
                          "over and over, from half-way through the measured time (the tables' latency is "
                          "reported before and during it)")
+    ap.add_argument("--halves", action="store_true",
+                    help="report the latency of the first and second half of the measured time (the control "
+                         "for --get-flood, which starts half-way)")
     ap.add_argument("--flood-preset", default="blodmattis", help="the preset of the game --get-flood replays")
     ap.add_argument("--no-get-limits", action="store_true",
                     help="lift the server's GET limits (pages, replays, records): the flood without them")
