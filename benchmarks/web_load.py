@@ -26,9 +26,21 @@ the ``--think`` pace and flat out, and prints the four rows side by side::
 
 With several workers the sockets of one table land on different workers (the kernel
 spreads the connections over the shared port), so every move also crosses between them.
-Every client here comes from 127.0.0.1, so a server that has per-address limits is
-started with those raised (as if each table sat at its own address); the per-connection
-limits, which are what a flooder meets, stay as they are.
+Every client here comes from 127.0.0.1, so the server started here is configured so its
+own clients never meet a limit: the per-address limits are raised (as if each table sat
+at its own address) and so are the per-connection rates, except with ``--flood``, whose
+flooder must meet them.  The run reports any of its own sockets the server refused or
+closed ("refused sockets"), which should be none.  The GET limits (pages, replays,
+records) are left as they are, since none of its players asks for them.
+
+``--get-flood 20`` adds, half-way through the measured time, 20 connections from this
+same address asking for the replay of a finished long game (Blodmattis, played out first
+by one client against two of the server's bots) over and over, in a process of their own,
+and reports the other tables' move latency before and during the flood, with the
+flooders' answers by status; ``--no-get-limits`` lifts the server's GET limits (the flood
+without them), and ``--halves`` reports the same halves without a flood (the control)::
+
+    python benchmarks/web_load.py --tables 20 --players 3 --seconds 12 --think 0.5 --get-flood 20
 """
 
 from __future__ import annotations

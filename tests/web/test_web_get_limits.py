@@ -47,12 +47,12 @@ def test_each_cost_class_has_its_own_bucket_per_address() -> None:
     assert all(hub.admit("10.0.0.2", "GET", replay) == (0.0, "") for _ in range(20))
     clock.now += 3.0  # three seconds later: one more at once, two more waiting their turn
     assert [hub.admit("10.0.0.1", "GET", replay)[1] for _ in range(5)].count("") == 3
-    # Pages and static files: a burst of 400, then 50 a second (100 more waiting up to 2 s).
-    assert [hub.admit("10.0.0.3", "GET", "/")[1] for _ in range(550)].count("") == 500
+    # Pages and static files: a burst of 1,200 (150 page loads), then 100 a second (200 more waiting up to 2 s).
+    assert [hub.admit("10.0.0.3", "GET", "/")[1] for _ in range(1500)].count("") == 1400
     # POSTs pay the API bucket and never wait; a new table pays the creation bucket as well.
     assert [hub.admit("10.0.0.4", "POST", "/api/tables") == (0.0, "") for _ in range(25)].count(True) == 20
     assert hub.admit("10.0.0.4", "POST", "/api/tables")[1] == "web.refused.too_many_tables"
-    assert hub.refused["create"] == 6 and hub.refused["get"] == 50 and hub.refused["heavy"] == 6
+    assert hub.refused["create"] == 6 and hub.refused["get"] == 100 and hub.refused["heavy"] == 6
 
 
 def test_the_cost_classes() -> None:

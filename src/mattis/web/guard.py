@@ -106,9 +106,10 @@ class Limits:
     api_rate: float = 5.0
     """API requests (POST) per second from one address."""
     api_burst: float = 30.0
-    get_rate: float = 50.0
+    get_rate: float = 100.0
     """Cheap GET requests (the page, static files, ``/api/meta``, the rules) per second from one address."""
-    get_burst: float = 400.0
+    get_burst: float = 1200.0
+    """(A page load is 7 requests: 150 people behind one NAT opening it at once fit.)"""
     heavy_rate: float = 1.0
     """Replays and record downloads per second from one address (a replay is built once per
     game and kept, but each answer is a whole game)."""
