@@ -86,20 +86,20 @@ _progress: Any = None
 """In an analysis process: the queue its reviews report their progress on."""
 
 
-def _init_process(queue: Any) -> None:
+def _init_process(reports: Any) -> None:
     global _progress
-    _progress = queue
+    _progress = reports
 
 
 def _review_in_process(text: str, seat: int, budget: Budget, seed: str, names: list[str],
                        tag: int = -1) -> Review:
     """One review, in an analysis process; ``(tag, done, total)`` goes on the progress queue
     after each decision judged."""
-    queue = _progress
+    reports = _progress
 
     def report(done: int, total: int) -> None:
-        if queue is not None:
-            queue.put((tag, done, total))
+        if reports is not None:
+            reports.put((tag, done, total))
 
     return review(GameRecord.loads(text), seat, budget, seed=seed, names=names, progress=report)
 
@@ -175,12 +175,6 @@ class Analyses:
         self.cache[key] = rv
         while len(self.cache) > self.size:
             self.cache.popitem(last=False)
-
-    def compute(self, key: Key, text: str, names: list[str]) -> Review:
-        """Review in this process, now (the same result as a queued review)."""
-        rv = _review_in_process(text, key[2], self.budget, f"{key[0]}/{key[1]}", names)
-        self._keep(key, rv)
-        return rv
 
     # ------------------------------------------------------------ the queue
     def ask(self, key: Key, text: str, names: list[str]) -> Review | Job:
@@ -288,6 +282,9 @@ class Analyses:
             except queue.Empty:
                 pass
             except (OSError, ValueError):  # the queue was closed with the pool
+                return
+            except Exception as e:  # never silently: the reviews go on, only their progress is not shown
+                log.error("reading the reviews' progress failed: %s: %s", type(e).__name__, e)
                 return
             await asyncio.sleep(PROGRESS_EVERY)
 
