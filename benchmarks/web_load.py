@@ -34,11 +34,12 @@ closed ("refused sockets"), which should be none.  The GET limits (pages, replay
 records) are left as they are, since none of its players asks for them.
 
 ``--get-flood 20`` adds, half-way through the measured time, 20 connections from this
-same address asking for the replay of a finished long game (Blodmattis, played out first
-by one client against two of the server's bots) over and over, in a process of their own,
-and reports the other tables' move latency before and during the flood, with the
-flooders' answers by status; ``--no-get-limits`` lifts the server's GET limits (the flood
-without them), and ``--halves`` reports the same halves without a flood (the control)::
+same address asking for the replay of a finished long game (Blodmattis, at least 400
+moves, played out first by one client against two of the server's bots) over and over, in
+a process of their own, and reports the other tables' move latency before and during the
+flood, with the flooders' answers by status; ``--no-get-limits`` lifts the server's GET
+limits (the flood without them), and ``--halves`` reports the same halves without a
+flood (the control)::
 
     python benchmarks/web_load.py --tables 20 --players 3 --seconds 12 --think 0.5 --get-flood 20
 """
@@ -174,31 +175,35 @@ def flood_process(url: str, seconds: float) -> None:
     asyncio.run(main())
 
 
-async def long_game(base: str, preset: str, seed: int) -> tuple[str, int]:
+async def long_game(base: str, preset: str, seed: int, at_least: int) -> tuple[str, int, int]:
     """A finished game to replay: one client plays random moves against two of the server's
-    bots (``--bot-delay 0``) until the game is over; the table and the game's move count."""
+    bots (``--bot-delay 0``), game after game (rematches) until one has ``at_least`` moves
+    (at most 30 games; the longest then); the table, that game's number and its moves."""
     async with httpx.AsyncClient(base_url=base, timeout=30) as client:
         seats = [{"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}]
         t = (await client.post("/api/tables", json={"preset": preset, "players": 3, "name": "Long",
                                                     "seats": seats})).json()
     rng = random.Random(seed)
     url = base.replace("http://", "ws://") + f"/ws/{t['table']}"
+    best = (0, 0)
     async with websockets.connect(url, origin=base, max_size=2**22, compression=None) as ws:  # type: ignore[arg-type]
         await ws.send(json.dumps({"type": "hello", "token": t["token"]}))
-        started = False
-        moves = 0
+        asked = 0
         while True:
             f = json.loads(await ws.recv())
-            if f["status"] == "lobby" and not started:
-                started = True
+            if f["status"] == "lobby" and not asked:
+                asked = 1
                 await ws.send(json.dumps({"type": "start"}))
-            elif f["status"] == "over":
-                moves = f["seq"]
-                break
-            elif f.get("obs") and f["obs"]["legal"] and f["obs"]["to_act"] == 0:
+            elif f["status"] == "over" and asked == f["game"]:
+                best = max(best, (f["seq"], f["game"]))
+                if best[0] >= at_least or f["game"] >= 30:
+                    break
+                asked = f["game"] + 1
+                await ws.send(json.dumps({"type": "rematch", "game": f["game"]}))
+            elif f["status"] == "playing" and f.get("obs") and f["obs"]["legal"] and f["obs"]["to_act"] == 0:
                 await ws.send(json.dumps({"type": "move", "game": f["game"], "seq": f["seq"],
                                           "move": rng.choice(f["obs"]["legal"])}))
-    return t["table"], moves
+    return t["table"], best[1], best[0]
 
 
 def get_flood_process(base: str, path: str, connections: int, start: float, stop: float, out: Any) -> None:
@@ -238,9 +243,9 @@ async def main_async(args: argparse.Namespace, base: str) -> Stats:
                 j = await client.post(f"/api/tables/{t['table']}/join", json={"invite": t["invite"], "name": f"P{k}"})
                 tokens.append(j.json()["token"])
             tables.append((t["table"], tokens))
-    long_tid, long_moves = "", 0
+    long_tid, long_game_no, long_moves = "", 0, 0
     if args.get_flood:
-        long_tid, long_moves = await long_game(base, args.flood_preset, args.seed)
+        long_tid, long_game_no, long_moves = await long_game(base, args.flood_preset, args.seed, args.flood_moves)
         print(f"the game replayed by the GET flood: {long_moves} moves ({args.flood_preset})", flush=True)
     ws_base = base.replace("http://", "ws://")
     stop = time.monotonic() + args.seconds + 5
@@ -270,8 +275,9 @@ async def main_async(args: argparse.Namespace, base: str) -> Stats:
         ctx = multiprocessing.get_context("spawn")
         got = ctx.Queue()
         wall = time.time() - time.monotonic()
-        getter = ctx.Process(target=get_flood_process, args=(
-            base, f"/api/tables/{long_tid}/games/1/replay", args.get_flood, flood_at + wall, stop + wall, got))
+        path = f"/api/tables/{long_tid}/games/{long_game_no}/replay"
+        getter = ctx.Process(target=get_flood_process, args=(base, path, args.get_flood, flood_at + wall,
+                                                              stop + wall, got))
         getter.start()
     await asyncio.sleep(5)  # warm up: connect and start every table
     stats.latencies.clear()
@@ -423,6 +429,8 @@ def main() -> int:
                     help="report the latency of the first and second half of the measured time (the control "
                          "for --get-flood, which starts half-way)")
     ap.add_argument("--flood-preset", default="blodmattis", help="the preset of the game --get-flood replays")
+    ap.add_argument("--flood-moves", type=int, default=400,
+                    help="the game --get-flood replays has at least this many moves (games are played until one has)")
     ap.add_argument("--no-get-limits", action="store_true",
                     help="lift the server's GET limits (pages, replays, records): the flood without them")
     ap.add_argument("--server-src", help="PYTHONPATH for the server (e.g. another checkout's src, for before/after)")
