@@ -812,7 +812,7 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "web.replay_prev_trick": ("Forrige stikk", "Previous trick"),
     "web.replay_next_trick": ("Neste stikk", "Next trick"),
     "web.replay_play": ("Spill av", "Play"),
-    "web.replay_pause": ("Pause", "Pause"),
+    "web.replay_pause": ("Stopp", "Pause"),
     "web.replay_slider": ("Trekk i spillet", "Move in the game"),
     "web.replay_tricks": ("Stikk ferdig: {n}", "Tricks done: {n}"),
     "web.howto": ("Slik spiller du", "How to play"),
