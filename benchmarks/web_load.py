@@ -26,9 +26,22 @@ the ``--think`` pace and flat out, and prints the four rows side by side::
 
 With several workers the sockets of one table land on different workers (the kernel
 spreads the connections over the shared port), so every move also crosses between them.
-Every client here comes from 127.0.0.1, so a server that has per-address limits is
-started with those raised (as if each table sat at its own address); the per-connection
-limits, which are what a flooder meets, stay as they are.
+Every client here comes from 127.0.0.1, so the server started here is configured so its
+own clients never meet a limit: the per-address limits are raised (as if each table sat
+at its own address) and so are the per-connection rates, except with ``--flood``, whose
+flooder must meet them.  The run reports any of its own sockets the server refused or
+closed ("refused sockets"), which should be none.  The GET limits (pages, replays,
+records) are left as they are, since none of its players asks for them.
+
+``--get-flood 20`` adds, half-way through the measured time, 20 connections from this
+same address asking for the replay of a finished long game (Blodmattis, at least 400
+moves, played out first by one client against two of the server's bots) over and over, in
+a process of their own, and reports the other tables' move latency before and during the
+flood, with the flooders' answers by status; ``--no-get-limits`` lifts the server's GET
+limits (the flood without them), and ``--halves`` reports the same halves without a
+flood (the control)::
+
+    python benchmarks/web_load.py --tables 20 --players 3 --seconds 12 --think 0.5 --get-flood 20
 """
 
 from __future__ import annotations
@@ -56,10 +69,33 @@ class Stats:
         self.games = 0
         self.errors: list[str] = []
         self.row: dict[str, Any] = {}
+        self.refused: dict[str, int] = {}
+        """This benchmark's own sockets the server refused or closed, by reason (should stay empty)."""
+        self.timed: list[tuple[float, float]] = []
+        """(when, latency) of every move measured, to split a run at the GET flood's start."""
+
+    def refuse(self, why: str) -> None:
+        self.refused[why] = self.refused.get(why, 0) + 1
 
 
 async def seat(url: str, tid: str, token: str, rng: random.Random, stats: Stats, stop: float,
                connected: asyncio.Event, held: set[str], think: float) -> None:
+    """One seat's client; a socket the server refuses or closes is counted in ``stats.refused``."""
+    try:
+        await _seat(url, tid, token, rng, stats, stop, connected, held, think)
+    except websockets.InvalidStatus as e:
+        stats.refuse(f"handshake {e.response.status_code}")
+        raise
+    except websockets.ConnectionClosed as e:
+        stats.refuse(f"closed {e.rcvd.code if e.rcvd else 'without a code'}")
+        raise
+    except OSError as e:
+        stats.refuse(f"connect: {type(e).__name__}")
+        raise
+
+
+async def _seat(url: str, tid: str, token: str, rng: random.Random, stats: Stats, stop: float,
+                connected: asyncio.Event, held: set[str], think: float) -> None:
     origin = url.replace("ws://", "http://").split("/ws/")[0]
     async with websockets.connect(url, origin=origin, max_size=2**20, compression=None) as ws:  # type: ignore[arg-type]
         await ws.send(json.dumps({"type": "hello", "token": token}))
@@ -76,6 +112,7 @@ async def seat(url: str, tid: str, token: str, rng: random.Random, stats: Stats,
                 stats.errors.append(f["error"])
             if sent_at is not None and f["seq"] > sent_seq or (f["status"] == "over" and sent_at is not None):
                 stats.latencies.append(time.monotonic() - sent_at)
+                stats.timed.append((time.monotonic(), stats.latencies[-1]))
                 stats.moves += 1
                 sent_at = None
             if f["status"] == "playing":
@@ -138,6 +175,61 @@ def flood_process(url: str, seconds: float) -> None:
     asyncio.run(main())
 
 
+async def long_game(base: str, preset: str, seed: int, at_least: int) -> tuple[str, int, int]:
+    """A finished game to replay: one client plays random moves against two of the server's
+    bots (``--bot-delay 0``), game after game (rematches) until one has ``at_least`` moves
+    (at most 30 games; the longest then); the table, that game's number and its moves."""
+    async with httpx.AsyncClient(base_url=base, timeout=30) as client:
+        seats = [{"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}]
+        t = (await client.post("/api/tables", json={"preset": preset, "players": 3, "name": "Long",
+                                                    "seats": seats})).json()
+    rng = random.Random(seed)
+    url = base.replace("http://", "ws://") + f"/ws/{t['table']}"
+    best = (0, 0)
+    async with websockets.connect(url, origin=base, max_size=2**22, compression=None) as ws:  # type: ignore[arg-type]
+        await ws.send(json.dumps({"type": "hello", "token": t["token"]}))
+        asked = 0
+        while True:
+            f = json.loads(await ws.recv())
+            if f["status"] == "lobby" and not asked:
+                asked = 1
+                await ws.send(json.dumps({"type": "start"}))
+            elif f["status"] == "over" and asked == f["game"]:
+                best = max(best, (f["seq"], f["game"]))
+                if best[0] >= at_least or f["game"] >= 30:
+                    break
+                asked = f["game"] + 1
+                await ws.send(json.dumps({"type": "rematch", "game": f["game"]}))
+            elif f["status"] == "playing" and f.get("obs") and f["obs"]["legal"] and f["obs"]["to_act"] == 0:
+                await ws.send(json.dumps({"type": "move", "game": f["game"], "seq": f["seq"],
+                                          "move": rng.choice(f["obs"]["legal"])}))
+    return t["table"], best[1], best[0]
+
+
+def get_flood_process(base: str, path: str, connections: int, start: float, stop: float, out: Any) -> None:
+    """``connections`` clients from this one address asking for ``path`` over and over, in a
+    process of their own (so their reading does not slow the measuring clients); the count
+    of answers by status goes to ``out``."""
+    codes: dict[int, int] = {}
+
+    async def one() -> None:
+        async with httpx.AsyncClient(base_url=base, timeout=30) as client:
+            while time.time() < stop:
+                try:
+                    r = await client.get(path)
+                    codes[r.status_code] = codes.get(r.status_code, 0) + 1
+                except httpx.HTTPError:
+                    codes[0] = codes.get(0, 0) + 1
+
+    async def main() -> None:
+        await asyncio.sleep(max(0.0, start - time.time()))
+        codes[-1] = round(stop - time.time())  # -1: the seconds the flood ran
+        await asyncio.gather(*(one() for _ in range(connections)))
+
+    asyncio.run(main())
+    out.put(codes)
+
+
 async def main_async(args: argparse.Namespace, base: str) -> Stats:
     stats = Stats()
     tables: list[tuple[str, list[str]]] = []
@@ -151,6 +243,10 @@ async def main_async(args: argparse.Namespace, base: str) -> Stats:
                 j = await client.post(f"/api/tables/{t['table']}/join", json={"invite": t["invite"], "name": f"P{k}"})
                 tokens.append(j.json()["token"])
             tables.append((t["table"], tokens))
+    long_tid, long_game_no, long_moves = "", 0, 0
+    if args.get_flood:
+        long_tid, long_game_no, long_moves = await long_game(base, args.flood_preset, args.seed, args.flood_moves)
+        print(f"the game replayed by the GET flood: {long_moves} moves ({args.flood_preset})", flush=True)
     ws_base = base.replace("http://", "ws://")
     stop = time.monotonic() + args.seconds + 5
     rng = random.Random(args.seed)
@@ -170,8 +266,22 @@ async def main_async(args: argparse.Namespace, base: str) -> Stats:
         flooder = multiprocessing.get_context("spawn").Process(
             target=flood_process, args=(f"{ws_base}/ws/{tables[1][0]}", args.seconds + 5))
         flooder.start()
+    flood_codes: dict[int, int] = {}
+    flood_at = time.monotonic() + 5 + args.seconds / 2
+    getter = None
+    if args.get_flood:  # wall-clock times: the flood runs in a process of its own
+        import multiprocessing
+
+        ctx = multiprocessing.get_context("spawn")
+        got = ctx.Queue()
+        wall = time.time() - time.monotonic()
+        path = f"/api/tables/{long_tid}/games/{long_game_no}/replay"
+        getter = ctx.Process(target=get_flood_process, args=(base, path, args.get_flood, flood_at + wall,
+                                                              stop + wall, got))
+        getter.start()
     await asyncio.sleep(5)  # warm up: connect and start every table
     stats.latencies.clear()
+    stats.timed.clear()
     stats.moves = 0
     m0 = time.monotonic()
     results = await asyncio.gather(*tasks, return_exceptions=True)
@@ -189,6 +299,24 @@ async def main_async(args: argparse.Namespace, base: str) -> Stats:
         print(f"move latency ms: p50 {p(0.5):.1f}  p90 {p(0.9):.1f}  p99 {p(0.99):.1f}  max {lat[-1] * 1000:.1f} "
               f"(mean {statistics.mean(lat) * 1000:.1f})")
     print(f"refusals: {len(stats.errors)} {stats.errors[:3]}")
+    print(f"refused sockets (this benchmark's own): {sum(stats.refused.values())} {stats.refused}")
+    if getter is not None:
+        flood_codes = got.get(timeout=60)
+        getter.join(30)
+    if args.get_flood or args.halves:
+        def split(before: bool) -> list[float]:
+            return sorted(lat for at, lat in stats.timed if (at < flood_at) == before)
+
+        def q(lat: list[float], x: float) -> float:
+            return lat[min(len(lat) - 1, int(x * len(lat)))] * 1000 if lat else float("nan")
+
+        calm, flooded = split(True), split(False)
+        if args.get_flood:
+            print(f"GET flood: {args.get_flood} connections from one address on the replay of a {long_moves}-move "
+                  f"game from {flood_at - m0:.1f} s: answers by status {dict(sorted(flood_codes.items()))}")
+        print(f"the other tables' move latency: first half p50 {q(calm, .5):.1f} ms p99 {q(calm, .99):.1f} ms "
+              f"({len(calm)} moves); second half{' (the GET flood)' if args.get_flood else ''} "
+              f"p50 {q(flooded, .5):.1f} ms p99 {q(flooded, .99):.1f} ms ({len(flooded)} moves)", flush=True)
     if args.spectators:
         print(f"spectators: {args.spectators}, frames they received: {seen[0]}")
     if flooder is not None:
@@ -217,11 +345,20 @@ def start_server(args: argparse.Namespace, db: str, workers: int) -> tuple[subpr
     if args.profile:
         cmd += ["--profile-dir", args.profile]
     helptext = subprocess.run([*cmd[:4], "--help"], env=env, capture_output=True, text=True).stdout
-    if "--limit" in helptext:  # every client is 127.0.0.1 here: raise the per-address limits only
+    if "--limit" in helptext:  # every client is 127.0.0.1 here: its own clients must never meet a limit
         for item in ("max_sockets_per_address=100000", "address_rate=1000000", "address_burst=1000000",
                      "api_rate=100000", "api_burst=100000", "create_burst=100000",
                      "max_silent_per_address=4000", "max_silent=4000"):
             cmd += ["--limit", item]
+        if not args.flood:  # the per-connection rates too, unless a flooder must meet them (--flood)
+            for item in ("message_rate=1000000", "message_burst=1000000", "sync_rate=1000000",
+                         "sync_burst=1000000"):
+                cmd += ["--limit", item]
+        if args.no_get_limits and "heavy_rate" in subprocess.run([sys.executable, "-c", (
+                "import dataclasses, mattis.web.guard as g; print([f.name for f in dataclasses.fields(g.Limits)])")],
+                env=env, capture_output=True, text=True).stdout:
+            for item in ("get_rate=1000000", "get_burst=1000000", "heavy_rate=1000000", "heavy_burst=1000000"):
+                cmd += ["--limit", item]
     proc = subprocess.Popen(cmd, env=env)
     base = f"http://127.0.0.1:{port}"
     for _ in range(300):
@@ -284,6 +421,18 @@ def main() -> int:
                     help="mean seconds a bot thinks before each move (not timed; 0 = flat out, measures throughput)")
     ap.add_argument("--spectators", type=int, default=0, help="spectator sockets watching the first table")
     ap.add_argument("--flood", action="store_true", help="a hostile spectator flooding the second table")
+    ap.add_argument("--get-flood", type=int, default=0, metavar="N",
+                    help="N connections from this one address asking for the replay of a finished long game "
+                         "over and over, from half-way through the measured time (the tables' latency is "
+                         "reported before and during it)")
+    ap.add_argument("--halves", action="store_true",
+                    help="report the latency of the first and second half of the measured time (the control "
+                         "for --get-flood, which starts half-way)")
+    ap.add_argument("--flood-preset", default="blodmattis", help="the preset of the game --get-flood replays")
+    ap.add_argument("--flood-moves", type=int, default=400,
+                    help="the game --get-flood replays has at least this many moves (games are played until one has)")
+    ap.add_argument("--no-get-limits", action="store_true",
+                    help="lift the server's GET limits (pages, replays, records): the flood without them")
     ap.add_argument("--server-src", help="PYTHONPATH for the server (e.g. another checkout's src, for before/after)")
     ap.add_argument("--url", help="use a running server (default: start one on 127.0.0.1 with a fresh db)")
     ap.add_argument("--workers", type=int, default=1, help="workers of the server started here")

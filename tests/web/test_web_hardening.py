@@ -296,7 +296,7 @@ def test_table_creation_is_rate_limited_per_address_and_in_all(tmp_path: Path, n
         assert [other.post("/api/tables", json=body).status_code for _ in range(3)] == [200] * 3
         third = TestClient(app, client=("10.0.0.3", 4000))
         r = third.post("/api/tables", json=body)
-        assert r.status_code == 400 and "too many tables" in r.json()["error"]
+        assert r.status_code == 503 and "too many tables" in r.json()["error"] and r.headers["retry-after"]
         assert len(app.state.hub.tables) == 6
 
 

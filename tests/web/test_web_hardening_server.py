@@ -102,7 +102,9 @@ def wait_closed(s: socket.socket) -> bytes:
 def test_silent_sockets_do_not_lock_out_a_new_visitor(tmp: Path) -> None:
     n = scale(400, 800)
     raise_file_limit(n + 200)
-    server = Server(tmp, "--limit", "first_request_timeout=3")
+    # No handshake burst here (a burst lets one address open more at once; tests/web/test_web_get_limits.py).
+    server = Server(tmp, "--limit", "first_request_timeout=3", "--limit", "handshake_burst=0.5",
+                    "--limit", "handshake_rate=0.000001")
     try:
         silent = [socket.create_connection(("127.0.0.1", server.port)) for _ in range(n)]
         # A new visitor gets the page and a seat at once; the oldest silent sockets made room.

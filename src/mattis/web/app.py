@@ -18,6 +18,7 @@ import asyncio
 import contextlib
 import json
 import logging
+from collections import OrderedDict
 from collections.abc import AsyncIterator
 from concurrent.futures import BrokenExecutor, Executor
 from dataclasses import dataclass, field
@@ -31,7 +32,7 @@ from fastapi.staticfiles import StaticFiles
 
 from ..core import CHOICES, OPTIONS, PRESET_DOCS, PRESETS, Move
 from ..core.cards import Lang
-from ..core.text import option_label, option_value_text, rules_in_words
+from ..core.text import how_to_play, option_label, option_value_text, rules_in_words
 from ..play import Agent, Referee, next_move
 from ..play.agents import DEFAULT_LEVEL
 from . import analysis, guard, retention
@@ -49,6 +50,10 @@ QUEUE_LIMIT: Final = 500
 FAST_DELAY: Final = 0.05
 """The bots' pause when no person is left to act (fast-forward)."""
 QR_TEXT_MAX: Final = 400
+REPLAY_CACHE: Final = 64
+"""Replays kept built (a whole game each; the least recently asked is dropped first)."""
+FULL_RETRY_AFTER: Final = 3600
+"""``Retry-After`` (seconds) when the server holds ``max_tables`` tables: the retention sweep runs hourly."""
 HEADERS: Final = {
     "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; connect-src 'self'; "
                                "style-src 'self'; script-src 'self'; frame-ancestors 'none'",
@@ -607,6 +612,13 @@ class Hub:
             self.reply(table, conn, Refusal("not_saved"))
 
 
+def _replay_body(text: str, game: int, names: list[str], lang: Lang) -> bytes:
+    """A finished game's replay as the JSON the page reads (:func:`replay_steps`)."""
+    steps = replay_steps(text, names, lang)
+    return json.dumps({"game": game, "names": names, "steps": steps}, ensure_ascii=False,
+                      separators=(",", ":")).encode()
+
+
 def create_app(db_path: str = "mattis.db", bot_delay: float = 0.8, test_mode: bool = False,
                limits: guard.Limits | None = None, hosts: guard.Hosts | None = None,
                bot_processes: int = 0) -> FastAPI:
@@ -630,6 +642,7 @@ def create_app(db_path: str = "mattis.db", bot_delay: float = 0.8, test_mode: bo
 
     app = FastAPI(lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     app.state.hub = hub
+    app.state.analyses = analyses  # the reviews' queue and cache (tests set its budget)
     app.add_middleware(guard.Guard, hub=guard.Hub(hub.limits), hosts=hub.hosts, words=guard.words)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.include_router(analysis.router(hub, analyses))  # "Analyse": reviews of finished games (web/analysis.py)
@@ -667,12 +680,14 @@ def create_app(db_path: str = "mattis.db", bot_delay: float = 0.8, test_mode: bo
 
     @app.get("/api/tables/{tid}/rules")
     async def table_rules(tid: str) -> JSONResponse:
-        """The rules in force at a table in the players' words, all of them and the house rules."""
+        """The rules in force at a table in the players' words, all of them and the house rules,
+        and how to play under them (``core.text.how_to_play``: the terminal's text)."""
         t = hub.table(tid)
         if t is None:
             return JSONResponse({"error": Refusal("no_table").en}, status_code=404)
         return JSONResponse({"name": t.rules.name,
                              "words": {lang: rules_in_words(t.rules, lang) for lang in LANGS},
+                             "how": {lang: how_to_play(t.rules, lang) for lang in LANGS},
                              "house": {lang: rules_in_words(t.rules, lang, changed_only=True) for lang in LANGS}})
 
     @app.post("/api/qr")
@@ -715,8 +730,9 @@ def create_app(db_path: str = "mattis.db", bot_delay: float = 0.8, test_mode: bo
             ev, token = Table.create_event(data.get("preset", "mattis"), data.get("overrides"), data.get("players"),
                                            data.get("seats"), data.get("name"), seed,
                                            data.get("grace", GRACE_DEFAULT))
-            if len(hub.tables) >= hub.limits.max_tables:
-                raise Refusal("server_full")
+            if len(hub.tables) >= hub.limits.max_tables:  # full: the hourly sweep may make room
+                return JSONResponse({"error": Refusal("server_full").text(_lang(lang))}, status_code=503,
+                                    headers={"Retry-After": str(FULL_RETRY_AFTER)})
             t = await hub.create(ev)
         except Refusal as r:
             return refused(r, lang)
@@ -762,16 +778,32 @@ def create_app(db_path: str = "mattis.db", bot_delay: float = 0.8, test_mode: bo
         return Response(text, media_type="application/json",
                         headers={"Content-Disposition": f'attachment; filename="mattis-{tid}-{game}.json"'})
 
+    replays: OrderedDict[tuple[str, int, Lang, tuple[str, ...]], bytes] = OrderedDict()
+    building: dict[tuple[str, int, Lang, tuple[str, ...]], asyncio.Future[bytes]] = {}
+
     @app.get("/api/tables/{tid}/games/{game}/replay")
-    async def replay(tid: str, game: int, lang: str = "en") -> JSONResponse:
+    async def replay(tid: str, game: int, lang: str = "en") -> Response:
         """A finished game move by move (every hand shown: the game is over)."""
         t = hub.table(tid)
         text = t.records.get(game) if t is not None else None
         if t is None or text is None:
             return JSONResponse({"error": Refusal("no_record").en}, status_code=404)
         names = [s.name for s in t.seats]
-        steps = await asyncio.to_thread(replay_steps, text, names, _lang(lang))
-        return JSONResponse({"game": game, "names": names, "steps": steps})
+        key = (tid, game, _lang(lang), tuple(names))
+        body = replays.get(key)
+        if body is None:  # built once per game (and names, language), however many ask at once
+            job = building.get(key)
+            if job is None:
+                job = building[key] = asyncio.ensure_future(
+                    asyncio.to_thread(_replay_body, text, game, names, _lang(lang)))
+                job.add_done_callback(lambda _j: building.pop(key, None))
+            body = await asyncio.shield(job)
+            replays[key] = body
+            while len(replays) > REPLAY_CACHE:
+                replays.popitem(last=False)
+        else:
+            replays.move_to_end(key)
+        return Response(body, media_type="application/json")
 
     @app.websocket("/ws/{tid}")
     async def ws_endpoint(ws: WebSocket, tid: str) -> None:

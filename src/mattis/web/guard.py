@@ -91,15 +91,37 @@ class Limits:
     """Largest request head (request line and headers) in bytes (larger: HTTP 431)."""
     max_connections: int = 4000
     """Open sockets in all (HTTP and WebSocket); the server raises its file limit to fit."""
-    max_silent: int = 256
+    max_silent: int = 1024
     """Sockets that have not yet sent a request head, in all (past this the oldest is closed)."""
     max_silent_per_address: int = 32
-    """Such silent sockets from one address (past this that address's oldest is closed)."""
+    """Such silent sockets from one address (past this, and past the handshake burst, that
+    address's oldest is closed)."""
+    handshake_burst: float = 320.0
+    """Sockets one address may open at once beyond ``max_silent_per_address`` before its oldest
+    silent one is closed (a club of 150 behind one NAT: a page and a WebSocket each)."""
+    handshake_rate: float = 10.0
+    """How fast that burst comes back (sockets per second)."""
     max_sockets_per_address: int = 200
     """Open WebSockets from one client address."""
     api_rate: float = 5.0
     """API requests (POST) per second from one address."""
     api_burst: float = 30.0
+    get_rate: float = 100.0
+    """Cheap GET requests (the page, static files, ``/api/meta``, the rules) per second from one address."""
+    get_burst: float = 1200.0
+    """(A page load is 7 requests: 150 people behind one NAT opening it at once fit.)"""
+    heavy_rate: float = 1.0
+    """Replays and record downloads per second from one address (a replay is built once per
+    game and kept, but each answer is a whole game)."""
+    heavy_burst: float = 20.0
+    analysis_rate: float = 4.0
+    """Analysis requests per second from one address (the page asks once a second while its
+    review is queued or running; the reviews themselves are queued, see ``mattis.web.analysis``)."""
+    analysis_burst: float = 40.0
+    get_wait: float = 2.0
+    """A GET over its rate waits its turn up to this many seconds, then is answered; one that
+    would wait longer waits this long and is then refused with 429 and ``Retry-After`` (so a
+    flooder's own connections slow down, and a refusal costs the server little)."""
     create_rate: float = 30.0 / 3600
     """Tables created per second from one address (30 an hour)."""
     create_burst: float = 20.0
@@ -117,10 +139,25 @@ class Limits:
 
 
 TEST_SERVER: Final[dict[str, Any]] = {"message_rate": 1e6, "message_burst": 1e6, "sync_rate": 1e6, "sync_burst": 1e6,
-                      "create_burst": 1e6}
+                      "create_burst": 1e6, "get_burst": 1e6, "heavy_burst": 1e6, "analysis_burst": 1e6}
 """What a test server (``create_app(test_mode=True)``, ``mattis serve --test-mode``) lifts
 unless told otherwise: the per-connection message rates (test clients play as fast as
-the machine allows) and table creation per address.  The hardening tests set them."""
+the machine allows), table creation and GET requests per address.  The hardening tests
+set them."""
+
+
+def cost_class(method: str, path: str) -> str:
+    """Which per-address bucket a request pays: ``api`` (every POST and other writes),
+    ``analysis`` (a game review), ``heavy`` (a replay or a record download), ``get``
+    (everything else: the page, static files, ``/api/meta``, the rules)."""
+    if method not in ("GET", "HEAD"):
+        return "api"
+    if path.startswith("/api/tables/"):
+        if path.endswith("/analysis"):
+            return "analysis"
+        if path.endswith("/replay") or path.endswith("/record"):
+            return "heavy"
+    return "get"
 
 
 class Bucket:
@@ -213,11 +250,40 @@ class Hub:
         self.clock = clock
         self.messages = Buckets(limits.address_rate, limits.address_burst, limits.max_addresses, clock)
         self.api = Buckets(limits.api_rate, limits.api_burst, limits.max_addresses, clock)
+        self.gets = {"get": Buckets(limits.get_rate, limits.get_burst, limits.max_addresses, clock),
+                     "heavy": Buckets(limits.heavy_rate, limits.heavy_burst, limits.max_addresses, clock),
+                     "analysis": Buckets(limits.analysis_rate, limits.analysis_burst, limits.max_addresses, clock),
+                     "api": self.api}
+        self.refused: dict[str, int] = {}
+        """Requests refused with 429, per cost class (for tests and the load benchmark)."""
         self.creates = Buckets(limits.create_rate, limits.create_burst, limits.max_addresses, clock)
         self.sockets: dict[str, int] = {}
 
     def pace(self, address: str) -> Pace:
         return Pace(self.limits, self.messages.get(address), self.clock)
+
+    def admit(self, address: str, method: str, path: str) -> tuple[float, str]:
+        """What to do with a request from ``address``: ``(wait, "")``: answer it after
+        ``wait`` seconds (0 mostly; a GET over its rate waits its turn, up to ``get_wait``);
+        ``(retry_after, key)``: refuse it with 429, ``Retry-After`` and the catalogue text
+        ``key`` (a refused request costs no tokens).  Every request pays its cost class's
+        bucket (:func:`cost_class`); a new table also pays the creation bucket.  Writes
+        never wait: over the rate they are refused at once."""
+        kind = cost_class(method, path)
+        buckets = self.gets[kind]
+        wait = buckets.take(address)
+        if wait > (self.limits.get_wait if kind != "api" else 0.0):
+            buckets.get(address).refund()
+            self.refused[kind] = self.refused.get(kind, 0) + 1
+            return wait, "web.refused.slow_down"
+        if method == "POST" and path == "/api/tables":
+            made = self.creates.take(address)
+            if made > 0:
+                self.creates.get(address).refund()
+                buckets.get(address).refund()
+                self.refused["create"] = self.refused.get("create", 0) + 1
+                return made, "web.refused.too_many_tables"
+        return wait, ""
 
 
 # ------------------------------------------------------------------- input
@@ -406,12 +472,14 @@ class Guard:
         else:
             await self.http(scope, receive, send, address, name)
 
-    async def answer(self, send: Send, scope: Scope, status: int, key: str) -> None:
+    async def answer(self, send: Send, scope: Scope, status: int, key: str, retry_after: float | None = None) -> None:
         text = self.words(key, lang_of(scope.get("headers", ())))
         body = json.dumps({"error": text}).encode()
-        await send({"type": "http.response.start", "status": status,
-                    "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
-                                (b"connection", b"close")]})
+        headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+                   (b"connection", b"close")]
+        if retry_after is not None:
+            headers.append((b"retry-after", str(max(1, math.ceil(retry_after))).encode()))
+        await send({"type": "http.response.start", "status": status, "headers": headers})
         await send({"type": "http.response.body", "body": body})
 
     async def http(self, scope: Scope, receive: Receive, send: Send, address: str, name: str) -> None:
@@ -419,15 +487,15 @@ class Guard:
             await self.answer(send, scope, 421, "web.refused.bad_host")
             return
         method = scope.get("method", "GET")
-        if method not in ("GET", "HEAD"):
-            if self.hub.api.take(address) > 0:
-                self.hub.api.get(address).refund()
-                await self.answer(send, scope, 429, "web.refused.slow_down")
-                return
-            if method == "POST" and scope.get("path") == "/api/tables" and self.hub.creates.take(address) > 0:
-                self.hub.creates.get(address).refund()
-                await self.answer(send, scope, 429, "web.refused.too_many_tables")
-                return
+        path = str(scope.get("path", ""))
+        wait, key = self.hub.admit(address, method, path)
+        if key:
+            if method in ("GET", "HEAD"):  # a flooder's connection waits before its refusal, too
+                await asyncio.sleep(self.hub.limits.get_wait)
+            await self.answer(send, scope, 429, key, retry_after=wait)
+            return
+        if wait > 0:
+            await asyncio.sleep(wait)
         length = header(scope, b"content-length")
         limits = self.hub.limits
         if length is not None and (not length.isdigit() or len(length) > 12 or int(length) > limits.max_body):
@@ -511,12 +579,17 @@ async def receive_text(ws: Any, pace: Pace | None, max_message: int) -> str | No
 
 class Doorman:
     """The sockets of one server that have not yet sent a whole request head ("silent"),
-    oldest first, per address and in all."""
+    oldest first, per address and in all.  One address may hold ``max_silent_per_address``
+    silent sockets, and open up to ``handshake_burst`` more at once (a club behind one
+    NAT opening the page together; the burst comes back at ``handshake_rate`` a second)
+    before its own oldest silent socket is closed for each new one (so it never holds more
+    than ``max_silent_per_address + handshake_burst``)."""
 
-    def __init__(self, limits: Limits) -> None:
+    def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic) -> None:
         self.limits = limits
         self.silent: OrderedDict[Any, str] = OrderedDict()
         self.by_address: dict[str, OrderedDict[Any, None]] = {}
+        self.bursts = Buckets(limits.handshake_rate, limits.handshake_burst, limits.max_addresses, clock)
 
     def arrive(self, proto: Any, address: str) -> list[Any]:
         """Register a new silent socket; the ones to close to make room (oldest first)."""
@@ -524,8 +597,11 @@ class Doorman:
         mine = self.by_address.setdefault(address, OrderedDict())
         mine[proto] = None
         evict = []
-        while len(mine) > self.limits.max_silent_per_address:
-            evict.append(next(iter(mine)))
+        cap = self.limits.max_silent_per_address
+        if len(mine) > cap and (len(mine) > cap + self.limits.handshake_burst or self.bursts.take(address) > 0):
+            if len(mine) <= cap + self.limits.handshake_burst:
+                self.bursts.get(address).refund()
+            evict.append(next(iter(mine)))  # the burst is spent: this address's oldest makes room
             self.leave(evict[-1])
         while len(self.silent) > self.limits.max_silent:
             evict.append(next(iter(self.silent)))
@@ -543,6 +619,14 @@ class Doorman:
 
     def oldest(self) -> Any | None:
         return next(iter(self.silent), None)
+
+
+def head_size(before: int, tail: bytes, data: bytes) -> int:
+    """The size of a request head that had ``before`` bytes (ending in ``tail``, its last few)
+    when ``data`` came: up to its blank line if ``data`` ends the head, else all of it so far."""
+    seen = tail + data
+    ends = [i + len(mark) for mark in (b"\r\n\r\n", b"\n\n") if (i := seen.find(mark)) >= 0]
+    return before - len(tail) + min(ends) if ends else before + len(data)
 
 
 def guarded_protocol(limits: Limits) -> type[asyncio.Protocol]:
@@ -566,7 +650,7 @@ def guarded_protocol(limits: Limits) -> type[asyncio.Protocol]:
                 oldest = door.oldest()
                 if oldest is None:  # full of working sockets: this one cannot be served
                     transport.write(b"HTTP/1.1 503 Service Unavailable\r\ncontent-length: 0\r\n"
-                                    b"connection: close\r\n\r\n")
+                                    b"retry-after: 5\r\nconnection: close\r\n\r\n")
                     transport.close()
                     self.waiting = False
                     return
@@ -580,6 +664,7 @@ def guarded_protocol(limits: Limits) -> type[asyncio.Protocol]:
             and each later one on a kept-alive socket)."""
             self.waiting = True
             self.head_bytes = 0
+            self.head_tail = b""
             self.seen_cycle = self.cycle
             for old in door.arrive(self, self.peer):
                 old.drop()
@@ -600,6 +685,18 @@ def guarded_protocol(limits: Limits) -> type[asyncio.Protocol]:
             if not self.waiting and self.cycle is not None and self.cycle.response_complete \
                     and not self.pipeline and self.transport.get_protocol() is self:
                 self.start_waiting()  # the next request on a kept-alive socket begins
+            if self.waiting and self.head_bytes + len(data) > limits.max_head \
+                    and head_size(self.head_bytes, self.head_tail, data) > limits.max_head:
+                door.leave(self)  # a head over the limit, whole or not: refused before it is parsed
+                self.waiting = False
+                self.first_timer.cancel()
+                self.transport.write(b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-length: 0\r\n"
+                                     b"connection: close\r\n\r\n")
+                self.transport.close()
+                return
+            if self.waiting:
+                self.head_bytes += len(data)
+                self.head_tail = (self.head_tail + data)[-3:]
             super().data_received(data)
             if not self.waiting:
                 return
@@ -607,15 +704,6 @@ def guarded_protocol(limits: Limits) -> type[asyncio.Protocol]:
                 self.waiting = False  # a whole request head arrived (a request, or the WebSocket upgrade)
                 self.first_timer.cancel()
                 door.leave(self)
-                return
-            self.head_bytes += len(data)
-            if self.head_bytes > limits.max_head:  # still no whole head: refuse it
-                door.leave(self)
-                self.waiting = False
-                self.first_timer.cancel()
-                self.transport.write(b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-length: 0\r\n"
-                                     b"connection: close\r\n\r\n")
-                self.transport.close()
 
         def connection_lost(self, exc: Exception | None) -> None:
             if getattr(self, "waiting", False):

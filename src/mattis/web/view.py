@@ -12,7 +12,7 @@ import json
 from typing import Any, Final
 
 from ..core import Observation, card_code, describe_move, rules_to_json
-from ..core.cards import Lang
+from ..core.cards import SUIT_LETTERS, Lang
 from ..core.text import fight_term, loser_term
 from .table import Refusal, Table
 
@@ -86,31 +86,51 @@ def frame(table: Table, viewer: int | None, lang: Lang, *, connected: set[int] |
 def replay_steps(record_text: str, names: list[str], lang: Lang) -> list[dict[str, Any]]:
     """A finished game move by move, for replaying it in the browser: after the deal and
     after each move, every hand (the game is over, so nothing is secret any more), the
-    cards on the table and the move in words.  Built through the play layer's referee."""
+    cards on the table with who laid each, the stock and the trump, the move in words,
+    who made it, and when a trick was completed who took it (``took``; ``took_phase`` 1:
+    a trick won, 2: an avstikk; ``taken``: the trick's cards with who laid each) and the
+    number of tricks done so far (``trick``),
+    which the page steps by.  Built through the play layer's referee."""
     from dataclasses import replace
 
     from ..core import GameRecord, parse_record_move
+    from ..core.events import TrickCleared, TrickTaken
     from ..play import Referee
 
     rec = GameRecord.loads(record_text)
     ref = Referee.from_record(replace(rec, moves=[]))
+    laid: dict[int, int] = {}
+    tricks = 0
 
-    def step(text: str) -> dict[str, Any]:
+    def step(text: str, seat: int | None, took: int | None, taken: list[list[Any]] | None,
+             took_phase: int | None) -> dict[str, Any]:
         obs = [ref.observation(s) for s in range(rec.players)]
         o = obs[0]
         table = ([[s, [card_code(c)]] for s, c in o.table1] if o.phase == 1
                  else [[s, _codes(e)] for s, e in o.table2])
-        return {"text": text, "phase": o.phase, "hands": [_codes(x.hand) for x in obs], "table": table,
-                "stock_count": o.stock_count, "piles": [len(p) for p in o.piles],
-                "trump_card": None if o.trump_card is None else card_code(o.trump_card)}
+        return {"text": text, "seat": seat, "phase": o.phase, "hands": [_codes(x.hand) for x in obs],
+                "table": table, "stock_count": o.stock_count, "piles": [len(p) for p in o.piles],
+                "trump_card": None if o.trump_card is None else card_code(o.trump_card),
+                "trump": None if o.trump is None else SUIT_LETTERS[o.trump],
+                "took": took, "taken": taken, "took_phase": took_phase, "trick": tricks}
 
-    steps = [step("")]
+    steps = [step("", None, None, None, None)]
     for line in rec.moves:
         seat, move = parse_record_move(line)
         shown_before = len(ref.observation(seat).history)
-        ref.apply(seat, move)
+        events = ref.apply(seat, move)
         _s, mv, shown = ref.observation(seat).history[shown_before]
-        steps.append(step(describe_move(names[seat], mv, shown, lang)))
+        for c in (*mv.cards, *shown):
+            laid[c] = seat
+        took: int | None = None
+        took_phase: int | None = None
+        taken: list[list[Any]] | None = None
+        for ev in events:
+            if isinstance(ev, TrickTaken | TrickCleared):
+                tricks += 1
+                took, took_phase = ev.seat, 1 if isinstance(ev, TrickTaken) else 2
+                taken = [[laid.get(c), card_code(c)] for c in ev.cards]
+        steps.append(step(describe_move(names[seat], mv, shown, lang), seat, took, taken, took_phase))
     return steps
 
 

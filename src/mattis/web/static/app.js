@@ -8,8 +8,8 @@
   let view = null, ws = null, selected = new Set(), showLast = false, retry = 0, sentSeq = null, tableId = null;
   // Seeing the game: the last trick stays in view for a moment ("pace"), the turn is in the title.
   let held = null, heldUntil = 0, heldTimer = null, lastTrickKey = null, wasMyTurn = false;
-  let panel = null;  // an overlay on the table: "rules", "replay", "confirm-end", "confirm-rematch"
-  let reinvite = null, replayData = null, replayAt = 0, analysisData = null;
+  let panel = null;  // an overlay on the table: "rules", "howto", "replay", "analysis", "confirm-end", "confirm-rematch"
+  let reinvite = null, replayData = null, replayAt = 0, replayTimer = null, analysisData = null, analysisWait = null, analysisAsk = 0;
   const pace = () => { const v = parseFloat(localStorage.getItem("mattis.pace")); return isNaN(v) ? 1.5 : v; };
 
   // The catalogue's words (i18n.json is generated from mattis.core.catalogue); named {fields}.
@@ -273,12 +273,21 @@
     box.appendChild(h("a", { href: "/", text: t("web.home") }));
     app.replaceChildren(box);
   }
-  // The last trick stays on the table for the pace setting, with who took it.
+  // Who laid each of these cards, from the move log (its moves and the cards they showed; the latest wins).
+  function laidBy(o, cards) {
+    const by = {};
+    for (const e of o.log) {
+      const laid = (e.move.startsWith("play ") ? e.move.slice(5).split(" ") : []).concat(e.shown || []);
+      for (const c of laid) by[c] = e.seat;
+    }
+    return cards.map((c) => (c in by ? by[c] : null));
+  }
+  // The last trick stays on the table for the pace setting, with who took it and who laid each card.
   function noteTrick(msg) {
     const o = msg.obs;
     const key = o && o.last_trick ? msg.game + ":" + JSON.stringify(o.last_trick) : "";
     if (lastTrickKey !== null && key && key !== lastTrickKey && pace() > 0) {
-      held = { seat: o.last_trick[0], cards: o.last_trick[1], phase: view && view.obs ? view.obs.phase : o.phase };
+      held = { seat: o.last_trick[0], cards: o.last_trick[1], phase: view && view.obs ? view.obs.phase : o.phase, laid: laidBy(o, o.last_trick[1]) };
       heldUntil = Date.now() + pace() * 1000;
       clearTimeout(heldTimer);
       heldTimer = setTimeout(() => { held = null; render(); }, pace() * 1000 + 20);
@@ -374,10 +383,11 @@
         : (you ? t("web.avstikk_you") : t("web.avstikk_by", { name: name(held.seat) }));
       trick.classList.add("held");
       trick.appendChild(h("div", { class: "cap taker", id: "taker", text: cap }));
-      held.cards.forEach((c) => trick.appendChild(cardBox(c, "")));
+      held.cards.forEach((c, i) => trick.appendChild(cardBox(c, held.laid[i] === null ? "" : name(held.laid[i]))));
     } else if (showLast && o.last_trick) {
       trick.appendChild(h("div", { class: "cap", text: t("web.last_trick_by", { name: name(o.last_trick[0]) }) }));
-      o.last_trick[1].forEach((c) => trick.appendChild(cardBox(c, "")));
+      const laid = laidBy(o, o.last_trick[1]);
+      o.last_trick[1].forEach((c, i) => trick.appendChild(cardBox(c, laid[i] === null ? "" : name(laid[i]))));
     } else if (o.phase === 1) {
       o.table1.forEach(([s, c]) => trick.appendChild(cardBox(c, name(s))));
       if (o.fighters.length) trick.appendChild(h("div", { class: "cap war", text: t("table.fight", { fight: t("term." + view.fight), names: joinNames(o.fighters.map(name)) }) }));
@@ -476,8 +486,12 @@
     if (!view.tally.games) return null;
     return h("div", { class: "tally", id: "tally" }, t("web.tally", { games: view.tally.games }) + " " +
       view.seats.map((s, i) => s.name + " " + view.tally.mattis[i]).join(", "), " ",
-      view.records.map((g) => h("button", { type: "button", class: "small", "data-replay": g, onclick: () => openReplay(g),
-        text: t("web.replay") + " (" + t("web.game_n", { n: g }) + ")" })));
+      h("ul", { class: "games", id: "tally-games" }, view.records.map((g) => h("li", { "data-game": g },
+        h("strong", { text: t("web.game_n", { n: g }) + ": " }),
+        h("button", { type: "button", class: "small", "data-replay": g, onclick: () => openReplay(g), text: t("web.replay") }),
+        h("button", { type: "button", class: "small", "data-analyse": g, onclick: () => openAnalysis(g), text: t("analyse.button") }),
+        h("a", { class: "small", "data-record": g, href: "/api/tables/" + view.table + "/games/" + g + "/record",
+          download: "mattis-" + view.table + "-" + g + ".json", text: t("web.download") })))));
   }
   function lobbyArea() {
     const base = location.origin + "/t/" + view.table;
@@ -550,44 +564,97 @@
       h("p", { class: "hint", text: t("rules.preset." + view.rules_name) }),
       h("h3", { text: t("web.house_rules") }),
       house.length ? dl(house, "house-list") : h("p", { id: "house-list", text: t("web.house_rules_none", { name: view.rules_name }) }),
+      h("button", { type: "button", id: "btn-howto", text: t("web.howto"), onclick: () => { panel = "howto"; render(); } }),
       h("h3", { text: t("web.rules_page") }), dl(words, "rules-list"),
       h("button", { type: "button", id: "btn-rules-back", class: "primary", text: t("web.back_to_table"), onclick: () => { panel = null; render(); } }));
   }
+  // How to play under the rules in force: core.text.how_to_play, the same text as the terminal's.
+  function howtoArea() {
+    const how = rulesData && rulesData.how ? rulesData.how[lang] : [];
+    return h("section", { class: "panel rulespage", id: "howto-page" },
+      h("h2", { text: t("tui.howto.title", { name: view.rules_name }) }),
+      how.flatMap(([head, para]) => [h("h3", { text: head }), h("p", { text: para })]),
+      h("button", { type: "button", id: "btn-howto-rules", text: t("web.rules_page"), onclick: () => { panel = "rules"; render(); } }),
+      h("button", { type: "button", id: "btn-howto-back", class: "primary", text: t("web.back_to_table"), onclick: () => { panel = null; render(); } }));
+  }
   async function openReplay(g) {
-    panel = "replay"; replayAt = 0; replayData = null;
+    replayStop(); panel = "replay"; replayAt = 0; replayData = null;
     try {
       const r = await fetch("/api/tables/" + view.table + "/games/" + g + "/replay?lang=" + lang);
       replayData = await r.json();
     } catch (e) { replayData = null; }
     render();
   }
+  // Autoplay: one move per pause setting (at least 0.6 s), stopping at the end or when the replay closes.
+  function replayStop() { clearInterval(replayTimer); replayTimer = null; }
+  function replayPlay() {
+    if (replayTimer) { replayStop(); render(); return; }
+    if (replayData && replayAt >= replayData.steps.length - 1) replayAt = 0;
+    replayTimer = setInterval(() => {
+      if (panel !== "replay" || !replayData || replayAt >= replayData.steps.length - 1) { replayStop(); render(); return; }
+      replayAt++; render();
+    }, Math.max(600, pace() * 1000));
+    render();
+  }
   function replayArea() {
     const d = replayData;
     if (!d || !d.steps) return h("section", { class: "panel", id: "replay" }, h("p", { text: t("web.connecting") }));
     const n = d.steps.length - 1, st = d.steps[replayAt];
+    const who = (s) => s === null || s === undefined ? "" : d.names[s];
     const go = (k) => { replayAt = Math.max(0, Math.min(n, k)); render(); };
+    const ends = d.steps.map((x, i) => (x.took === null || x.took === undefined ? -1 : i)).filter((i) => i >= 0);
+    const prevTrick = () => { const e = ends.filter((i) => i < replayAt); go(e.length ? e[e.length - 1] : 0); };
+    const nextTrick = () => { const e = ends.find((i) => i > replayAt); go(e === undefined ? n : e); };
+    const trick = h("div", { class: "trick", id: "replay-trick" });
+    if (st.taken) {  // the move completed a trick: its cards with who laid each, and who took it
+      trick.classList.add("held");
+      trick.appendChild(h("div", { class: "cap taker", id: "replay-taker", text: st.took_phase === 1
+        ? t("web.takes_trick", { name: who(st.took) }) : t("web.avstikk_by", { name: who(st.took) }) }));
+      st.taken.forEach(([s, c]) => trick.appendChild(h("div", { class: "entry" }, Cards.svg(c), h("div", { class: "cap", text: who(s) }))));
+    } else {
+      st.table.forEach(([s, cs]) => trick.appendChild(h("div", { class: "entry" }, cs.map((c) => Cards.svg(c)), h("div", { class: "cap", text: who(s) }))));
+    }
+    if (!trick.childNodes.length) trick.appendChild(h("div", { class: "cap muted", text: t("table.empty") }));
+    const facts = h("p", { class: "replayfacts", id: "replay-facts" },
+      h("span", { id: "replay-trump", text: t("label.trump") + ": " + (st.trump_card ? Cards.text(st.trump_card) : st.trump ? Cards.text("A" + st.trump).slice(-1) : "—") }),
+      st.phase === 1 ? h("span", { id: "replay-stock", text: t("info.stock", { n: st.stock_count }) }) : null,
+      h("span", { id: "replay-tricks", text: t("web.replay_tricks", { n: st.trick }) }));
     return h("section", { class: "panel replay", id: "replay" },
       h("h2", { text: t("web.replay_title", { n: d.game }) }),
       h("div", { class: "row" },
+        h("button", { type: "button", id: "replay-prev-trick", disabled: replayAt === 0, text: "⇤ " + t("web.replay_prev_trick"), onclick: prevTrick }),
         h("button", { type: "button", id: "replay-prev", disabled: replayAt === 0, text: "← " + t("web.prev"), onclick: () => go(replayAt - 1) }),
         h("strong", { id: "replay-step", text: replayAt ? t("web.replay_step", { n: replayAt, total: n }) : t("web.replay_deal") }),
-        h("button", { type: "button", id: "replay-next", disabled: replayAt === n, text: t("web.next") + " →", onclick: () => go(replayAt + 1) })),
+        h("button", { type: "button", id: "replay-next", disabled: replayAt === n, text: t("web.next") + " →", onclick: () => go(replayAt + 1) }),
+        h("button", { type: "button", id: "replay-next-trick", disabled: replayAt === n, text: t("web.replay_next_trick") + " ⇥", onclick: nextTrick }),
+        h("button", { type: "button", id: "replay-play", "aria-pressed": replayTimer ? "true" : "false", text: replayTimer ? t("web.replay_pause") : t("web.replay_play"), onclick: replayPlay })),
+      h("input", { type: "range", id: "replay-slider", class: "slider", min: "0", max: String(n), value: String(replayAt),
+        "aria-label": t("web.replay_slider"), onchange: (e) => go(+e.target.value) }),
       h("p", { id: "replay-text", text: st.text || t("web.replay_deal") }),
-      h("div", { class: "trick" }, st.table.map(([s, cs]) => h("div", { class: "entry" }, cs.map((c) => Cards.svg(c)), h("div", { class: "cap", text: d.names[s] })))),
+      facts, trick,
       h("ul", { class: "replayhands" }, st.hands.map((cs, s) => h("li", {}, h("strong", { text: d.names[s] + ": " }),
         cs.length ? cs.map(Cards.text).join(" ") : t("web.no_cards")))),
-      h("button", { type: "button", id: "btn-replay-back", class: "primary", text: t("web.back_to_table"), onclick: () => { panel = null; render(); } }));
+      h("button", { type: "button", id: "btn-replay-back", class: "primary", text: t("web.back_to_table"), onclick: () => { replayStop(); panel = null; render(); } }));
   }
-  // "Analyse": the server's review of a finished game for this seat (web/analysis.py).
+  // The server queues reviews: 202 with the place in the queue, then the decisions done; ask again each second.
   async function openAnalysis(g) {
-    panel = "analysis"; analysisData = null; render();
-    const seat = view.you === null ? 0 : view.you;
-    try {
-      const r = await fetch("/api/tables/" + view.table + "/games/" + g + "/analysis?seat=" + seat + "&lang=" + lang);
-      analysisData = await r.json();
-      analysisData.game = g;
-    } catch (e) { analysisData = { error: t("analyse.failed", { detail: String(e) }), game: g }; }
-    render();
+    panel = "analysis"; analysisData = null; analysisWait = null; render();
+    const seat = view.you === null ? 0 : view.you, ask = ++analysisAsk;
+    const url = "/api/tables/" + view.table + "/games/" + g + "/analysis?seat=" + seat + "&lang=" + lang;
+    while (panel === "analysis" && ask === analysisAsk) {
+      let r, d;
+      try { r = await fetch(url); d = await r.json(); }
+      catch (e) { analysisData = { error: t("analyse.failed", { detail: String(e) }), game: g }; break; }
+      if (panel !== "analysis" || ask !== analysisAsk) return;
+      if (r.status === 202 || r.status === 429) {
+        if (r.status === 202) { analysisWait = d; render(); }
+        const after = Math.max(1, Math.min(30, +(r.headers.get("Retry-After") || 1)));
+        await new Promise((ok) => setTimeout(ok, 1000 * after));
+        continue;
+      }
+      analysisData = d; analysisData.game = g; break;
+    }
+    if (ask === analysisAsk) render();
   }
   function analysisChart(d) {
     const NS = "http://www.w3.org/2000/svg", W = 640, H = 220, L = 34, B = 22;
@@ -609,7 +676,13 @@
   }
   function analysisArea() {
     const d = analysisData, back = h("button", { type: "button", id: "btn-analysis-back", class: "primary", text: t("web.back_to_table"), onclick: () => { panel = null; render(); } });
-    if (!d) return h("section", { class: "panel", id: "analysis" }, h("p", { text: t("analyse.working") }), back);
+    if (!d) {
+      const w = analysisWait;
+      const progress = !w ? null : w.status === "queued" ? h("p", { id: "analysis-progress", "data-status": "queued", text: t("analyse.queued", { n: w.position }) })
+        : h("p", { id: "analysis-progress", "data-status": "running" }, t("review.progress", { done: w.done, total: w.total }), " ",
+          h("progress", { max: String(Math.max(1, w.total)), value: String(w.done) }));
+      return h("section", { class: "panel", id: "analysis" }, h("p", { text: t("analyse.working") }), progress, back);
+    }
     if (d.error) return h("section", { class: "panel", id: "analysis" }, h("p", { class: "error", role: "alert", text: d.error }),
       h("button", { type: "button", id: "btn-analysis-retry", text: t("analyse.button"), onclick: () => openAnalysis(d.game) }), back);
     const marked = new Set(d.decisions.filter((e) => e.mark).map((e) => String(e.move)));
@@ -632,6 +705,7 @@
     document.body.dataset.myturn = o && o.to_act === view.you && o.phase !== 3 ? "1" : "0";
     delete document.body.dataset.sent;
     const focusKey = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.card : null;
+    const sliderFocused = document.activeElement && document.activeElement.id === "replay-slider";
     const parts = [];
     const myTurn = !!(o && o.to_act === view.you && o.phase !== 3 && view.status === "playing");
     document.title = myTurn ? t("web.title_turn") : t("web.title");
@@ -651,6 +725,8 @@
     if (view.error) parts.push(h("p", { class: "error", role: "alert", id: "error", text: view.error }));
     if (panel === "rules") {
       parts.push(rulesArea());
+    } else if (panel === "howto") {
+      parts.push(howtoArea());
     } else if (panel === "replay") {
       parts.push(replayArea());
     } else if (panel === "analysis") {
@@ -676,6 +752,7 @@
     }
     app.replaceChildren(...parts);
     if (focusKey) { const f = app.querySelector('[data-card="' + focusKey + '"]'); if (f) f.focus(); }
+    if (sliderFocused) { const f = document.getElementById("replay-slider"); if (f) f.focus(); }
   }
 
   document.addEventListener("keydown", (e) => {
