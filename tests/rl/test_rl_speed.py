@@ -66,3 +66,29 @@ def test_raw_json_row_and_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--rules", "nosuch"]) == 2
     assert main(["--rules", "blodmattis", "--players", "2"]) == 2
     assert "error:" in capsys.readouterr().err
+
+
+def test_each_preset_is_measured_against_its_own_raw_row() -> None:
+    """Defect: every preset's rows were divided by the first preset's raw row."""
+    raw_rows = [{"name": "mattis raw (pure)", "detail": "mattis 3p, legal_moves()+apply()", "preset": "mattis",
+                 "games": 1, "decisions": 1000, "seconds": 1.0, "decisions_per_s": 1000.0},
+                {"name": "mattis raw (pure)", "detail": "hund 3p, legal_moves()+apply()", "games": 1,
+                 "decisions": 250, "seconds": 1.0, "decisions_per_s": 250.0}]  # an older row: no "preset" key
+    rows = race(0.01, ["mattis", "hund"], 3, raw_rows=raw_rows)
+    by = {(r["preset"], r["name"]): r for r in rows}
+    for name in ROWS[1:7]:
+        for preset_name, raw in (("mattis", 1000.0), ("hund", 250.0)):
+            r = by[(preset_name, name)]
+            assert r["ratio_vs_raw"] == pytest.approx(r["decisions_per_s"] / raw)
+    assert by[("hund", "mattis raw (pure)")]["ratio_vs_raw"] == pytest.approx(1.0)
+
+
+def test_module_accepts_rules_all(capsys: pytest.CaptureFixture[str]) -> None:
+    """Defect: ``python -m mattis.rl.speed --rules all`` failed although ``mattis bench`` accepts it."""
+    from mattis.core import PRESETS
+
+    assert main(["--rules", "all", "--players", "3", "--seconds", "0.01"]) == 0
+    out = capsys.readouterr().out
+    for name in PRESETS:
+        assert f"{name} 3p" in out
+    assert main(["--rules", "all", "--raw-json", "--seconds", "0.01"]) == 2

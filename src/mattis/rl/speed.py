@@ -41,13 +41,13 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from ..core import RulesError, State, preset
+from ..core import PRESETS, RulesError, State, preset
 
 Row = dict[str, Any]
 Game = Callable[[int], int]
 
 
-def _timed(name: str, detail: str, seconds: float, one_game: Game) -> Row:
+def _timed(name: str, detail: str, seconds: float, one_game: Game, preset_name: str | None = None) -> Row:
     games = decisions = 0
     start = time.process_time()
     wall = time.perf_counter()
@@ -60,7 +60,7 @@ def _timed(name: str, detail: str, seconds: float, one_game: Game) -> Row:
             break
     elapsed = now - start
     wall = time.perf_counter() - wall
-    return {"name": name, "detail": detail, "games": games, "decisions": decisions,
+    return {"name": name, "detail": detail, "preset": preset_name, "games": games, "decisions": decisions,
             "seconds": elapsed, "wall_seconds": wall, "decisions_per_s": decisions / elapsed}
 
 
@@ -92,7 +92,7 @@ def raw_row(rules: str = "mattis", players: int = 3, seconds: float = 3.0) -> Ro
     """The raw engine's row, labelled with the build in this process (run it in a
     subprocess per build: ``MATTIS_PURE=1 python -m mattis.rl.speed --raw-json``)."""
     return _timed(f"mattis raw ({build_label()})", f"{rules} {players}p, legal_moves()+apply()", seconds,
-                  _raw(rules, players))
+                  _raw(rules, players), rules)
 
 
 def _pettingzoo(rules_name: str, players: int) -> Game:
@@ -244,31 +244,40 @@ def race(seconds_per_row: float = 3.0, rules: str | list[str] = "mattis", player
     once at the end).  ``raw_rows`` (measured elsewhere, e.g. in a subprocess per
     build) replace the in-process raw row when given."""
     names = [rules] if isinstance(rules, str) else list(rules)
-    todo: list[tuple[str, str, Callable[[], Game]]] = []
+    todo: list[tuple[str | None, str, str, Callable[[], Game]]] = []
     for name in names:
-        todo += plan(name, players, raw=raw_rows is None)
-    todo += OPENSPIEL_ROWS
+        todo += [(name, *row) for row in plan(name, players, raw=raw_rows is None)]
+    todo += [(None, *row) for row in OPENSPIEL_ROWS]
     rows: list[Row] = [dict(r) for r in raw_rows or []]
-    for name, detail, build in todo:
+    for r in rows:  # a raw row measured elsewhere names its preset (older rows: the first word of the detail)
+        r.setdefault("preset", str(r["detail"]).split(" ")[0])
+    for preset_name, name, detail, build in todo:
         try:
             game = build()
         except ImportError as e:
-            rows.append({"name": name, "detail": f"skipped: {e}", "games": 0, "decisions": 0,
-                         "seconds": 0.0, "decisions_per_s": None})
+            rows.append({"name": name, "detail": f"skipped: {e}", "preset": preset_name, "games": 0,
+                         "decisions": 0, "seconds": 0.0, "decisions_per_s": None})
             continue
-        rows.append(_timed(name, detail, seconds_per_row, game))
+        rows.append(_timed(name, detail, seconds_per_row, game, preset_name))
     _ratios(rows)
     return rows
 
 
 def _ratios(rows: list[Row]) -> None:
+    """``ratio_vs_crazy_eights`` for every row; ``ratio_vs_raw``: a mattis row against
+    the first raw row of its own preset (the compiled one when both builds were
+    measured), an OpenSpiel tensor row against the same game without the tensor."""
     base = next((r["decisions_per_s"] for r in rows if r["name"] == "crazy_eights"), None)
-    raw = next((r["decisions_per_s"] for r in rows if r["name"].startswith("mattis raw")), None)
+    raw: dict[Any, Any] = {}
+    for r in rows:
+        if r["name"].startswith("mattis raw"):
+            raw.setdefault(r.get("preset"), r["decisions_per_s"])
     for r in rows:
         d = r["decisions_per_s"]
         r["ratio_vs_crazy_eights"] = d / base if base and d is not None else None
         if r["name"].startswith("mattis"):
-            r["ratio_vs_raw"] = d / raw if raw and d is not None else None
+            own = raw.get(r.get("preset"))
+            r["ratio_vs_raw"] = d / own if own and d is not None else None
         elif " + " in r["name"]:
             plain = next((q["decisions_per_s"] for q in rows if q["name"] == r["name"].split(" + ")[0]), None)
             r["ratio_vs_raw"] = d / plain if plain and d is not None else None
@@ -300,14 +309,16 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m mattis.rl.speed", description="the research interfaces' speed race")
     ap.add_argument("seconds_pos", nargs="?", type=float, default=None, help=argparse.SUPPRESS)
     ap.add_argument("--seconds", type=float, default=3.0, help="CPU seconds per row (default 3)")
-    ap.add_argument("--rules", default="mattis", help="a preset (default mattis)")
+    ap.add_argument("--rules", default="mattis", help="a preset (default mattis), or 'all' (every preset, one table)")
     ap.add_argument("--players", type=int, default=3)
     ap.add_argument("--raw-json", action="store_true",
                     help="measure only the raw engine's row and print it as JSON (one build per process)")
     args = ap.parse_args(argv)
     seconds = args.seconds_pos if args.seconds_pos is not None else args.seconds
+    names = list(PRESETS) if args.rules == "all" else [args.rules]
     try:
-        preset(args.rules).check_players(args.players)
+        for name in names:
+            preset(name).check_players(args.players)
     except (RulesError, ValueError) as e:  # one line, no traceback
         print(f"error: {e}", file=sys.stderr)
         return 2
@@ -315,9 +326,12 @@ def main(argv: list[str] | None = None) -> int:
         print("error: --seconds must be positive", file=sys.stderr)
         return 2
     if args.raw_json:
-        print(json.dumps(raw_row(args.rules, args.players, seconds)))
+        if len(names) != 1:
+            print("error: --raw-json measures one preset", file=sys.stderr)
+            return 2
+        print(json.dumps(raw_row(names[0], args.players, seconds)))
         return 0
-    return main_race(seconds, args.rules, args.players)
+    return main_race(seconds, names, args.players)
 
 
 if __name__ == "__main__":
