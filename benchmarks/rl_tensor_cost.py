@@ -55,7 +55,8 @@ def learner_steps(rules: str, players: int, level: str, seconds: float) -> float
     start = time.process_time()
     while time.process_time() - start < seconds:
         legal = np.flatnonzero(env.action_masks())
-        _, _, done, _, _ = env.step(int(legal[int(rand() * len(legal))]))
+        _, _, term, trunc, _ = env.step(int(legal[int(rand() * len(legal))]))
+        done = term or trunc
         steps += 1
         if done:
             env.reset()

@@ -29,7 +29,8 @@ def main() -> None:
         done = False
         while not done:
             action = int(rng.choice(np.flatnonzero(env.action_masks())))
-            _, reward, done, _, _ = env.step(action)
+            _, reward, terminated, truncated, _ = env.step(action)
+            done = terminated or truncated
             steps += 1
         total += float(reward)
     print(f"{a.rules}, {a.players} players, masked random learner vs {a.opponents!r} bots: "

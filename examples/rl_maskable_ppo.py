@@ -49,8 +49,8 @@ def loss_rate(policy: PolicyFn, opponent: str, games: int, players: int, rules: 
     losses = 0
     for _ in range(games):
         while True:
-            obs, reward, done, _, _ = env.step(policy(obs, env.action_masks()))
-            if done:
+            obs, reward, terminated, truncated, _ = env.step(policy(obs, env.action_masks()))
+            if terminated or truncated:
                 losses += float(reward) < 0
                 obs, _ = env.reset()
                 break

@@ -35,8 +35,8 @@ def run_episode(env: MattisEnv, seed: int) -> tuple[list[int], float, dict[str, 
         a = int(rng.choice(np.flatnonzero(mask)))
         actions.append(a)
         obs, reward, terminated, truncated, info = env.step(a)
-        assert env.observation_space.contains(obs) and not truncated
-        if terminated:
+        assert env.observation_space.contains(obs) and not (terminated and truncated)
+        if terminated or truncated:
             assert "illegal_action" not in info
             return actions, float(reward), info
 

@@ -214,16 +214,17 @@ def test_the_batched_env_steps_arrays_resets_itself_and_is_seeded() -> None:
         assert masks.shape == (n, venv.envs[0].space.size) and masks.any(axis=1).all()
         acts = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
         obs, rewards, terms, truncs, info = venv.step(acts)
-        assert rewards.shape == terms.shape == truncs.shape == (n,) and not truncs.any()
+        assert rewards.shape == terms.shape == truncs.shape == (n,) and not (terms & truncs).any()
         assert np.array_equal(info["action_mask"], venv.action_masks())
-        assert set(rewards[terms].tolist()) <= {0.0, -1.0} and not rewards[~terms].any()
-        if terms.any():
-            ended += int(terms.sum())
-            assert info["_final_obs"].tolist() == terms.tolist()
-            for i in np.flatnonzero(terms):
-                assert info["final_obs"][i].shape == obs[i].shape
-                assert rewards[i] == (-1.0 if info["final_info"][i]["seat"] in info["final_info"][i]["losers"]
-                                      else 0.0)
+        done = terms | truncs
+        assert set(rewards[done].tolist()) <= {0.0, -1.0} and not rewards[~done].any()
+        if done.any():
+            ended += int(done.sum())
+            assert info["_final_obs"].tolist() == done.tolist() == info["_final_info"].tolist()
+            final = info["final_info"]
+            for i in np.flatnonzero(done):
+                assert info["final_obs"][i].shape == obs[i].shape and final["_seat"][i]
+                assert rewards[i] == (-1.0 if final["seat"][i] in final["losers"][i] else 0.0)
     assert ended >= n
     again = MattisVectorEnv(n, players=3, opponents="random", seat="rotate")
     assert np.array_equal(again.reset(seed=11)[0], venv.reset(seed=11)[0])

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..core import Phase, Rules, card_symbol, parse_overrides, preset, seat_names
+from ..core import EmptyHand, Phase, Rules, Termination, card_symbol, parse_overrides, preset, seat_names
 from ..core.cards import SUIT_SYMBOLS
 from ..play import Referee
 
@@ -35,12 +35,39 @@ def make_rules(rules: str | Rules = "mattis", overrides: Mapping[str, Any] | str
     return preset(rules, **items)
 
 
-def loser_rewards(players: int, losers: tuple[int, ...] | list[int]) -> list[float]:
-    """The final reward of each seat: -1 for each loser (Mattis, Blodmattis), 0 for the others."""
+def loser_rewards(players: int, losers: tuple[int, ...] | list[int], zero_sum: bool = False) -> list[float]:
+    """The final reward of each seat: -1 for each loser (Mattis, Blodmattis), 0 for the others.
+
+    ``zero_sum=True``: the losers' total is shared out equally among the others, so the
+    rewards sum to 0 (two players: +1 for the winner, -1 for the Mattis; three with one
+    loser: +0.5, +0.5, -1)."""
     out = [0.0] * players
     for s in losers:
         out[s] = -1.0
+    if zero_sum:
+        rest = players - len(set(losers))
+        if rest:
+            share = len(set(losers)) / rest
+            out = [r if r < 0 else share for r in out]
     return out
+
+
+def check_zero_sum(rules: Rules, players: int) -> None:
+    """Raise ``ValueError`` unless the zero-sum reward fits: two players and rules with
+    exactly one loser per game (not ``empty_hand=loses``, under which both may lose)."""
+    if players != 2:
+        raise ValueError("zero_sum is for two players (the winner gets +1, the Mattis -1)")
+    if rules.empty_hand is EmptyHand.LOSES:
+        raise ValueError("zero_sum needs one loser per game; under empty_hand=loses both players may lose")
+
+
+def is_truncated(termination: Termination | None) -> bool:
+    """Whether a game that ended this way was truncated rather than terminated: the
+    phase 2 cap (``rules.phase2_cap``) stops a game that would go on, a time limit in
+    Gymnasium's, PettingZoo's and Pardo et al.'s sense (the players are ranked by the
+    cards they hold; the rewards are the ranking's).  Every other ending (a loser found
+    by play, a third repetition, a player who cannot move) terminates the game."""
+    return termination is Termination.CAP
 
 
 def render_text(referee: Referee, seat: int | None = None) -> str:

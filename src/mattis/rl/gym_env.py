@@ -31,10 +31,16 @@ Observation: the float32 tensor of :class:`mattis.rl.encoding.Encoder`; actions:
 legal actions as MaskablePPO (sb3-contrib) expects (also through ``gym.make``, see
 :func:`register`), and ``info["action_mask"]`` holds the same.
 
-Reward: -1 when the learner loses (is Mattis, or a Blodmattis), 0 otherwise, given
-when its fate is settled (game over, or it went out safely).  A deal that settles the
-learner's fate before its first move is skipped by ``reset``.  An illegal action
-ends the episode at once with reward -1 and ``info["illegal_action"] = True``.
+Reward: -1 when the learner loses (is Mattis, or a Blodmattis), 0 otherwise
+(``zero_sum=True``, two players only: +1 when it wins), given when its fate is
+settled (game over, or it went out safely).  A deal that settles the learner's fate
+before its first move is skipped by ``reset``.  An illegal action ends the episode at
+once with reward -1 and ``info["illegal_action"] = True``.  A game stopped by the
+phase 2 cap (``rules.phase2_cap`` moves) is *truncated* (``truncated=True``,
+``terminated=False``; the reward is the ranking's, see
+:func:`mattis.rl.common.is_truncated`); every other end terminates.  Once an episode
+has ended, ``step`` raises ``RuntimeError`` until ``reset`` and
+:meth:`MattisEnv.action_masks` is all False.
 Render modes: ``"ansi"`` (the text), ``"human"`` (printed); ``render_seat`` (default
 ``None``: the whole table) shows only what that seat may see.
 """
@@ -52,7 +58,7 @@ from gymnasium import spaces
 
 from ..core import Move, Observation, Rules
 from ..play import Agent, Referee, Seed, derive_seed, play_until
-from .common import make_rules, render_text
+from .common import check_zero_sum, is_truncated, make_rules, render_text
 from .encoding import ActionSpace, Encoder, obs_size
 from .opponents import Opponent, OpponentPool, check_opponent, resolve
 
@@ -81,9 +87,12 @@ class MattisEnv(gym.Env[Obs, np.int64]):
     def __init__(self, rules: str | Rules = "mattis", players: int = 3,
                  overrides: Mapping[str, Any] | str | None = None, seat: SeatChoice = 0,
                  opponents: Opponent | Sequence[Opponent] = DEFAULT_OPPONENT, render_mode: str | None = None,
-                 dealer: SeatChoice = 0, render_seat: int | None = None) -> None:
+                 dealer: SeatChoice = 0, render_seat: int | None = None, zero_sum: bool = False) -> None:
         self.rules = make_rules(rules, overrides)
         self.rules.check_players(players)
+        if zero_sum:
+            check_zero_sum(self.rules, players)
+        self.zero_sum = zero_sum
         for choice, what in ((seat, "seat"), (dealer, "dealer")):
             if isinstance(choice, int):
                 if not 0 <= choice < players:
@@ -112,6 +121,7 @@ class MattisEnv(gym.Env[Obs, np.int64]):
         self._bots: dict[int, Agent] = {}
         self._encoder = Encoder(players)
         self._last: Observation | None = None
+        self._ended = False
         self.decisions = 0
         """Moves made by every seat (learner and opponents) in this env's games so far."""
 
@@ -140,13 +150,16 @@ class MattisEnv(gym.Env[Obs, np.int64]):
                 return self._encoder.encode(obs), self._info(obs)
 
     def step(self, action: np.int64 | int) -> tuple[Obs, SupportsFloat, bool, bool, dict[str, Any]]:
-        obs, reward, done, info = self._step(action)
-        return self._encoder.encode(obs), reward, done, False, info
+        obs, reward, terminated, truncated, info = self._step(action)
+        return self._encoder.encode(obs), reward, terminated, truncated, info
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
-        """The legal actions of the learner now (all False when it is not to act)."""
+        """The legal actions of the learner now (all False when it is not to act, and
+        once the episode has ended)."""
         if self._last is None:
             raise RuntimeError("call reset() first")
+        if self._ended:
+            return np.zeros(self._actions, np.bool_)
         return self.space.mask(self._last.legal).astype(bool)
 
     def render(self) -> str | None:
@@ -175,23 +188,27 @@ class MattisEnv(gym.Env[Obs, np.int64]):
         self._bots = {(self.seat + 1 + i) % n: resolve(spec, self.rules, n, self._seed, k, (self.seat + 1 + i) % n)
                       for i, spec in enumerate(self.opponents)}
         self._encoder.reset()
+        self._ended = False
         self.decisions += play_until(self._referee, self._bots)
 
-    def _step(self, action: np.int64 | int) -> tuple[Observation, float, bool, dict[str, Any]]:
+    def _step(self, action: np.int64 | int) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
         """Apply the learner's action and the opponents' answers: (observation,
-        reward, done, info)."""
+        reward, terminated, truncated, info)."""
         ref = self._referee
         obs = self._last
         if ref is None or obs is None:
             raise RuntimeError("call reset() first")
-        if self._fate(obs) is not None:
-            raise RuntimeError("the episode is over; call reset()")
+        if self._ended or self._fate(obs) is not None:
+            raise RuntimeError("the episode is over (an illegal action or the learner's fate ended it); "
+                               "call reset()")
         a = int(action)
         move = self.space.move(a) if 0 <= a < self._actions else None
         if move is None or not _among(move, obs.legal):
+            self._ended = True
             info = self._info(obs)
+            info["action_mask"] = np.zeros(self._actions, np.int8)
             info["illegal_action"] = True
-            return obs, -1.0, True, info
+            return obs, -1.0, True, False, info
         ref.apply(self.seat, move, events=False)
         self.decisions += 1
         obs = self._observe()
@@ -200,7 +217,11 @@ class MattisEnv(gym.Env[Obs, np.int64]):
             self.decisions += play_until(ref, self._bots)
             obs = self._observe()
             fate = self._fate(obs)
-        return obs, (fate if fate is not None else 0.0), fate is not None, self._info(obs)
+        if fate is None:
+            return obs, 0.0, False, False, self._info(obs)
+        self._ended = True
+        truncated = is_truncated(obs.end_reason)
+        return obs, fate, not truncated, truncated, self._info(obs)
 
     def _observe(self) -> Observation:
         ref = self._referee
@@ -213,7 +234,7 @@ class MattisEnv(gym.Env[Obs, np.int64]):
         if self.seat in obs.losers:
             return -1.0
         if self.seat in obs.finished or obs.is_over:
-            return 0.0
+            return 1.0 if self.zero_sum else 0.0
         return None
 
     def _info(self, obs: Observation) -> dict[str, Any]:

@@ -132,8 +132,8 @@ def _gymnasium(rules_name: str, players: int) -> Game:
         before = env.decisions
         while True:
             legal = np.flatnonzero(env.action_masks())
-            _obs, _r, done, _t, _info = env.step(int(legal[int(rand() * len(legal))]))
-            if done:
+            _obs, _r, term, trunc, _info = env.step(int(legal[int(rand() * len(legal))]))
+            if term or trunc:
                 break
         env.reset()
         return env.decisions - before

@@ -10,13 +10,22 @@ stepped per call, with NumPy arrays in and out (Gymnasium's vector API).
 * ``reset(seed=s)`` seeds game ``i`` with ``s + i`` (Gymnasium's convention); each
   game then continues its own reproducible sequence of episodes.
 * ``step(actions)`` takes an int array of shape ``(num_envs,)`` and returns
-  ``(observations (num_envs, obs_size) float32, rewards float32, terminations bool,
-  truncations bool, infos)``.  ``infos["action_mask"]`` is a bool array
-  ``(num_envs, actions)``, also given by :meth:`MattisVectorEnv.action_masks`.
-* Auto-reset in the same step (``AutoresetMode.SAME_STEP``): a game that ends is dealt
-  anew at once; its returned observation is the new episode's first, and the last one
-  of the ended episode is in ``infos["final_obs"][i]`` (with ``infos["final_info"]``
-  and the boolean array ``infos["_final_obs"]`` marking which games ended).
+  ``(observations (num_envs, obs_size) float32, rewards float64, terminations bool,
+  truncations bool, infos)``.  ``infos`` follows Gymnasium 1.x's layout exactly (as
+  ``gymnasium.vector.SyncVectorEnv`` builds it from the same games): each key of a
+  game's info is an array over the games with a boolean ``_key`` array saying which
+  games have it (``infos["action_mask"]`` int8 ``(num_envs, actions)``, also given as
+  bool by :meth:`MattisVectorEnv.action_masks`).
+* Auto-reset in the same step (``metadata["autoreset_mode"] =
+  AutoresetMode.SAME_STEP``): a game that ends is dealt anew at once; its returned
+  observation is the new episode's first, the last one of the ended episode is in
+  ``infos["final_obs"][i]`` (an object array) and its info in ``infos["final_info"]``
+  (a dict of arrays with ``_key`` masks), ``infos["_final_obs"]`` and
+  ``infos["_final_info"]`` mark the games that ended.  Gymnasium 1.x's own default is
+  ``NEXT_STEP`` (a step that only resets); SAME_STEP is chosen because Stable-Baselines3
+  (and sb3-contrib's MaskablePPO, which needs the new episode's mask at once) expects
+  it: :mod:`mattis.rl.sb3` adapts this env to its ``VecEnv``.
+* The phase 2 cap is a truncation (``truncations[i]``), every other end a termination.
 
 The games run one after another in this process (the engine is pure Python; a
 process pool would add more in transfer than it saves at these step costs);
@@ -76,43 +85,37 @@ class MattisVectorEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64], 
             seeds = list(seed)
             if len(seeds) != self.num_envs:
                 raise ValueError(f"need {self.num_envs} seeds, got {len(seeds)}")
+        infos: dict[str, Any] = {}
         for i, (env, s) in enumerate(zip(self.envs, seeds, strict=True)):
-            self._obs[i], _ = env.reset(seed=s)
-            self._masks[i] = env.action_masks()
+            self._obs[i], info = env.reset(seed=s)
+            self._masks[i] = info["action_mask"]
+            infos = self._add_info(infos, info, i)
         self._started = True
-        return self._obs.copy(), self._infos()
+        return self._obs.copy(), infos
 
     def step(self, actions: npt.NDArray[np.int64] | Sequence[int]) -> tuple[
-            npt.NDArray[np.float32], npt.NDArray[np.float32], npt.NDArray[np.bool_],
+            npt.NDArray[np.float32], npt.NDArray[np.float64], npt.NDArray[np.bool_],
             npt.NDArray[np.bool_], dict[str, Any]]:
         if not self._started:
             raise RuntimeError("call reset() first")
         acts = np.asarray(actions).reshape(-1)
         if acts.shape[0] != self.num_envs:
             raise ValueError(f"need {self.num_envs} actions, got {acts.shape[0]}")
-        rewards = np.zeros(self.num_envs, np.float32)
+        rewards = np.zeros(self.num_envs, np.float64)  # as SyncVectorEnv
         terms = np.zeros(self.num_envs, np.bool_)
         truncs = np.zeros(self.num_envs, np.bool_)
-        final_obs: list[Any] = [None] * self.num_envs
-        final_info: list[Any] = [None] * self.num_envs
+        infos: dict[str, Any] = {}
         for i, env in enumerate(self.envs):
-            obs, reward, done, info = env._step(int(acts[i]))
+            obs, reward, term, trunc, info = env._step(int(acts[i]))
             rewards[i] = reward
-            if done:
-                terms[i] = True
-                final_obs[i] = env._encoder.encode(obs)
-                final_info[i] = info
-                self._obs[i], _ = env.reset()
-                self._masks[i] = env.action_masks()
+            if term or trunc:
+                terms[i], truncs[i] = term, trunc
+                infos = self._add_info(infos, {"final_obs": env._encoder.encode(obs), "final_info": info}, i)
+                self._obs[i], info = env.reset()
             else:
                 env._encoder.encode(obs, self._obs[i])
-                self._masks[i] = info["action_mask"]  # the same mask action_masks() gives, as int8
-        infos = self._infos()
-        if terms.any():
-            infos["final_obs"] = np.array(final_obs, dtype=object)
-            infos["_final_obs"] = terms.copy()
-            infos["final_info"] = np.array(final_info, dtype=object)
-            infos["_final_info"] = terms.copy()
+            self._masks[i] = info["action_mask"]  # the same mask action_masks() gives, as int8
+            infos = self._add_info(infos, info, i)
         return self._obs.copy(), rewards, terms, truncs, infos
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
@@ -124,10 +127,6 @@ class MattisVectorEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64], 
         (see :meth:`MattisEnv.set_opponents`)."""
         for env in self.envs:
             env.set_opponents(opponents)
-
-    def _infos(self) -> dict[str, Any]:
-        return {"action_mask": self._masks.copy(),
-                "seat": np.array([e.seat for e in self.envs], np.int64)}
 
     def close_extras(self, **kwargs: Any) -> None:
         for env in self.envs:
