@@ -74,8 +74,8 @@ def test_rewards_are_minus_one_for_each_loser(kwargs: dict[str, Any]) -> None:
             assert reward == (-1.0 if seat in losers else 0.0)
 
 
-def test_only_the_agent_to_act_has_a_mask_and_illegal_actions_raise() -> None:
-    env = mattis_v0.env()
+def test_only_the_agent_to_act_has_a_mask_and_illegal_actions_raise_on_request() -> None:
+    env = mattis_v0.env(illegal="raise")
     env.reset(seed=3)
     agent = env.agent_selection
     for other in env.possible_agents:
@@ -106,3 +106,49 @@ def test_bad_arguments_are_refused_with_a_message() -> None:
         mattis_v0.env(rules="blodmattis", players=2)
     with pytest.raises(ValueError, match="unknown rule option"):
         mattis_v0.env(overrides={"nope": 1})
+
+
+@pytest.mark.parametrize("zero_sum,players", [(False, 3), (True, 2)])
+def test_an_illegal_action_ends_the_game_as_classic_envs_do(zero_sum: bool, players: int) -> None:
+    """The default ``illegal="terminate"`` (PettingZoo's ``TerminateIllegalWrapper``):
+    the mover gets -1, the others 0 (zero-sum: +1), every agent is terminated, no
+    mask lists a move, and the agents are stepped out with ``None``."""
+    env = mattis_v0.env(players=players, zero_sum=zero_sum)
+    env.reset(seed=4)
+    for _ in range(5):  # a few legal moves first
+        obs, *_ = env.last()
+        env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    mover = env.agent_selection
+    illegal = int(np.flatnonzero(env.observe(mover)["action_mask"] == 0)[0])
+    env.step(illegal)
+    raw = env.unwrapped
+    assert all(raw.terminations.values()) and not any(raw.truncations.values())
+    other = 1.0 if zero_sum else 0.0
+    assert raw.rewards == {a: (-1.0 if a == mover else other) for a in env.possible_agents}
+    assert all(info["illegal_action"] == mover for info in raw.infos.values())
+    assert not any(env.observe(a)["action_mask"].any() for a in env.possible_agents)
+    finals = {}
+    for agent in env.agent_iter():
+        _, reward, term, trunc, _ = env.last()
+        assert term and not trunc
+        finals[agent] = reward
+        env.step(None)
+    assert finals == {a: (-1.0 if a == mover else other) for a in env.possible_agents}
+
+
+def test_the_phase2_cap_truncates_a_pettingzoo_game() -> None:
+    env = mattis_v0.env(players=3, overrides={"phase2_cap": 5})
+    rng = np.random.default_rng(0)
+    ends: dict[str, int] = {}
+    for seed in range(4):
+        env.reset(seed=seed)
+        for _agent in env.agent_iter():
+            obs, _, term, trunc, info = env.last()
+            if term or trunc:
+                assert term != trunc
+                assert trunc == (str(info["end_reason"]) == "cap")
+                ends[str(info["end_reason"])] = ends.get(str(info["end_reason"]), 0) + 1
+                env.step(None)
+                continue
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert ends.get("cap")

@@ -4,6 +4,7 @@ incremental encoder, and the framework checks on every preset."""
 
 from __future__ import annotations
 
+import importlib
 import random
 from typing import Any
 
@@ -34,8 +35,8 @@ PRESET_TABLES = [(name, 3) for name in PRESETS] + [("mattis", 2), ("hund", 5), (
 
 def play_out(env: MattisEnv, rng: Any) -> tuple[float, dict[str, Any]]:
     while True:
-        _, reward, done, _, info = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
-        if done:
+        _, reward, term, trunc, info = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+        if term or trunc:
             return float(reward), info
 
 
@@ -242,6 +243,16 @@ def test_gymnasium_check_env_on_every_preset(name: str, players: int) -> None:
 @pytest.mark.parametrize("name,players", PRESET_TABLES)
 def test_pettingzoo_api_test_on_every_preset(name: str, players: int) -> None:
     api_test(mattis_v0.env(rules=name, players=players, dealer="rotate"), num_cycles=scale(60, 200))
+
+
+@pytest.mark.parametrize("name,players", PRESET_TABLES)
+def test_pettingzoo_state_test_on_every_preset(name: str, players: int) -> None:
+    """PettingZoo's ``state_test`` steps random (mostly illegal) actions: under the
+    default ``illegal="terminate"`` each ends the game with -1 for the mover."""
+    pz_state = importlib.import_module("pettingzoo.test.state_test")  # a module attribute pytest does not collect
+    env = mattis_v0.env(rules=name, players=players)
+    pz_state.test_state_space(env)
+    pz_state.test_state(env, num_cycles=scale(20, 100))
 
 
 def test_pettingzoo_state_render_and_bot_agents() -> None:

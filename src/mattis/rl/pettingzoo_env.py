@@ -12,9 +12,16 @@ Agents are ``player_0 .. player_{n-1}`` (seat numbers).  Each agent observes a d
 observation from the referee) and ``action_mask`` (int8 over the fixed action space of
 :class:`mattis.rl.encoding.ActionSpace`; all zero when it is not the agent's turn).
 Rewards come once, when the game ends: -1 for each loser (Mattis; in Blodmattis rules
-also every Blodmattis), 0 for the others.  Every game ends (the engine stops phase 2
-after ``rules.phase2_cap`` moves and ranks the players), so nothing is truncated.
-An illegal action raises ``ValueError``.  Deals are seeded by the one seed scheme
+also every Blodmattis), 0 for the others (``zero_sum=True``, two players only: +1 for
+the winner).  A game stopped by the phase 2 cap (``rules.phase2_cap`` moves; the
+players are ranked by the cards they hold) is *truncated*, every other end terminates
+(:func:`mattis.rl.common.is_truncated`).  An illegal action (a legal action number
+that is not among the agent's legal moves) ends the game as PettingZoo's classic
+environments do (``illegal="terminate"``, the default, like their
+``TerminateIllegalWrapper``): the mover gets -1 (``zero_sum``: the other +1), the others
+0, every agent is terminated and its info has ``illegal_action`` (the mover's name);
+``illegal="raise"`` raises ``ValueError`` instead.  An action outside the action
+space always raises.  Deals are seeded by the one seed scheme
 (:func:`mattis.play.derive_seed`): ``reset(seed=s)`` starts a reproducible sequence of
 deals, a plain ``reset()`` deals the next one (from :mod:`secrets` before any seed).
 ``dealer`` is a seat, ``"rotate"`` (deal ``k`` is dealt by seat ``k % players``) or
@@ -43,7 +50,7 @@ from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable,
 from ..core import IllegalMoveError, Observation, Rules
 from ..core.text import reason_text
 from ..play import Agent, Referee, Seed, derive_seed, make_bot
-from .common import loser_rewards, make_rules, render_text
+from .common import check_zero_sum, is_truncated, loser_rewards, make_rules, render_text
 from .encoding import ActionSpace, Encoder, obs_size
 
 ObsDict = dict[str, npt.NDArray[Any]]
@@ -57,10 +64,18 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming)
 
     def __init__(self, rules: str | Rules = "mattis", players: int = 3,
                  overrides: Mapping[str, Any] | str | None = None, render_mode: str | None = None,
-                 dealer: int | str = 0, render_seat: int | None = None) -> None:
+                 dealer: int | str = 0, render_seat: int | None = None, illegal: str = "terminate",
+                 zero_sum: bool = False) -> None:
         super().__init__()
         self.rules = make_rules(rules, overrides)
         self.rules.check_players(players)
+        if illegal not in ("terminate", "raise"):
+            raise ValueError("illegal must be 'terminate' or 'raise'")
+        if zero_sum:
+            check_zero_sum(self.rules, players)
+        self.illegal = illegal
+        self.zero_sum = zero_sum
+        self._ended = False
         if render_mode not in (None, "ansi", "human"):
             raise ValueError("render_mode must be 'ansi', 'human' or None")
         if isinstance(dealer, str) and dealer not in ("rotate", "random"):
@@ -116,6 +131,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming)
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._ended = False
         self._select()
 
     def _select(self) -> None:
@@ -130,7 +146,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming)
             raise RuntimeError("call reset() first")
         seat = self._seat[agent]
         obs = ref.observation(seat)
-        return {"observation": self._encoders[seat].encode(obs), "action_mask": self.space.mask(obs.legal)}
+        mask = self.space.mask(() if self._ended else obs.legal)
+        return {"observation": self._encoders[seat].encode(obs), "action_mask": mask}
 
     def last(self, observe: bool = True) -> tuple[ObsDict | None, float, bool, bool, dict[str, Any]]:
         """The selected agent's observation, reward, termination, truncation and info."""
@@ -170,18 +187,30 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming)
         try:
             ref.apply(seat, move, events=False)
         except IllegalMoveError as e:
-            raise ValueError(f"illegal action {a} ({move}) for {agent}: {reason_text(e.illegal, 'en')}") from None
+            if self.illegal == "raise":
+                raise ValueError(f"illegal action {a} ({move}) for {agent}: {reason_text(e.illegal, 'en')}") from None
+            self._end(loser_rewards(self.players, [seat], self.zero_sum), truncated=False,
+                      info={"illegal_action": agent})
+            return
         self._cumulative_rewards[agent] = 0.0
         outcome = ref.outcome
         if outcome is None:
             # rewards stay zero until the end: clearing and accumulating them would change nothing
             self.agent_selection = self.possible_agents[ref.to_act]  # type: ignore[index]
             return
+        self._end(loser_rewards(self.players, outcome.losers, self.zero_sum), is_truncated(outcome.termination),
+                  {"losers": outcome.losers, "end_reason": outcome.termination})
+
+    def _end(self, rewards: list[float], truncated: bool, info: dict[str, Any]) -> None:
+        """The game is over for every agent: these final rewards, terminated (or
+        truncated by the phase 2 cap)."""
+        self._ended = True
         self._clear_rewards()
-        for a_name, r in zip(self.agents, loser_rewards(self.players, outcome.losers), strict=True):
+        for a_name, r in zip(self.agents, rewards, strict=True):
             self.rewards[a_name] = r
-            self.terminations[a_name] = True
-        self.infos = {a: {"losers": outcome.losers, "end_reason": outcome.termination} for a in self.agents}
+            self.terminations[a_name] = not truncated
+            self.truncations[a_name] = truncated
+        self.infos = {a: dict(info) for a in self.agents}
         self._accumulate_rewards()
 
     def render(self) -> str | None:
