@@ -235,3 +235,31 @@ def test_incremental_tensors_equal_fresh_ones(spec: str) -> None:
                 assert mine == [(fresh.observation_tensor(p), fresh.information_state_tensor(p)) for p in players]
             s.apply_action(rng.choice(s.legal_actions()))
             steps += 1
+
+
+def test_the_registry_and_the_default_game_agree_on_the_utility_kind() -> None:
+    """Defect: the registry said GENERAL_SUM while the loaded game said CONSTANT_SUM."""
+    registered = next(t for t in pyspiel.registered_games() if t.short_name == "python_mattis")
+    assert registered.utility == pyspiel.load_game("python_mattis").get_type().utility
+    assert registered.utility == pyspiel.GameType.Utility.CONSTANT_SUM
+
+
+def test_zero_sum_two_player_game_and_the_cap_as_truncation() -> None:
+    game = pyspiel.load_game("python_mattis(players=2,zero_sum=True,overrides=phase2_cap:30)")
+    assert game.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
+    assert (game.min_utility(), game.max_utility(), game.utility_sum()) == (-1.0, 1.0, 0.0)
+    rng = random.Random(5)
+    truncated = 0
+    for _ in range(15):
+        s = game.new_initial_state()
+        while not s.is_terminal():
+            if s.is_chance_node():
+                s.apply_action(rng.choice([a for a, _ in s.chance_outcomes()]))
+            else:
+                s.apply_action(rng.choice(s.legal_actions()))
+        assert sorted(s.returns()) == [-1.0, 1.0]
+        truncated += s.is_truncated()
+        assert s.is_truncated() == (str(s.engine.end_reason) == "cap")
+    assert truncated
+    with pytest.raises(ValueError, match="two players"):
+        pyspiel.load_game("python_mattis(players=3,zero_sum=True)")

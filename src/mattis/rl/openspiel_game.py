@@ -7,7 +7,9 @@ Importing this module registers ``python_mattis``.  Parameters (all optional):
   stand for ``:`` and ``,`` for ``;`` when the game is loaded with a parameter dict,
   ``load_game("python_mattis", {"overrides": "sequences=3"})``; the game keeps them in
   the ``:``/``;`` form, so its game string always loads back);
-* ``players`` (int, 3) and ``dealer`` (int, 0).
+* ``players`` (int, 3) and ``dealer`` (int, 0);
+* ``zero_sum`` (bool, ``False``): two players only, the winner's return is +1 (a
+  zero-sum game, ``Utility.ZERO_SUM``, for the algorithms that ask for one).
 
 The deal is 52 explicit chance nodes: each picks the next card of the deck
 (uniformly among the cards not yet picked); then the engine deals from that deck
@@ -19,7 +21,14 @@ codes 0..51).  Rewards are terminal and loser-only: -1 for each loser (Mattis, a
 in Blodmattis rules every Blodmattis), 0 for everyone else.  There is exactly one loser
 unless a player left with an empty hand loses too (``empty_hand=loses``, the blodmattis
 preset), so such a game is general-sum and every other one constant-sum (sum -1);
-``game.get_type().utility`` says which.
+``game.get_type().utility`` says which.  The registry (``pyspiel.registered_games()``)
+holds the type of the game with the default parameters (constant-sum, as
+``load_game("python_mattis")`` says); parameters that change the utility kind say so
+in the loaded game's type.
+
+OpenSpiel has no truncation flag: a game stopped by the phase 2 cap is terminal (the
+cap is in ``max_game_length``) and :meth:`MattisState.is_truncated` says it was cut
+short (the Gymnasium and PettingZoo fronts report it as a truncation).
 
 Observation string/tensor: what the seat knows now (its ``Observation``, encoded by
 :func:`mattis.rl.encoding.encode`).  Information-state string: perfect recall, the
@@ -54,11 +63,11 @@ from ..core import (
 )
 from ..core.determinize import DeterminizeError, sample_state
 from ..play import Agent, make_bot
-from .common import loser_rewards, make_rules
+from .common import check_zero_sum, is_truncated, loser_rewards, make_rules
 from .encoding import ActionSpace, Encoder, history_string, layout, obs_size, obs_string
 
 SHORT_NAME = "python_mattis"
-DEFAULT_PARAMS: dict[str, Any] = {"rules": "mattis", "overrides": "", "players": 3, "dealer": 0}
+DEFAULT_PARAMS: dict[str, Any] = {"rules": "mattis", "overrides": "", "players": 3, "dealer": 0, "zero_sum": False}
 
 _GAME_TYPE = pyspiel.GameType(
     short_name=SHORT_NAME,
@@ -66,7 +75,7 @@ _GAME_TYPE = pyspiel.GameType(
     dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
     chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
     information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.GENERAL_SUM,
+    utility=pyspiel.GameType.Utility.CONSTANT_SUM,  # the default game's (see the module docstring)
     reward_model=pyspiel.GameType.RewardModel.TERMINAL,
     max_num_players=6,
     min_num_players=2,
@@ -87,29 +96,32 @@ def constant_sum(rules: Rules) -> bool:
     return rules.empty_hand is not EmptyHand.LOSES
 
 
-def game_type(rules: Rules) -> pyspiel.GameType:
-    """The game type of ``python_mattis`` under these rules (its utility kind)."""
-    if not constant_sum(rules):
+def game_type(rules: Rules, zero_sum: bool = False) -> pyspiel.GameType:
+    """The game type of ``python_mattis`` under these rules (its utility kind:
+    zero-sum with ``zero_sum``, else constant-sum or general-sum, see :func:`constant_sum`)."""
+    utility = (pyspiel.GameType.Utility.ZERO_SUM if zero_sum else pyspiel.GameType.Utility.CONSTANT_SUM
+               if constant_sum(rules) else pyspiel.GameType.Utility.GENERAL_SUM)
+    if utility == _GAME_TYPE.utility:
         return _GAME_TYPE
     return pyspiel.GameType(
         short_name=SHORT_NAME, long_name=_GAME_TYPE.long_name, dynamics=_GAME_TYPE.dynamics,
         chance_mode=_GAME_TYPE.chance_mode, information=_GAME_TYPE.information,
-        utility=pyspiel.GameType.Utility.CONSTANT_SUM, reward_model=_GAME_TYPE.reward_model,
+        utility=utility, reward_model=_GAME_TYPE.reward_model,
         max_num_players=_GAME_TYPE.max_num_players, min_num_players=_GAME_TYPE.min_num_players,
         provides_information_state_string=True, provides_information_state_tensor=True,
         provides_observation_string=True, provides_observation_tensor=True,
         parameter_specification=DEFAULT_PARAMS)
 
 
-def game_info(rules: Rules, players: int) -> pyspiel.GameInfo:
+def game_info(rules: Rules, players: int, zero_sum: bool = False) -> pyspiel.GameInfo:
     """The size figures of the game with these parameters."""
     return pyspiel.GameInfo(
         num_distinct_actions=ActionSpace(rules).size,
         max_chance_outcomes=52,
         num_players=players,
         min_utility=-1.0,
-        max_utility=0.0,
-        utility_sum=-1.0 if constant_sum(rules) else None,
+        max_utility=1.0 if zero_sum else 0.0,
+        utility_sum=0.0 if zero_sum else -1.0 if constant_sum(rules) else None,
         max_game_length=PHASE1_BOUND + rules.phase2_cap,
     )
 
@@ -130,12 +142,13 @@ def canonical_overrides(text: str) -> str:
 class _Spec:
     """The game's fixed data, shared (not copied) by every state of the game."""
 
-    __slots__ = ("rules", "players", "dealer", "space")
+    __slots__ = ("rules", "players", "dealer", "space", "zero_sum")
 
-    def __init__(self, rules: Rules, players: int, dealer: int) -> None:
+    def __init__(self, rules: Rules, players: int, dealer: int, zero_sum: bool = False) -> None:
         self.rules = rules
         self.players = players
         self.dealer = dealer
+        self.zero_sum = zero_sum
         self.space = ActionSpace(rules)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Spec:
@@ -202,8 +215,11 @@ class MattisGame(pyspiel.Game):  # type: ignore[misc]
         rules.check_players(players)
         if not 0 <= int(p["dealer"]) < players:
             raise ValueError(f"dealer must be a seat from 0 to {players - 1}")
-        super().__init__(game_type(rules), game_info(rules, players), given)
-        self.spec = _Spec(rules, players, int(p["dealer"]))
+        zero_sum = bool(p["zero_sum"])
+        if zero_sum:
+            check_zero_sum(rules, players)
+        super().__init__(game_type(rules, zero_sum), game_info(rules, players, zero_sum), given)
+        self.spec = _Spec(rules, players, int(p["dealer"]), zero_sum)
 
     def new_initial_state(self) -> MattisState:
         return MattisState(self)
@@ -294,7 +310,13 @@ class MattisState(pyspiel.State):  # type: ignore[misc]
             return [0.0] * self._g.players
         outcome = s.outcome
         assert outcome is not None
-        return loser_rewards(self._g.players, outcome.losers)
+        return loser_rewards(self._g.players, outcome.losers, self._g.zero_sum)
+
+    def is_truncated(self) -> bool:
+        """Whether the game was stopped by the phase 2 cap (terminal, but cut short:
+        a truncation in Gymnasium's and PettingZoo's terms)."""
+        s = self._core.state
+        return s is not None and s.is_over and is_truncated(s.end_reason)
 
     def __str__(self) -> str:
         s = self._core.state
@@ -559,10 +581,12 @@ class MattisBot(pyspiel.Bot):  # type: ignore[misc]
         return False
 
 
-def load(rules: str = "mattis", players: int = 3, overrides: str = "", dealer: int = 0) -> MattisGame:
+def load(rules: str = "mattis", players: int = 3, overrides: str = "", dealer: int = 0,
+         zero_sum: bool = False) -> MattisGame:
     """Load ``python_mattis`` with these parameters."""
     game: MattisGame = pyspiel.load_game(SHORT_NAME, {"rules": rules, "players": players,
-                                                      "overrides": overrides, "dealer": dealer})
+                                                      "overrides": overrides, "dealer": dealer,
+                                                      "zero_sum": zero_sum})
     return game
 
 
