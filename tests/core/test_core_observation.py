@@ -82,7 +82,7 @@ def test_the_fields_are_the_published_list() -> None:
     text = repr(obs)
     assert text.startswith("Observation(seat=")
     assert all(f"{f}=" in text for f in FIELDS)
-    assert len(FIELDS) == 33 and len(set(FIELDS)) == 33
+    assert len(FIELDS) == 35 and len(set(FIELDS)) == 35
 
 
 _MASKED = {"hand": "hand_mask", "piles": "pile_masks", "known": "known_masks"}

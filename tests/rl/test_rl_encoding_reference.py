@@ -79,6 +79,8 @@ def reference(obs: Observation) -> Any:
         if mv.kind is not MoveKind.PICKUP:
             for c in shown:
                 t[o["laid"] + rel(s) * 52 + c] = 1
+    t[o["phase2_moves"]] = min(obs.phase2_moves / obs.rules.phase2_cap, 1.0)
+    t[o["repetitions"]] = min(obs.repetitions / 3, 1.0)
     return t
 
 

@@ -59,7 +59,7 @@ def test_game_size_figures_follow_the_parameters(spec: str, actions: int, player
     cap = 300 if "phase2_cap" in spec else 2000
     assert g.max_game_length() == 52 + cap
     assert g.observation_tensor_size() == obs_size(players)
-    assert g.information_state_tensor_size() == obs_size(players) + 104
+    assert g.information_state_tensor_size() == obs_size(players) + players + 104 + g.max_game_length()
 
 
 def test_bad_parameters_are_refused() -> None:
@@ -289,8 +289,10 @@ def test_public_observer_shows_no_private_cards(perfect_recall: bool) -> None:
         full.set_from(s, p)
         assert not public.dict["hand"].any()
         assert set(np.flatnonzero(private.dict["hand"])) == set(hand) == set(np.flatnonzero(full.dict["hand"]))
-        assert private.tensor.sum() == pytest.approx(private.dict["hand"].sum()
-                                                     + (private.dict["first_held"].sum() if perfect_recall else 0))
+        assert private.tensor.sum() == pytest.approx(private.dict["hand"].sum() + (
+            private.dict["first_held"].sum() + private.dict["player"].sum() if perfect_recall else 0))
+        if perfect_recall:
+            assert not public.dict["player"].any() and private.dict["player"][p] == 1
         text = public.string_from(s, p)
         assert not any(w.startswith("hand:") for w in text.split())
         assert private.string_from(s, p).startswith(f"p{p} hand")

@@ -50,6 +50,8 @@ BLOCKS: Final[tuple[tuple[str, int, str, str], ...]] = (
     ("losers", 1, PER_SEAT, "relative seats that lost"),
     ("last_trick", 52, ONE, "the cards of the last completed trick"),
     ("laid", 52, PER_SEAT, "every card each relative seat has laid so far (public history)"),
+    ("phase2_moves", 1, ONE, "phase 2 moves made / rules.phase2_cap (the game is stopped at 1)"),
+    ("repetitions", 1, ONE, "times the present phase 2 position has occurred / 3 (a third ends the game)"),
 )
 """The blocks of the observation tensor in order: (name, size, shape, what it holds);
 a :data:`PER_SEAT` block's size is per seat."""

@@ -44,8 +44,8 @@ class Observation:
                  "_hand_counts", "_pile_masks", "_tricks_won", "_stock_count", "_set_aside_count", "_trump",
                  "_trump_card", "_trump_holder", "_trick_leader", "_table1", "_fighters", "_table2",
                  "_trick_need", "_known_masks", "_still_in", "_finished", "_ranked", "_waiting", "_losers",
-                 "_blodmattis", "_last_trick", "_out_count", "_history", "_end_reason", "_hand", "_piles",
-                 "_known")
+                 "_blodmattis", "_last_trick", "_out_count", "_history", "_end_reason", "_phase2_moves",
+                 "_repetitions", "_hand", "_piles", "_known")
 
     def __init__(self, seat: int, rules: Rules, players: int, dealer: int, first_leader: int | None, phase: Phase,
                  to_act: int | None,
@@ -57,7 +57,8 @@ class Observation:
                  known_masks: tuple[int, ...], still_in: tuple[int, ...], finished: tuple[int, ...],
                  ranked: tuple[int, ...], waiting: tuple[int, ...], losers: tuple[int, ...],
                  blodmattis: tuple[int, ...], last_trick: tuple[int, tuple[Card, ...]] | None, out_count: int,
-                 history: tuple[HistoryItem, ...], end_reason: Termination | None) -> None:
+                 history: tuple[HistoryItem, ...], end_reason: Termination | None, phase2_moves: int = 0,
+                 repetitions: int = 0) -> None:
         """The fields in the order of :data:`FIELDS`, card sets as bit masks (the core's
         :func:`observe` builds observations; this is also how they unpickle)."""
         self._seat = seat
@@ -93,6 +94,8 @@ class Observation:
         self._out_count = out_count
         self._history = history
         self._end_reason = end_reason
+        self._phase2_moves = phase2_moves
+        self._repetitions = repetitions
         self._hand: tuple[Card, ...] | None = None
         self._piles: tuple[tuple[Card, ...], ...] | None = None
         self._known: tuple[tuple[Card, ...], ...] | None = None
@@ -106,7 +109,7 @@ class Observation:
                 self._set_aside_count, self._trump, self._trump_card, self._trump_holder, self._trick_leader,
                 self._table1, self._fighters, self._table2, self._trick_need, self._known_masks, self._still_in,
                 self._finished, self._ranked, self._waiting, self._losers, self._blodmattis, self._last_trick,
-                self._out_count, self._history, self._end_reason)
+                self._out_count, self._history, self._end_reason, self._phase2_moves, self._repetitions)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Observation):
@@ -190,6 +193,8 @@ class Observation:
             "out_count": self._out_count,
             "history": [[s, str(m), [card_code(c) for c in shown]] for s, m, shown in self._history[start:]],
             "end_reason": None if self._end_reason is None else str(self._end_reason),
+            "phase2_moves": self._phase2_moves,
+            "repetitions": self._repetitions,
             "history_start": start,
         }
 
@@ -401,6 +406,17 @@ class Observation:
         """``None`` while playing, else how the game ended."""
         return self._end_reason
 
+    @property
+    def phase2_moves(self) -> int:
+        """Phase 2 moves made so far; the game is stopped at ``rules.phase2_cap``."""
+        return self._phase2_moves
+
+    @property
+    def repetitions(self) -> int:
+        """Phase 2: how many times the present position has occurred (a third ends the
+        game; see :meth:`mattis.core.state.State.repetitions`)."""
+        return self._repetitions
+
     # ------------------------------------------------------------ derived
     @property
     def is_over(self) -> bool:
@@ -422,7 +438,7 @@ FIELDS: tuple[str, ...] = (
     "seat", "rules", "players", "dealer", "first_leader", "phase", "to_act", "legal", "hand", "hand_counts", "piles",
     "tricks_won", "stock_count", "set_aside_count", "trump", "trump_card", "trump_holder", "trick_leader",
     "table1", "fighters", "table2", "trick_need", "known", "still_in", "finished", "ranked", "waiting", "losers",
-    "blodmattis", "last_trick", "out_count", "history", "end_reason",
+    "blodmattis", "last_trick", "out_count", "history", "end_reason", "phase2_moves", "repetitions",
 )
 """The public fields of an :class:`Observation`, in order (as a dataclass's would be)."""
 _FIELD_INDEX: Final[dict[str, int]] = {name: i for i, name in enumerate(FIELDS)}
@@ -497,4 +513,6 @@ def observe(state: State, seat: int) -> Observation:
         _count(state.out),
         state.history_tuple(),
         state.end_reason,
+        state.p2_moves,
+        state.repetitions(),
     )

@@ -1114,6 +1114,18 @@ class State:
             s = (s + 1) % n
         self._end_by_ranking(_TERMINATION_STUCK, seat % n)
 
+    def repetitions(self) -> int:
+        """Phase 2: how many times the present position has occurred, as the repetition
+        rule counts it (the game ends at the third; the count starts again when a trick
+        is cleared or a player goes out); 0 outside phase 2 (a game over is no
+        position to repeat) and before its first move.  Public: what decides it (who is
+        to act, the table, the hands' changes since the count started) was all laid or
+        taken in view."""
+        rep = self.rep
+        if not rep or self.phase is not _PHASE_SHED:
+            return 0
+        return rep.get(repetition_key(self), 0)
+
     def trick_size_now(self) -> int:
         """Phase 2: the entries that complete the trick on the table (0 if it is empty)."""
         if self.phase is not _PHASE_SHED or not self.table:

@@ -112,7 +112,7 @@ class Encoder:
     """
 
     __slots__ = ("players", "_o", "_size", "_nbytes", "_laid_bits", "_laid_any", "_seen", "_last", "_seat",
-                 "_scalar_idx", "_at")
+                 "_scalar_idx", "_at", "_p2_at", "_rep_at")
 
     def __init__(self, players: int) -> None:
         n = players
@@ -134,6 +134,8 @@ class Encoder:
                                      + [o["stock"], o["set_aside"], o["table2_count"], o["trick_need"]], np.intp)
                             for me in range(n)]
         self._at = tuple(self._o[b] for b in FLAG_BLOCKS)
+        self._p2_at = self._o["phase2_moves"]
+        self._rep_at = self._o["repetitions"]
 
     def reset(self) -> None:
         """Forget the history seen so far."""
@@ -170,6 +172,8 @@ class Encoder:
             t = out
             t[...] = flags.reshape(-1)[:size]
         t[self._scalar_idx[obs.seat]] = count_fractions(obs)
+        t[self._p2_at] = min(obs.phase2_moves / obs.rules.phase2_cap, 1.0)
+        t[self._rep_at] = min(obs.repetitions / 3.0, 1.0)
         return t
 
 

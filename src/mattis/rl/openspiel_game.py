@@ -35,8 +35,9 @@ Observation string/tensor: what the seat knows now (its ``Observation``, encoded
 public history plus the seat's own hand after every move, plus the cards publicly known
 to be in each hand now (this holds what the history does not: the leftovers shown to
 everyone at the end of phase 1 under ``leftovers_shown``).  Information-state tensor:
-the observation tensor plus, per card, when the seat first held it and when it was
-first laid in public (a fixed-size summary, not full perfect recall).
+the observation tensor plus the seat, when each card reached its hand from the deck,
+when each card was first laid, and the whole public history, one entry a move
+(:func:`recall_layout`): one-to-one on information states.
 """
 
 from __future__ import annotations
@@ -437,12 +438,39 @@ def recall_own_draws(deck: list[int], drawn: list[int], recalled: list[int]) -> 
     return out
 
 
+RECALL_SCALE = PHASE1_BOUND + 1
+"""The recall blocks' steps are scaled by this: a card reaches a hand from the deck
+only in phase 1, at most :data:`PHASE1_BOUND` steps in, so ``first_held`` spans (0, 1]."""
+
+
+def recall_layout(players: int, max_length: int) -> list[tuple[str, int]]:
+    """The blocks the information-state tensor adds to the observation tensor, in order:
+
+    * ``player`` (``players``): the seat whose information state it is, one-hot;
+    * ``first_held`` (52): per card, (the step at which it reached the seat's hand from
+      the deck: 0 = the deal, ``t`` = after the ``t``-th move, + 1) / 53; 0 for a card
+      never drawn by the seat (cards that join a hand in view, such as piles and
+      pickups, are in the public history);
+    * ``first_laid`` (52): per card, (the move at which it was first laid in view + 1)
+      / 53, at most 1 (phase 2);
+    * ``moves`` (``max_length``, the game's length bound): the public history, one entry
+      per move ``t``: ``(1 + seat * (A + 52) + code) / (1 + players * (A + 52))`` with
+      ``code`` the action number (``A`` actions), or ``A + card`` for a chance move
+      (the card it turned up); 0 after the last move.
+
+    With the observation tensor this holds everything the information-state string
+    does, so different information states have different tensors (a test checks it
+    over long games)."""
+    return [("player", players), ("first_held", 52), ("first_laid", 52), ("moves", max_length)]
+
+
 class MattisObserver:
     """OpenSpiel's observer for ``python_mattis`` (observation or information state).
 
-    ``private=False`` leaves out the seat's own cards (the ``hand`` and ``first_held``
-    blocks stay zero, the string shows no hand): a public observer.  ``public=False``
-    keeps only those private blocks.
+    The information-state tensor is the observation tensor followed by the blocks of
+    :func:`recall_layout`.  ``private=False`` leaves out the seat's own cards and
+    identity (the ``hand``, ``player`` and ``first_held`` blocks stay zero, the string
+    shows no hand): a public observer.  ``public=False`` keeps only those private blocks.
     """
 
     def __init__(self, game: MattisGame, perfect_recall: bool, public: bool = True, private: bool = True) -> None:
@@ -451,19 +479,20 @@ class MattisObserver:
         self.public = public
         self.private = private
         self.base = obs_size(n)
-        size = self.base + (104 if perfect_recall else 0)
+        self._max_len = int(game.max_game_length())
+        blocks = layout(n) + (recall_layout(n, self._max_len) if perfect_recall else [])
+        size = sum(k for _, k in blocks)
         self.tensor: npt.NDArray[np.float32] = np.zeros(size, np.float32)
         self._base_view = self.tensor[:self.base]
         self.dict: dict[str, npt.NDArray[np.float32]] = {}
         pos = 0
-        for name, k in layout(n):
+        for name, k in blocks:
             self.dict[name] = self.tensor[pos:pos + k]
             pos += k
-        if perfect_recall:
-            self.dict["first_held"] = self.tensor[pos:pos + 52]
-            self.dict["first_laid"] = self.tensor[pos + 52:pos + 104]
-        self._max_len = float(game.max_game_length())
+        self._private_blocks = ("hand",) + (("player", "first_held") if perfect_recall else ())
         self._players = n
+        self._actions = game.spec.space.size
+        self._chance = game.spec.space.chance_action
         self._encoders: dict[int, Encoder] = {}
         self._recall: dict[int, list[Any]] = {}
 
@@ -486,44 +515,54 @@ class MattisObserver:
         if self.perfect_recall:  # writes every entry of the recall part
             self._recall_blocks(state, player, obs)
         if not self.private:
-            self.dict["hand"].fill(0.0)
-            if self.perfect_recall:
-                self.dict["first_held"].fill(0.0)
+            for name in self._private_blocks:
+                self.dict[name].fill(0.0)
         if not self.public:
-            keep = [self.dict["hand"].copy()] + ([self.dict["first_held"].copy()] if self.perfect_recall else [])
+            keep = [self.dict[name].copy() for name in self._private_blocks]
             self.tensor.fill(0.0)
-            self.dict["hand"][:] = keep[0]
-            if self.perfect_recall:
-                self.dict["first_held"][:] = keep[1]
+            for name, values in zip(self._private_blocks, keep, strict=True):
+                self.dict[name][:] = values
 
     def _recall_blocks(self, state: MattisState, player: int, obs: Any) -> None:
-        """Fill ``first_held`` and ``first_laid``: per card, (the step at which the seat
-        first held it, or at which it was first laid in public) / the game's length
-        bound; kept per player, adding only the steps since the last call."""
+        """Fill the blocks of :func:`recall_layout`; kept per player, adding only the
+        steps since the last call."""
         core = state._core
         cached = self._recall.get(player)
         if cached is None or cached[0] is not core or cached[4] > len(obs.history):
-            cached = [core, 0, np.zeros(52, np.float32), 0, 0, np.zeros(52, np.float32), 0]
+            cached = [core, 0, np.zeros(52, np.float32), 0, 0, np.zeros(52, np.float32), 0,
+                      np.zeros(self._max_len, np.float32), 0]
             self._recall[player] = cached
-        _, done_h, held, held_mask, done_l, laid, laid_mask = cached
-        scale = self._max_len
+        _, done_h, held, held_mask, done_l, laid, laid_mask, moves, shown_mask = cached
         log = core.hand_log(player, state._g.rules, state._g.dealer)
-        for t in range(done_h, len(log)):
-            new = log[t] & ~held_mask
-            if new:
-                held_mask |= new
-                held[cards_of(new)] = (t + 1) / scale
         hist = obs.history
+        for t in range(done_h, len(log)):
+            if t:
+                shown_mask |= mask_of(hist[t - 1][2])
+            new = log[t] & ~held_mask & ~shown_mask  # from the deck: never seen before
+            held_mask |= log[t]
+            if new:
+                held[cards_of(new)] = (t + 1) / RECALL_SCALE
+        space = state._g.space
+        width = self._actions + 52
+        top = float(1 + self._players * width)
         for t in range(done_l, len(hist)):
-            _, mv, shown = hist[t]
+            seat, mv, shown = hist[t]
+            if mv.kind is MoveKind.CHANCE:
+                code = self._actions + shown[0]
+            else:
+                code = space.action(mv)
+            moves[t] = (1 + seat * width + code) / top
             if mv.kind is not MoveKind.PICKUP:
                 new = mask_of(shown) & ~laid_mask
                 if new:
                     laid_mask |= new
-                    laid[cards_of(new)] = (t + 1) / scale
-        cached[1], cached[3], cached[4], cached[6] = len(log), held_mask, len(hist), laid_mask
+                    laid[cards_of(new)] = min((t + 1) / RECALL_SCALE, 1.0)
+        cached[1], cached[3], cached[4], cached[6], cached[8] = len(log), held_mask, len(hist), laid_mask, shown_mask
+        self.dict["player"].fill(0.0)
+        self.dict["player"][player] = 1.0
         self.dict["first_held"][:] = held
         self.dict["first_laid"][:] = laid
+        self.dict["moves"][:] = moves
 
     def string_from(self, state: MattisState, player: int) -> str:
         core = state._core
