@@ -49,7 +49,8 @@ def main() -> None:
         losses += lost
         print(f"game {g + 1}: ISMCTS in seat {ismcts_seat} {'lost' if lost else 'did not lose'}; returns {returns}")
     print(f"ISMCTS ({a.simulations} simulations/move) lost {losses} of {a.games} games "
-          f"(a random seat loses about {a.games / a.players:.1f}); {time.perf_counter() - start:.1f} s")
+          f"(a random seat loses about 1 game in {a.players}: {a.games / a.players:.1f} of {a.games}); "
+          f"{time.perf_counter() - start:.1f} s")
 
 
 if __name__ == "__main__":
