@@ -2,7 +2,10 @@
 
 Action layout (``ActionSpace(rules)``; size ``54`` without sequences):
 
-* ``0 .. 51``: lay one card; the action number is the card code (``suit * 13 + rank``).
+* ``0 .. 51``: lay one card; the action number is the card's index (:func:`card_index`):
+  the card code ``suit * 13 + rank`` by default (suit-major), or ``rank * 4 + suit``
+  with ``card_order="rank_major"`` (as OpenSpiel's hearts, crazy_eights and bridge
+  number cards).
 * ``52 .. 52 + S - 1`` (only when ``rules.sequences >= 2``): lay a sequence (serie/rad),
   every same-suit run of ``rules.sequences`` or more cards, ordered by suit, then lowest
   rank, then length.  ``S = 4 * sum(14 - L for L in range(sequences, 14))`` (312 for
@@ -12,7 +15,8 @@ Action layout (``ActionSpace(rules)``; size ``54`` without sequences):
 
 The observation tensor (:func:`encode`) is built ONLY from one seat's
 :class:`~mattis.core.Observation`.  Seats are relative: block ``k`` is the seat
-``k`` places to the left of the observer (``k = 0`` is the observer).  See
+``k`` places to the left of the observer (``k = 0`` is the observer).  Every 52-card
+block is indexed by :func:`card_index` in the encoder's ``card_order``.  See
 :data:`mattis.core.layout.BLOCKS` (the blocks as data), :data:`OBS_LAYOUT_DOC` and
 :func:`layout` for the blocks and their sizes.
 """
@@ -27,14 +31,59 @@ import numpy.typing as npt
 
 from ..core import CHANCE, PHASE2, PICKUP, Move, MoveKind, Observation, Phase, Rules, play
 from ..core.cards import RANK_LETTERS, SUIT_LETTERS, card_code
-from ..core.layout import FLAG_BLOCKS, count_fractions, flag_bits, laid_bits, layout, layout_doc
+from ..core.layout import BLOCKS, FLAG_BLOCKS, PER_SEAT, count_fractions, flag_bits, laid_bits, layout, layout_doc
 
 OBS_LAYOUT_DOC = layout_doc()
 """The observation blocks as a table: name, size (``n`` seats), what each holds (from
 the one declaration, :data:`mattis.core.layout.BLOCKS`)."""
 
+CARD_ORDERS = ("suit_major", "rank_major")
+"""How a 52-card block and the card actions are indexed: ``suit_major`` (the card code
+``suit * 13 + rank``: C 0-12, D 13-25, H 26-38, S 39-51; rank 0 = two .. 12 = ace) or
+``rank_major`` (``rank * 4 + suit``: 2C 2D 2H 2S 3C ..., OpenSpiel's card games' order)."""
+
+
+def check_card_order(card_order: str) -> None:
+    """Raise ``ValueError`` unless ``card_order`` is one of :data:`CARD_ORDERS`."""
+    if card_order not in CARD_ORDERS:
+        raise ValueError(f"card_order must be one of {', '.join(CARD_ORDERS)}, not {card_order!r}")
+
+
+def card_index(card: int, card_order: str = "suit_major") -> int:
+    """The index of a card (its code) in a 52-card block or among the card actions."""
+    if card_order == "suit_major":
+        return card
+    return card % 13 * 4 + card // 13
+
+
+def card_of_index(index: int, card_order: str = "suit_major") -> int:
+    """The card (its code) at an index of :func:`card_index`."""
+    if card_order == "suit_major":
+        return index
+    return index % 4 * 13 + index // 4
+
+
+def _card_permutation(players: int, card_order: str) -> npt.NDArray[np.intp] | None:
+    """For the tensor in ``card_order``: entry ``i`` is the suit-major entry it reads
+    (``None`` for suit-major itself).  The card blocks are those the layout declares
+    with 52 entries (a seat)."""
+    if card_order == "suit_major":
+        return None
+    perm = np.arange(obs_size(players), dtype=np.intp)
+    pos = 0
+    for _name, size, shape, _what in BLOCKS:
+        total = size * players if shape == PER_SEAT else size
+        if size == 52:
+            for base in range(pos, pos + total, 52):
+                for c in range(52):
+                    perm[base + card_index(c, card_order)] = base + c
+        pos += total
+    return perm
+
+
 __all__ = [
-    "OBS_LAYOUT_DOC", "ActionSpace", "Encoder", "card_label", "encode", "history_string", "layout", "obs_size",
+    "CARD_ORDERS", "OBS_LAYOUT_DOC", "ActionSpace", "Encoder", "card_index", "card_label", "card_of_index",
+    "check_card_order", "encode", "history_string", "layout", "obs_size",
     "obs_string", "offsets", "out_cards", "sequence_count",
 ]
 
@@ -64,13 +113,14 @@ def offsets(players: int) -> dict[str, int]:
     return o
 
 
-def encode(obs: Observation, out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]:
+def encode(obs: Observation, out: npt.NDArray[np.float32] | None = None,
+           card_order: str = "suit_major") -> npt.NDArray[np.float32]:
     """The observation tensor of ``obs`` (float32 in [0, 1]); writes into ``out`` if given.
 
     Stateless: it reads the whole public history.  A front end that encodes one seat
     move after move uses an :class:`Encoder`, whose cost per call does not grow with
     the game's length; both give the same tensor."""
-    return Encoder(obs.players).encode(obs, out)
+    return Encoder(obs.players, card_order).encode(obs, out)
 
 
 _MASKS: dict[tuple[int, ...], int] = {}
@@ -111,12 +161,15 @@ class Encoder:
     turned into float32 by one NumPy lookup of its bytes.
     """
 
-    __slots__ = ("players", "_o", "_size", "_nbytes", "_laid_bits", "_laid_any", "_seen", "_last", "_seat",
-                 "_scalar_idx", "_at", "_p2_at", "_rep_at")
+    __slots__ = ("players", "card_order", "_o", "_size", "_nbytes", "_laid_bits", "_laid_any", "_seen", "_last",
+                 "_seat", "_scalar_idx", "_at", "_p2_at", "_rep_at", "_perm")
 
-    def __init__(self, players: int) -> None:
+    def __init__(self, players: int, card_order: str = "suit_major") -> None:
+        check_card_order(card_order)
         n = players
         self.players = n
+        self.card_order = card_order
+        self._perm = _card_permutation(n, card_order)
         self._o = offsets(n)
         self._size = obs_size(n)
         self._nbytes = (self._size + 7) // 8
@@ -174,6 +227,8 @@ class Encoder:
         t[self._scalar_idx[obs.seat]] = count_fractions(obs)
         t[self._p2_at] = min(obs.phase2_moves / obs.rules.phase2_cap, 1.0)
         t[self._rep_at] = min(obs.repetitions / 3.0, 1.0)
+        if self._perm is not None:
+            t[...] = t[self._perm]
         return t
 
 
@@ -198,8 +253,11 @@ class ActionSpace:
     """The fixed action numbering of one rule set (see the module docstring)."""
 
     rules: Rules
+    card_order: str = "suit_major"
 
     def __post_init__(self) -> None:
+        check_card_order(self.card_order)
+        order = self.card_order
         seqs: list[tuple[int, ...]] = []
         m = self.rules.sequences
         if m >= 2:
@@ -209,7 +267,8 @@ class ActionSpace:
                         seqs.append(tuple(suit * 13 + lo + k for k in range(length)))
         object.__setattr__(self, "_seqs", tuple(seqs))
         object.__setattr__(self, "_seq_index", {cards: 52 + i for i, cards in enumerate(seqs)})
-        moves: list[Move] = [play(c) for c in range(52)] + [play(*cards) for cards in seqs] + [CHANCE, PICKUP]
+        moves: list[Move] = ([play(card_of_index(i, order)) for i in range(52)] + [play(*cards) for cards in seqs]
+                             + [CHANCE, PICKUP])
         object.__setattr__(self, "_moves", tuple(moves))
         #: the action of each shared move object, by identity (the core's moves are shared)
         object.__setattr__(self, "_by_id", {id(mv): (mv, a) for a, mv in enumerate(moves)})
@@ -217,9 +276,9 @@ class ActionSpace:
         object.__setattr__(self, "_masks", {})
         object.__setattr__(self, "_sorted", {})
 
-    def __reduce__(self) -> tuple[type[ActionSpace], tuple[Rules]]:
-        """Pickle by the rules (the memo tables are rebuilt)."""
-        return (ActionSpace, (self.rules,))
+    def __reduce__(self) -> tuple[type[ActionSpace], tuple[Rules, str]]:
+        """Pickle by the rules and the card order (the memo tables are rebuilt)."""
+        return (ActionSpace, (self.rules, self.card_order))
 
     @property
     def size(self) -> int:
@@ -248,7 +307,7 @@ class ActionSpace:
         if move.kind is MoveKind.PICKUP:
             return self.pickup_action
         if len(move.cards) == 1:
-            return move.cards[0]
+            return card_index(move.cards[0], self.card_order)
         a: int | None = self._seq_index.get(tuple(move.cards))  # type: ignore[attr-defined]
         if a is None:
             raise ValueError(f"{move} is not in the action space of these rules")
@@ -350,5 +409,6 @@ def history_string(obs: Observation) -> str:
     return ";".join(items)
 
 
-__all__ = ["ActionSpace", "Encoder", "OBS_LAYOUT_DOC", "PHASE2", "RANK_LETTERS", "encode", "history_string", "layout",
-           "obs_size", "obs_string", "offsets", "out_cards", "sequence_count"]
+__all__ = ["CARD_ORDERS", "ActionSpace", "Encoder", "OBS_LAYOUT_DOC", "PHASE2", "RANK_LETTERS", "card_index",
+           "card_of_index", "check_card_order", "encode", "history_string", "layout", "obs_size", "obs_string",
+           "offsets", "out_cards", "sequence_count"]

@@ -27,7 +27,8 @@ of episodes, a plain ``reset()`` continues it (before any seed was given, deals 
 from :mod:`secrets`).
 
 Observation: the float32 tensor of :class:`mattis.rl.encoding.Encoder`; actions:
-:class:`mattis.rl.encoding.ActionSpace`.  :meth:`MattisEnv.action_masks` gives the
+:class:`mattis.rl.encoding.ActionSpace` (``card_order="rank_major"`` indexes cards
+``rank * 4 + suit`` in both, as OpenSpiel's card games do).  :meth:`MattisEnv.action_masks` gives the
 legal actions as MaskablePPO (sb3-contrib) expects (also through ``gym.make``, see
 :func:`register`), and ``info["action_mask"]`` holds the same.
 
@@ -87,7 +88,8 @@ class MattisEnv(gym.Env[Obs, np.int64]):
     def __init__(self, rules: str | Rules = "mattis", players: int = 3,
                  overrides: Mapping[str, Any] | str | None = None, seat: SeatChoice = 0,
                  opponents: Opponent | Sequence[Opponent] = DEFAULT_OPPONENT, render_mode: str | None = None,
-                 dealer: SeatChoice = 0, render_seat: int | None = None, zero_sum: bool = False) -> None:
+                 dealer: SeatChoice = 0, render_seat: int | None = None, zero_sum: bool = False,
+                 card_order: str = "suit_major") -> None:
         self.rules = make_rules(rules, overrides)
         self.rules.check_players(players)
         if zero_sum:
@@ -111,7 +113,7 @@ class MattisEnv(gym.Env[Obs, np.int64]):
         self.seat = _choose(seat, "seat", players, None, 0) if isinstance(seat, int) else 0
         """The learner's seat in the current episode."""
         self.set_opponents(opponents)
-        self.space = ActionSpace(self.rules)
+        self.space = ActionSpace(self.rules, card_order)
         self.observation_space = spaces.Box(0.0, 1.0, (obs_size(players),), np.float32)
         self.action_space = spaces.Discrete(self.space.size)
         self._actions = self.space.size
@@ -119,7 +121,7 @@ class MattisEnv(gym.Env[Obs, np.int64]):
         self._episode = 0
         self._referee: Referee | None = None
         self._bots: dict[int, Agent] = {}
-        self._encoder = Encoder(players)
+        self._encoder = Encoder(players, card_order)
         self._last: Observation | None = None
         self._ended = False
         self.decisions = 0

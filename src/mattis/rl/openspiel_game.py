@@ -9,7 +9,10 @@ Importing this module registers ``python_mattis``.  Parameters (all optional):
   the ``:``/``;`` form, so its game string always loads back);
 * ``players`` (int, 3) and ``dealer`` (int, 0);
 * ``zero_sum`` (bool, ``False``): two players only, the winner's return is +1 (a
-  zero-sum game, ``Utility.ZERO_SUM``, for the algorithms that ask for one).
+  zero-sum game, ``Utility.ZERO_SUM``, for the algorithms that ask for one);
+* ``card_order`` (str, ``"suit_major"``): ``"rank_major"`` numbers cards ``rank * 4 +
+  suit`` (as OpenSpiel's hearts, crazy_eights and bridge do) in the card actions, the
+  chance actions and every card block of the tensors.
 
 The deal is 52 explicit chance nodes: each picks the next card of the deck
 (uniformly among the cards not yet picked); then the engine deals from that deck
@@ -17,10 +20,11 @@ order exactly as a real game does (``State.from_deck``).  All later randomness
 (the stock) is fixed by the deck, so there are no further chance nodes.
 
 Actions are :class:`mattis.rl.encoding.ActionSpace` numbers (chance actions are card
-codes 0..51).  Rewards are terminal and loser-only: -1 for each loser (Mattis, and
-in Blodmattis rules every Blodmattis), 0 for everyone else.  There is exactly one loser
-unless a player left with an empty hand loses too (``empty_hand=loses``, the blodmattis
-preset), so such a game is general-sum and every other one constant-sum (sum -1);
+indexes 0..51, :func:`mattis.rl.encoding.card_index`).  Rewards are terminal and
+loser-only: -1 for each loser (Mattis, and in Blodmattis rules every Blodmattis), 0
+for everyone else.  There is exactly one loser unless a player left with an empty
+hand loses too (``empty_hand=loses``, the blodmattis preset), so such a game is
+general-sum and every other one constant-sum (sum -1);
 ``game.get_type().utility`` says which.  The registry (``pyspiel.registered_games()``)
 holds the type of the game with the default parameters (constant-sum, as
 ``load_game("python_mattis")`` says); parameters that change the utility kind say so
@@ -65,10 +69,21 @@ from ..core import (
 from ..core.determinize import DeterminizeError, sample_state
 from ..play import Agent, make_bot
 from .common import check_zero_sum, is_truncated, loser_rewards, make_rules
-from .encoding import ActionSpace, Encoder, history_string, layout, obs_size, obs_string
+from .encoding import (
+    ActionSpace,
+    Encoder,
+    card_index,
+    card_of_index,
+    check_card_order,
+    history_string,
+    layout,
+    obs_size,
+    obs_string,
+)
 
 SHORT_NAME = "python_mattis"
-DEFAULT_PARAMS: dict[str, Any] = {"rules": "mattis", "overrides": "", "players": 3, "dealer": 0, "zero_sum": False}
+DEFAULT_PARAMS: dict[str, Any] = {"rules": "mattis", "overrides": "", "players": 3, "dealer": 0, "zero_sum": False,
+                                  "card_order": "suit_major"}
 
 _GAME_TYPE = pyspiel.GameType(
     short_name=SHORT_NAME,
@@ -143,14 +158,16 @@ def canonical_overrides(text: str) -> str:
 class _Spec:
     """The game's fixed data, shared (not copied) by every state of the game."""
 
-    __slots__ = ("rules", "players", "dealer", "space", "zero_sum")
+    __slots__ = ("rules", "players", "dealer", "space", "zero_sum", "card_order")
 
-    def __init__(self, rules: Rules, players: int, dealer: int, zero_sum: bool = False) -> None:
+    def __init__(self, rules: Rules, players: int, dealer: int, zero_sum: bool = False,
+                 card_order: str = "suit_major") -> None:
         self.rules = rules
         self.players = players
         self.dealer = dealer
         self.zero_sum = zero_sum
-        self.space = ActionSpace(rules)
+        self.card_order = card_order
+        self.space = ActionSpace(rules, card_order)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Spec:
         return self
@@ -219,8 +236,10 @@ class MattisGame(pyspiel.Game):  # type: ignore[misc]
         zero_sum = bool(p["zero_sum"])
         if zero_sum:
             check_zero_sum(rules, players)
+        card_order = str(p["card_order"])
+        check_card_order(card_order)
         super().__init__(game_type(rules, zero_sum), game_info(rules, players, zero_sum), given)
-        self.spec = _Spec(rules, players, int(p["dealer"]), zero_sum)
+        self.spec = _Spec(rules, players, int(p["dealer"]), zero_sum, card_order)
 
     def new_initial_state(self) -> MattisState:
         return MattisState(self)
@@ -275,15 +294,17 @@ class MattisState(pyspiel.State):  # type: ignore[misc]
             return []
         used = self._core.dealt
         p = 1.0 / (52 - len(self._core.deck))
-        return [(c, p) for c in range(52) if not used >> c & 1]
+        order = self._g.card_order
+        return [(i, p) for i in range(52) if not used >> card_of_index(i, order) & 1]
 
     def _apply_action(self, action: int) -> None:
         core = self._core
         if core.state is None:
-            if not 0 <= action < 52 or core.dealt >> action & 1:
+            card = card_of_index(action, self._g.card_order) if 0 <= action < 52 else -1
+            if card < 0 or core.dealt >> card & 1:
                 raise ValueError(f"card {action} cannot be dealt now")
-            core.deck.append(action)
-            core.dealt |= 1 << action
+            core.deck.append(card)
+            core.dealt |= 1 << card
             if len(core.deck) == 52:
                 core.state = State.from_deck(self._g.rules, self._g.players, core.deck, self._g.dealer)
                 core.to_act = self._player_to_act()
@@ -302,7 +323,7 @@ class MattisState(pyspiel.State):  # type: ignore[misc]
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
-            return f"deal {card_code(action)}"
+            return f"deal {card_code(card_of_index(action, self._g.card_order))}"
         return self._g.space.describe(action)
 
     def returns(self) -> list[float]:
@@ -364,12 +385,12 @@ class MattisState(pyspiel.State):  # type: ignore[misc]
         else:
             r = random.Random()
         game = self.get_game()
+        g = self._g
         if core.state is None:  # mid-deal: no seat has seen a card yet
             new = MattisState(game)
             for c in r.sample(range(52), len(core.deck)):
-                new.apply_action(c)
+                new.apply_action(card_index(c, g.card_order))
             return new
-        g = self._g
         obs = core.state.observation(player_id)
         mine = _draws(list(core.hand_log(player_id, g.rules, g.dealer)), obs.history)
         try:
@@ -380,7 +401,7 @@ class MattisState(pyspiel.State):  # type: ignore[misc]
             deck = recall_own_draws(list(world.deck), theirs, mine)
             new = MattisState(game)
             for c in deck:
-                new.apply_action(c)
+                new.apply_action(card_index(c, g.card_order))
             for mv in moves:
                 new.apply_action(g.space.action(mv))
         except (DeterminizeError, IllegalMoveError) as e:
@@ -491,6 +512,9 @@ class MattisObserver:
             pos += k
         self._private_blocks = ("hand",) + (("player", "first_held") if perfect_recall else ())
         self._players = n
+        self._order = game.spec.card_order
+        self._cards = np.array([card_index(c, self._order) for c in range(52)], np.intp)
+        """Where each card (its code) goes in a 52-card block."""
         self._actions = game.spec.space.size
         self._chance = game.spec.space.chance_action
         self._encoders: dict[int, Encoder] = {}
@@ -510,7 +534,7 @@ class MattisObserver:
         obs = core.state.observation(player)
         enc = self._encoders.get(player)
         if enc is None:
-            enc = self._encoders[player] = Encoder(self._players)
+            enc = self._encoders[player] = Encoder(self._players, self._order)
         enc.encode(obs, self._base_view)  # writes every entry of the observation part
         if self.perfect_recall:  # writes every entry of the recall part
             self._recall_blocks(state, player, obs)
@@ -541,14 +565,14 @@ class MattisObserver:
             new = log[t] & ~held_mask & ~shown_mask  # from the deck: never seen before
             held_mask |= log[t]
             if new:
-                held[cards_of(new)] = (t + 1) / RECALL_SCALE
+                held[self._cards[cards_of(new)]] = (t + 1) / RECALL_SCALE
         space = state._g.space
         width = self._actions + 52
         top = float(1 + self._players * width)
         for t in range(done_l, len(hist)):
             seat, mv, shown = hist[t]
             if mv.kind is MoveKind.CHANCE:
-                code = self._actions + shown[0]
+                code = self._actions + int(self._cards[shown[0]])
             else:
                 code = space.action(mv)
             moves[t] = (1 + seat * width + code) / top
@@ -556,7 +580,7 @@ class MattisObserver:
                 new = mask_of(shown) & ~laid_mask
                 if new:
                     laid_mask |= new
-                    laid[cards_of(new)] = min((t + 1) / RECALL_SCALE, 1.0)
+                    laid[self._cards[cards_of(new)]] = min((t + 1) / RECALL_SCALE, 1.0)
         cached[1], cached[3], cached[4], cached[6], cached[8] = len(log), held_mask, len(hist), laid_mask, shown_mask
         self.dict["player"].fill(0.0)
         self.dict["player"][player] = 1.0

@@ -10,7 +10,8 @@
 Agents are ``player_0 .. player_{n-1}`` (seat numbers).  Each agent observes a dict:
 ``observation`` (float32, :func:`mattis.rl.encoding.encode` of its own
 observation from the referee) and ``action_mask`` (int8 over the fixed action space of
-:class:`mattis.rl.encoding.ActionSpace`; all zero when it is not the agent's turn).
+:class:`mattis.rl.encoding.ActionSpace`; all zero when it is not the agent's turn);
+``card_order="rank_major"`` indexes cards ``rank * 4 + suit`` in both.
 Rewards come once, when the game ends: -1 for each loser (Mattis; in Blodmattis rules
 also every Blodmattis), 0 for the others (``zero_sum=True``, two players only: +1 for
 the winner).  A game stopped by the phase 2 cap (``rules.phase2_cap`` moves; the
@@ -65,7 +66,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming)
     def __init__(self, rules: str | Rules = "mattis", players: int = 3,
                  overrides: Mapping[str, Any] | str | None = None, render_mode: str | None = None,
                  dealer: int | str = 0, render_seat: int | None = None, illegal: str = "terminate",
-                 zero_sum: bool = False) -> None:
+                 zero_sum: bool = False, card_order: str = "suit_major") -> None:
         super().__init__()
         self.rules = make_rules(rules, overrides)
         self.rules.check_players(players)
@@ -87,7 +88,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming)
         self.players = players
         self.dealer_choice: int | str = dealer % players if isinstance(dealer, int) else dealer
         self.dealer = dealer % players if isinstance(dealer, int) else 0
-        self.space = ActionSpace(self.rules)
+        self.space = ActionSpace(self.rules, card_order)
         self.possible_agents = [f"player_{i}" for i in range(players)]
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
         size = obs_size(players)
@@ -100,7 +101,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming)
         }
         self.action_spaces = {a: spaces.Discrete(self.space.size) for a in self.possible_agents}
         self.state_space = spaces.Box(0.0, 1.0, (players * size,), np.float32)
-        self._encoders = [Encoder(players) for _ in range(players)]
+        self._encoders = [Encoder(players, card_order) for _ in range(players)]
         self._seed: Seed = None
         self._deals = 0
         self._referee: Referee | None = None
