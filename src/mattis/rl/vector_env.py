@@ -105,6 +105,7 @@ class MattisVectorEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64], 
         terms = np.zeros(self.num_envs, np.bool_)
         truncs = np.zeros(self.num_envs, np.bool_)
         infos: dict[str, Any] = {}
+        step_infos: list[dict[str, Any]] = []
         for i, env in enumerate(self.envs):
             obs, reward, term, trunc, info = env._step(int(acts[i]))
             rewards[i] = reward
@@ -115,8 +116,32 @@ class MattisVectorEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64], 
             else:
                 env._encoder.encode(obs, self._obs[i])
             self._masks[i] = info["action_mask"]  # the same mask action_masks() gives, as int8
-            infos = self._add_info(infos, info, i)
-        return self._obs.copy(), rewards, terms, truncs, infos
+            step_infos.append(info)
+        return self._obs.copy(), rewards, terms, truncs, self._batch_infos(infos, step_infos)
+
+    def _batch_infos(self, infos: dict[str, Any], step_infos: list[dict[str, Any]]) -> dict[str, Any]:
+        """Every game's info in Gymnasium's layout, as ``VectorEnv._add_info`` would
+        build it game by game (the same arrays and dtypes; a test compares them), key
+        by key when every game has the same keys (the usual case)."""
+        keys = step_infos[0].keys()
+        if any(info.keys() != keys for info in step_infos):
+            for i, info in enumerate(step_infos):
+                infos = self._add_info(infos, info, i)
+            return infos
+        every = np.ones(self.num_envs, np.bool_)
+        for key in keys:
+            first = step_infos[0][key]
+            if key == "action_mask":
+                infos[key] = self._masks.astype(np.int8)
+            elif type(first) is int:
+                infos[key] = np.array([info[key] for info in step_infos], dtype=int)
+            else:
+                column = np.full(self.num_envs, None, dtype=object)
+                for i, info in enumerate(step_infos):
+                    column[i] = info[key]
+                infos[key] = column
+            infos["_" + key] = every.copy()
+        return infos
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal actions of every game's learner now, shape ``(num_envs, actions)``."""
