@@ -1117,8 +1117,9 @@ class State:
     def repetitions(self) -> int:
         """Phase 2: how many times the present position has occurred, as the repetition
         rule counts it (the game ends at the third; the count starts again when a trick
-        is cleared or a player goes out); 0 outside phase 2 (a game over is no
-        position to repeat) and before its first move.  Public: what decides it (who is
+        is cleared or a player goes out; the position phase 2 starts in is the first
+        occurrence of itself); 0 outside phase 2 (a game over is no position to
+        repeat).  Public: what decides it (who is
         to act, the table, the hands' changes since the count started) was all laid or
         taken in view."""
         rep = self.rep
