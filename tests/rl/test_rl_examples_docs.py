@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from tiers import HUNG
+
 pytest.importorskip("pettingzoo", reason="the research extra is not installed: pip install 'mattis[rl]'")
 pytest.importorskip("pyspiel", reason="the research extra is not installed: pip install 'mattis[rl]'")
 
@@ -58,7 +60,7 @@ def test_a_seeded_example_prints_what_the_docs_say(command: str) -> None:
     assert argv[0] == "python"
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src") + os.pathsep + os.environ.get("PYTHONPATH", "")}
     done = subprocess.run([sys.executable, *argv[1:]], cwd=ROOT, env=env, capture_output=True, text=True,
-                          timeout=600, check=False)
+                          timeout=HUNG, check=False)
     assert done.returncode == 0, done.stderr
     printed = done.stdout.splitlines()
     for want in RUNS[command]:
