@@ -13,6 +13,7 @@ observation, hand in a seat's move, and get back the typed events it caused.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 
 from ..core import (
@@ -27,6 +28,7 @@ from ..core import (
     State,
     parse_record_move,
 )
+from ..core.determinize import sample_state
 from ..core.events import Event, apply_with_events
 from ..core.legal import RepetitionKey, repetition_key
 from .seeds import Seed
@@ -133,6 +135,17 @@ class Referee:
         record = self.record()
         record.moves = record.moves[:moves]
         self._state = record.replay()
+
+    def redeal_hidden(self, seat: int, rng: random.Random) -> None:
+        """Deal the cards hidden from ``seat`` afresh (the other hands' unseen cards,
+        the stock, the face-down trump), consistently with everything ``seat`` has
+        seen, through the one determinizer
+        (:func:`~mattis.core.determinize.sample_state`); ``seat``'s observation is
+        unchanged and the record replays to the new state.  After a take-back this
+        keeps the future the seat glimpsed (a card drawn, a card turned) from coming
+        back.  Raises :class:`~mattis.core.determinize.DeterminizeError` (changing
+        nothing) for a game that began from a position."""
+        self._state = sample_state(self._state.observation(seat), rng)
 
 
 def replay_events(record: GameRecord) -> Iterator[tuple[Observation, list[Event]]]:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,6 +39,7 @@ from ..core import (
     reason_text,
     seat_names,
 )
+from ..core.determinize import DeterminizeError
 from ..core.text import hint_reason, loser_sentence, say
 from ..play import (
     Agent,
@@ -59,6 +61,8 @@ from ..play import (
     make_bot,
     play_until,
 )
+from ..play.saving import os_error_words
+from ..play.seeds import position_seed
 from .i18n import Lang, t
 from .stats import GameResult, record_game
 
@@ -67,6 +71,9 @@ HUMAN = 0
 
 HINT_LEVEL = "expert"
 """The bot level asked for a hint."""
+
+TAKE_BACK_LINES = 2
+"""Log lines a take-back adds: who took back, and that the unseen cards were dealt afresh."""
 
 KEEP = 3
 """Earlier versions kept beside an explicit save file (``last-game.1.json`` is the newest)."""
@@ -247,6 +254,47 @@ def prune_finished(folder: Path | None = None, keep: int = KEEP_FINISHED) -> Non
             pass
 
 
+def _read_marks(data: object, human: set[int], log_lines: int) -> list[tuple[int, int]] | None:
+    """The saved take-back marks, when they fit the record (each before one of the
+    human's moves, in order) and the log; else ``None``."""
+    if not isinstance(data, list):
+        return None
+    out: list[tuple[int, int]] = []
+    for m in data:
+        if not (isinstance(m, list) and len(m) == 2 and all(type(x) is int for x in m)):
+            return None
+        moves, lines = m
+        if moves not in human or (out and moves <= out[-1][0]) or not 0 <= lines <= log_lines:
+            return None
+        out.append((moves, lines))
+    return out
+
+
+def _read_decks(data: object, record: GameRecord) -> list[tuple[int, list[int]]]:
+    """The saved deals the game was lived under (see :attr:`Session._decks`), when they
+    are whole decks that replay the record's moves; else only the record's own deal."""
+    own = [(0, list(record.deck))] if record.deck is not None else []
+    if not isinstance(data, list) or not data or record.deck is None:
+        return own
+    out: list[tuple[int, list[int]]] = []
+    for item in data:
+        if not (isinstance(item, list) and len(item) == 2 and type(item[0]) is int and isinstance(item[1], list)):
+            return own
+        start, deck = item
+        if sorted(x for x in deck if type(x) is int) != list(range(52)) or len(deck) != 52:
+            return own
+        if not 0 <= start <= len(record.moves) or (out and start <= out[-1][0]) or (not out and start != 0):
+            return own
+        try:
+            GameRecord(record.rules, record.players, record.dealer, list(deck), None, record.moves[:start],
+                       record.leader).replay()
+        except RecordError:
+            return own
+        out.append((start, list(deck)))
+    out[-1] = (out[-1][0], list(record.deck))  # the last stretch is the record's own deal
+    return out
+
+
 # ---------------------------------------------------------------- the session
 @dataclass
 class Session:
@@ -275,7 +323,15 @@ class Session:
     """Each game gets its own file in :func:`games_folder`."""
     _marks: list[tuple[int, int]] = field(init=False, default_factory=list)
     """Before each of the human's moves: (moves played, log lines)."""
+    _decks: list[tuple[int, list[int]]] = field(init=False, default_factory=list)
+    """The deal the human lived each stretch of the game under: (from this many moves
+    on, the deck).  A take-back deals the unseen cards afresh from where it goes back
+    to; going back further must show what she saw there, under the deal before."""
     _recorded: bool = field(init=False, default=False)
+    _hint: tuple[int, Move] | None = field(init=False, default=None)
+    """The hint worked out for the position (its seed, the move): asked again, the same."""
+    save_error: str | None = field(init=False, default=None)
+    """Why the last save failed, in one line (``None``: it did not)."""
 
     def __post_init__(self) -> None:
         if not self.names:
@@ -337,12 +393,11 @@ class Session:
         games = meta.get("games")
         if isinstance(games, int) and games > 0:
             self.sitting.games = games
-        marks = meta.get("marks")
-        if isinstance(marks, list) and all(isinstance(m, list) and len(m) == 2 for m in marks):
-            self._marks = [(int(a), min(int(b), len(self.log))) for a, b in marks]
-        else:  # a plain record: the human's moves, without the log to cut back
-            self._marks = [(i, len(self.log)) for i, text in enumerate(record.moves)
-                           if parse_record_move(text)[0] == HUMAN]
+        human = [i for i, text in enumerate(record.moves) if parse_record_move(text)[0] == HUMAN]
+        marks = _read_marks(meta.get("marks"), set(human), len(self.log))
+        # a plain record (or marks that do not fit it): the human's moves, without the log to cut back
+        self._marks = marks if marks is not None else [(i, len(self.log)) for i in human]
+        self._decks = _read_decks(meta.get("decks"), record)
         self._recorded = self.referee.is_over
         self._fresh = keep_previous
 
@@ -354,6 +409,8 @@ class Session:
             self.log.append(self._you(t(self.lang, "log.new_game", dealer=self.names[referee.dealer])))
         self.take_backs = 0
         self._marks = []
+        deck = referee.record().deck
+        self._decks = [(0, list(deck))] if deck is not None else []
         self._recorded = False
         self.sitting.finish(referee)
 
@@ -432,31 +489,72 @@ class Session:
 
     def take_back(self) -> bool:
         """Go back to just before the human's previous decision (the bots' replies go
-        too); the record keeps only the line played on.  Returns ``False`` (changing
-        nothing) when there is nothing to take back."""
-        if not self.can_take_back:
+        too); the record keeps only the line played on.  The cards the human has not
+        seen there (the stock, the others' hidden cards) are then dealt afresh,
+        consistently with all she has seen (:meth:`Referee.redeal_hidden`), so a card
+        she drew or saw turned after that decision is no more likely to come again
+        than any other unseen card.  Returns ``False`` (changing nothing) when there is
+        nothing to take back, or the game began from a position (no deck to deal
+        afresh; :meth:`why_no_take_back` says which)."""
+        if not self.can_take_back or self.record_from_position:
             return False
-        moves, log_len = self._marks.pop()
-        self.referee.undo_to(moves)
+        moves, log_len = self._marks[-1]
+        record = self.referee.record()
+        lived = [deck for start, deck in self._decks if start <= moves]
+        if lived:  # the deal she saw this position under
+            record.deck = list(lived[-1])
+        record.moves = record.moves[:moves]
+        referee = Referee.from_record(record)
+        rng = random.Random(derive_seed(self.seed, "take-back", self.games - 1, self.take_backs, moves))
+        try:
+            referee.redeal_hidden(HUMAN, rng)
+        except DeterminizeError:  # pragma: no cover - every dealt game has a consistent deal: its own
+            pass
+        self.referee = referee
+        deck = referee.record().deck
+        self._decks = [(start, d) for start, d in self._decks if start < moves]
+        if deck is not None:
+            self._decks.append((moves, list(deck)))
+        self._marks.pop()
         self.referee.names = self.names
         del self.log[log_len:]
         self.take_backs += 1
         self.log.append(self._you(t(self.lang, "log.take_back", name=self.names[HUMAN])))
+        self.log.append(t(self.lang, "takeback.redealt"))
         self.agents = self._make_bots()
         return True
 
+    @property
+    def record_from_position(self) -> bool:
+        """Whether the game began from a position rather than a deal."""
+        return self.referee.record().position is not None
+
+    def why_no_take_back(self, lang: Lang | None = None) -> str:
+        """Why :meth:`take_back` takes nothing back, in a sentence."""
+        lang = lang or self.lang
+        if self.can_take_back and self.record_from_position:
+            return t(lang, "takeback.cannot")
+        return t(lang, "takeback.none")
+
     # ------------------------------------------------------------ hints
     def hint(self) -> Move | None:
-        """A bot's suggestion for the human (from the human's observation only)."""
+        """The expert bot's suggestion for the human (from the human's observation
+        only); ``None`` when it is not her turn.  One hint per position: it is worked
+        out once, with a seed derived from the position (:func:`position_seed`, also in
+        an unseeded game), and every later ask in that position gets the same move."""
         obs = self.observation()
         if not obs.legal or obs.to_act != HUMAN:
             return None
-        bot = make_bot(HINT_LEVEL, derive_seed(self.seed, "hint", self.games - 1, len(obs.history)))
-        return bot.act(obs)
+        seed = position_seed(self.seed, "hint", obs)
+        if self._hint is not None and self._hint[0] == seed:
+            return self._hint[1]
+        move = make_bot(HINT_LEVEL, seed).act(obs)
+        self._hint = (seed, move)
+        return move
 
     def hint_text(self, lang: Lang | None = None) -> str | None:
-        """The hint and why, in a sentence ("Hint: legg 7♠. 7♠ er det laveste kortet ditt
-        som slår."); ``None`` when it is not the human's turn."""
+        """The hint (:meth:`hint`) and why, in a sentence ("Hint: legg 7♠. 7♠ er det
+        laveste kortet ditt som slår."); ``None`` when it is not the human's turn."""
         lang = lang or self.lang
         move = self.hint()
         if move is None:
@@ -516,16 +614,20 @@ class Session:
                             lost=HUMAN in outcome.losers, blodmattis=HUMAN in outcome.blodmattis, place=place,
                             take_backs=self.take_backs)
         try:
-            record_game(result, self.stats_path)
-        except OSError:
-            pass  # statistics are a nicety: a read-only disk must not stop the game
+            aside = record_game(result, self.stats_path)
+        except OSError as e:  # statistics are a nicety: a full or read-only disk must not stop the game
+            self.log.append(t(self.lang, "stats.not_saved", why=os_error_words(e, self.lang)))
+            return
+        if aside is not None:
+            self.log.append(t(self.lang, "stats.moved_aside", path=str(aside)))
 
     # ------------------------------------------------------------ saving
     def session_data(self) -> dict[str, Any]:
         """What a saved game remembers beside its record."""
         return {"lang": self.lang, "levels": list(self.levels), "log": list(self.log),
                 "names": list(self.names), "take_backs": self.take_backs, "tally": list(self.tally),
-                "games": self.games, "marks": [list(m) for m in self._marks]}
+                "games": self.games, "marks": [list(m) for m in self._marks],
+                "decks": [[start, list(deck)] for start, deck in self._decks]}
 
     def record_text(self) -> str:
         """The game record (JSON) so far, with the names and the session's memory."""
@@ -543,6 +645,20 @@ class Session:
         path = atomic_write(self.path, self.record_text(), keep=KEEP if self._fresh and not self._auto else 0)
         self._fresh = False
         return path
+
+    def try_save(self, key: str = "save.failed") -> str | None:
+        """:meth:`save`, saying in one line why it failed (a full or read-only disk, a
+        path that is not a regular file) instead of raising; the game stays in memory,
+        the file that was there is untouched, and the next save tries again.  ``None``:
+        saved.  ``key``: the catalogue line to say it with (``save.failed``,
+        ``save.failed_quit``, ``save.lost``)."""
+        try:
+            self.save()
+        except OSError as e:
+            self.save_error = t(self.lang, key, path=str(self.path), why=os_error_words(e, self.lang))
+            return self.save_error
+        self.save_error = None
+        return None
 
     def kept_path(self) -> Path:
         """Where the first save of a new game keeps the previous one."""
