@@ -17,8 +17,8 @@ import asyncio
 import errno
 import io
 import json
-import random
 import os
+import random
 import sys
 from pathlib import Path
 from typing import Any

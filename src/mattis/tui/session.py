@@ -148,8 +148,14 @@ class SavedGame:
 
     @property
     def levels(self) -> list[str] | None:
+        """The bot levels it was played with, when they name bots there are."""
         levels = self.meta.get("levels")
         if isinstance(levels, list) and len(levels) == self.record.players and all(isinstance(x, str) for x in levels):
+            try:
+                for level in levels:
+                    make_bot(level, 0)
+            except ValueError:
+                return None
             return list(levels)
         return None
 
