@@ -18,6 +18,7 @@ import copy
 import functools
 import io
 import json
+import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -327,3 +328,30 @@ def test_any_command_line_gives_one_line_and_exit_2(home: Home, command: str, ar
     home.check_kept()
     if command != "play":
         assert home.file.read_bytes() == before
+
+
+def special_file(kind: str, folder: Path) -> str:
+    if kind == "device":
+        return "/dev/zero"  # endless: never to be read
+    path = folder / f"{kind}.json"
+    if kind == "pipe":
+        os.mkfifo(path)  # nobody writes: reading would wait for ever
+    elif kind == "deep":
+        path.write_text("[" * 100_000, encoding="utf-8")
+    elif kind == "huge":
+        with open(path, "wb") as f:
+            f.truncate(100 * 1024 * 1024)  # sparse: no disk used
+    elif kind == "folder":
+        path.mkdir()
+    return str(path)
+
+
+@pytest.mark.parametrize("kind", ["device", "pipe", "deep", "huge", "folder"])
+@pytest.mark.parametrize("command", [["replay"], ["analyze", "--quiet"], ["play", "--plain", "--resume"],
+                                     ["stats", "--file"]])
+def test_devices_pipes_and_monsters_give_one_line(home: Home, kind: str, command: list[str]) -> None:
+    path = special_file(kind, home.root)
+    argv = [*command, path] if command[0] != "analyze" else ["analyze", path, "--quiet"]
+    code, _out, err = run(argv)
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "internal error" not in err, err
+    home.check_kept()

@@ -99,6 +99,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    given = sys.argv[1:] if argv is None else argv
+    nul = [a for a in given if "\0" in a]
+    if nul:  # no file name or value holds one (the operating system's own arguments never do)
+        where = f"mattis {given[0]}" if given[0] in COMMANDS else "mattis: error"
+        print(f"{where}: {one_line(nul[0])}: an argument cannot hold a NUL character", file=sys.stderr)
+        return 2
     parser = build_parser()
     args = parser.parse_args(argv)
     if not args.command:

@@ -40,6 +40,7 @@ from ..core import (
     seat_names,
 )
 from ..core.determinize import DeterminizeError
+from ..core.record import MAX_RECORD_BYTES
 from ..core.text import hint_reason, loser_sentence, say
 from ..play import (
     Agent,
@@ -175,7 +176,11 @@ class SavedGame:
 def read_saved(path: Path) -> SavedGame:
     """Read a saved game (a session save or a plain record); raises
     :class:`~mattis.core.RecordError` saying what is wrong."""
+    if path.exists() and not path.is_file():
+        raise RecordError(f"{path} is not a regular file")
     try:
+        if path.stat().st_size > MAX_RECORD_BYTES:
+            raise RecordError(f"{path} is too large for a saved game")
         text = path.read_text(encoding="utf-8")
         saved_at = path.stat().st_mtime
     except FileNotFoundError:

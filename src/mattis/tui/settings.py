@@ -124,6 +124,8 @@ def read_settings(path: Path | None = None) -> tuple[Settings, str | None]:
     """The settings and, when the file is broken, why (the defaults are returned then,
     and the file is left untouched)."""
     p = path or settings_path()
+    if p.exists() and not p.is_file():
+        return Settings(), f"{p} is not a regular file"
     try:
         text = p.read_text(encoding="utf-8")
     except FileNotFoundError:

@@ -27,6 +27,9 @@ from ..core.text import say
 from ..play import atomic_write
 from ..play.saving import NotARegularFile, os_error_words, set_aside
 
+MAX_STATS_BYTES = 64 * 1024 * 1024
+"""The largest statistics file read (a game's entry is about 200 bytes)."""
+
 
 @dataclass(frozen=True)
 class GameResult:
@@ -87,6 +90,8 @@ def read_results(path: Path | None = None) -> list[GameResult]:
         return []
     if not p.is_file():
         raise StatsFileError("not a regular file")
+    if p.stat().st_size > MAX_STATS_BYTES:
+        raise StatsFileError("too large")
     try:
         raw = p.read_bytes()
     except FileNotFoundError:
