@@ -421,12 +421,21 @@ def test_going_back_move_by_move_shows_each_position_as_it_was_seen(tmp_path: Pa
 
 def test_a_take_back_deals_the_hidden_cards_afresh_but_keeps_what_was_seen(tmp_path: Path) -> None:
     s = session(tmp_path, seed=5)
+    for _ in range(6):  # some way in: cards dealt and drawn
+        s.run_bots()
+        assert s.try_move(s.observation().legal[0]) is None
     s.run_bots()
     obs = s.observation()
     truth = s.referee.snapshot_for_referee()
+    real = s.referee.record()
     assert s.try_move(obs.legal[0]) is None
     s.run_bots()
     assert s.take_back()
+    # every position up to here replays as the player saw it: her hands, what was laid
+    fresh = s.referee.record()
+    assert fresh.deck != real.deck
+    for k in range(len(real.moves) + 1):
+        assert fresh.replay(k).observation(0) == real.replay(k).observation(0), k
     after: Any = s.referee.snapshot_for_referee()
     before: Any = truth
     assert s.observation() == obs
