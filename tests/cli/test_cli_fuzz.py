@@ -45,7 +45,7 @@ SETTINGS = dict(deadline=None, derandomize=True, database=None, print_blob=True,
 @functools.cache
 def saved_game_text() -> str:
     """A real saved game of ``mattis play``: a record with a ``session`` object, a few
-    moves in, with a take-back (so that marks and decks are there to be fuzzed)."""
+    moves in, with a take-back (so that its take-back marks are there to be fuzzed)."""
     import tempfile
 
     with tempfile.TemporaryDirectory() as folder:

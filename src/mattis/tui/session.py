@@ -281,31 +281,6 @@ def _read_marks(data: object, human: set[int], log_lines: int) -> list[tuple[int
     return out
 
 
-def _read_decks(data: object, record: GameRecord) -> list[tuple[int, list[int]]]:
-    """The saved deals the game was lived under (see :attr:`Session._decks`), when they
-    are whole decks that replay the record's moves; else only the record's own deal."""
-    own = [(0, list(record.deck))] if record.deck is not None else []
-    if not isinstance(data, list) or not data or record.deck is None:
-        return own
-    out: list[tuple[int, list[int]]] = []
-    for item in data:
-        if not (isinstance(item, list) and len(item) == 2 and type(item[0]) is int and isinstance(item[1], list)):
-            return own
-        start, deck = item
-        if sorted(x for x in deck if type(x) is int) != list(range(52)) or len(deck) != 52:
-            return own
-        if not 0 <= start <= len(record.moves) or (out and start <= out[-1][0]) or (not out and start != 0):
-            return own
-        try:
-            GameRecord(record.rules, record.players, record.dealer, list(deck), None, record.moves[:start],
-                       record.leader).replay()
-        except RecordError:
-            return own
-        out.append((start, list(deck)))
-    out[-1] = (out[-1][0], list(record.deck))  # the last stretch is the record's own deal
-    return out
-
-
 # ---------------------------------------------------------------- the session
 @dataclass
 class Session:
@@ -334,10 +309,6 @@ class Session:
     """Each game gets its own file in :func:`games_folder`."""
     _marks: list[tuple[int, int]] = field(init=False, default_factory=list)
     """Before each of the human's moves: (moves played, log lines)."""
-    _decks: list[tuple[int, list[int]]] = field(init=False, default_factory=list)
-    """The deal the human lived each stretch of the game under: (from this many moves
-    on, the deck).  A take-back deals the unseen cards afresh from where it goes back
-    to; going back further must show what she saw there, under the deal before."""
     _recorded: bool = field(init=False, default=False)
     _hint: tuple[int, Move] | None = field(init=False, default=None)
     """The hint worked out for the position (its seed, the move): asked again, the same."""
@@ -408,7 +379,6 @@ class Session:
         marks = _read_marks(meta.get("marks"), set(human), len(self.log))
         # a plain record (or marks that do not fit it): the human's moves, without the log to cut back
         self._marks = marks if marks is not None else [(i, len(self.log)) for i in human]
-        self._decks = _read_decks(meta.get("decks"), record)
         self._recorded = self.referee.is_over
         self._fresh = keep_previous
 
@@ -420,8 +390,6 @@ class Session:
             self.log.append(self._you(t(self.lang, "log.new_game", dealer=self.names[referee.dealer])))
         self.take_backs = 0
         self._marks = []
-        deck = referee.record().deck
-        self._decks = [(0, list(deck))] if deck is not None else []
         self._recorded = False
         self.sitting.finish(referee)
 
@@ -510,22 +478,12 @@ class Session:
         if not self.can_take_back or self.record_from_position:
             return False
         moves, log_len = self._marks[-1]
-        record = self.referee.record()
-        lived = [deck for start, deck in self._decks if start <= moves]
-        if lived:  # the deal she saw this position under
-            record.deck = list(lived[-1])
-        record.moves = record.moves[:moves]
-        referee = Referee.from_record(record)
+        self.referee.undo_to(moves)
         rng = random.Random(derive_seed(self.seed, "take-back", self.games - 1, self.take_backs, moves))
         try:
-            referee.redeal_hidden(HUMAN, rng)
+            self.referee.redeal_hidden(HUMAN, rng)
         except DeterminizeError:  # pragma: no cover - every dealt game has a consistent deal: its own
             pass
-        self.referee = referee
-        deck = referee.record().deck
-        self._decks = [(start, d) for start, d in self._decks if start < moves]
-        if deck is not None:
-            self._decks.append((moves, list(deck)))
         self._marks.pop()
         self.referee.names = self.names
         del self.log[log_len:]
@@ -637,8 +595,7 @@ class Session:
         """What a saved game remembers beside its record."""
         return {"lang": self.lang, "levels": list(self.levels), "log": list(self.log),
                 "names": list(self.names), "take_backs": self.take_backs, "tally": list(self.tally),
-                "games": self.games, "marks": [list(m) for m in self._marks],
-                "decks": [[start, list(deck)] for start, deck in self._decks]}
+                "games": self.games, "marks": [list(m) for m in self._marks]}
 
     def record_text(self) -> str:
         """The game record (JSON) so far, with the names and the session's memory."""
