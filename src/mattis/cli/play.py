@@ -235,6 +235,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         delay = 0.8 if default_delay is None else default_delay
     app = MattisApp(session, delay=delay)
+    if session.save_error is not None:
+        app.message = session.save_error  # also on the table's message line, where it stays in sight
     try:
         app.run()
     except KeyboardInterrupt:
