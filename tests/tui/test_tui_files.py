@@ -395,7 +395,9 @@ def test_a_take_back_after_a_draw_does_not_show_the_drawn_card_again() -> None:
         old_same += old[1] in old[0]
     assert deals >= 15
     assert old_same == deals  # the check would catch a take-back that shows the stock
-    assert same <= 2  # one unseen card in ~40: expected 0.4 of 15
+    # one unseen card among 30 or more: about deals/30 by chance (2 of 60 here); a bound far above
+    # that and far below the old take-back, so another seed scheme cannot make it flaky
+    assert same <= deals // 8
 
 
 def test_going_back_move_by_move_shows_each_position_as_it_was_seen(tmp_path: Path) -> None:
