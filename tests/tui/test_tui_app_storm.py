@@ -52,9 +52,10 @@ def quick_pilot(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
 
 
 def assert_legal_line(record: GameRecord, start: GameRecord) -> None:
-    """The record is the deal it started from, then only legal moves."""
-    assert (record.deck, record.dealer, record.players, record.rules) == (
-        start.deck, start.dealer, start.players, start.rules)
+    """The record is the deal it started from (a take-back deals only the cards the
+    player has not seen afresh: her first hand stays), then only legal moves."""
+    assert (record.dealer, record.players, record.rules) == (start.dealer, start.players, start.rules)
+    assert Referee(record.start()).observation(0).hand == Referee(start.start()).observation(0).hand
     referee = Referee(record.start())
     for seat, move in map(parse_record_move, record.moves):
         assert referee.check(seat, move) is None, (seat, move)

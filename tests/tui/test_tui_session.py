@@ -95,7 +95,8 @@ def test_take_back_returns_to_the_humans_previous_decision(tmp_path: Path) -> No
     assert s.take_backs == 1
     assert s.observation() == before_obs  # exactly the position the human decided in
     assert s.referee.record().moves == before_record
-    assert s.log[:-1] == before_log and s.log[-1] == "Du tar tilbake trekket."
+    assert s.log[:-2] == before_log and s.log[-2] == "Du tar tilbake trekket."
+    assert s.log[-1] == "Kortene du ikke har sett (bunken og de andres skjulte kort), er stokket på nytt."
     # The record keeps only the line played on.
     assert s.try_move(other) is None
     s.save()
@@ -279,8 +280,10 @@ def test_a_broken_statistics_file_is_set_aside_not_lost() -> None:
     path = stats_path()
     path.parent.mkdir(parents=True)
     path.write_text("{broken", encoding="utf-8")
-    assert stats_lines("en") == ["No games finished yet."]
-    record_game(GameResult("hund", False, 4, "hard", lost=False))
+    lines = stats_lines("en")
+    assert len(lines) == 1 and "cannot be read (not JSON); it is left as it is" in lines[0]
+    assert path.read_text(encoding="utf-8") == "{broken"
+    assert record_game(GameResult("hund", False, 4, "hard", lost=False)) == path.with_name("stats.json.broken")
     assert path.with_name("stats.json.broken").read_text(encoding="utf-8") == "{broken"
     assert len(load_results()) == 1
 

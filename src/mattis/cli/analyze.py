@@ -16,6 +16,7 @@ from typing import Any
 
 from ..core import GameRecord, RecordError, load_record, say, seat_names
 from ..core.cards import Lang
+from ..play.saving import is_regular_or_absent
 from .common import dump_json
 from .main import CliError
 
@@ -91,6 +92,8 @@ def run(args: argparse.Namespace) -> int:
             raise CliError(f"--chart {args.chart} is the game file itself; give another file name")
         if chart.is_dir():
             raise CliError(f"--chart {args.chart} is a folder; give a file name")
+        if not is_regular_or_absent(chart):
+            raise CliError(f"--chart {args.chart} is not a regular file (a device or a socket); give a file name")
         folder = chart.parent if str(chart.parent) else Path(".")
         if not folder.is_dir() or not os.access(folder, os.W_OK):
             raise CliError(f"--chart {args.chart}: cannot write in {folder}")

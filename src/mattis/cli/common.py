@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import TypeVar
 
 from ..core import GameRecord, Rules, RulesError, parse_overrides, preset
 from ..play import atomic_write
+from ..play.saving import is_regular_or_absent
 from .main import CliError
 
 J = TypeVar("J")
@@ -35,11 +38,50 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
 
 
 def save_record(record: GameRecord, path: str) -> None:
-    """Write a record atomically (a crash never leaves half a file)."""
+    """Write a record atomically (a crash or a full disk never leaves half a file; the
+    file that was there is untouched then)."""
     try:
         atomic_write(path, record.dumps())
     except OSError as e:
-        raise CliError(f"cannot save the game to {path}: {e.strerror}") from None
+        raise CliError(f"cannot save the game to {path}: {_why(e)}; nothing was written") from None
+
+
+def _why(e: OSError) -> str:
+    from ..play.saving import os_error_words
+
+    return os_error_words(e, "en")
+
+
+def interactive() -> bool:
+    """Whether a person is at the terminal (stdin and stdout are terminals)."""
+    try:
+        return sys.stdin.isatty() and sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def check_save_target(path: Path, force: bool, *, flag: str = "--save", is_game: Callable[[Path], bool] | None = None,
+                      ask: Callable[[str], str] = input) -> None:
+    """Refuse a ``--save`` target that is not a regular file (a device such as
+    ``/dev/full``, a folder), whatever ``--force`` says; before overwriting an existing
+    file ask (at a terminal) or, without one, need ``force``.  ``is_game``: a file for
+    which it returns ``True`` is never overwritten (the caller keeps it beside the new
+    one), so it needs no asking.  Raises :class:`CliError`."""
+    if path.is_dir():
+        raise CliError(f"{flag} {path} is a folder; give a file name")
+    if not is_regular_or_absent(path):
+        raise CliError(f"{flag} {path} is not a regular file (a device or a socket); give a file name")
+    if not path.exists() or force or (is_game is not None and is_game(path)):
+        return
+    if interactive():
+        try:
+            answer = ask(f"{path} exists. Overwrite it? (yes/no) ")
+        except EOFError:
+            answer = ""
+        if answer.strip().lower() in ("y", "yes", "j", "ja"):
+            return
+        raise CliError(f"{flag} {path}: left as it is")
+    raise CliError(f"{flag} {path} exists; add --force to overwrite it")
 
 
 def dump_json(data: object) -> str:

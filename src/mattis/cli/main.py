@@ -11,7 +11,7 @@ import argparse
 import importlib
 import os
 import sys
-from typing import Final
+from typing import Final, NoReturn
 
 COMMANDS: Final[dict[str, str]] = {
     "play": "play a game against bots in the terminal",
@@ -60,6 +60,24 @@ class CliError(Exception):
     """A user error: printed as one line, exit status 2."""
 
 
+def one_line(text: str) -> str:
+    """``text`` as one line on a terminal: control characters (a newline, a carriage
+    return, an escape from a file name or a file's contents) written as escapes.
+
+    >>> one_line("no such file: a\\rb\\n")
+    'no such file: a\\\\rb\\\\n'
+    """
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse with its one-line error kept to one line whatever the arguments hold."""
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        self.exit(2, f"{self.prog}: error: {one_line(message)}\n")
+
+
 def _module(name: str) -> object:
     return importlib.import_module(f"mattis.cli.{name}")
 
@@ -67,7 +85,7 @@ def _module(name: str) -> object:
 def build_parser() -> argparse.ArgumentParser:
     from .. import __version__
 
-    parser = argparse.ArgumentParser(prog="mattis", description="Mattis, Hund, Blodmattis and Skitgubbe.")
+    parser = Parser(prog="mattis", description="Mattis, Hund, Blodmattis and Skitgubbe.")
     parser.add_argument("--version", action="version", version=f"mattis {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, help_text in COMMANDS.items():
@@ -81,6 +99,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    given = sys.argv[1:] if argv is None else argv
+    nul = [a for a in given if "\0" in a]
+    if nul:  # no file name or value holds one (the operating system's own arguments never do)
+        where = f"mattis {given[0]}" if given[0] in COMMANDS else "mattis: error"
+        print(f"{where}: {one_line(nul[0])}: an argument cannot hold a NUL character", file=sys.stderr)
+        return 2
     parser = build_parser()
     args = parser.parse_args(argv)
     if not args.command:
@@ -95,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
         code: int = mod.run(args)  # type: ignore[attr-defined]
         return code
     except CliError as e:
-        print(f"mattis {args.command}: {e}", file=sys.stderr)
+        print(f"mattis {args.command}: {one_line(str(e))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
@@ -110,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as e:  # never a traceback for the user; MATTIS_DEBUG=1 shows it
         if os.environ.get("MATTIS_DEBUG"):
             raise
-        print(f"mattis {args.command}: internal error: {type(e).__name__}: {e} "
+        print(f"mattis {args.command}: internal error: {type(e).__name__}: {one_line(str(e))} "
               "(please report it; run with MATTIS_DEBUG=1 for details)", file=sys.stderr)
         return 1
 

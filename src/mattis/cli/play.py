@@ -14,6 +14,7 @@ from pathlib import Path
 
 from ..core import PRESETS, RecordError, RulesError, parse_overrides, preset
 from ..core.cards import Lang
+from .common import check_save_target, interactive
 from .main import CliError
 
 
@@ -45,7 +46,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="start a new game without offering to continue an unfinished one")
     parser.add_argument("--save", metavar="FILE", default=None,
                         help="where the game record is saved (default: the resumed game's file, else a new "
-                             "file in $XDG_DATA_HOME/mattis/games, i.e. ~/.local/share/mattis/games)")
+                             "file in $XDG_DATA_HOME/mattis/games, i.e. ~/.local/share/mattis/games); a saved "
+                             "game there is kept beside it as FILE.1.json, any other file is overwritten only "
+                             "with --force or when you answer yes")
+    parser.add_argument("--force", action="store_true", help="let --save overwrite a file that is not a saved game")
 
 
 def _levels(text: str, players: int) -> list[str]:
@@ -75,10 +79,18 @@ def _seed(text: str | None) -> int | str | None:
 
 
 def _interactive() -> bool:
+    return interactive()
+
+
+def _is_game(path: Path) -> bool:
+    """Whether ``path`` holds a saved game (kept beside a new one, never overwritten)."""
+    from ..tui.session import read_saved
+
     try:
-        return sys.stdin.isatty() and sys.stdout.isatty()
-    except (AttributeError, ValueError):
+        read_saved(path)
+    except (RecordError, ValueError):
         return False
+    return True
 
 
 def _names_in(names: list[str], lang: Lang) -> list[str]:
@@ -177,8 +189,8 @@ def run(args: argparse.Namespace) -> int:
                          (settings.bots if settings.players == players else "medium"), players)
         names = []
     save_path = Path(args.save) if args.save else saved.path if saved is not None else None
-    if save_path is not None and save_path.is_dir():
-        raise CliError(f"--save {save_path} is a folder; give a file name")
+    if args.save:
+        check_save_target(Path(args.save), args.force, is_game=_is_game)
     session = Session(rules=rules, players=players, levels=levels, lang=lang, seed=_seed(args.seed),
                       save_path=save_path, names=names, stats_path=stats_path())
     name = args.name if args.name is not None else settings.name
@@ -193,10 +205,9 @@ def run(args: argparse.Namespace) -> int:
         session.resume(saved.record, keep_previous=other_file, meta=saved.meta)
     else:
         session.start(dealer=session.sitting.draw_first_dealer())  # "Trekk om hvem som gir"
-    try:
-        session.save()
-    except OSError as e:
-        raise CliError(f"cannot save the game to {session.path}: {e.strerror}") from None
+    error = session.try_save()
+    if error is not None:  # a full or read-only disk: the game goes on in memory, the next save tries again
+        print(error, file=sys.stderr, flush=True)
     default_delay = settings.delay
     if plain:
         from ..tui.plain import PlainGame
@@ -207,7 +218,8 @@ def run(args: argparse.Namespace) -> int:
         try:
             return PlainGame(session, sys.stdin, sys.stdout, delay).run()
         except KeyboardInterrupt:
-            print("\n" + t(lang, "saved_resume", path=str(session.save())), flush=True)
+            lost = session.try_save("save.lost")
+            print("\n" + (lost or t(lang, "saved_resume", path=str(session.path))), flush=True)
             return 130
     try:
         from ..tui.app import MattisApp
@@ -223,13 +235,19 @@ def run(args: argparse.Namespace) -> int:
     else:
         delay = 0.8 if default_delay is None else default_delay
     app = MattisApp(session, delay=delay)
+    if session.save_error is not None:
+        app.message = session.save_error  # also on the table's message line, where it stays in sight
     try:
         app.run()
     except KeyboardInterrupt:
         pass
-    path = session.save()
+    lost = session.try_save("save.lost")
+    if lost is not None:
+        print(lost, file=sys.stderr)
+        return 2
     if notice:
         print(notice)
+    path = session.path
     if session.over:
         print(t(lang, "saved", path=str(path)))
     else:

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from ..core import Termination, card_symbol, describe_move, say, seat_names
 from ..core.cards import Lang
 from ..core.text import loser_sentence
 from ..play import Event, MovePlayed, PhaseTwoBegins, PlayerOut, PlayerWaiting, Sitting, play_until
-from .common import add_rules_arguments, rules_from_args, save_record
+from .common import add_rules_arguments, check_save_target, rules_from_args, save_record
 from .main import CliError
 
 
@@ -19,11 +20,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    "(one name = every seat)")
     p.add_argument("--lang", choices=("nb", "en"), default="en", help="language of the printout")
     p.add_argument("--dealer", type=int, default=0, help="dealer seat")
-    p.add_argument("--save", metavar="FILE", help="save the game record (JSON) here")
+    p.add_argument("--save", metavar="FILE", help="save the game record (JSON) here (an existing file only with "
+                   "--force, or when you answer yes at a terminal)")
+    p.add_argument("--force", action="store_true", help="let --save overwrite an existing file")
 
 
 def run(args: argparse.Namespace) -> int:
     rules = rules_from_args(args)
+    if args.save:
+        check_save_target(Path(args.save), args.force)
     n = args.players
     if not 0 <= args.dealer < n:
         raise CliError(f"--dealer must be a seat from 0 to {n - 1}")

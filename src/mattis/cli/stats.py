@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from ..core.text import say
+
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--lang", choices=("nb", "en"), default=None,
@@ -16,10 +18,19 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
+    from ..play.saving import os_error_words
     from ..tui.settings import load_settings
-    from ..tui.stats import stats_lines, stats_path
+    from ..tui.stats import StatsFileError, read_results, stats_lines, stats_path
+    from .main import CliError
 
     lang = args.lang or load_settings().lang
-    for line in stats_lines(lang, Path(args.file) if args.file else stats_path()):
+    path = Path(args.file) if args.file else stats_path()
+    try:
+        read_results(path)
+    except StatsFileError as e:  # one line; the file is left as it is (the next game sets it aside)
+        raise CliError(say("stats.unreadable", lang, path=str(path), why=str(e))) from None
+    except OSError as e:
+        raise CliError(say("stats.unreadable", lang, path=str(path), why=os_error_words(e, lang))) from None
+    for line in stats_lines(lang, path):
         print(line)
     return 0

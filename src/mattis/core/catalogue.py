@@ -545,6 +545,36 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "log.take_back": ("{name} tar tilbake trekket.", "{name} takes back the move."),
     "log.resumed": ("Spillet fortsetter der det slapp.", "The game goes on where it stopped."),
     "takeback.none": ("Det er ikke noe trekk å ta tilbake.", "There is no move to take back."),
+    # ------------------------------------------------------- files: saving, statistics (never a lost file)
+    "takeback.redealt": ("Kortene du ikke har sett (bunken og de andres skjulte kort), er stokket på nytt.",
+                         "The cards you have not seen (the stock and the others' hidden cards) are shuffled anew."),
+    "takeback.cannot": ("Trekket kan ikke tas tilbake her: spillet begynte fra en stilling, og de skjulte kortene "
+                        "kan ikke stokkes på nytt.",
+                        "The move cannot be taken back here: the game began from a position, and the hidden cards "
+                        "cannot be shuffled anew."),
+    "save.failed": ("Spillet kunne ikke lagres i {path} ({why}). Det er fortsatt i minnet og lagres på nytt etter "
+                    "neste trekk.",
+                    "The game could not be saved to {path} ({why}). It is still in memory and is saved again after "
+                    "the next move."),
+    "save.failed_quit": ("Spillet kunne ikke lagres i {path} ({why}). Frigjør plass og trykk q for å prøve igjen; "
+                         "går det ikke da heller, avslutter du uten å lagre.",
+                         "The game could not be saved to {path} ({why}). Free some space and press q to try again; "
+                         "if that fails too, you leave without saving."),
+    "save.lost": ("Spillet kunne ikke lagres i {path} ({why}); filen som lå der fra før, er urørt.",
+                  "The game could not be saved to {path} ({why}); the file that was there is untouched."),
+    "oserr.nospace": ("disken er full", "the disk is full"),
+    "oserr.readonly": ("disken er skrivebeskyttet", "the disk is read-only"),
+    "oserr.access": ("ingen tilgang", "permission denied"),
+    "oserr.notfile": ("det er ikke en vanlig fil", "it is not a regular file"),
+    "oserr.other": ("feil {code}", "error {code}"),
+    "stats.moved_aside": ("Statistikkfilen kunne ikke leses; den er flyttet til {path}, og en ny er startet.",
+                          "The statistics file could not be read; it was moved to {path}, and a new one was started."),
+    "stats.not_saved": ("Spillet kom ikke med i statistikken ({why}).",
+                        "The game was not added to the statistics ({why})."),
+    "stats.unreadable": ("Statistikkfilen {path} kan ikke leses ({why}); den er ikke endret, og den flyttes til "
+                         "side når neste spill er ferdig.",
+                         "The statistics file {path} cannot be read ({why}); it is left as it is, and is moved "
+                         "aside when the next game ends."),
     "end.take_backs": ("Trekk du tok tilbake i dette spillet: {n}.", "Moves you took back in this game: {n}."),
     "end.you_lost.mattis": ("Du tapte: du er Mattis.", "You lost: you are Mattis."),
     "end.you_lost.skitgubbe": ("Du tapte: du er skitgubben.", "You lost: you are the skitgubbe."),

@@ -9,6 +9,7 @@ Replaying a record reproduces the game exactly; see the README for the format.
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -191,12 +192,24 @@ class GameRecord:
             data = json.loads(text)
         except json.JSONDecodeError as e:
             raise RecordError(f"not valid JSON: {e}") from None
+        except RecursionError:
+            raise RecordError("not a record: JSON nested too deep") from None
         return cls.from_json(data)
 
 
+MAX_RECORD_BYTES = 16 * 1024 * 1024
+"""The largest record file read (a long game's record with a session's log is well under 1 MB)."""
+
+
 def load_record(path: str) -> GameRecord:
-    """Read a record file; raises :class:`RecordError` (also for a missing file)."""
+    """Read a record file; raises :class:`RecordError` (also for a missing file, for
+    something that is not a regular file, such as ``/dev/zero`` or a pipe, which is
+    never read, and for a file larger than :data:`MAX_RECORD_BYTES`)."""
     try:
+        if os.path.exists(path) and not os.path.isfile(path):
+            raise RecordError(f"{path} is not a regular file")
+        if os.path.exists(path) and os.path.getsize(path) > MAX_RECORD_BYTES:
+            raise RecordError(f"{path} is too large for a game record ({os.path.getsize(path)} bytes)")
         with open(path, encoding="utf-8") as f:
             text = f.read()
     except OSError as e:

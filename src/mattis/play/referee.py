@@ -13,9 +13,11 @@ observation, hand in a seat's move, and get back the typed events it caused.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 
 from ..core import (
+    Card,
     GameRecord,
     Illegal,
     IllegalMoveError,
@@ -23,12 +25,15 @@ from ..core import (
     Observation,
     Outcome,
     Reason,
+    RecordError,
     Rules,
     State,
     parse_record_move,
 )
+from ..core.determinize import DeterminizeError, sample_state
 from ..core.events import Event, apply_with_events
 from ..core.legal import RepetitionKey, repetition_key
+from ..core.record import ReplayError
 from .seeds import Seed
 
 
@@ -133,6 +138,80 @@ class Referee:
         record = self.record()
         record.moves = record.moves[:moves]
         self._state = record.replay()
+
+    def redeal_hidden(self, seat: int, rng: random.Random, tries: int = 20) -> None:
+        """Deal the cards hidden from ``seat`` afresh (the other hands' unseen cards,
+        the stock, the face-down trump), consistently with everything ``seat`` has
+        seen, through the one determinizer
+        (:func:`~mattis.core.determinize.sample_state`).  ``seat``'s view is unchanged
+        now and at every earlier point: the determinizer fixes the seat's hand as it is
+        now, and the new deal then gets each card the seat was dealt or drew back in the
+        place it came from, so the record replays through the very hands the seat held.
+        After a take-back this keeps the future the seat glimpsed (a card drawn, a card
+        turned) from coming back.  Raises
+        :class:`~mattis.core.determinize.DeterminizeError` (changing nothing) for a game
+        that began from a position, or when no such deal is found."""
+        record = self.record()
+        if record.deck is None:
+            raise DeterminizeError("a game that began from a position has no deal to deal afresh")
+        seen = _views(record, seat)
+        places = _own_places(record, seat)
+        obs = self._state.observation(seat)
+        for _ in range(tries):
+            deck = list(GameRecord.from_state(sample_state(obs, rng)).deck or [])
+            where = {c: i for i, c in enumerate(deck)}
+            for p, card in places.items():
+                if deck[p] != card:  # the seat's own card, dealt or drawn elsewhere in the sample
+                    q = where[card]
+                    deck[p], deck[q] = card, deck[p]
+                    where[deck[q]], where[card] = q, p
+            candidate = GameRecord(record.rules, record.players, record.dealer, deck, None, list(record.moves),
+                                   record.leader)
+            try:
+                if _views(candidate, seat) == seen:
+                    self._state = candidate.replay()
+                    return
+            except RecordError:
+                continue
+        raise DeterminizeError("no fresh deal keeps what the seat has seen")
+
+
+def _views(record: GameRecord, seat: int) -> list[Observation]:
+    """``seat``'s observation after each move of ``record`` (raises
+    :class:`~mattis.core.RecordError` when a move is illegal on its deal)."""
+    state = record.start()
+    views = [state.observation(seat)]
+    for i, text in enumerate(record.moves, start=1):
+        _mover, move = parse_record_move(text)
+        try:
+            state.apply(move)
+        except IllegalMoveError as e:
+            raise ReplayError(i, text, str(e), e.illegal) from None
+        views.append(state.observation(seat))
+    return views
+
+
+def _own_places(record: GameRecord, seat: int) -> dict[int, Card]:
+    """The places in ``record``'s deck of every card ``seat`` was dealt or drew (not
+    the cards it took from the table, which everyone saw laid)."""
+    assert record.deck is not None
+    place = {c: i for i, c in enumerate(record.deck)}
+    shown: set[Card] = set()
+    held: set[Card] = set()
+    out: dict[int, Card] = {}
+    state = record.start()
+    for i in range(len(record.moves) + 1):
+        obs = state.observation(seat)
+        for c in obs.hand:
+            if c not in held and c not in shown:
+                out[place[c]] = c
+        held = set(obs.hand)
+        if i < len(record.moves):
+            _mover, move = parse_record_move(record.moves[i])
+            state.apply(move)
+            for _s, _m, cards in state.observation(seat).history[-1:]:
+                shown.update(cards)
+    return out
 
 
 def replay_events(record: GameRecord) -> Iterator[tuple[Observation, list[Event]]]:

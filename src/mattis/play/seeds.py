@@ -14,6 +14,9 @@ True
 from __future__ import annotations
 
 import hashlib
+import json
+
+from ..core import Observation
 
 Seed = int | str | None
 """A user's seed: a number or a word; ``None`` = fresh randomness."""
@@ -26,3 +29,15 @@ def derive_seed(seed: Seed, *labels: object) -> int | None:
         return None
     text = "/".join(str(p) for p in (seed, *labels))
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> 1
+
+
+def position_seed(seed: Seed, label: str, obs: Observation) -> int:
+    """A reproducible 63-bit seed for ``label`` (``"hint"``) at the position ``obs``
+    shows, also in an unseeded session (``seed=None``): the same seat seeing the same
+    position gets the same seed, so what is worked out from it (a hint) is the same
+    on every ask, after a take-back and after a resume."""
+    view = json.dumps(obs.to_json(), sort_keys=True, separators=(",", ":"))
+    digest = hashlib.sha256(view.encode()).hexdigest()
+    derived = derive_seed("position" if seed is None else seed, label, digest)
+    assert derived is not None
+    return derived

@@ -581,9 +581,11 @@ class MattisApp(App[Path | None]):
             return
         self._end_shown = True
         s = self.session
-        self.saved = s.save()
+        saved = self._save()
         self.refresh_view()
         self._end_lines = end_lines(s.observation(), s.names, s.tally, self.lang, take_backs=s.take_backs)
+        if not saved and s.save_error is not None:
+            self._end_lines.append(s.save_error)
         self._push_end()
 
     def _push_end(self) -> None:
@@ -623,9 +625,20 @@ class MattisApp(App[Path | None]):
         self.message = ""
         self._linger = False
         self.hand.selected.clear()
-        self.saved = self.session.save()
+        self._save()
         self.refresh_view()
         self.schedule_bots()
+
+    def _save(self) -> bool:
+        """Save the game; when that fails (a full or read-only disk) the message line
+        says so in one line, the game goes on in memory and the next save tries again."""
+        error = self.session.try_save()
+        if error is not None:
+            self.message = error
+            self.widget("message").update(error)
+            return False
+        self.saved = self.session.path
+        return True
 
     def action_cursor(self, step: int) -> None:
         h = self.hand
@@ -696,7 +709,9 @@ class MattisApp(App[Path | None]):
         self.push_screen(InfoScreen(rules_lines(self.session.rules, self.lang), t(self.lang, "info.close")))
 
     def action_hint(self) -> None:
-        """The expert bot's suggestion and why, with the card put under the cursor."""
+        """The expert bot's suggestion and why, with the card it names put under the
+        cursor (and a sequence marked), so that Enter plays what the text says; the
+        session works a position's hint out once, so every press says the same."""
         move = self.session.hint()
         text = self.session.hint_text(self.lang)
         if move is None or text is None:
@@ -717,13 +732,13 @@ class MattisApp(App[Path | None]):
     def action_take_back(self) -> None:
         """Take back the human's last move (and the bots' replies) against bots."""
         if not self.session.take_back():
-            self.say(t(self.lang, "takeback.none"))
+            self.say(self.session.why_no_take_back(self.lang))
             return
         self.message = ""
         self._linger = False
         self._seen_trick = self.session.observation().last_trick
         self.hand.selected.clear()
-        self.saved = self.session.save()
+        self._save()
         self.refresh_view()
         self.schedule_bots()
 
@@ -765,14 +780,22 @@ class MattisApp(App[Path | None]):
             self.say(t(self.lang, "tui.settings.saved"))
 
     def action_save_quit(self) -> None:
-        """Save the game record and leave."""
+        """Save the game record and leave.  When the save fails (a full or read-only
+        disk) the game stays on screen with one line saying so; the next quit tries
+        again and then leaves, saved or not (``mattis play`` says which)."""
         if self._exiting:
             return
+        error = self.session.try_save("save.failed_quit")
+        if error is not None and not self._quit_refused:
+            self._quit_refused = True
+            self.say(error)
+            return
         self._exiting = True
-        self.saved = self.session.save()
+        self.saved = self.session.path if error is None else None
         self.exit(self.saved)
 
     _exiting = False
+    _quit_refused = False
 
     async def on_button_pressed(self, event: Button.Pressed) -> None:
         action = (event.button.id or "").removeprefix("b-")

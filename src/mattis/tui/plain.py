@@ -33,7 +33,7 @@ from .render import (
     trump_text,
     turn_text,
 )
-from .session import Session
+from .session import TAKE_BACK_LINES, Session
 from .stats import stats_lines
 
 RESUMED_LOG = 12
@@ -140,10 +140,29 @@ class PlainGame:
                                 for i, m in enumerate(ordered_moves(obs), 1))
             self.say(f"{t(lang, 'label.choices')}: {choices}")
 
+    def save(self) -> None:
+        """Save after a move; when that fails, one line says so and the game goes on
+        in memory (the next save tries again)."""
+        error = self.session.try_save()
+        if error is not None:
+            self.say(error)
+
+    def leave(self) -> int:
+        """Save and end: 0 when saved, else one line (the file that was there is
+        untouched) and 2."""
+        s = self.session
+        if s.try_save("save.lost") is not None:
+            self.say(s.save_error or "")
+            return 2
+        self.say(t(s.lang, "saved_resume", path=str(s.path)))
+        return 0
+
     def run(self) -> int:
-        """Play until the user quits or input ends; the record is saved either way."""
+        """Play until the user quits or input ends; the record is saved either way
+        (when the disk refuses, one line says so and the exit status is 2)."""
         s = self.session
         lang = s.lang
+        quit_refused = False
         self.say(t(lang, "plain.welcome", rules=s.rules.name, players=s.players))
         house = rules_in_words(s.rules, lang, changed_only=True)
         if house:
@@ -156,11 +175,11 @@ class PlainGame:
                     time.sleep(self.delay)
             self.flush_log()
             if s.over:
-                s.save()
+                error = s.try_save()
                 obs = s.observation()
                 for line in end_lines(obs, s.names, s.tally, lang, take_backs=s.take_backs):
                     self.say(line)
-                self.say(t(lang, "saved", path=str(s.save_path)))
+                self.say(error or t(lang, "saved", path=str(s.save_path)))
                 for _ in range(BAD_AGAIN):
                     answer = self.ask(t(lang, "plain.again") + " ")
                     if answer is None or answer.lower() in NO:
@@ -177,30 +196,33 @@ class PlainGame:
             while True:
                 answer = self.ask("> ")
                 if answer is None:
-                    self.say(t(lang, "saved_resume", path=str(s.save())))
-                    return 0
+                    return self.leave()
                 result = parse_answer(answer, obs)
                 if isinstance(result, Move):
                     reason = s.try_move(result)
                     if reason is None:
-                        s.save()
+                        self.save()
                         break
                     self.say(t(lang, "plain.illegal", reason=reason))
                     continue
                 if result == "quit":
-                    self.say(t(lang, "saved_resume", path=str(s.save())))
-                    return 0
+                    error = s.try_save("save.failed_quit")
+                    if error is not None and not quit_refused:
+                        quit_refused = True  # the next quit leaves, saved or not
+                        self.say(error)
+                        continue
+                    return self.leave()
                 if result == "help":
                     self.say(t(lang, "plain.help"))
                 elif result == "hint":
                     self.say(s.hint_text(lang) or t(lang, "hint.none"))
                 elif result == "back":
                     if s.take_back():
-                        s.save()
-                        self.shown = len(s.log) - 1  # the log was cut back to before your move
+                        self.save()
+                        self.shown = len(s.log) - TAKE_BACK_LINES  # the log was cut back to before your move
                         self.flush_log()
                         break
-                    self.say(t(lang, "takeback.none"))
+                    self.say(s.why_no_take_back(lang))
                 elif result == "learn":
                     for heading, text in how_to_play(s.rules, lang):
                         self.say(f"{heading}: {text}")

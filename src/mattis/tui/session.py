@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,6 +39,8 @@ from ..core import (
     reason_text,
     seat_names,
 )
+from ..core.determinize import DeterminizeError
+from ..core.record import MAX_RECORD_BYTES
 from ..core.text import hint_reason, loser_sentence, say
 from ..play import (
     Agent,
@@ -59,6 +62,8 @@ from ..play import (
     make_bot,
     play_until,
 )
+from ..play.saving import os_error_words
+from ..play.seeds import position_seed
 from .i18n import Lang, t
 from .stats import GameResult, record_game
 
@@ -67,6 +72,9 @@ HUMAN = 0
 
 HINT_LEVEL = "expert"
 """The bot level asked for a hint."""
+
+TAKE_BACK_LINES = 2
+"""Log lines a take-back adds: who took back, and that the unseen cards were dealt afresh."""
 
 KEEP = 3
 """Earlier versions kept beside an explicit save file (``last-game.1.json`` is the newest)."""
@@ -141,8 +149,14 @@ class SavedGame:
 
     @property
     def levels(self) -> list[str] | None:
+        """The bot levels it was played with, when they name bots there are."""
         levels = self.meta.get("levels")
         if isinstance(levels, list) and len(levels) == self.record.players and all(isinstance(x, str) for x in levels):
+            try:
+                for level in levels:
+                    make_bot(level, 0)
+            except ValueError:
+                return None
             return list(levels)
         return None
 
@@ -162,7 +176,11 @@ class SavedGame:
 def read_saved(path: Path) -> SavedGame:
     """Read a saved game (a session save or a plain record); raises
     :class:`~mattis.core.RecordError` saying what is wrong."""
+    if path.exists() and not path.is_file():
+        raise RecordError(f"{path} is not a regular file")
     try:
+        if path.stat().st_size > MAX_RECORD_BYTES:
+            raise RecordError(f"{path} is too large for a saved game")
         text = path.read_text(encoding="utf-8")
         saved_at = path.stat().st_mtime
     except FileNotFoundError:
@@ -247,6 +265,22 @@ def prune_finished(folder: Path | None = None, keep: int = KEEP_FINISHED) -> Non
             pass
 
 
+def _read_marks(data: object, human: set[int], log_lines: int) -> list[tuple[int, int]] | None:
+    """The saved take-back marks, when they fit the record (each before one of the
+    human's moves, in order) and the log; else ``None``."""
+    if not isinstance(data, list):
+        return None
+    out: list[tuple[int, int]] = []
+    for m in data:
+        if not (isinstance(m, list) and len(m) == 2 and all(type(x) is int for x in m)):
+            return None
+        moves, lines = m
+        if moves not in human or (out and moves <= out[-1][0]) or not 0 <= lines <= log_lines:
+            return None
+        out.append((moves, lines))
+    return out
+
+
 # ---------------------------------------------------------------- the session
 @dataclass
 class Session:
@@ -276,6 +310,10 @@ class Session:
     _marks: list[tuple[int, int]] = field(init=False, default_factory=list)
     """Before each of the human's moves: (moves played, log lines)."""
     _recorded: bool = field(init=False, default=False)
+    _hint: tuple[int, Move] | None = field(init=False, default=None)
+    """The hint worked out for the position (its seed, the move): asked again, the same."""
+    save_error: str | None = field(init=False, default=None)
+    """Why the last save failed, in one line (``None``: it did not)."""
 
     def __post_init__(self) -> None:
         if not self.names:
@@ -337,12 +375,10 @@ class Session:
         games = meta.get("games")
         if isinstance(games, int) and games > 0:
             self.sitting.games = games
-        marks = meta.get("marks")
-        if isinstance(marks, list) and all(isinstance(m, list) and len(m) == 2 for m in marks):
-            self._marks = [(int(a), min(int(b), len(self.log))) for a, b in marks]
-        else:  # a plain record: the human's moves, without the log to cut back
-            self._marks = [(i, len(self.log)) for i, text in enumerate(record.moves)
-                           if parse_record_move(text)[0] == HUMAN]
+        human = [i for i, text in enumerate(record.moves) if parse_record_move(text)[0] == HUMAN]
+        marks = _read_marks(meta.get("marks"), set(human), len(self.log))
+        # a plain record (or marks that do not fit it): the human's moves, without the log to cut back
+        self._marks = marks if marks is not None else [(i, len(self.log)) for i in human]
         self._recorded = self.referee.is_over
         self._fresh = keep_previous
 
@@ -432,31 +468,62 @@ class Session:
 
     def take_back(self) -> bool:
         """Go back to just before the human's previous decision (the bots' replies go
-        too); the record keeps only the line played on.  Returns ``False`` (changing
-        nothing) when there is nothing to take back."""
-        if not self.can_take_back:
+        too); the record keeps only the line played on.  The cards the human has not
+        seen there (the stock, the others' hidden cards) are then dealt afresh,
+        consistently with all she has seen (:meth:`Referee.redeal_hidden`), so a card
+        she drew or saw turned after that decision is no more likely to come again
+        than any other unseen card.  Returns ``False`` (changing nothing) when there is
+        nothing to take back, or the game began from a position (no deck to deal
+        afresh; :meth:`why_no_take_back` says which)."""
+        if not self.can_take_back or self.record_from_position:
             return False
-        moves, log_len = self._marks.pop()
+        moves, log_len = self._marks[-1]
         self.referee.undo_to(moves)
+        rng = random.Random(derive_seed(self.seed, "take-back", self.games - 1, self.take_backs, moves))
+        try:
+            self.referee.redeal_hidden(HUMAN, rng)
+        except DeterminizeError:  # pragma: no cover - every dealt game has a consistent deal: its own
+            pass
+        self._marks.pop()
         self.referee.names = self.names
         del self.log[log_len:]
         self.take_backs += 1
         self.log.append(self._you(t(self.lang, "log.take_back", name=self.names[HUMAN])))
+        self.log.append(t(self.lang, "takeback.redealt"))
         self.agents = self._make_bots()
         return True
 
+    @property
+    def record_from_position(self) -> bool:
+        """Whether the game began from a position rather than a deal."""
+        return self.referee.record().position is not None
+
+    def why_no_take_back(self, lang: Lang | None = None) -> str:
+        """Why :meth:`take_back` takes nothing back, in a sentence."""
+        lang = lang or self.lang
+        if self.can_take_back and self.record_from_position:
+            return t(lang, "takeback.cannot")
+        return t(lang, "takeback.none")
+
     # ------------------------------------------------------------ hints
     def hint(self) -> Move | None:
-        """A bot's suggestion for the human (from the human's observation only)."""
+        """The expert bot's suggestion for the human (from the human's observation
+        only); ``None`` when it is not her turn.  One hint per position: it is worked
+        out once, with a seed derived from the position (:func:`position_seed`, also in
+        an unseeded game), and every later ask in that position gets the same move."""
         obs = self.observation()
         if not obs.legal or obs.to_act != HUMAN:
             return None
-        bot = make_bot(HINT_LEVEL, derive_seed(self.seed, "hint", self.games - 1, len(obs.history)))
-        return bot.act(obs)
+        seed = position_seed(self.seed, "hint", obs)
+        if self._hint is not None and self._hint[0] == seed:
+            return self._hint[1]
+        move = make_bot(HINT_LEVEL, seed).act(obs)
+        self._hint = (seed, move)
+        return move
 
     def hint_text(self, lang: Lang | None = None) -> str | None:
-        """The hint and why, in a sentence ("Hint: legg 7♠. 7♠ er det laveste kortet ditt
-        som slår."); ``None`` when it is not the human's turn."""
+        """The hint (:meth:`hint`) and why, in a sentence ("Hint: legg 7♠. 7♠ er det
+        laveste kortet ditt som slår."); ``None`` when it is not the human's turn."""
         lang = lang or self.lang
         move = self.hint()
         if move is None:
@@ -516,9 +583,12 @@ class Session:
                             lost=HUMAN in outcome.losers, blodmattis=HUMAN in outcome.blodmattis, place=place,
                             take_backs=self.take_backs)
         try:
-            record_game(result, self.stats_path)
-        except OSError:
-            pass  # statistics are a nicety: a read-only disk must not stop the game
+            aside = record_game(result, self.stats_path)
+        except OSError as e:  # statistics are a nicety: a full or read-only disk must not stop the game
+            self.log.append(t(self.lang, "stats.not_saved", why=os_error_words(e, self.lang)))
+            return
+        if aside is not None:
+            self.log.append(t(self.lang, "stats.moved_aside", path=str(aside)))
 
     # ------------------------------------------------------------ saving
     def session_data(self) -> dict[str, Any]:
@@ -543,6 +613,20 @@ class Session:
         path = atomic_write(self.path, self.record_text(), keep=KEEP if self._fresh and not self._auto else 0)
         self._fresh = False
         return path
+
+    def try_save(self, key: str = "save.failed") -> str | None:
+        """:meth:`save`, saying in one line why it failed (a full or read-only disk, a
+        path that is not a regular file) instead of raising; the game stays in memory,
+        the file that was there is untouched, and the next save tries again.  ``None``:
+        saved.  ``key``: the catalogue line to say it with (``save.failed``,
+        ``save.failed_quit``, ``save.lost``)."""
+        try:
+            self.save()
+        except OSError as e:
+            self.save_error = t(self.lang, key, path=str(self.path), why=os_error_words(e, self.lang))
+            return self.save_error
+        self.save_error = None
+        return None
 
     def kept_path(self) -> Path:
         """Where the first save of a new game keeps the previous one."""

@@ -92,7 +92,7 @@ def settings_from_json(data: Any) -> Settings:
     if lang not in ("nb", "en"):
         raise ValueError(f"lang must be nb or en, not {lang!r}")
     rules = data.get("rules", default.rules)
-    if rules not in PRESETS:
+    if not isinstance(rules, str) or rules not in PRESETS:
         raise ValueError(f"unknown rules {rules!r}")
     overrides = data.get("overrides", {})
     if not isinstance(overrides, dict) or not all(isinstance(k, str) for k in overrides):
@@ -124,6 +124,8 @@ def read_settings(path: Path | None = None) -> tuple[Settings, str | None]:
     """The settings and, when the file is broken, why (the defaults are returned then,
     and the file is left untouched)."""
     p = path or settings_path()
+    if p.exists() and not p.is_file():
+        return Settings(), f"{p} is not a regular file"
     try:
         text = p.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -134,6 +136,8 @@ def read_settings(path: Path | None = None) -> tuple[Settings, str | None]:
         return settings_from_json(json.loads(text)), None
     except ValueError as e:
         return Settings(), f"{p}: {e}"
+    except RecursionError:  # JSON nested thousands deep
+        return Settings(), f"{p}: nested too deep"
 
 
 def load_settings(path: Path | None = None) -> Settings:

@@ -5,8 +5,11 @@ One entry per game in ``$XDG_DATA_HOME/mattis/stats.json``
 were in force), the players, the bot levels, whether the player lost (and whether as
 Blodmattis), the player's place and how many moves were taken back.  The session
 records a game when it ends (:func:`record_game`); the in-game screen and ``mattis
-stats`` show :func:`stats_lines`.  A broken file is never overwritten: it is set
-aside as ``stats.json.broken`` and a new one is started.
+stats`` show :func:`stats_lines`.  A broken file (not JSON, not a statistics file, or
+an entry that does not read) is never overwritten nor thinned out: when the next game
+is recorded it is set aside as ``stats.json.broken`` (``.broken-2`` ... when that is
+taken), a new one is started, and the session says so in a line; ``mattis stats``
+reading it says so in one line and leaves it alone (:func:`read_results`).
 """
 
 from __future__ import annotations
@@ -22,6 +25,10 @@ from typing import Any
 from ..core.cards import Lang
 from ..core.text import say
 from ..play import atomic_write
+from ..play.saving import NotARegularFile, os_error_words, set_aside
+
+MAX_STATS_BYTES = 64 * 1024 * 1024
+"""The largest statistics file read (a game's entry is about 200 bytes)."""
 
 
 @dataclass(frozen=True)
@@ -51,48 +58,84 @@ def stats_path() -> Path:
 
 
 def _from_json(item: Any) -> GameResult | None:
-    if not isinstance(item, dict):
+    """One stored entry, or ``None`` when it does not read as one."""
+    if not isinstance(item, dict) or not all(k in item for k in ("rules", "house_rules", "players", "bots", "lost")):
         return None
     try:
         result = GameResult(**{k: item[k] for k in GameResult.__dataclass_fields__ if k in item})
     except TypeError:
         return None
-    if not isinstance(result.rules, str) or not isinstance(result.players, int) or not isinstance(result.lost, bool):
-        return None
-    return result
+    ok = (isinstance(result.rules, str) and isinstance(result.house_rules, bool) and whole(result.players)
+          and isinstance(result.bots, str) and isinstance(result.lost, bool) and isinstance(result.blodmattis, bool)
+          and (result.place is None or whole(result.place)) and whole(result.take_backs)
+          and isinstance(result.when, (int, float)) and not isinstance(result.when, bool))
+    return result if ok else None
+
+
+def whole(x: object) -> bool:
+    """A whole number (not a bool)."""
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+class StatsFileError(ValueError):
+    """The statistics file does not read (the reason in a few words)."""
+
+
+def read_results(path: Path | None = None) -> list[GameResult]:
+    """Every stored result; a missing file: none.  Raises :class:`StatsFileError`
+    when the file is there but does not read whole (not JSON, not a statistics file,
+    an entry that is not a game), and :class:`OSError` when it cannot be read."""
+    p = path or stats_path()
+    if not p.exists() and not p.is_symlink():
+        return []
+    if not p.is_file():
+        raise StatsFileError("not a regular file")
+    if p.stat().st_size > MAX_STATS_BYTES:
+        raise StatsFileError("too large")
+    try:
+        raw = p.read_bytes()
+    except FileNotFoundError:
+        return []
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        raise StatsFileError("not JSON") from None
+    games = data.get("games") if isinstance(data, dict) else None
+    if not isinstance(games, list):
+        raise StatsFileError("not a statistics file")
+    results = [_from_json(g) for g in games]
+    if any(r is None for r in results):
+        raise StatsFileError("an entry is not a game")
+    return [r for r in results if r is not None]
 
 
 def load_results(path: Path | None = None) -> list[GameResult]:
-    """Every stored result (a missing or unreadable file: none; entries that do not
-    read are skipped)."""
-    p = path or stats_path()
+    """Every stored result (a missing or unreadable file: none)."""
     try:
-        data = json.loads(p.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError):
+        return read_results(path)
+    except (OSError, StatsFileError):
         return []
-    games = data.get("games") if isinstance(data, dict) else None
-    if not isinstance(games, list):
-        return []
-    return [r for r in map(_from_json, games) if r is not None]
 
 
-def record_game(result: GameResult, path: Path | None = None) -> None:
-    """Add one finished game to the statistics (atomically; a file that does not read is
-    kept as ``<name>.broken`` rather than overwritten)."""
+def record_game(result: GameResult, path: Path | None = None) -> Path | None:
+    """Add one finished game to the statistics (atomically).  A file that does not
+    read whole is first set aside (``<name>.broken``, never overwritten) and a new one
+    started; returns where it went then (``None``: nothing was set aside).  Raises
+    :class:`OSError` when the file cannot be read or written (it is untouched then)."""
     p = path or stats_path()
-    results: list[GameResult] = []
-    if p.exists():
-        try:
-            data = json.loads(p.read_text(encoding="utf-8"))
-            if not isinstance(data, dict) or not isinstance(data.get("games"), list):
-                raise ValueError("not a statistics file")
-            results = [r for r in map(_from_json, data["games"]) if r is not None]
-        except (OSError, UnicodeDecodeError, ValueError):
-            os.replace(p, p.with_name(p.name + ".broken"))
+    aside: Path | None = None
+    try:
+        results = read_results(p)
+    except StatsFileError:
+        if not p.is_file():
+            raise NotARegularFile(p) from None
+        results = []
+        aside = set_aside(p)
     if not result.when:
         result = GameResult(**{**asdict(result), "when": time.time()})
     results.append(result)
     atomic_write(p, json.dumps({"version": 1, "games": [asdict(r) for r in results]}, ensure_ascii=False))
+    return aside
 
 
 def _loser_word(rules: str, lang: Lang) -> str:
@@ -102,7 +145,12 @@ def _loser_word(rules: str, lang: Lang) -> str:
 def stats_lines(lang: Lang, path: Path | None = None) -> list[str]:
     """The statistics in words: games played and lost in all, then per rule set and per
     bot level (what the in-game screen and ``mattis stats`` show)."""
-    results = load_results(path)
+    p = path or stats_path()
+    try:
+        results = read_results(p)
+    except (OSError, StatsFileError) as e:
+        why = str(e) if isinstance(e, StatsFileError) else os_error_words(e, lang)
+        return [say("stats.unreadable", lang, path=str(p), why=why)]
     if not results:
         return [say("stats.none", lang)]
     lines = [say("stats.total", lang, games=len(results), lost=sum(r.lost for r in results))]
@@ -136,4 +184,5 @@ def _keys() -> frozenset[str]:
     return frozenset(TEXT)
 
 
-__all__ = ["GameResult", "load_results", "record_game", "stats_lines", "stats_path"]
+__all__ = ["GameResult", "StatsFileError", "load_results", "read_results", "record_game", "stats_lines",
+           "stats_path"]
