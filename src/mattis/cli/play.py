@@ -145,7 +145,7 @@ def run(args: argparse.Namespace) -> int:
             raise CliError(f"the game in {saved.path} is already over; start a new one with: mattis play")
     elif not fresh_flags and not args.new and not args.save:
         unfinished = saved_games()
-        if unfinished and not plain:
+        if unfinished and (not plain or sys.stdin.isatty()):  # piped moves are not an answer
             newest = unfinished[0]
             try:
                 answer = input(t(newest.lang or lang, "resume.offer", what=newest.describe(newest.lang or lang)))
@@ -180,7 +180,7 @@ def run(args: argparse.Namespace) -> int:
     if save_path is not None and save_path.is_dir():
         raise CliError(f"--save {save_path} is a folder; give a file name")
     session = Session(rules=rules, players=players, levels=levels, lang=lang, seed=_seed(args.seed),
-                      save_path=save_path, names=names, stats_path=stats_path())
+                      save_path=save_path, names=names, stats_path=stats_path(), plain=plain)
     name = args.name if args.name is not None else settings.name
     if name.strip() and saved is None:
         session.names[0] = name.strip()[:20]

@@ -53,8 +53,11 @@ from .render import (
     cards_label,
     end_lines,
     hand_order,
+    known_count_text,
+    last_trick_in_phase1,
     legal_cards,
     move_label,
+    no_cards_text,
     phase_text,
     player_rows,
     rules_lines,
@@ -482,7 +485,7 @@ class MattisApp(App[Path | None]):
         rows = player_rows(shown, self.session.names, lang, known_limit=known)
         for seat, (name, hand, pile, tricks_won, status) in enumerate(rows):
             if count_only and seat != obs.seat and obs.known[seat]:
-                status = f"{status} {t(lang, 'tui.known_count', n=len(obs.known[seat]))}".strip()
+                status = f"{status} {known_count_text(len(obs.known[seat]), lang)}".strip()
             mark = "▶ " if obs.to_act == seat else "  "
             style = "bold #ffe08a" if obs.to_act == seat else ""
             table.add_row(Text(mark + name, style=style), hand, pile, tricks_won, status)
@@ -501,7 +504,7 @@ class MattisApp(App[Path | None]):
         if lingering and obs.last_trick is not None:
             # The trick just completed stays on the table, with who took it, until the next card.
             seat, cards = obs.last_trick
-            key = "tui.table.took1" if obs.phase is PHASE1 else "tui.table.took2"
+            key = "tui.table.took1" if last_trick_in_phase1(obs) else "tui.table.took2"
             out = Text(t(lang, key, name=names[seat]) + "\n", style="italic")
             for line in cards_rows(cards, compact=True):
                 out.append_text(line)
@@ -668,7 +671,7 @@ class MattisApp(App[Path | None]):
         elif h.cards:
             self.submit(play(h.cards[h.cursor]))
         else:
-            self.say(t(self.lang, "err.no_cards"))
+            self.say(no_cards_text(self.session.observation(), self.lang))
 
     def action_chance(self) -> None:
         self.submit(CHANCE)
@@ -693,7 +696,9 @@ class MattisApp(App[Path | None]):
                                        start=taken[-1] if taken else None))
 
     def action_rules(self) -> None:
-        self.push_screen(InfoScreen(rules_lines(self.session.rules, self.lang), t(self.lang, "info.close")))
+        s = self.session
+        lines = rules_lines(s.rules, self.lang, s.observation(), s.names)
+        self.push_screen(InfoScreen(lines, t(self.lang, "info.close")))
 
     def action_hint(self) -> None:
         """The expert bot's suggestion and why, with the card put under the cursor."""

@@ -210,7 +210,7 @@ class PlainGame:
                 elif result == "last":
                     self.say(last_trick_text(obs, s.names, lang, codes=False))
                 elif result == "rules":
-                    for line in rules_lines(s.rules, lang):
+                    for line in rules_lines(s.rules, lang, obs, s.names):
                         self.say(line)
                 elif result == "status":
                     self.status(obs)
