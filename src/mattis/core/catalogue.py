@@ -359,17 +359,20 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "plain.again": ("Spille igjen? (ja/nei)", "Play again? (yes/no)"),
     "plain.again_help": ("Svar ja eller nei.", "Answer yes or no."),
     "plain.illegal": ("Ikke lov: {reason}.", "Not allowed: {reason}."),
-    "plain.bad_input": ("Forstod ikke «{text}». Skriv et kort (4♣ eller 4C), en serie (5♥ 6♥ 7♥), sjanse, "
+    "plain.bad_input": ("Forstod ikke «{text}». Skriv et kort (4♣, 4C eller kløver 4), en serie (5♥ 6♥ 7♥), sjanse, "
                         "ta opp, et tall fra listen eller hjelp.",
-                        "Did not understand \"{text}\". Type a card (4♣ or 4C), a sequence (5♥ 6♥ 7♥), chance, "
+                        "Did not understand \"{text}\". Type a card (4♣, 4C or four of clubs), "
+                        "a sequence (5♥ 6♥ 7♥), chance, "
                         "pickup, a number from the list, or help."),
     "plain.bad_number": ("Velg et tall fra 1 til {n}.", "Choose a number from 1 to {n}."),
-    "plain.help": ("Svar med et kort (4♣ eller 4C, 10♠ eller TS), en serie (5♥ 6♥ 7♥), «sjanse», «ta opp» "
+    "plain.help": ("Svar med et kort (4♣ eller 4C, 10♠ eller TS, ruter 3, kløver dame), "
+                   "en serie (5♥ 6♥ 7♥), «sjanse», «ta opp» "
                    "eller tallet foran et valg.\nKommandoer: hint, angre (ta tilbake trekket ditt), siste "
                    "(siste stikk), regler, lær (slik spiller du), statistikk, status, avslutt (lagrer). "
                    "Kort skrives med valør (2-10, J, Q, K, A) og farge (♣ eller C kløver, ♦ eller D ruter, "
                    "♥ eller H hjerter, ♠ eller S spar).",
-                   "Answer with a card (4♣ or 4C, 10♠ or TS), a sequence (5♥ 6♥ 7♥), \"chance\", \"pickup\" "
+                   "Answer with a card (4♣ or 4C, 10♠ or TS, three of diamonds, queen of clubs), "
+                   "a sequence (5♥ 6♥ 7♥), \"chance\", \"pickup\" "
                    "or the number in front of a choice.\nCommands: hint, back (take back your move), last (last "
                    "trick), rules, learn (how to play), stats, status, quit (saves). Cards are rank (2-10, J, Q, "
                    "K, A) then suit (♣ or C clubs, ♦ or D diamonds, ♥ or H hearts, ♠ or S spades)."),
