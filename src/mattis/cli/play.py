@@ -41,6 +41,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="continue an unfinished game: its number in --list (default 1, the newest), "
                              "its name, or a game file")
     parser.add_argument("--list", action="store_true", help="list the unfinished games and exit")
+    parser.add_argument("--discard", metavar="GAME", default=None,
+                        help="throw away an unfinished game: its number in --list or its name (only games "
+                             "in the games folder), and exit")
     parser.add_argument("--new", action="store_true",
                         help="start a new game without offering to continue an unfinished one")
     parser.add_argument("--save", metavar="FILE", default=None,
@@ -98,8 +101,33 @@ def _list(lang: Lang) -> int:
         return 0
     for i, game in enumerate(games, 1):
         print(f"{i}. {game.name}: {game.describe(lang)}  ({game.path})")
-    print(("continue one with: mattis play --resume NUMBER" if lang == "en"
-           else "fortsett et av dem med: mattis play --resume NUMMER") + f"   [{games_folder()}]")
+    print(("continue one with: mattis play --resume NUMBER; throw one away with: mattis play --discard NUMBER"
+           if lang == "en" else "fortsett et av dem med: mattis play --resume NUMMER; kast et med: mattis play "
+           "--discard NUMMER") + f"   [{games_folder()}]")
+    return 0
+
+
+def _discard(what: str, lang: Lang) -> int:
+    """Throw away one unfinished game of the games folder (never a file elsewhere)."""
+    from ..tui.session import find_saved, games_folder, read_saved
+
+    folder = games_folder()
+    try:
+        path = find_saved(what, folder)
+    except RecordError as e:
+        raise CliError(f"cannot discard {what}: {e}") from None
+    if path.resolve().parent != folder.resolve():
+        raise CliError(f"--discard only throws away games in {folder} (see mattis play --list); "
+                       f"{path} is not one")
+    try:
+        what_it_was = read_saved(path).describe(lang)
+    except (ValueError, RecordError):
+        what_it_was = path.name
+    try:
+        path.unlink()
+    except OSError as e:
+        raise CliError(f"cannot discard {path}: {e.strerror}") from None
+    print(f"discarded {path.name}: {what_it_was}" if lang == "en" else f"kastet {path.name}: {what_it_was}")
     return 0
 
 
@@ -123,6 +151,8 @@ def run(args: argparse.Namespace) -> int:
         print(t(lang, "settings.broken", why=broken), file=sys.stderr)
     if args.list:
         return _list(lang)
+    if args.discard is not None:
+        return _discard(args.discard, lang)
     if args.delay is not None and args.delay < 0:
         raise CliError("--delay must be 0 or more seconds")
     plain = args.plain
