@@ -75,3 +75,34 @@ def test_plain_mode_at_a_terminal_offers_to_continue_the_newest_game(
     assert "Continue it? (yes/no)" in out or "Fortsette det? (ja/nei)" in out
     assert "The game goes on where it stopped." in out or "Spillet fortsetter der det slapp." in out
     assert len(saved_games()) == 3 and saved_games()[0].path == newest.path
+
+
+def test_analyze_answers_in_the_saved_games_language_and_you_are_mattis(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import random
+
+    from mattis.core import preset
+    from mattis.tui.session import Session
+
+    for seed in range(40):
+        s = Session(rules=preset("mattis"), players=2, levels=["easy"] * 2, lang="nb", seed=seed,
+                    save_path=tmp_path / "nb.json")
+        s.start()
+        rng = random.Random(seed)
+        while not s.over:
+            s.run_bots()
+            if not s.over:
+                assert s.try_move(rng.choice(s.observation().legal)) is None
+        outcome = s.referee.outcome
+        if outcome is not None and outcome.mattis == 0:
+            break
+    else:
+        pytest.fail("the human lost none of 40 games")
+    s.save()
+    capsys.readouterr()
+    assert main(["analyze", str(s.path), "--budget", "1", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "Gjennomgang av spillet for deg" in out and "Du er Mattis!" in out
+    assert main(["analyze", str(s.path), "--budget", "1", "--quiet", "--lang", "en", "--seat", "0"]) == 0
+    out = capsys.readouterr().out
+    assert "Review of the game for you" in out and "You are Mattis!" in out and "You is" not in out

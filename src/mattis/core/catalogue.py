@@ -122,6 +122,8 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "loser.blodmattis": ("Blodmattis", "Blodmattis"),
     "end.loser.mattis": ("{name} er Mattis!", "{name} is Mattis!"),
     "end.loser.skitgubbe": ("{name} er skitgubben!", "{name} is the skitgubbe!"),
+    "end.loser_you.mattis": ("{name} er Mattis!", "{name} are Mattis!"),
+    "end.loser_you.skitgubbe": ("{name} er skitgubben!", "{name} are the skitgubbe!"),
     # -- a move as a log line (core.text.describe_move); English verbs agree with "You"
     "moved.play": ("{name} legger {card}", "{name} plays {card}"),
     "moved.play_you": ("{name} legger {card}", "{name} play {card}"),

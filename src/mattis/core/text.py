@@ -115,14 +115,17 @@ def loser_word(rules: Rules, lang: Lang = "en", blodmattis: bool = False) -> str
 
 
 def loser_sentence(rules: Rules, name: str, lang: Lang = "en") -> str:
-    """The line that names the loser: "Per er skitgubben!", "Du er Mattis!" (English
-    verbs agreeing with "You" are the front end's business).
+    """The line that names the loser: "Per er skitgubben!", "Du er Mattis!", "You are
+    Mattis!" (the verb agrees with "You").
 
     >>> from .rules import preset
     >>> loser_sentence(preset("skitgubbe"), "Per", "nb"), loser_sentence(preset("hund"), "Du", "nb")
     ('Per er skitgubben!', 'Du er Mattis!')
+    >>> loser_sentence(preset("mattis"), "You", "en"), loser_sentence(preset("mattis"), "Cato", "en")
+    ('You are Mattis!', 'Cato is Mattis!')
     """
-    return say(f"end.loser.{loser_term(rules)}", lang, name=name)
+    you = "_you" if name == say("word.you", lang) else ""
+    return say(f"end.loser{you}.{loser_term(rules)}", lang, name=name)
 
 
 def list_cards(cards: Sequence[Card], lang: Lang) -> str:
