@@ -33,7 +33,8 @@ from .render import (
     trump_text,
     turn_text,
 )
-from .session import Session
+from .review_words import BUDGET, player_review_lines
+from .session import HUMAN, Session
 from .stats import stats_lines
 
 RESUMED_LOG = 12
@@ -58,6 +59,7 @@ MOVE_WORDS: dict[str, Move] = {
     "chance": CHANCE, "sjanse": CHANCE,
     "pickup": PICKUP, "ta opp": PICKUP, "taopp": PICKUP, "pick up": PICKUP,
 }
+ANALYSE = {"a", "analyse", "analyser", "analyze", "analysere", "gjennomgang", "review"}
 YES = {"y", "yes", "j", "ja", "new", "ny", "again", "igjen"}
 NO = {"n", "no", "nei", "quit", "avslutt", "q", "exit"}
 
@@ -175,6 +177,29 @@ class PlainGame:
                                 for i, m in enumerate(ordered_moves(obs), 1))
             self.say(f"{t(lang, 'label.choices')}: {choices}")
 
+    def analyse(self) -> None:
+        """The finished game reviewed for the player (the chart, the costliest choices in
+        words, then every choice), with its progress on one line."""
+        from ..lab.review import ReviewError, review
+
+        s = self.session
+        lang = s.lang
+
+        def progress(done: int, total: int) -> None:
+            self.out.write("\r" + t(lang, "review.progress", done=done, total=total))
+            self.out.flush()
+
+        try:
+            rv = review(s.referee.record(), HUMAN, BUDGET, seed=0, names=list(s.names), lang=lang,
+                        progress=progress)
+        except ReviewError as e:
+            self.say()
+            self.say(t(lang, "analyse.failed", detail=str(e)))
+            return
+        self.say()
+        for line in player_review_lines(rv, lang):
+            self.say(line)
+
     def run(self) -> int:
         """Play until the user quits or input ends; the record is saved either way."""
         s = self.session
@@ -197,12 +222,15 @@ class PlainGame:
                     self.say(line)
                 self.say(t(lang, "saved", path=str(s.save_path)))
                 for _ in range(BAD_AGAIN):
-                    answer = self.ask(t(lang, "plain.again") + " ")
+                    answer = self.ask(t(lang, "plain.again_analyse") + " ")
                     if answer is None or answer.lower() in NO:
                         return 0
                     if answer.lower() in YES:
                         s.next_game()
                         break
+                    if answer.lower() in ANALYSE:
+                        self.analyse()
+                        continue
                     self.say(t(lang, "plain.again_help"))
                 else:
                     return 0

@@ -378,7 +378,8 @@ class Session:
         levels = [t(lang, f"level.{lv}") if f"level.{lv}" in TEXT else lv
                   for s, lv in enumerate(self.levels) if s != HUMAN]
         if len(set(levels)) == 1:
-            bots = t(lang, "log.welcome.bots", n=len(levels), level=levels[0])
+            bots = t(lang, "log.welcome.bot" if len(levels) == 1 else "log.welcome.bots", n=len(levels),
+                     level=levels[0])
         else:
             bots = t(lang, "log.welcome.bots_mixed", levels=", ".join(levels))
         how = t(lang, "log.welcome.plain" if self.plain else "log.welcome.tui")
