@@ -192,3 +192,34 @@ def test_a_rank_alone_names_the_one_playable_card_of_that_rank(tmp_path: Path) -
     same = [c for c in singles if c % 13 == card % 13]
     assert card_in_words([rank_word], obs) == (card if len(same) == 1 else None)
     assert card_in_words(["ruter", "spar", "3"], obs) is None and card_in_words(["hund"], obs) is None
+
+
+def test_two_card_tricks_say_who_the_led_card_goes_to(tmp_path: Path) -> None:
+    from mattis.tui.render import goes_to_text, table_lines
+
+    said = 0
+    for seed in range(6):
+        s = _session(tmp_path, "mattis", seed)
+        rng = random.Random(seed)
+        for _ in range(40):
+            if s.over:
+                break
+            obs = s.observation()
+            text = goes_to_text(obs, s.names, "nb")
+            if len(obs.table1) == 1 and not obs.fighters and obs.to_act not in (None, obs.table1[0][0]):
+                leader, to = obs.table1[0][0], obs.to_act
+                assert to is not None
+                assert text == f"{s.names[leader]} spiller ut til {s.names[to] if to else 'deg'}."
+                assert text in table_lines(obs, s.names, "nb")
+                said += 1
+            else:
+                assert text is None
+            if s.bot_to_act:
+                s.bot_step()
+            else:
+                assert s.try_move(rng.choice(obs.legal)) is None
+    assert said >= 10
+    # all-play tricks (Hund): every player lays, so no one is named
+    h = _session(tmp_path, "hund", 1)
+    h.run_bots()
+    assert goes_to_text(h.observation(), h.names, "nb") is None

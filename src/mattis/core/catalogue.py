@@ -99,6 +99,7 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "info.aside": ("Lagt bort: {n}", "Set aside: {n}"),
     "info.out": ("Ute av spillet: {n}", "Out of play: {n}"),
     "table.empty": ("tomt", "empty"),
+    "table.goes_to": ("{leader} spiller ut til {name}.", "{leader} leads to {name}."),
     "table.fight": ("Det er {fight} mellom {names}!", "There is a {fight} between {names}!"),
     "table.need": ("{have} av {need} kort lagt i avstikket", "{have} of {need} cards laid in the avstikk"),
     # -- a seat's standing

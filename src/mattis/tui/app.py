@@ -52,6 +52,7 @@ from .i18n import t
 from .render import (
     cards_label,
     end_lines,
+    goes_to_text,
     hand_order,
     known_count_text,
     last_trick_in_phase1,
@@ -532,6 +533,10 @@ class MattisApp(App[Path | None]):
         out.no_wrap = True
         out.overflow = "crop"
         sep = "\n" if compact else "\n\n"
+        goes = goes_to_text(obs, names, lang)
+        if goes:
+            out.append(sep)
+            out.append(goes, style="italic")
         if obs.phase is PHASE1 and obs.fighters:
             word = "term." + fight_term(obs.rules)
             fighters = [as_object(names[s], lang) for s in obs.fighters]

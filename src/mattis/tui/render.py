@@ -19,6 +19,7 @@ from ..core import (
     Observation,
     Rules,
     Termination,
+    Tricks,
     card_code,
     card_name,
     card_symbol,
@@ -129,6 +130,9 @@ def table_lines(obs: Observation, names: Sequence[str], lang: Lang, codes: bool 
         if not obs.table1:
             return [t(lang, "table.empty")]
         lines = [f"{names[s]}: {card_label(c, codes)}" for s, c in obs.table1]
+        goes = goes_to_text(obs, names, lang)
+        if goes:
+            lines.append(goes)
         if obs.fighters:
             word = "term." + fight_term(obs.rules)
             lines.append(t(lang, "table.fight", fight=t(lang, word),
@@ -140,6 +144,19 @@ def table_lines(obs: Observation, names: Sequence[str], lang: Lang, codes: bool 
     if obs.trick_need:
         lines.append(t(lang, "table.need", have=len(obs.table2), need=obs.trick_need))
     return lines
+
+
+def goes_to_text(obs: Observation, names: Sequence[str], lang: Lang) -> str | None:
+    """In two-card tricks (``tricks=pair``), who the led card goes to: "Cato spiller ut
+    til deg." while the answer is awaited; ``None`` otherwise."""
+    if (obs.rules.tricks is not Tricks.PAIR or obs.phase is not PHASE1 or len(obs.table1) != 1
+            or obs.fighters or obs.to_act is None):
+        return None
+    leader = obs.table1[0][0]
+    if obs.to_act == leader:
+        return None
+    return fix_you(t(lang, "table.goes_to", leader=names[leader], name=as_object(names[obs.to_act], lang)),
+                   names[obs.seat], lang)
 
 
 def join_names(items: Sequence[str], lang: Lang) -> str:
