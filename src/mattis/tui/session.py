@@ -562,7 +562,7 @@ class Session:
         obs = self.referee.observation(HUMAN)
         lines = []
         if self.rules.empty_hand is EmptyHand.PICK_UP:
-            for s in obs.in_game:
+            for s in sorted(obs.still_in):
                 if obs.hand_counts[s] == 0:
                     lines.append(self._you(t(self.lang, "log.bordmattis", name=self.names[s])))
         leader = self.referee.to_act
