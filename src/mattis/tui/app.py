@@ -275,7 +275,7 @@ class MattisApp(App[Path | None]):
     .-compact #log { min-height: 0; }
     .-compact #hand-box { max-height: 5; }
     .-compact #buttons { display: none; }
-    .-compact #message { max-height: 1; }
+    .-compact #message { max-height: 2; }
     .-tiny #small { display: block; }
     .-tiny #top, .-tiny #house, .-tiny #middle, .-tiny #log, .-tiny #turn, .-tiny #hand-box,
     .-tiny #message, .-tiny #buttons, .-tiny #keys { display: none; }
