@@ -203,7 +203,7 @@ def _with(option: str, value: object) -> Rules:
 def test_the_rules_in_force_name_every_value(option: str, value: object, lang: Lang) -> None:
     """Every value of every option of the table is said in words (never an identifier,
     never the engine's cap) in the rules in force, and how to play renders under it."""
-    from mattis.core.text import how_to_play, rules_in_words
+    from mattis.core.text import how_to_play, leader2_key, option_applies, rules_in_words
 
     rules = _with(option, value)
     words = dict(rules_in_words(rules, lang))
@@ -211,8 +211,13 @@ def test_the_rules_in_force_name_every_value(option: str, value: object, lang: L
         assert not SNAKE.search(label) and not SNAKE.search(said), (label, said)
         assert str(rules.phase2_cap) not in said
     assert say("opt.phase2_cap", lang) not in words
-    if option != "ties":  # the fight has the variant's own word
-        assert words[option_label(option, lang)] == option_value_text(option, value, lang)
+    label = option_label(option, lang)
+    if not option_applies(rules, option) and option not in rules.overrides():
+        assert label not in words  # an option that cannot change this game is not listed
+    elif option == "leader2" and leader2_key(rules) == "last_drawer":
+        assert words[label] == say("lead2.last_drawer", lang)
+    elif option != "ties":  # the fight has the variant's own word
+        assert words[label] == option_value_text(option, value, lang)
     parts = how_to_play(rules, lang)
     assert parts and all(h and p for h, p in parts)
     assert not CARD_CODE.search(" ".join(p for _, p in parts))

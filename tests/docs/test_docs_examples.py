@@ -11,8 +11,9 @@ The convention (README, "Development"):
 * ``<!-- example: skip REASON -->`` before a block leaves it out, with its reason
   (e.g. an optional heavy dependency such as sb3-contrib); ``<!-- example: slow -->``
   runs it only in the slow tier.
-* Never run, whatever the block: ``pip install`` (the test runs in the installed
-  environment) and ``bash .ci/run`` (CI itself).  ``mattis serve`` is started, must
+* Never run, whatever the block: ``pip install`` and ``./play`` (which installs into
+  a venv of its own; the test runs in the installed environment) and ``bash .ci/run``
+  (CI itself).  ``mattis serve`` is started, must
   answer over HTTP, and is stopped (on a free port in place of the one written).
 
 Each command runs under ``bash`` with a temporary HOME and XDG folders, stdin closed,
@@ -43,7 +44,8 @@ SLOW = os.environ.get("MATTIS_SLOW") == "1" or "--slow" in sys.argv
 TIMEOUT = HUNG
 """How long an example may run before it counts as hung (tiers.HUNG; not a speed check)."""
 SHELLS = {"console", "sh", "bash", "shell"}
-NEVER = (re.compile(r"^pip3? install\b|^python3? -m pip install\b"), re.compile(r"^bash \.ci/run\b"))
+NEVER = (re.compile(r"^pip3? install\b|^python3? -m pip install\b"), re.compile(r"^bash \.ci/run\b"),
+         re.compile(r"^\./play\b"))
 
 
 @dataclass(frozen=True)

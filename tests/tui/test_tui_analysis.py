@@ -60,7 +60,10 @@ def test_analyse_from_the_end_screen_shows_the_review(tmp_path: Path, monkeypatc
             assert isinstance(screen, AnalysisScreen)
             await until(lambda: screen.result is not None, pilot)
             assert screen.result is not None
-            assert screen.result.startswith("Review of the game for you")
+            # for players first: the chart, the costliest choices in words; then the detail
+            assert screen.result.startswith("The chance to avoid being Mattis: You")
+            assert "Every choice, one by one:" in screen.result
+            assert "Review of the game for you" in screen.result.split("Every choice, one by one:")[1]
             assert "Forced moves" in screen.result
             await pilot.press("escape")
             await until(lambda: isinstance(app.screen, EndScreen), pilot)  # back to the end screen

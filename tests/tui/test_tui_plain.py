@@ -38,7 +38,7 @@ def test_piped_game_to_the_end(tmp_path: Path) -> None:
     out = proc.stdout
     assert "Commands: hint, back (take back your move), last (last trick), rules, learn (how to play)" in out
     # The answers left over after the game end it: "Play again?" is asked a few times, not hundreds.
-    assert 1 <= out.count("Play again? (yes/no)") <= 3
+    assert 1 <= out.count("Play again? (yes/no") <= 3
     assert out.count('Did not understand "XX"') == 1
     assert 'Did not understand "play 2Z"' in out
     assert "Choose a number from 1 to" in out

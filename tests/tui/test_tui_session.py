@@ -292,7 +292,7 @@ def test_mattis_stats_prints_the_statistics(capsys: pytest.CaptureFixture[str]) 
     record_game(GameResult("blodmattis", False, 3, "hard", lost=True, blodmattis=True))
     assert main(["stats", "--lang", "nb"]) == 0
     out = capsys.readouterr().out
-    assert "Spill spilt: 1. Tapt: 1." in out and "Av dem som Blodmattis: 1." in out
+    assert "Ferdige spill: 1. Tapt: 1." in out and "Av dem som Blodmattis: 1." in out
 
 
 # ---------------------------------------------------------------- command-line defects

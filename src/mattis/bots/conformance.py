@@ -40,7 +40,15 @@ from ..core.catalogue import TEXT
 from ..core.determinize import sample_state
 from ..core.observation import PHASE2
 from ..core.testing import all_card_masks
-from ..core.text import how_to_play, option_label, option_value_text, rules_in_words
+from ..core.text import (
+    how_to_play,
+    leader2_key,
+    option_applies,
+    option_label,
+    option_value_text,
+    rules_in_words,
+    say,
+)
 from .solver import Solver, TwoPlayerSolver, brute_force, two_player_exact, two_player_values
 
 Reference = Callable[[State, Move, State], None]
@@ -126,9 +134,16 @@ def check_words(rules: Rules) -> None:
             if not spec.shown:
                 continue
             label = option_label(spec.name, lang)
+            if not option_applies(rules, spec.name) and spec.name not in rules.overrides():
+                if label in shown:
+                    raise ConformanceError(f"words: the rules in words ({lang}) list {spec.name}, which "
+                                           "cannot change a game under these rules")
+                continue
             if label not in shown:
                 raise ConformanceError(f"words: the rules in words ({lang}) leave out {spec.name}")
             said = option_value_text(spec.name, getattr(rules, spec.name), lang)
+            if spec.name == "leader2" and leader2_key(rules) == "last_drawer":
+                said = say("lead2.last_drawer", lang)
             if spec.name != "ties" and shown[label] != said:  # ties: the variant's own fight word
                 raise ConformanceError(f"words: {spec.name} said as {shown[label]!r}, not {said!r}")
 

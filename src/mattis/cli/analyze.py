@@ -31,7 +31,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--budget", type=int, default=100, metavar="N",
                    help="playouts per legal move at each decision (default 100)")
     p.add_argument("--seed", default="0", metavar="S", help="seed of the review's sampling (default 0)")
-    p.add_argument("--lang", choices=("nb", "en"), default="en", help="language of the review")
+    p.add_argument("--lang", choices=("nb", "en"), default=None,
+                   help="language of the review (default: the saved game's, else en)")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
 
 
@@ -46,6 +47,17 @@ def record_names(path: str, players: int) -> list[str] | None:
         if isinstance(names, list) and len(names) == players and all(isinstance(x, str) for x in names):
             return list(names)
     return None
+
+
+def record_lang(path: str) -> Lang | None:
+    """The language a saved game was played in (its ``session``), if it says."""
+    try:
+        data: Any = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    session = data.get("session") if isinstance(data, dict) else None
+    lang = session.get("lang") if isinstance(session, dict) else None
+    return "nb" if lang == "nb" else "en" if lang == "en" else None
 
 
 def pick_seat(text: str | None, players: int, names: list[str]) -> int:
@@ -75,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
     from ..bots.evaluate import Budget
     from ..lab.review import ReviewError, review, review_chart, review_text
 
-    lang: Lang = args.lang
+    lang: Lang = args.lang or record_lang(args.file) or "en"
     if args.budget < 1:
         raise CliError("--budget must be 1 or more")
     try:
@@ -84,6 +96,9 @@ def run(args: argparse.Namespace) -> int:
     except RecordError as e:
         raise CliError(f"{args.file}: {e}") from None
     names = record_names(args.file, record.players) or seat_names(record.players, lang=lang)
+    # The human's "Du"/"You" in the review's language.
+    yous = {say("word.you", "nb"), say("word.you", "en")}
+    names = [say("word.you", lang) if n in yous else n for n in names]
     seat = pick_seat(args.seat, record.players, names)
     chart: Path | None = None
     if args.chart:

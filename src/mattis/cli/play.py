@@ -42,6 +42,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="continue an unfinished game: its number in --list (default 1, the newest), "
                              "its name, or a game file")
     parser.add_argument("--list", action="store_true", help="list the unfinished games and exit")
+    parser.add_argument("--discard", metavar="GAME", default=None,
+                        help="throw away an unfinished game: its number in --list or its name (only games "
+                             "in the games folder), and exit")
     parser.add_argument("--new", action="store_true",
                         help="start a new game without offering to continue an unfinished one")
     parser.add_argument("--save", metavar="FILE", default=None,
@@ -110,8 +113,33 @@ def _list(lang: Lang) -> int:
         return 0
     for i, game in enumerate(games, 1):
         print(f"{i}. {game.name}: {game.describe(lang)}  ({game.path})")
-    print(("continue one with: mattis play --resume NUMBER" if lang == "en"
-           else "fortsett et av dem med: mattis play --resume NUMMER") + f"   [{games_folder()}]")
+    print(("continue one with: mattis play --resume NUMBER; throw one away with: mattis play --discard NUMBER"
+           if lang == "en" else "fortsett et av dem med: mattis play --resume NUMMER; kast et med: mattis play "
+           "--discard NUMMER") + f"   [{games_folder()}]")
+    return 0
+
+
+def _discard(what: str, lang: Lang) -> int:
+    """Throw away one unfinished game of the games folder (never a file elsewhere)."""
+    from ..tui.session import find_saved, games_folder, read_saved
+
+    folder = games_folder()
+    try:
+        path = find_saved(what, folder)
+    except RecordError as e:
+        raise CliError(f"cannot discard {what}: {e}") from None
+    if path.resolve().parent != folder.resolve():
+        raise CliError(f"--discard only throws away games in {folder} (see mattis play --list); "
+                       f"{path} is not one")
+    try:
+        what_it_was = read_saved(path).describe(lang)
+    except (ValueError, RecordError):
+        what_it_was = path.name
+    try:
+        path.unlink()
+    except OSError as e:
+        raise CliError(f"cannot discard {path}: {e.strerror}") from None
+    print(f"discarded {path.name}: {what_it_was}" if lang == "en" else f"kastet {path.name}: {what_it_was}")
     return 0
 
 
@@ -135,6 +163,8 @@ def run(args: argparse.Namespace) -> int:
         print(t(lang, "settings.broken", why=broken), file=sys.stderr)
     if args.list:
         return _list(lang)
+    if args.discard is not None:
+        return _discard(args.discard, lang)
     if args.delay is not None and args.delay < 0:
         raise CliError("--delay must be 0 or more seconds")
     plain = args.plain
@@ -157,7 +187,7 @@ def run(args: argparse.Namespace) -> int:
             raise CliError(f"the game in {saved.path} is already over; start a new one with: mattis play")
     elif not fresh_flags and not args.new and not args.save:
         unfinished = saved_games()
-        if unfinished and not plain:
+        if unfinished and (not plain or sys.stdin.isatty()):  # piped moves are not an answer
             newest = unfinished[0]
             try:
                 answer = input(t(newest.lang or lang, "resume.offer", what=newest.describe(newest.lang or lang)))
@@ -192,7 +222,7 @@ def run(args: argparse.Namespace) -> int:
     if args.save:
         check_save_target(Path(args.save), args.force, is_game=_is_game)
     session = Session(rules=rules, players=players, levels=levels, lang=lang, seed=_seed(args.seed),
-                      save_path=save_path, names=names, stats_path=stats_path())
+                      save_path=save_path, names=names, stats_path=stats_path(), plain=plain)
     name = args.name if args.name is not None else settings.name
     if name.strip() and saved is None:
         session.names[0] = name.strip()[:20]

@@ -94,13 +94,14 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "label.log": ("Siste trekk", "Last moves"),
     "label.rules": ("Regler", "Rules"),
     "trump.face_down": ("ukjent, ligger med baksiden opp hos {name}", "unknown, lies face down with {name}"),
-    "trump.in_stock": ("ukjent (det siste kortet i bunken)", "unknown (the last card of the bunke)"),
+    "trump.in_stock": ("ukjent (det siste kortet i bunken)", "unknown (the last card of the stock)"),
     "info.stock": ("Bunken: {n}", "Bunke (stock): {n}"),
     "info.aside": ("Lagt bort: {n}", "Set aside: {n}"),
     "info.out": ("Ute av spillet: {n}", "Out of play: {n}"),
     "table.empty": ("tomt", "empty"),
+    "table.goes_to": ("{leader} spiller ut til {name}.", "{leader} leads to {name}."),
     "table.fight": ("Det er {fight} mellom {names}!", "There is a {fight} between {names}!"),
-    "table.need": ("{have} av {need} lagt til avstikket", "{have} of {need} laid for the avstikk"),
+    "table.need": ("{have} av {need} kort lagt i avstikket", "{have} of {need} cards laid in the avstikk"),
     # -- a seat's standing
     "status.finished": ("ferdig, {place}. plass", "out, place {place}"),
     "status.ranked": ("rangert som nr. {place} da spillet ble stoppet (ikke ute)",
@@ -122,6 +123,8 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "loser.blodmattis": ("Blodmattis", "Blodmattis"),
     "end.loser.mattis": ("{name} er Mattis!", "{name} is Mattis!"),
     "end.loser.skitgubbe": ("{name} er skitgubben!", "{name} is the skitgubbe!"),
+    "end.loser_you.mattis": ("{name} er Mattis!", "{name} are Mattis!"),
+    "end.loser_you.skitgubbe": ("{name} er skitgubben!", "{name} are the skitgubbe!"),
     # -- a move as a log line (core.text.describe_move); English verbs agree with "You"
     "moved.play": ("{name} legger {card}", "{name} plays {card}"),
     "moved.play_you": ("{name} legger {card}", "{name} play {card}"),
@@ -207,6 +210,8 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "val.empty_hand.loses": ("taper med en gang (Blodmattis)", "loses at once (Blodmattis)"),
     "val.empty_hand.safe": ("er ferdig", "is out"),
     "val.leader2.trump_holder": ("den som har trumfkortet", "the holder of the trump card"),
+    "lead2.last_drawer": ("den som fikk det siste kortet i bunken (trumfkortet)",
+                                "whoever got the last card of the stock (the trump card)"),
     "val.leader2.last_trick": ("den som vant siste stikk", "the last trick's winner"),
     "val.follow.free": ("stikk med høyere kort i fargen eller med trumf", "beat in the suit or trump"),
     "val.follow.void": ("følg farge hvis du kan; trumf bare når du ikke har fargen",
@@ -278,7 +283,24 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "move.play": ("legg {cards}", "play {cards}"),
     "move.chance": ("sjanse", "sjanse (chance)"),
     "move.pickup": ("ta opp", "pick up"),
-    "log.new_game": ("{dealer} gir til et nytt spill.", "{dealer} deals a new game."),
+    "log.new_game": ("Nytt spill: {dealer} gir.", "A new game: {dealer} deals."),
+    "log.welcome": ("Velkommen til {rules}! Giver: {dealer}. Du spiller mot {bots}. {how}",
+                    "Welcome to {rules}! Dealer: {dealer}. You play against {bots}. {how}"),
+    "log.welcome.bot": ("én bot på nivå {level}", "one bot of level {level}"),
+    "log.welcome.bots": ("{n} boter på nivå {level}", "{n} bots of level {level}"),
+    "log.welcome.bots_mixed": ("boter på nivå {levels}", "bots of levels {levels}"),
+    "log.welcome.tui": ("Trykk ? for å lære spillet, h for et hint.", "Press ? to learn the game, h for a hint."),
+    "log.welcome.plain": ("Skriv «lær» for å lære spillet, «hint» for et hint.",
+                          "Type \"learn\" to learn the game, \"hint\" for a hint."),
+    "log.last_card.last_card": ("Det siste kortet i bunken går til {name}, med baksiden opp: fargen blir trumf "
+                                "i fase 2.",
+                                "The last card of the stock goes to {name}, face down: its suit is trump in "
+                                "phase 2."),
+    "log.last_card.drawn": ("Det siste kortet i bunken, trumfkortet {card}, går til {name}.",
+                            "The last card of the stock, the trump card {card}, goes to {name}."),
+    "log.leads_phase2": ("{name} spiller ut først i fase 2.", "{name} leads first in phase 2."),
+    "log.bordmattis": ("{name} vant ingen kort i fase 1: bordmattis, tar opp først.",
+                       "{name} won no card in phase 1: bordmattis (table Mattis), to pick up first."),
     "log.wins_trick": ("{name} tar stikket.", "{name} wins the stikk (trick)."),
     "log.phase2": ("Fase 2 begynner. Trumf er {trump}.", "Phase 2 begins. Trump is {trump}."),
     "log.phase2_notrump": ("Fase 2 begynner.", "Phase 2 begins."),
@@ -290,7 +312,8 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
                        "{name}: no stikk won, Blodmattis (loses at once)!"),
     "last.none": ("Ingen stikk er ferdige ennå.", "No trick has been completed yet."),
     "last.phase1": ("Siste stikk: {name} tok {cards}.", "Last stikk (trick): {name} took {cards}."),
-    "last.phase2": ("Siste avstikk: {name} fullførte {cards}.", "Last avstikk: {name} completed {cards}."),
+    "last.phase2": ("Siste avstikk ({name} la det siste kortet): {cards}.",
+                    "Last avstikk ({name} laid the last card): {cards}."),
     "hint": ("Hint: {move}.", "Hint: {move}."),
     "hint.none": ("Ingen hint nå: det er ikke din tur.", "No hint now: it is not your turn."),
     "hint.keys": ("(Enter legger det som er merket)", "(Enter plays what is marked)"),
@@ -300,6 +323,9 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "err.not_your_turn": ("Vent, {name} er i tur.", "Wait, it is {name}'s turn."),
     "err.no_cards": ("Du har ingen kort: ta opp (p) eller sjanse (c).",
                      "You hold no cards: pick up (p) or take a sjanse (c)."),
+    "err.no_cards_pickup": ("Du har ingen kort: ta opp (p).", "You hold no cards: pick up (p)."),
+    "err.no_cards_now": ("Du har ingen kort nå.", "You hold no cards now."),
+    "err.no_cards_chance": ("Du har ingen kort: sjanse (c).", "You hold no cards: take a sjanse (c)."),
     "end.title": ("Spillet er over", "Game over"),
     "end.order": ("Rekkefølge:", "Finishing order:"),
     "end.loser_line": ("{place}. {name} ({loser})", "{place}. {name} ({loser})"),
@@ -308,8 +334,12 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "end.blodmattis_line": ("{name} (Blodmattis)", "{name} (Blodmattis)"),
     "end.no_loser.mattis": ("Ingen Mattis denne gangen.", "No Mattis this time."),
     "end.no_loser.skitgubbe": ("Ingen skitgubbe denne gangen.", "No skitgubbe this time."),
-    "end.tally.mattis": ("Ganger Mattis denne økten (Blodmattis teller med):",
-                         "Times Mattis this session (Blodmattis counts too):"),
+    "end.tally.mattis": ("Ganger Mattis denne økten:", "Times Mattis this session:"),
+    "end.tally.blodmattis": ("Ganger Mattis denne økten (Blodmattis teller med):",
+                             "Times Mattis this session (Blodmattis counts too):"),
+    "end.held": ("{name} satt igjen med {cards}.", "{name} ended with {cards} in hand."),
+    "end.held_count": ("{name} satt igjen med {n} kort.", "{name} ended with {n} cards in hand."),
+    "rules.last_drawer": ("Det siste kortet i bunken gikk til {name}.", "The last card of the stock went to {name}."),
     "end.tally.skitgubbe": ("Ganger skitgubben denne økten:", "Times the skitgubbe this session:"),
     "btn.lay": ("Legg", "Play"),
     "btn.rules": ("Regler", "Rules"),
@@ -333,17 +363,20 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "plain.again": ("Spille igjen? (ja/nei)", "Play again? (yes/no)"),
     "plain.again_help": ("Svar ja eller nei.", "Answer yes or no."),
     "plain.illegal": ("Ikke lov: {reason}.", "Not allowed: {reason}."),
-    "plain.bad_input": ("Forstod ikke «{text}». Skriv et kort (4♣ eller 4C), en serie (5♥ 6♥ 7♥), sjanse, "
+    "plain.bad_input": ("Forstod ikke «{text}». Skriv et kort (4♣, 4C eller kløver 4), en serie (5♥ 6♥ 7♥), sjanse, "
                         "ta opp, et tall fra listen eller hjelp.",
-                        "Did not understand \"{text}\". Type a card (4♣ or 4C), a sequence (5♥ 6♥ 7♥), chance, "
+                        "Did not understand \"{text}\". Type a card (4♣, 4C or four of clubs), "
+                        "a sequence (5♥ 6♥ 7♥), chance, "
                         "pickup, a number from the list, or help."),
     "plain.bad_number": ("Velg et tall fra 1 til {n}.", "Choose a number from 1 to {n}."),
-    "plain.help": ("Svar med et kort (4♣ eller 4C, 10♠ eller TS), en serie (5♥ 6♥ 7♥), «sjanse», «ta opp» "
+    "plain.help": ("Svar med et kort (4♣ eller 4C, 10♠ eller TS, ruter 3, kløver dame), "
+                   "en serie (5♥ 6♥ 7♥), «sjanse», «ta opp» "
                    "eller tallet foran et valg.\nKommandoer: hint, angre (ta tilbake trekket ditt), siste "
                    "(siste stikk), regler, lær (slik spiller du), statistikk, status, avslutt (lagrer). "
                    "Kort skrives med valør (2-10, J, Q, K, A) og farge (♣ eller C kløver, ♦ eller D ruter, "
                    "♥ eller H hjerter, ♠ eller S spar).",
-                   "Answer with a card (4♣ or 4C, 10♠ or TS), a sequence (5♥ 6♥ 7♥), \"chance\", \"pickup\" "
+                   "Answer with a card (4♣ or 4C, 10♠ or TS, three of diamonds, queen of clubs), "
+                   "a sequence (5♥ 6♥ 7♥), \"chance\", \"pickup\" "
                    "or the number in front of a choice.\nCommands: hint, back (take back your move), last (last "
                    "trick), rules, learn (how to play), stats, status, quit (saves). Cards are rank (2-10, J, Q, "
                    "K, A) then suit (♣ or C clubs, ♦ or D diamonds, ♥ or H hearts, ♠ or S spades)."),
@@ -373,22 +406,22 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "howto.h.trick": ("Stikk", "Stikk (tricks)"),
     "howto.trick.pair": ("Spilleren til venstre for giveren begynner og legger ett kort foran sidemannen til "
                          "venstre, som svarer med et kort fra hånden. I fase 1 teller bare valøren, ikke fargen. "
-                         "Høyeste kort tar stikket, og vinneren legger ut neste kort til sin sidemann. Du må ikke "
-                         "prøve å ta stikket: kortene du vinner, må du bli kvitt i fase 2.",
+                         "Høyeste kort tar stikket, og vinneren legger ut neste kort til sin sidemann. Du er ikke "
+                         "nødt til å prøve å ta stikket: kortene du vinner, må du bli kvitt i fase 2.",
                          "The player left of the dealer leads one card to the left neighbour, who answers with "
                          "any card from hand. In phase 1 only the rank counts, not the suit. The higher card takes "
                          "the stikk (trick), and the winner leads the next one to their own left neighbour. You "
                          "need not try to win: the cards you win are the ones you must shed in phase 2."),
     "howto.trick.all": ("Alle legger ett kort i hvert stikk, med klokka fra den som spiller ut. I fase 1 teller "
                         "bare valøren, ikke fargen. Høyeste kort tar stikket, og vinneren spiller ut neste. Du "
-                        "må ikke prøve å ta stikket: kortene du vinner, må du bli kvitt i fase 2.",
+                        "er ikke nødt til å prøve å ta stikket: kortene du vinner, må du bli kvitt i fase 2.",
                         "Everyone lays one card to each stikk (trick), clockwise from the leader. In phase 1 only "
                         "the rank counts, not the suit. The highest card takes the trick, and the winner leads the "
                         "next. You need not try to win: the cards you win are the ones you must shed in phase 2."),
     "howto.h.draw": ("Når du trekker", "When you draw"),
     "howto.draw.after_card": ("Så lenge det er kort i bunken, trekker du rett etter at du har lagt, så du alltid "
                               "har tre kort på hånden.",
-                              "While the bunke (stock) has cards, you draw right after you lay, so that you always "
+                              "While the stock has cards, you draw right after you lay, so that you always "
                               "hold three cards."),
     "howto.draw.after_trick": ("Etter hvert stikk trekker alle opp til tre kort, vinneren først og så med "
                                "klokka.",
@@ -415,43 +448,44 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
                            "more card each. The higher card takes the whole trick."),
     "howto.h.sjanse": ("Sjanse", "Sjanse (chance)"),
     "howto.sjanse.lead": ("Når det er du som legger ut, kan du sjanse i stedet: du snur det øverste kortet i "
-                          "bunken og legger det ut med en gang, uansett hva det er. Det gjelder også når du "
-                          "legger et nytt kort i en {fight}.",
-                          "When you lead, you may take a sjanse (chance) instead: turn the top card of the bunke "
-                          "(stock) and lay it at once, whatever it is. This also goes for the new card in a "
-                          "{fight}."),
+                          "bunken og legger det ut med en gang, uansett hva det er. Reglene sier ikke rett ut om "
+                          "det nye kortet i en {fight} regnes som å spille ut; her gjør det det, så da kan du "
+                          "også sjanse.",
+                          "When you lead, you may take a sjanse (chance) instead: turn the top card of the stock "
+                          "and lay it at once, whatever it is. The rules do not say outright whether the new card "
+                          "in a {fight} counts as leading; here it does, so you may take a sjanse then too."),
     "howto.sjanse.any": ("Hver gang du skal legge i fase 1, kan du sjanse i stedet: du snur det øverste kortet i "
                          "bunken og legger det, uansett hva det er. Det er bare lov så lenge det ligger mer enn "
                          "ett kort i bunken.",
                          "Whenever you lay in phase 1, you may take a sjanse (chance) instead: turn the top card of "
-                         "the bunke (stock) and lay it, whatever it is. Only while more than one card is left in "
-                         "the bunke."),
+                         "the stock and lay it, whatever it is. Only while more than one card is left in "
+                         "the stock."),
     "howto.h.trumf": ("Trumf", "Trumf (trump)"),
     "howto.trumf.last_card": ("Den som skulle ha trukket det siste kortet i bunken, legger det til side med "
                               "baksiden opp. Fargen på det kortet blir trumf i fase 2, og det vises når fase 2 "
                               "begynner.",
-                              "Whoever would draw the last card of the bunke (stock) sets it aside face down. Its "
+                              "Whoever would draw the last card of the stock sets it aside face down. Its "
                               "suit is trumf (trump) in phase 2; it is shown when phase 2 begins."),
     "howto.trumf.bottom_up": ("Det nederste kortet i bunken snus med forsiden opp ved utdelingen: fargen blir "
                               "trumf i fase 2, og kortet trekkes sist som et vanlig kort.",
-                              "The bottom card of the bunke (stock) is turned face up at the deal: its suit is "
+                              "The bottom card of the stock is turned face up at the deal: its suit is "
                               "trumf (trump) in phase 2, and the card is drawn last like any other."),
     "howto.trumf.shown_when_drawn": ("Det siste kortet i bunken trekkes som et vanlig kort og vises når det "
                                      "trekkes: fargen blir trumf i fase 2.",
-                                     "The last card of the bunke (stock) is drawn like any card and shown when "
+                                     "The last card of the stock is drawn like any card and shown when "
                                      "drawn: its suit is trumf (trump) in phase 2."),
     "howto.h.end1": ("Slutten på fase 1", "The end of phase 1"),
-    "howto.end1.one_holder": ("Fase 1 går så lenge minst to spillere har kort på hånden. Kortene som er igjen "
-                              "på hånden, blir med inn i fase 2.",
-                              "Phase 1 goes on while at least two players hold cards. Cards still in hand go "
-                              "with you into phase 2."),
+    "howto.end1.one_holder": ("Fase 1 går så lenge minst to spillere har kort på hånden; et stikk som er i "
+                              "gang, spilles ferdig. Kortene som er igjen på hånden, blir med inn i fase 2.",
+                              "Phase 1 goes on while at least two players hold cards; a trick under way is played "
+                              "out. Cards still in hand go with you into phase 2."),
     "howto.end1.first_empty": ("Fase 1 er over når den som står for tur, ikke har noe kort å legge. Kortene som "
                                "er igjen på hånden, blir med inn i fase 2.",
                                "Phase 1 is over when the player to lay has no card. Cards still in hand go with "
                                "you into phase 2."),
     "howto.end1.stock_empty": ("Fase 1 er over når bunken er tom og stikket som spilles, er ferdig. Kortene som "
                                "er igjen på hånden, blir med inn i fase 2.",
-                               "Phase 1 is over once the bunke (stock) is empty and the trick being played is "
+                               "Phase 1 is over once the stock is empty and the trick being played is "
                                "done. Cards still in hand go with you into phase 2."),
     "howto.end1.shown": ("De som har kort igjen på hånden, viser dem fram før fase 2.",
                          "Whoever still holds cards shows them to everyone before phase 2."),
@@ -468,6 +502,12 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
                           "You must follow suit if you can; trump only when you hold none of the suit."),
     "howto.leader2.trump_holder": ("Den som har trumfkortet, spiller ut først.",
                                    "Whoever holds the trump card leads first."),
+    "howto.leader2.last_drawer": ("Den som fikk det siste kortet i bunken (trumfkortet), spiller ut først, "
+                                  "også om kortet alt er spilt.",
+                                  "Whoever got the last card of the stock (the trump card) leads first, even if "
+                                  "that card has been played since."),
+    "howto.leader2.passed": ("Er den spilleren Blodmattis, spiller neste til venstre ut.",
+                             "If that player is Blodmattis, the next player on the left leads."),
     "howto.leader2.last_trick": ("Den som vant siste stikk i fase 1, spiller ut først.",
                                  "Whoever won the last stikk of phase 1 leads first."),
     "howto.size.start": ("like mange kort som det var spillere igjen da stikket begynte",
@@ -507,13 +547,22 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
                          "If you hold no cards when phase 2 begins, you are out and skip phase 2."),
     "howto.h.loser": ("Hvem som taper", "Who loses"),
     "howto.loser.mattis": ("Blir du kvitt alle kortene, er du ferdig. De andre spiller videre, og den siste som "
-                           "har kort igjen, er Mattis. Mattis gir neste spill.",
+                           "har kort igjen, er Mattis.",
                            "Once you shed all your cards, you are out. The others play on, and the last one "
-                           "holding cards is Mattis. Mattis deals the next game."),
+                           "holding cards is Mattis."),
     "howto.loser.skitgubbe": ("Blir du kvitt alle kortene, er du ferdig. De andre spiller videre, og den siste "
-                              "som har kort igjen, er skitgubben. Skitgubben gir neste spill.",
+                              "som har kort igjen, er skitgubben.",
                               "Once you shed all your cards, you are out. The others play on, and the last one "
-                              "holding cards is the skitgubbe. The skitgubbe deals the next game."),
+                              "holding cards is the skitgubbe."),
+    "howto.h.next": ("Neste spill", "The next game"),
+    "howto.next.left_of_dealer": ("Reglene sier ikke hvem som gir neste spill; her gir taperen, og spilleren til "
+                                  "venstre for giveren begynner.",
+                                  "The rules do not say who deals the next game; here the loser deals, and the "
+                                  "player left of the dealer begins."),
+    "howto.next.loser": ("Reglene sier ikke hvem som gir neste spill; her gir taperen og spiller også ut første "
+                         "stikk (mange lar taperen spille ut første stikk neste gang).",
+                         "The rules do not say who deals the next game; here the loser deals and also leads the "
+                         "first stikk (many let the loser lead the first trick next time)."),
     # ------------------------------------------------------- hints: why (core.text.hint_reason)
     "why.lowest_beats": ("{card} er det laveste kortet ditt som slår.", "{card} is your lowest card that still beats."),
     "why.lowest_lead": ("{card} er det laveste kortet ditt: bli kvitt de lave først.",
@@ -522,6 +571,8 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
                      "You cannot beat, so lay your lowest card, {card}."),
     "why.lose_low": ("{card} er lavt nok til å la stikket gå: kortene du vinner nå, må du bli kvitt i fase 2.",
                      "{card} is low enough to let the trick go: the cards you win now must be shed in phase 2."),
+    "why.lead_highest": ("{card} er det høyeste kortet ditt: de lavere sparer du til å svare med.",
+                         "{card} is your highest card: you keep the lower ones for answering."),
     "why.lead_high": ("{card} er vanskelig å slå: du tar trolig stikket og spiller ut igjen.",
                       "{card} is hard to beat: you will likely take the trick and lead again."),
     "why.lead_mid": ("{card} er et mellomkort: du sparer det laveste kortet ditt til å svare med.",
@@ -537,7 +588,7 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
                           "Picking up now gives you better cards to play later."),
     "why.chance": ("Hånden din har bare kort du vil beholde; sjanse gir et tilfeldig kort fra bunken.",
                    "Your hand holds only cards you want to keep; a sjanse (chance) lays a random card from the "
-                   "bunke (stock)."),
+                   "stock."),
     "why.only": ("Det er det eneste du kan gjøre.", "It is the only thing you can do."),
     "why.expert": ("Ekspertboten ville ha gjort det.", "The expert bot would do this."),
     "hint.why": ("Hint: {move}. {why}", "Hint: {move}. {why}"),
@@ -580,7 +631,7 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "end.you_lost.skitgubbe": ("Du tapte: du er skitgubben.", "You lost: you are the skitgubbe."),
     "end.you_lost.blodmattis": ("Du tapte: du er Blodmattis.", "You lost: you are Blodmattis."),
     "stats.none": ("Ingen spill er ferdige ennå.", "No games finished yet."),
-    "stats.total": ("Spill spilt: {games}. Tapt: {lost}.", "Games played: {games}. Lost: {lost}."),
+    "stats.total": ("Ferdige spill: {games}. Tapt: {lost}.", "Games played: {games}. Lost: {lost}."),
     "stats.blodmattis": ("Av dem som Blodmattis: {n}.", "Of those as Blodmattis: {n}."),
     "stats.by_rules": ("Etter regler:", "By rules:"),
     "stats.by_bots": ("Etter botnivå:", "By bot level:"),
@@ -616,12 +667,13 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "tui.keys.stats": ("i statistikk", "i statistics"),
     "tui.keys.quit": ("q lagre og avslutt", "q save and quit"),
     "tui.table.took1": ("{name} tok stikket:", "{name} took the stikk (trick):"),
-    "tui.table.took2": ("{name} fullførte avstikket:", "{name} completed the avstikk:"),
+    "tui.table.took2": ("Avstikk, {name} la det siste kortet:", "Avstikk, {name} laid the last card:"),
     "tui.history.trick1": ("{n} av {total}: et stikk i fase 1", "{n} of {total}: a stikk (trick) in phase 1"),
     "tui.history.trick2": ("{n} av {total}: et avstikk i fase 2", "{n} of {total}: an avstikk in phase 2"),
     "tui.history.open": ("(ikke ferdig)", "(not finished)"),
     "tui.history.took1": ("{name} tok stikket: {cards}", "{name} took the stikk (trick): {cards}"),
-    "tui.history.took2": ("{name} fullførte avstikket: {cards}", "{name} completed the avstikk: {cards}"),
+    "tui.history.took2": ("{name} la det siste kortet i avstikket: {cards}",
+                          "{name} laid the last card of the avstikk: {cards}"),
     "tui.history.known": ("Kjente kort hos {name}: {cards}", "Cards known to be in {name}'s hand: {cards}"),
     "tui.history.log": ("Alle trekk", "Every move"),
     "tui.history.close": ("←/→ blar i stikkene · ↑/↓ blar i loggen · en annen tast lukker",
@@ -632,6 +684,7 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "tui.howto.title": ("Slik spiller du {name}", "How to play {name}"),
     "tui.hint.enter": ("(Enter legger det)", "(Enter plays it)"),
     "tui.known_count": ("{n} kjente kort", "{n} cards known"),
+    "tui.known_count_one": ("ett kjent kort", "one card known"),
     "tui.settings.title": ("Innstillinger", "Settings"),
     "tui.settings.help": ("↑/↓ velg · ←/→ endre · skriv navnet ditt · Enter lagre · Esc avbryt. "
                           "Innstillingene gjelder fra neste gang du starter mattis play.",
@@ -662,7 +715,7 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     # ------------------------------------------- game review (mattis analyze, mattis.lab.review)
     "review.title": ("Gjennomgang av spillet for {name} ({rules}, {players} spillere)",
                      "Review of the game for {name} ({rules}, {players} players)"),
-    "review.budget": ("{samples} utspillinger per lovlig trekk, frø {seed}",
+    "review.budget": ("{samples} simulerte spill per lovlige trekk, trekning nr. {seed}",
                       "{samples} playouts per legal move, seed {seed}"),
     "review.what": ("Tallene er sjansen for å slippe å bli {loser}, anslått bare fra det {name} visste: "
                     "først med det beste trekket, så med trekket som ble gjort.",
@@ -698,11 +751,23 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "review.chart.y": ("sjanse", "chance"),
     "review.chart.best": ("med det beste trekket", "with the best move"),
     "review.chart.played": ("med trekket som ble gjort", "with the move made"),
+    "review.chart.legend": ("● trekket som ble gjort  · beste trekk  ? ! dyre valg  (trekk {first}–{last})",
+                            "● the move made  · the best move  ? ! costly choices  (moves {first}–{last})"),
+    "review.words.top": ("De {n} dyreste valgene:", "The {n} costliest choices:"),
+    "review.words.choice": ("Trekk {n} (fase {phase}): {name} valgte «{played}», men «{best}» var bedre. "
+                            "Sjansen for å slippe unna falt fra {before} % til {after} % {sure}.",
+                            "Move {n} (phase {phase}): {name} chose \"{played}\", but \"{best}\" was better. "
+                            "The chance to get away fell from {before}% to {after}% {sure}."),
+    "review.words.margin": ("(± {n} prosentpoeng)", "(± {n} points)"),
+    "review.words.exact": ("(regnet ut nøyaktig)", "(worked out exactly)"),
+    "review.words.detail": ("Alle valgene, ett for ett:", "Every choice, one by one:"),
+    "plain.again_analyse": ("Spille igjen? (ja/nei, eller «analyser» for å se spillet ditt gjennomgått)",
+                            "Play again? (yes/no, or \"analyse\" to have your game reviewed)"),
     "review.progress": ("Vurderer trekk {done} av {total}", "Judging decision {done} of {total}"),
     "review.no_decisions": ("{name} hadde ingen valg å vurdere.", "{name} had no decisions to judge."),
     # terminal end screen and web page: analyse the finished game
     "analyse.button": ("Analyser spillet", "Analyse the game"),
-    "analyse.key": ("a: analyser spillet", "a: analyse the game"),
+    "analyse.key": ("Analyser (a)", "Analyse (a)"),
     "analyse.running": ("Analyserer spillet … (Esc avbryter)", "Analysing the game … (Esc cancels)"),
     "analyse.working": ("Analyserer spillet …", "Analysing the game …"),
     "analyse.close": ("Piltastene blar; Esc lukker.", "Arrows scroll; Esc closes."),

@@ -19,8 +19,25 @@ from .catalogue import TERM_KEYS, TEXT
 from .legal import lay_outcome
 from .moves import Move, MoveKind
 from .observation import Observation
-from .rules import OPTIONS, Chance, EmptyHand, Follow, Pickup, Rules, Ties
+from .rules import (
+    OPTION,
+    OPTIONS,
+    PHASE1_FLOW,
+    Chance,
+    Draw,
+    EmptyHand,
+    Follow,
+    Leader2,
+    Pickup,
+    Rules,
+    Ties,
+    Tricks,
+    Trump,
+)
 from .vocabulary import Illegal, Phase
+
+RANK_KING: Final = 11
+"""The rank index of a king (2 is 0, the ace 12)."""
 
 DEFAULT_NAMES: Final = ("Anne", "Bjørn", "Cato", "Dina", "Eirik", "Frida")
 
@@ -98,14 +115,17 @@ def loser_word(rules: Rules, lang: Lang = "en", blodmattis: bool = False) -> str
 
 
 def loser_sentence(rules: Rules, name: str, lang: Lang = "en") -> str:
-    """The line that names the loser: "Per er skitgubben!", "Du er Mattis!" (English
-    verbs agreeing with "You" are the front end's business).
+    """The line that names the loser: "Per er skitgubben!", "Du er Mattis!", "You are
+    Mattis!" (the verb agrees with "You").
 
     >>> from .rules import preset
     >>> loser_sentence(preset("skitgubbe"), "Per", "nb"), loser_sentence(preset("hund"), "Du", "nb")
     ('Per er skitgubben!', 'Du er Mattis!')
+    >>> loser_sentence(preset("mattis"), "You", "en"), loser_sentence(preset("mattis"), "Cato", "en")
+    ('You are Mattis!', 'Cato is Mattis!')
     """
-    return say(f"end.loser.{loser_term(rules)}", lang, name=name)
+    you = "_you" if name == say("word.you", lang) else ""
+    return say(f"end.loser{you}.{loser_term(rules)}", lang, name=name)
 
 
 def list_cards(cards: Sequence[Card], lang: Lang) -> str:
@@ -186,11 +206,44 @@ def option_value_text(option: str, value: object, lang: Lang = "en") -> str:
     return say(key, lang) if key in TEXT else str(value)
 
 
+def option_applies(rules: Rules, option: str) -> bool:
+    """Whether ``option`` can change anything in a game under ``rules``: every option
+    of the table reaches some part of the engine (:attr:`OptionSpec.reaches`), but some
+    reach it only under other options' values.  An option that does not apply is not
+    shown in the rules in force (a house rule that differs from the preset is always
+    shown, so that nothing set is hidden).
+
+    - ``two_player_discard``: only when two may play.
+    - ``max_pair_players``: only with two-card tricks (``tricks=pair``).
+    - ``pickup_run``: only with sequences and ``pickup=last``.
+    - ``empty_fighter``: only in phase 1 where a player can be due to lay with an empty
+      hand while the stock still has a card: with ``draw=after_trick``.
+
+    >>> from .rules import preset
+    >>> [o for o in ("two_player_discard", "pickup_run", "empty_fighter") if option_applies(preset("mattis"), o)]
+    ['two_player_discard']
+    >>> blod = preset("blodmattis")
+    >>> option_applies(blod, "two_player_discard"), option_applies(blod, "empty_fighter")
+    (False, True)
+    """
+    spec = OPTION[option]
+    if option == "two_player_discard":
+        return 2 in rules.allowed_players()
+    if option == "max_pair_players":
+        return rules.tricks is Tricks.PAIR
+    if option == "pickup_run":
+        return bool(rules.sequences) and rules.pickup is Pickup.LAST
+    if option == "empty_fighter":
+        return PHASE1_FLOW in spec.reaches and rules.draw is Draw.AFTER_TRICK
+    return bool(spec.reaches)
+
+
 def rules_in_words(rules: Rules, lang: Lang = "en", changed_only: bool = False) -> list[tuple[str, str]]:
     """The rules in force as (option name, value) in the players' words, in the rule set's order.
 
     ``changed_only`` keeps the house rules: the options that differ from the preset.
-    Engine limits (the phase-2 move cap) are never listed.
+    Engine limits (the phase-2 move cap) are never listed, nor options that cannot
+    change anything under these rules (:func:`option_applies`).
 
     >>> from mattis.core.rules import preset
     >>> rules_in_words(preset("mattis", ties="stoting"), "nb", changed_only=True)
@@ -201,7 +254,24 @@ def rules_in_words(rules: Rules, lang: Lang = "en", changed_only: bool = False) 
         (option_label(option, lang), _value_in_force(rules, option, lang))
         for option, _value in rules.describe()
         if option not in HIDDEN_OPTIONS and (not changed_only or option in changed)
+        and (option in changed or option_applies(rules, option))
     ]
+
+
+def leader2_key(rules: Rules) -> str:
+    """Who leads phase 2 under ``rules``, as the suffix of its ``val.leader2.*`` and
+    ``howto.leader2.*`` entries: ``last_trick``; ``trump_holder`` where the trump card
+    is set aside face down and joins its holder's hand (``trump=last_card``); else
+    ``last_drawer``: the trump card is drawn last like any card, so the lead goes to
+    whoever got the last card of the stock, whether or not she still holds it.
+
+    >>> from .rules import preset
+    >>> [leader2_key(preset(n)) for n in ("mattis", "blodmattis", "skitgubbe")]
+    ['trump_holder', 'last_drawer', 'trump_holder']
+    """
+    if rules.leader2 is Leader2.LAST_TRICK:
+        return "last_trick"
+    return "trump_holder" if rules.trump is Trump.LAST_CARD else "last_drawer"
 
 
 def _value_in_force(rules: Rules, option: str, lang: Lang) -> str:
@@ -210,6 +280,9 @@ def _value_in_force(rules: Rules, option: str, lang: Lang) -> str:
     value = getattr(rules, option)
     if option == "ties" and value is Ties.WAR:
         return fight_word(rules, lang)
+    if option == "leader2":
+        key = leader2_key(rules)
+        return say("lead2.last_drawer", lang) if key == "last_drawer" else option_value_text(option, value, lang)
     return option_value_text(option, value, lang)
 
 
@@ -269,7 +342,10 @@ def how_to_play(rules: Rules, lang: Lang = "en") -> list[tuple[str, str]]:
     if rules.leftovers_shown:
         end1 += " " + s("howto.end1.shown")
     out.append((s("howto.h.end1"), end1))
-    phase2 = s("howto.phase2", leader=s(f"howto.leader2.{rules.leader2.value}"),
+    leader = s(f"howto.leader2.{leader2_key(rules)}")
+    if rules.leader2 is Leader2.TRUMP_HOLDER and rules.empty_hand is EmptyHand.LOSES:
+        leader += " " + s("howto.leader2.passed")
+    phase2 = s("howto.phase2", leader=leader,
                size=s(f"howto.size.{rules.trick_size.value}"))
     if rules.follow is Follow.VOID:
         phase2 += " " + s("howto.phase2.void")
@@ -285,6 +361,7 @@ def how_to_play(rules: Rules, lang: Lang = "en") -> list[tuple[str, str]]:
         out.append((s("howto.h.serie"), s("howto.serie", n=rules.sequences)))
     out.append((s("howto.h.empty"), s(f"howto.empty.{rules.empty_hand.value}")))
     out.append((s("howto.h.loser"), s(f"howto.loser.{loser}")))
+    out.append((s("howto.h.next"), s(f"howto.next.{rules.next_leader.value}")))
     return out
 
 
@@ -310,8 +387,10 @@ def hint_reason(obs: Observation, move: Move, lang: Lang = "en") -> str:
         if not obs.table1:
             if RANK[card] == RANK[lowest]:
                 return say("why.lowest_lead", lang, card=sym)
-            return say("why.lead_high" if RANK[card] == max(RANK[c] for c in hand) else "why.lead_mid", lang,
-                       card=sym)
+            if RANK[card] != max(RANK[c] for c in hand):
+                return say("why.lead_mid", lang, card=sym)
+            # "Hard to beat" only of a king or an ace: anything lower, most hands can beat.
+            return say("why.lead_high" if RANK[card] >= RANK_KING else "why.lead_highest", lang, card=sym)
         laid = list(obs.round_cards)
         fighting = bool(obs.fighters)
         result = {c: lay_outcome(laid, c, obs.rules, fighting) for c in hand}

@@ -17,12 +17,10 @@ from textual.widgets import Static
 
 from ..bots.evaluate import Budget
 from ..core import GameRecord
-from ..lab.review import Cancelled, review, review_text
+from ..lab.review import Cancelled, review
 from .i18n import Lang, t
+from .review_words import BUDGET, player_review_lines
 from .screens import SCROLL, Window
-
-BUDGET = Budget(samples=64)
-"""The terminal's budget per decision (a few seconds for a whole game)."""
 
 
 class AnalysisScreen(Window[None]):
@@ -62,7 +60,7 @@ class AnalysisScreen(Window[None]):
             rv = review(self.record, self.seat, self.budget, seed=0, names=self.names, lang=self.lang,
                         progress=lambda done, total: self._post(self._progress, done, total),
                         cancelled=self.stop.is_set)
-            text = review_text(rv, self.lang)
+            text = "\n".join(player_review_lines(rv, self.lang))
         except Cancelled:
             return
         except Exception as e:  # shown, never a crash of the table

@@ -52,9 +52,13 @@ from .i18n import t
 from .render import (
     cards_label,
     end_lines,
+    goes_to_text,
     hand_order,
+    known_count_text,
+    last_trick_in_phase1,
     legal_cards,
     move_label,
+    no_cards_text,
     phase_text,
     player_rows,
     rules_lines,
@@ -271,7 +275,7 @@ class MattisApp(App[Path | None]):
     .-compact #log { min-height: 0; }
     .-compact #hand-box { max-height: 5; }
     .-compact #buttons { display: none; }
-    .-compact #message { max-height: 1; }
+    .-compact #message { max-height: 2; }
     .-tiny #small { display: block; }
     .-tiny #top, .-tiny #house, .-tiny #middle, .-tiny #log, .-tiny #turn, .-tiny #hand-box,
     .-tiny #message, .-tiny #buttons, .-tiny #keys { display: none; }
@@ -482,7 +486,7 @@ class MattisApp(App[Path | None]):
         rows = player_rows(shown, self.session.names, lang, known_limit=known)
         for seat, (name, hand, pile, tricks_won, status) in enumerate(rows):
             if count_only and seat != obs.seat and obs.known[seat]:
-                status = f"{status} {t(lang, 'tui.known_count', n=len(obs.known[seat]))}".strip()
+                status = f"{status} {known_count_text(len(obs.known[seat]), lang)}".strip()
             mark = "▶ " if obs.to_act == seat else "  "
             style = "bold #ffe08a" if obs.to_act == seat else ""
             table.add_row(Text(mark + name, style=style), hand, pile, tricks_won, status)
@@ -501,7 +505,7 @@ class MattisApp(App[Path | None]):
         if lingering and obs.last_trick is not None:
             # The trick just completed stays on the table, with who took it, until the next card.
             seat, cards = obs.last_trick
-            key = "tui.table.took1" if obs.phase is PHASE1 else "tui.table.took2"
+            key = "tui.table.took1" if last_trick_in_phase1(obs) else "tui.table.took2"
             out = Text(t(lang, key, name=names[seat]) + "\n", style="italic")
             for line in cards_rows(cards, compact=True):
                 out.append_text(line)
@@ -529,6 +533,10 @@ class MattisApp(App[Path | None]):
         out.no_wrap = True
         out.overflow = "crop"
         sep = "\n" if compact else "\n\n"
+        goes = goes_to_text(obs, names, lang)
+        if goes:
+            out.append(sep)
+            out.append(goes, style="italic")
         if obs.phase is PHASE1 and obs.fighters:
             word = "term." + fight_term(obs.rules)
             fighters = [as_object(names[s], lang) for s in obs.fighters]
@@ -681,7 +689,7 @@ class MattisApp(App[Path | None]):
         elif h.cards:
             self.submit(play(h.cards[h.cursor]))
         else:
-            self.say(t(self.lang, "err.no_cards"))
+            self.say(no_cards_text(self.session.observation(), self.lang))
 
     def action_chance(self) -> None:
         self.submit(CHANCE)
@@ -706,7 +714,9 @@ class MattisApp(App[Path | None]):
                                        start=taken[-1] if taken else None))
 
     def action_rules(self) -> None:
-        self.push_screen(InfoScreen(rules_lines(self.session.rules, self.lang), t(self.lang, "info.close")))
+        s = self.session
+        lines = rules_lines(s.rules, self.lang, s.observation(), s.names)
+        self.push_screen(InfoScreen(lines, t(self.lang, "info.close")))
 
     def action_hint(self) -> None:
         """The expert bot's suggestion and why, with the card it names put under the

@@ -15,7 +15,7 @@ import time
 from typing import TextIO
 
 from ..core import CHANCE, PICKUP, Move, Observation, parse_card, play
-from ..core.cards import CardError
+from ..core.cards import RANK, RANK_NAMES, SUIT_NAMES, Card, CardError
 from ..core.text import how_to_play, rules_in_words
 from .i18n import t
 from .render import (
@@ -33,7 +33,8 @@ from .render import (
     trump_text,
     turn_text,
 )
-from .session import TAKE_BACK_LINES, Session
+from .review_words import BUDGET, player_review_lines
+from .session import HUMAN, TAKE_BACK_LINES, Session
 from .stats import stats_lines
 
 RESUMED_LOG = 12
@@ -58,6 +59,7 @@ MOVE_WORDS: dict[str, Move] = {
     "chance": CHANCE, "sjanse": CHANCE,
     "pickup": PICKUP, "ta opp": PICKUP, "taopp": PICKUP, "pick up": PICKUP,
 }
+ANALYSE = {"a", "analyse", "analyser", "analyze", "analysere", "gjennomgang", "review"}
 YES = {"y", "yes", "j", "ja", "new", "ny", "again", "igjen"}
 NO = {"n", "no", "nei", "quit", "avslutt", "q", "exit"}
 
@@ -82,6 +84,9 @@ def parse_answer(text: str, obs: Observation) -> Move | str:
         words = words[1:]
     if not words:
         return "?bad"
+    named = card_in_words(words, obs)
+    if named is not None:
+        return play(named)
     try:
         cards = [parse_card(w) for w in words]
     except CardError:
@@ -89,6 +94,38 @@ def parse_answer(text: str, obs: Observation) -> Move | str:
     if len(set(cards)) != len(cards):
         return "?bad"
     return play(*cards)
+
+
+SUIT_WORDS: dict[str, int] = {
+    **{w: i for names in SUIT_NAMES.values() for i, w in enumerate(names)},
+    **{w: i for i, w in enumerate(("kløver", "ruter", "hjerter", "spar"))},
+    **{w.rstrip("s"): i for i, w in enumerate(SUIT_NAMES["en"])},
+    "klover": 0, "kløveren": 0, "ruteren": 1, "hjerteren": 2, "sparen": 3,
+}
+"""Suits in words, Norwegian and English ("ruter", "diamonds", "diamond")."""
+RANK_WORDS: dict[str, int] = {
+    **{w: i for names in RANK_NAMES.values() for i, w in enumerate(names)},
+    **{str(i + 2): i for i in range(9)},
+    "j": 9, "q": 10, "k": 11, "a": 12, "kn": 9, "d": 10, "e": 12, "knekten": 9, "damen": 10, "kongen": 11,
+    "esset": 12,
+}
+"""Ranks in words and figures, Norwegian and English ("dame", "queen", "10", "ten")."""
+
+
+def card_in_words(words: list[str], obs: Observation) -> Card | None:
+    """A card named in words, as the game names it ("ruter 3", "kløver dame", "queen of
+    clubs", "3 ruter"), or a rank alone ("dame") when exactly one card of that rank may be
+    laid now; ``None`` when the words name no card."""
+    words = [w for w in words if w not in ("of", "i", "the")]
+    suits = [SUIT_WORDS[w] for w in words if w in SUIT_WORDS]
+    ranks = [RANK_WORDS[w] for w in words if w in RANK_WORDS]
+    if len(suits) + len(ranks) != len(words) or len(ranks) != 1 or len(suits) > 1:
+        return None
+    if suits:
+        return suits[0] * 13 + ranks[0]
+    playable = {c for m in obs.legal if m.is_play and len(m.cards) == 1 for c in m.cards}
+    matches = [c for c in playable if RANK[c] == ranks[0]]
+    return matches[0] if len(matches) == 1 else None
 
 
 class PlainGame:
@@ -157,6 +194,29 @@ class PlainGame:
         self.say(t(s.lang, "saved_resume", path=str(s.path)))
         return 0
 
+    def analyse(self) -> None:
+        """The finished game reviewed for the player (the chart, the costliest choices in
+        words, then every choice), with its progress on one line."""
+        from ..lab.review import ReviewError, review
+
+        s = self.session
+        lang = s.lang
+
+        def progress(done: int, total: int) -> None:
+            self.out.write("\r" + t(lang, "review.progress", done=done, total=total))
+            self.out.flush()
+
+        try:
+            rv = review(s.referee.record(), HUMAN, BUDGET, seed=0, names=list(s.names), lang=lang,
+                        progress=progress)
+        except ReviewError as e:
+            self.say()
+            self.say(t(lang, "analyse.failed", detail=str(e)))
+            return
+        self.say()
+        for line in player_review_lines(rv, lang):
+            self.say(line)
+
     def run(self) -> int:
         """Play until the user quits or input ends; the record is saved either way
         (when the disk refuses, one line says so and the exit status is 2)."""
@@ -181,12 +241,15 @@ class PlainGame:
                     self.say(line)
                 self.say(error or t(lang, "saved", path=str(s.save_path)))
                 for _ in range(BAD_AGAIN):
-                    answer = self.ask(t(lang, "plain.again") + " ")
+                    answer = self.ask(t(lang, "plain.again_analyse") + " ")
                     if answer is None or answer.lower() in NO:
                         return 0
                     if answer.lower() in YES:
                         s.next_game()
                         break
+                    if answer.lower() in ANALYSE:
+                        self.analyse()
+                        continue
                     self.say(t(lang, "plain.again_help"))
                 else:
                     return 0
@@ -232,7 +295,7 @@ class PlainGame:
                 elif result == "last":
                     self.say(last_trick_text(obs, s.names, lang, codes=False))
                 elif result == "rules":
-                    for line in rules_lines(s.rules, lang):
+                    for line in rules_lines(s.rules, lang, obs, s.names):
                         self.say(line)
                 elif result == "status":
                     self.status(obs)

@@ -13,21 +13,25 @@ from ..core import (
     PHASE1,
     PRESET_DOCS,
     Card,
+    EmptyHand,
     Move,
     MoveKind,
     Observation,
     Rules,
     Termination,
+    Tricks,
     card_code,
     card_name,
     card_symbol,
     sort_by_rank,
     sort_for_phase2,
 )
+from ..core.cards import RANK
 from ..core.text import (
     as_object,
     fight_term,
     glossary_terms,
+    leader2_key,
     loser_sentence,
     loser_term,
     loser_word,
@@ -35,6 +39,14 @@ from ..core.text import (
 )
 from .i18n import Lang, has, t
 from .session import fix_you
+
+DECK_SIZE = len(RANK)
+"""Cards in the deck."""
+
+
+def hand_order_of(cards: Sequence[Card], obs: Observation) -> list[Card]:
+    """``cards`` in the order a hand is shown in ``obs``'s phase."""
+    return sort_by_rank(cards) if obs.phase is PHASE1 else sort_for_phase2(cards, obs.trump)
 
 
 def card_label(card: Card, codes: bool = False) -> str:
@@ -118,6 +130,9 @@ def table_lines(obs: Observation, names: Sequence[str], lang: Lang, codes: bool 
         if not obs.table1:
             return [t(lang, "table.empty")]
         lines = [f"{names[s]}: {card_label(c, codes)}" for s, c in obs.table1]
+        goes = goes_to_text(obs, names, lang)
+        if goes:
+            lines.append(goes)
         if obs.fighters:
             word = "term." + fight_term(obs.rules)
             lines.append(t(lang, "table.fight", fight=t(lang, word),
@@ -129,6 +144,19 @@ def table_lines(obs: Observation, names: Sequence[str], lang: Lang, codes: bool 
     if obs.trick_need:
         lines.append(t(lang, "table.need", have=len(obs.table2), need=obs.trick_need))
     return lines
+
+
+def goes_to_text(obs: Observation, names: Sequence[str], lang: Lang) -> str | None:
+    """In two-card tricks (``tricks=pair``), who the led card goes to: "Cato spiller ut
+    til deg." while the answer is awaited; ``None`` otherwise."""
+    if (obs.rules.tricks is not Tricks.PAIR or obs.phase is not PHASE1 or len(obs.table1) != 1
+            or obs.fighters or obs.to_act is None):
+        return None
+    leader = obs.table1[0][0]
+    if obs.to_act == leader:
+        return None
+    return fix_you(t(lang, "table.goes_to", leader=names[leader], name=as_object(names[obs.to_act], lang)),
+                   names[obs.seat], lang)
 
 
 def join_names(items: Sequence[str], lang: Lang) -> str:
@@ -177,11 +205,40 @@ def player_rows(obs: Observation, names: Sequence[str], lang: Lang, codes: bool 
     return rows
 
 
+def known_count_text(n: int, lang: Lang) -> str:
+    """"2 kjente kort", "ett kjent kort"."""
+    return t(lang, "tui.known_count_one") if n == 1 else t(lang, "tui.known_count", n=n)
+
+
+def no_cards_text(obs: Observation, lang: Lang) -> str:
+    """What to say to a player with no cards who presses Enter: only the moves she has
+    (pick up in phase 2, sjanse where the stock allows it)."""
+    kinds = {m.kind for m in obs.legal}
+    chance, pickup = MoveKind.CHANCE in kinds, MoveKind.PICKUP in kinds
+    if chance and pickup:
+        return t(lang, "err.no_cards")
+    if chance:
+        return t(lang, "err.no_cards_chance")
+    if pickup:
+        return t(lang, "err.no_cards_pickup")
+    return t(lang, "err.no_cards_now")
+
+
+def last_trick_in_phase1(obs: Observation) -> bool:
+    """Whether the last completed trick (:attr:`Observation.last_trick`) was a stikk of
+    phase 1: in phase 1, and in phase 2 until the first avstikk takes cards out of the
+    game (until then every card is in a hand, on the table or set aside)."""
+    if obs.phase is PHASE1:
+        return True
+    on_table = sum(len(entry) for _seat, entry in obs.table2)
+    return sum(obs.hand_counts) + on_table + obs.set_aside_count + obs.stock_count == DECK_SIZE
+
+
 def last_trick_text(obs: Observation, names: Sequence[str], lang: Lang, codes: bool = False) -> str:
     if obs.last_trick is None:
         return t(lang, "last.none")
     seat, cards = obs.last_trick
-    key = "last.phase1" if obs.phase is PHASE1 else "last.phase2"
+    key = "last.phase1" if last_trick_in_phase1(obs) else "last.phase2"
     return t(lang, key, name=names[seat], cards=cards_label(cards, codes))
 
 
@@ -206,6 +263,13 @@ def end_lines(obs: Observation, names: Sequence[str], tally: Sequence[int], lang
     term = loser_term(obs.rules)
     lines.append(fix_you(loser_sentence(obs.rules, names[m], lang), you, lang) if m is not None
                  else t(lang, f"end.no_loser.{term}"))
+    if m is not None and obs.hand_counts[m]:
+        # What the Mattis was left holding: her cards where everyone can know them, else how many.
+        held = obs.hand if m == obs.seat else obs.known[m]
+        if len(held) == obs.hand_counts[m]:
+            lines.append(t(lang, "end.held", name=names[m], cards=cards_label(hand_order_of(held, obs))))
+        else:
+            lines.append(t(lang, "end.held_count", name=names[m], n=obs.hand_counts[m]))
     # the sentence above names the Mattis; say it when you lost some other way
     if obs.seat in obs.blodmattis:
         lines.append(t(lang, "end.you_lost.blodmattis"))
@@ -217,19 +281,26 @@ def end_lines(obs: Observation, names: Sequence[str], tally: Sequence[int], lang
     if take_backs:
         lines.append(t(lang, "end.take_backs", n=take_backs))
     lines.append("")
-    lines.append(t(lang, f"end.tally.{term}"))
+    blod = term == "mattis" and obs.rules.empty_hand is EmptyHand.LOSES
+    lines.append(t(lang, "end.tally.blodmattis" if blod else f"end.tally.{term}"))
     for s in range(obs.players):
         lines.append(f"  {names[s]}: {tally[s]}")
     return lines
 
 
-def rules_lines(rules: Rules, lang: Lang) -> list[str]:
-    """The rules in force: the preset, then every option with its meaning."""
+def rules_lines(rules: Rules, lang: Lang, obs: Observation | None = None,
+                names: Sequence[str] = ()) -> list[str]:
+    """The rules in force: the preset, then every option with its meaning; with the
+    game's observation, who got the last card of the stock where that player leads
+    phase 2 (:func:`~mattis.core.text.leader2_key`)."""
     lines = [t(lang, "rules.title", name=rules.name)]
     doc_key = f"rules.preset.{rules.name}"
     lines.append(t(lang, doc_key) if has(lang, doc_key) else PRESET_DOCS.get(rules.name, ""))
     lines.append("")
     lines.extend(f"  {label}: {value}" for label, value in rules_in_words(rules, lang))
+    if (obs is not None and names and leader2_key(rules) == "last_drawer" and obs.trump_holder is not None
+            and obs.stock_count == 0):
+        lines.append("  " + t(lang, "rules.last_drawer", name=as_object(names[obs.trump_holder], lang)))
     lines.append("")
     lines.append(t(lang, "rules.glossary"))
     for key in glossary_terms(rules):  # only the words of these rules (no stunsa in Mattis)

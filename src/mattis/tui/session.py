@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core import (
+    PHASE2,
     GameRecord,
     IllegalMoveError,
     Move,
@@ -39,9 +40,12 @@ from ..core import (
     reason_text,
     seat_names,
 )
+from ..core.cards import card_symbol
+from ..core.catalogue import TEXT
 from ..core.determinize import DeterminizeError
 from ..core.record import MAX_RECORD_BYTES
-from ..core.text import hint_reason, loser_sentence, say
+from ..core.rules import EmptyHand, Trump
+from ..core.text import as_object, hint_reason, loser_sentence, say
 from ..play import (
     Agent,
     BlodmattisFound,
@@ -118,7 +122,8 @@ def fix_you(line: str, you: str, lang: Lang) -> str:
     if lang != "en" or not line.startswith(you + " "):
         return line
     for third, second in (("plays", "play"), ("picks up", "pick up"), ("takes", "take"), ("lays", "lay"),
-                          ("wins", "win"), ("is", "are"), ("deals", "deal")):
+                          ("wins", "win"), ("is", "are"), ("deals", "deal"),
+                          ("leads", "lead")):
         prefix = f"{you} {third}"
         if line.startswith(prefix + " ") or line == prefix:
             return (f"{you} {second}" + line[len(prefix):]).replace(" and turns up ", " and turn up ")
@@ -314,6 +319,10 @@ class Session:
     """The hint worked out for the position (its seed, the move): asked again, the same."""
     save_error: str | None = field(init=False, default=None)
     """Why the last save failed, in one line (``None``: it did not)."""
+    plain: bool = False
+    """Line mode: the welcome line names its commands, not the terminal table's keys."""
+    _told_last_card: bool = field(init=False, default=False)
+    """Whether the log has said who got the last card of the stock."""
 
     def __post_init__(self) -> None:
         if not self.names:
@@ -387,11 +396,48 @@ class Session:
         self.referee.names = self.names
         self.agents = self._make_bots()
         if announce:
-            self.log.append(self._you(t(self.lang, "log.new_game", dealer=self.names[referee.dealer])))
+            dealer = self.names[referee.dealer]
+            if self.sitting.games == 1:
+                self.log.append(self._you(self.welcome(dealer)))
+            else:
+                self.log.append(self._you(t(self.lang, "log.new_game", dealer=dealer)))
+        self._told_last_card = self._last_card_known()
         self.take_backs = 0
         self._marks = []
         self._recorded = False
         self.sitting.finish(referee)
+
+    def welcome(self, dealer: str) -> str:
+        """The first line of a session: the rules, who deals, the bots' level, and how to
+        learn the game (``?`` at the table, ``lær``/``learn`` in line mode)."""
+        lang = self.lang
+        levels = [t(lang, f"level.{lv}") if f"level.{lv}" in TEXT else lv
+                  for s, lv in enumerate(self.levels) if s != HUMAN]
+        if len(set(levels)) == 1:
+            bots = t(lang, "log.welcome.bot" if len(levels) == 1 else "log.welcome.bots", n=len(levels),
+                     level=levels[0])
+        else:
+            bots = t(lang, "log.welcome.bots_mixed", levels=", ".join(levels))
+        how = t(lang, "log.welcome.plain" if self.plain else "log.welcome.tui")
+        return t(lang, "log.welcome", rules=self.rules.name.capitalize(), dealer=dealer, bots=bots, how=how)
+
+    def _last_card_known(self) -> bool:
+        obs = self.referee.observation(HUMAN)
+        return obs.trump_holder is not None and obs.stock_count == 0
+
+    def _last_card_line(self) -> str | None:
+        """Who got the last card of the stock, once it is gone (the trump card: the
+        lead in phase 2 goes with it)."""
+        if self._told_last_card or not self._last_card_known():
+            return None
+        self._told_last_card = True
+        obs = self.referee.observation(HUMAN)
+        holder = obs.trump_holder
+        assert holder is not None
+        name = as_object(self.names[holder], self.lang)
+        if obs.trump_card is None or self.rules.trump is Trump.LAST_CARD:
+            return t(self.lang, "log.last_card.last_card", name=name)
+        return t(self.lang, "log.last_card.drawn", name=name, card=card_symbol(obs.trump_card))
 
     def _make_bots(self) -> dict[int, Agent]:
         return self.sitting.bots({s: self.levels[s] for s in range(self.players) if s != HUMAN})
@@ -491,6 +537,7 @@ class Session:
         self.log.append(self._you(t(self.lang, "log.take_back", name=self.names[HUMAN])))
         self.log.append(t(self.lang, "takeback.redealt"))
         self.agents = self._make_bots()
+        self._told_last_card = self._last_card_known()  # told before the move taken back, or not yet due
         return True
 
     @property
@@ -547,8 +594,13 @@ class Session:
             elif isinstance(e, TrickTaken):
                 line = t(lang, "log.wins_trick", name=names[e.seat])
             elif isinstance(e, PhaseTwoBegins):
+                last = self._last_card_line()
+                if last is not None:
+                    self.log.append(self._you(last))
                 line = (t(lang, "log.phase2", trump=t(lang, f"suit.{e.trump}")) if e.trump is not None
                         else t(lang, "log.phase2_notrump"))
+                self.log.append(self._you(line))
+                line = self._phase2_lines()
             elif isinstance(e, TrickCleared):
                 line = t(lang, "log.avstikk", name=names[e.seat])
             elif isinstance(e, PlayerOut):
@@ -565,7 +617,27 @@ class Session:
                 line = loser_sentence(self.rules, names[e.outcome.mattis], lang)
             else:  # pragma: no cover - every event type is handled above
                 continue
-            self.log.append(self._you(line))
+            if line:
+                self.log.append(self._you(line))
+        last = self._last_card_line()
+        if last is not None:
+            self.log.append(self._you(last))
+
+    def _phase2_lines(self) -> str:
+        """Who is bordmattis (under ``empty_hand=pick_up``) and who leads phase 2, as log
+        lines joined by newlines (empty when the game ended at once)."""
+        obs = self.referee.observation(HUMAN)
+        lines = []
+        if self.rules.empty_hand is EmptyHand.PICK_UP:
+            for s in sorted(obs.still_in):
+                if obs.hand_counts[s] == 0:
+                    lines.append(self._you(t(self.lang, "log.bordmattis", name=self.names[s])))
+        leader = self.referee.to_act
+        if leader is not None and obs.phase is PHASE2:
+            lines.append(self._you(t(self.lang, "log.leads_phase2", name=self.names[leader])))
+        for line in lines[:-1]:
+            self.log.append(line)
+        return lines[-1] if lines else ""
 
     def _record_result(self) -> None:
         """Add the finished game to the statistics (once)."""

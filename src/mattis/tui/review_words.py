@@ -1,0 +1,113 @@
+"""The game review for players, in the terminal and line mode: a chart of the chance
+over the game that fits 80 columns, the three costliest choices in plain words, then
+the detail (:func:`mattis.lab.review.review_text`) for whoever reads on.
+
+Only the review's public output (:class:`mattis.lab.review.Review`) is used.  A
+chance estimated from playouts is shown with its uncertainty: about two standard
+errors of a proportion from the decision's samples (``± 9`` at 64 samples and an even
+chance); a decision the solver decided is exact and says so.
+"""
+
+from __future__ import annotations
+
+import math
+import textwrap
+from typing import Final
+
+from ..bots.evaluate import Budget
+from ..core.text import loser_word, say
+from ..lab.review import Decision, Review, move_words, review_text
+from .i18n import Lang, t
+
+BUDGET: Final = Budget(samples=64)
+"""The terminal's and line mode's budget per decision (a few seconds for a whole game)."""
+
+CHART_WIDTH: Final = 60
+"""Columns of the chart's plot area (with its labels the chart is 68 wide)."""
+WRAP: Final = 78
+"""Columns the words are wrapped to (an 80-column terminal, less the window's border)."""
+CHART_HEIGHT: Final = 8
+"""Rows of the chart's plot area."""
+
+
+def margin(d: Decision) -> int | None:
+    """About two standard errors of ``d``'s estimate of the move made, in percentage
+    points (``None`` when the solver decided it: exact)."""
+    if d.samples <= 0:
+        return None
+    p = min(max(d.after, 0.0), 1.0)
+    se = math.sqrt(max(p * (1 - p), 0.25 / d.samples) / d.samples)
+    return max(1, round(200 * se))
+
+
+def chance_chart(rv: Review, lang: Lang, width: int = CHART_WIDTH, height: int = CHART_HEIGHT) -> list[str]:
+    """The chance to avoid being the loser after each of the seat's decisions, as text:
+    one column per decision (or per group of decisions, averaged, when there are more
+    than ``width``), ``●`` the move made, ``·`` the best move where it was better; the
+    marked decisions' marks under the axis.  At most ``width + 8`` columns."""
+    ds = list(rv.decisions)
+    title = say("review.chart.title", lang, loser=loser_word(rv.rules, lang), name=rv.name)
+    if not ds:
+        return [title]
+    groups: list[list[Decision]] = []
+    per = max(1, math.ceil(len(ds) / width))
+    for i in range(0, len(ds), per):
+        groups.append(ds[i:i + per])
+    cols = len(groups)
+    grid = [[" "] * cols for _ in range(height)]
+
+    def row(x: float) -> int:
+        return min(height - 1, max(0, round((1 - x) * (height - 1))))
+
+    marks = [" "] * cols
+    for c, g in enumerate(groups):
+        after = sum(d.after for d in g) / len(g)
+        before = sum(d.before for d in g) / len(g)
+        if row(before) != row(after):
+            grid[row(before)][c] = "·"
+        grid[row(after)][c] = "●"
+        worst = max(g, key=lambda d: d.cost)
+        if worst.mark:
+            marks[c] = "!" if worst.mark == "?!" else "?"
+    lines = [title]
+    for r in range(height):
+        label = "100 %" if r == 0 else "  0 %" if r == height - 1 else " 50 %" if r == (height - 1) // 2 else ""
+        lines.append(f"{label:>5} │" + "".join(grid[r]))
+    lines.append("      └" + "─" * cols)
+    lines.append("       " + "".join(marks).rstrip())
+    lines.append("       " + t(lang, "review.chart.legend", first=ds[0].number, last=ds[-1].number))
+    return [line.rstrip() for line in lines]
+
+
+def costly_words(d: Decision, rv: Review, lang: Lang) -> str:
+    """One costly choice in plain words: what was done, what was better, and the chance
+    before and after, with its uncertainty."""
+    plus = margin(d)
+    sure = t(lang, "review.words.exact") if plus is None else t(lang, "review.words.margin", n=plus)
+    return t(lang, "review.words.choice", n=d.number, phase=d.phase, name=rv.name,
+             played=move_words(d.played, lang),
+             best=move_words(d.best, lang), before=round(100 * d.before), after=round(100 * d.after),
+             sure=sure)
+
+
+def player_review_lines(rv: Review, lang: Lang) -> list[str]:
+    """The review for a player: the chart, the three costliest choices in words (or that
+    none cost much), how it ended, then the detail."""
+    lines = chance_chart(rv, lang)
+    lines.append("")
+    top = rv.costliest(3)
+    if top:
+        lines.append(t(lang, "review.words.top", n=len(top)))
+        for i, d in enumerate(top, 1):
+            lines.extend(textwrap.wrap(costly_words(d, rv, lang), WRAP, initial_indent=f"  {i}. ",
+                                       subsequent_indent="     "))
+    elif rv.decisions:
+        lines.append(say("review.none_marked", lang))
+    lines.append("")
+    lines.append(t(lang, "review.words.detail"))
+    lines.append("")
+    lines.extend(review_text(rv, lang).splitlines())
+    return lines
+
+
+__all__ = ["BUDGET", "chance_chart", "costly_words", "margin", "player_review_lines"]

@@ -1,0 +1,66 @@
+"""Nothing is cut off at 80x24: the longest hint and the longest refusal of the
+catalogue, in both languages, are shown whole on the message line of the table."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+from textual.widget import Widget
+
+from mattis.core import preset
+from mattis.core.catalogue import TEXT
+from mattis.tui.app import MattisApp
+from mattis.tui.i18n import Lang, t
+from mattis.tui.session import Session
+
+
+def make_app(tmp_path: Path, seed: int, lang: Lang) -> MattisApp:
+    session = Session(rules=preset("mattis"), players=3, levels=["easy"] * 3, lang=lang, seed=seed,
+                      save_path=tmp_path / f"game-{seed}.json")
+    session.start()
+    return MattisApp(session, delay=0)
+
+
+def widget_text(widget: Widget) -> str:
+    """What the screen shows where ``widget`` lies, as plain text."""
+    app = widget.app
+    console = Console(width=app.size.width, height=app.size.height, file=io.StringIO(), record=True,
+                      legacy_windows=False, safe_box=False)
+    console.print(app.screen._compositor.render_update(full=True))
+    lines = console.export_text(styles=False).splitlines()
+    r = widget.region
+    return "\n".join(line[r.x:r.right] for line in lines[r.y:r.bottom])
+
+CARD = "10♠"
+SHOWN = "10♠ 10♥"
+
+
+def longest_messages(lang: Lang) -> list[str]:
+    """The longest hint (with its key note) and the longest refusal, filled in with the
+    widest cards."""
+    whys = [t(lang, k, card=CARD, fight=t(lang, "term.stoting"), suit=t(lang, "suit.3"), n=13)
+            for k in TEXT if k.startswith("why.")]
+    hint = t(lang, "hint.why", move=t(lang, "move.play", cards=CARD), why=max(whys, key=len))
+    hint += "  " + max(t(lang, "tui.hint.enter"), t(lang, "hint.keys"), key=len)
+    reasons = [t(lang, k, cards=SHOWN, number=13) for k in TEXT if k.startswith("reason.")]
+    return [hint, max(reasons, key=len)]
+
+
+@pytest.mark.parametrize("lang", ["nb", "en"])
+def test_the_longest_messages_are_shown_whole_at_80x24(tmp_path: Path, lang: Lang) -> None:
+    app: MattisApp = make_app(tmp_path, 1, lang)
+
+    async def scenario() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            for message in longest_messages(lang):
+                app.say(message)
+                await pilot.pause()
+                shown = " ".join(widget_text(app.default_screen.query_one("#message")).split())
+                assert shown == " ".join(message.split()), (message, shown)
+
+    asyncio.run(scenario())
