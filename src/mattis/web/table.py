@@ -326,7 +326,7 @@ class Table:
         person, whose token stops working) or ``reinvite`` (a person's seat gets a new
         token, which is returned; the old one stops working)."""
         if by != 0:
-            raise Refusal("not_host")
+            raise Refusal("not_host_seat")
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 < seat < self.players:
             raise Refusal("bad_seat")
         lvl = DEFAULT_LEVEL if level is None else level
@@ -351,7 +351,7 @@ class Table:
     def end_event(self, by: int) -> Event:
         """The host ends the running game (nobody loses it; the next deal is by the same dealer)."""
         if by != 0:
-            raise Refusal("not_host")
+            raise Refusal("not_host_end")
         if self.status != "playing":
             raise Refusal("not_started" if self.referee is None else "over")
         return {"type": "end", "game": self.game}
