@@ -278,7 +278,7 @@ class Table:
         ref = self.referee
         if ref is None or ref.is_over or self.ended:
             return frozenset()
-        return ref.observation(0).still_in()
+        return ref.observation(0).still_in
 
     def humans_to_play(self) -> bool:
         """Whether a person (not stood in for) is still in the running game."""
