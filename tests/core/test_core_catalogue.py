@@ -72,7 +72,10 @@ def test_the_norwegian_uses_the_rule_texts_words() -> None:
 
 def test_every_reason_has_words_and_no_stale_reason_remains() -> None:
     codes = {f"reason.{r}" for r in Reason}
-    assert codes == {k for k in TEXT if k.startswith("reason.")}
+    # one reason has two wordings: must_follow_suit naming the cards that may be played, or,
+    # holding the suit but nothing higher, only the pickup
+    assert codes | {"reason.must_follow_suit_pick_up"} == {k for k in TEXT if k.startswith("reason.")}
+    assert reason_text(Illegal(Reason.MUST_FOLLOW_SUIT), "en").startswith("you hold the suit but nothing higher")
     for r in Reason:
         ill = Illegal(r, cards=(9,), number=2)
         assert reason_text(ill, "nb") != reason_text(ill, "en"), r

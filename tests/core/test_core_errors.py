@@ -27,7 +27,7 @@ from mattis.core import (
     preset,
     rules_from_json,
 )
-from mattis.core.cards import SUIT
+from mattis.core.cards import RANK, SUIT
 from mattis.core.observation import PHASE2
 
 
@@ -212,8 +212,8 @@ def expected_reason(s: State, m: Move) -> Illegal:
     top = s.table[-1][1]
     led = SUIT[top[0]]
     of_led = tuple(sorted(c for c in held if SUIT[c] == led))
-    if SUIT[card] != led and r.follow == "void" and of_led:
-        return Illegal(Reason.MUST_FOLLOW_SUIT, cards=of_led)
+    if SUIT[card] != led and r.follow == "void" and of_led:  # named: only the ones that may be played
+        return Illegal(Reason.MUST_FOLLOW_SUIT, cards=tuple(c for c in of_led if RANK[c] > RANK[top[-1]]))
     if SUIT[card] == led:
         return Illegal(Reason.MUST_BEAT, cards=(top[-1],))
     return Illegal(Reason.MUST_FOLLOW_OR_TRUMP)

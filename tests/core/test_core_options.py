@@ -511,9 +511,12 @@ def test_follow_void_the_app_example() -> None:
     do(s, "1 play 6S", "2 play 9S")
     assert legal_texts(s) == ["pickup"]
     illegal = s.why_illegal(play(cs("2H")[0]))
-    assert illegal is not None and illegal.reason is Reason.MUST_FOLLOW_SUIT and illegal.cards == tuple(cs("3S"))
-    assert "follow suit" in reason_text(illegal, "en") and "følg farge" in reason_text(illegal, "nb")
-    assert_illegal(s, "0 play 2H", "follow suit")
+    # 3S cannot be played (it does not beat 9S): the refusal names no card, only the pickup
+    assert illegal is not None and illegal.reason is Reason.MUST_FOLLOW_SUIT and illegal.cards == ()
+    assert reason_text(illegal, "en").startswith("you hold the suit but nothing higher: pick up")
+    assert reason_text(illegal, "nb").startswith("du har fargen, men ikke noe høyere: ta opp")
+    assert "3♠" not in reason_text(illegal, "en")
+    assert_illegal(s, "0 play 2H", "pick up")
     do(s, "0 pickup")
     assert hand(s, 0) == {"8D", "2H", "3S", "6S"} and table2(s) == [["9S"]]
     s = position("blodmattis", ["8D 2H 4C", "6S 5C", "9S 6C"], "H", leader=1)
@@ -521,6 +524,21 @@ def test_follow_void_the_app_example() -> None:
     assert set(legal_texts(s)) == {"play 2H", "pickup"}
     do(s, "0 play 2H")
     assert table2(s) == [] and s.to_act == 0  # three entries, three active: cleared, Anne leads
+
+
+
+def test_the_follow_suit_refusal_names_only_cards_that_may_be_played() -> None:
+    """Holding 5S and TS on 9S (hearts trump), trumping with 2H is refused, and the refusal names
+    TS (it beats 9S) and not 5S (it does not): the family's words, "du har 5♠ 10♠ i fargen", named
+    a card that could not be played."""
+    s = position("blodmattis", ["5S TS 2H", "6S 4C", "9S 5C"], "H", leader=1)
+    do(s, "1 play 6S", "2 play 9S")
+    assert set(legal_texts(s)) == {"play TS", "pickup"}
+    illegal = s.why_illegal(play(cs("2H")[0]))
+    assert illegal is not None and illegal.reason is Reason.MUST_FOLLOW_SUIT and illegal.cards == tuple(cs("TS"))
+    assert reason_text(illegal, "en").startswith("follow suit with 10♠, or pick up")
+    assert reason_text(illegal, "nb").startswith("følg farge med 10♠, ellers ta opp")
+    assert "5♠" not in reason_text(illegal, "en") + reason_text(illegal, "nb")
 
 
 def test_follow_suit_first_is_refused_with_a_pointer() -> None:

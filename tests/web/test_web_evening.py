@@ -204,7 +204,7 @@ def test_meta_offers_every_house_rule_in_words_in_both_languages(web: Web) -> No
         assert set(p["values"]) == {o["option"] for o in meta["options"]}
         for o in meta["options"]:  # the form can show each preset's own value (else it would change it)
             assert p["values"][o["option"]] in [v["value"] for v in o["values"]], (name, o["option"])
-    assert meta["db"] == "web.db"
+    assert meta["db"] == str(web.db.resolve())  # the full path: which web.db
 
 
 def test_house_rules_chosen_in_the_form_are_the_rules_in_force(web: Web) -> None:

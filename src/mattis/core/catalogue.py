@@ -262,8 +262,11 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "reason.sequence_too_short": ("en serie må ha minst {number} kort",
                                   "a sequence must be at least {number} cards long"),
     "reason.cannot_lead": ("det kan du ikke spille ut", "that entry cannot be led"),
-    "reason.must_follow_suit": ("du har {cards} i fargen: følg farge eller ta opp (trumf bare når du ikke har fargen)",
-                                "you hold {cards} of the suit: follow suit or pick up (trump only when you have none)"),
+    "reason.must_follow_suit": ("følg farge med {cards}, ellers ta opp (trumf bare når du ikke har fargen)",
+                                "follow suit with {cards}, or pick up (trump only when you have none of the suit)"),
+    "reason.must_follow_suit_pick_up": ("du har fargen, men ikke noe høyere: ta opp (trumf bare når du ikke har "
+                                        "fargen)", "you hold the suit but nothing higher: pick up (trump only when "
+                                        "you have none of the suit)"),
     "reason.must_beat": ("det må være høyere enn {cards}", "it must be higher than {cards}"),
     "reason.must_follow_or_trump": ("du må følge farge med et høyere kort, eller trumfe",
                                     "you must follow suit with a higher card, or trump"),
@@ -783,6 +786,14 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "web.bad_reply": ("Tjeneren sendte et svar som ikke kunne leses", "The server sent an unreadable reply"),
     "web.connecting": ("kobler til…", "connecting…"),
     "web.reconnecting": ("forbindelsen brøt, kobler til igjen…", "connection lost, reconnecting…"),
+    "web.not_sent": ("ikke sendt: forbindelsen er borte, kobler til igjen…",
+                     "not sent: the connection is down, reconnecting…"),
+    "web.not_sent_move": ("ikke sendt: forbindelsen er borte. Trekket sendes når den er tilbake, hvis det fortsatt "
+                          "er din tur.", "not sent: the connection is down. Your move is sent when it is back, "
+                          "if it is still your turn."),
+    "web.resent": ("forbindelsen er tilbake: trekket ditt er sendt", "connection back: your move has been sent"),
+    "web.not_sent_released": ("forbindelsen er tilbake, men bordet har gått videre: trekket ble ikke sendt",
+                              "connection back, but the table has moved on: your move was not sent"),
     "web.level": ("Botnivå", "Bot level"),
     "web.seat_n": ("Plass {n}", "Seat {n}"),
     "web.seat_friend": ("en venn (invitasjon)", "a friend (invite)"),
@@ -933,6 +944,8 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "web.refused.started": ("spillet har allerede startet", "the game has already started"),
     "web.refused.full": ("bordet er fullt", "the table is full"),
     "web.refused.not_host": ("bare verten kan starte spillet", "only the host can start the game"),
+    "web.refused.not_host_seat": ("bare verten kan endre plassene", "only the host can change the seats"),
+    "web.refused.not_host_end": ("bare verten kan avslutte spillet", "only the host can end the game"),
     "web.refused.still_going": ("spillet er ikke ferdig", "the game is still going"),
     "web.refused.no_rematch": ("det er ikke noe spill å ta omkamp på ennå", "no game to rematch yet"),
     "web.refused.not_started": ("spillet har ikke startet", "the game has not started"),

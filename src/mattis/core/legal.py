@@ -357,10 +357,10 @@ def explain(state: State, move: Move) -> Illegal | None:
     top = table[-1][1]
     ts = SUIT[top[0]]
     s = SUIT[cards[0]]
-    if s != ts and r.follow is _FOLLOW_VOID:
-        held = tuple(c for c in range(13 * ts, 13 * ts + 13) if BIT[c] & hand)
-        if held:
-            return Illegal(Reason.MUST_FOLLOW_SUIT, cards=held)
+    if s != ts and r.follow is _FOLLOW_VOID and hand >> (13 * ts) & SUIT_BITS:
+        # only the cards of the suit that may be played (higher ones); none: she must pick up
+        above = answer_bits(hand, top, -1, _FOLLOW_VOID)[1] << (13 * ts)
+        return Illegal(Reason.MUST_FOLLOW_SUIT, cards=tuple(c for c in range(13 * ts, 13 * ts + 13) if BIT[c] & above))
     if s == ts:
         return Illegal(Reason.MUST_BEAT, cards=(top[-1],))
     return Illegal(Reason.MUST_FOLLOW_OR_TRUMP)

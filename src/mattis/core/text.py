@@ -180,7 +180,10 @@ def reason_words(illegal: Illegal) -> tuple[str, dict[str, object]]:
     ('reason.not_held', {'cards': 'J♣ J♦', 'number': 0})
     """
     cards = " ".join(card_symbol(c) for c in illegal.cards)
-    return f"reason.{illegal.reason}", {"cards": cards, "number": illegal.number}
+    key = f"reason.{illegal.reason}"
+    if key == "reason.must_follow_suit" and not illegal.cards:  # she holds the suit, but nothing higher
+        key = "reason.must_follow_suit_pick_up"
+    return key, {"cards": cards, "number": illegal.number}
 
 
 def option_label(option: str, lang: Lang = "en") -> str:

@@ -18,8 +18,8 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections import OrderedDict
-from collections.abc import AsyncIterator
+from collections import Counter, OrderedDict
+from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import BrokenExecutor, Executor
 from dataclasses import dataclass, field
 from importlib.resources import files
@@ -33,7 +33,7 @@ from fastapi.staticfiles import StaticFiles
 from ..core import CHOICES, OPTIONS, PRESET_DOCS, PRESETS, Move
 from ..core.cards import Lang
 from ..core.text import how_to_play, option_label, option_value_text, rules_in_words
-from ..play import Agent, Referee, next_move
+from ..play import Agent, Referee, make_bot, next_move
 from ..play.agents import DEFAULT_LEVEL
 from . import analysis, guard, retention
 from .cluster import Cluster
@@ -49,6 +49,11 @@ MAX_MESSAGE: Final = 4096
 QUEUE_LIMIT: Final = 500
 FAST_DELAY: Final = 0.05
 """The bots' pause when no person is left to act (fast-forward)."""
+RESTART_PAUSE: Final = 1.0
+"""Seconds before a bot or timer task that failed runs again; doubled for each failure in a row
+at the same move, up to :data:`RESTART_PAUSE_MAX` (a failing database is not hammered, a bug
+in the scheduler does not flood the log)."""
+RESTART_PAUSE_MAX: Final = 60.0
 QR_TEXT_MAX: Final = 400
 REPLAY_CACHE: Final = 64
 """Replays kept built (a whole game each; the least recently asked is dropped first)."""
@@ -60,6 +65,19 @@ HEADERS: Final = {
     "Referrer-Policy": "no-referrer",
     "X-Content-Type-Options": "nosniff",
 }
+
+
+class Waits:
+    """How the bots and timers wait: asyncio's clock.  Tests put in one that records each wait
+    (``what``: ``bot``, ``grace``, ``restart``) and returns at once, so the scheduler's chosen
+    delays are checked, not measured."""
+
+    async def sleep(self, seconds: float, what: str) -> None:
+        await asyncio.sleep(seconds)
+
+
+class BotFailed(Exception):
+    """A bot chose an illegal move (a bug in the bot): its task fails and is restarted."""
 
 
 @dataclass(eq=False)
@@ -141,6 +159,11 @@ class Hub:
         self.hosts = guard.Hosts(guard.LOOPBACK)  # set by create_app
         self.limits = guard.Limits()  # set by create_app
         self.grace_tasks: dict[str, tuple[tuple[int, int, int], asyncio.Task[None]]] = {}
+        self.waits = Waits()
+        self.restarts: Counter[str] = Counter()
+        """Bot and timer tasks that failed and were restarted, by kind (``bots``, ``grace``)."""
+        self.failed_at: dict[str, tuple[int, int, int]] = {}
+        """Per table: the position (game, move, failures in a row) where its bot task last failed."""
         self.locks: dict[str, asyncio.Lock] = {}
         """One per table: a request is checked, logged and applied under it (the log write may
         wait for the database while other tables go on)."""
@@ -375,7 +398,7 @@ class Hub:
             return
         task = self.bot_tasks.get(table.id)
         if task is None or task.done():
-            self.bot_tasks[table.id] = asyncio.get_running_loop().create_task(self._bots(table))
+            self.bot_tasks[table.id] = self.supervise(table, "bots", lambda: self._bots(table))
 
     def watch_absent(self, table: Table) -> None:
         """If the person to act is away, give them the grace period, then let a bot play for them.
@@ -394,11 +417,59 @@ class Hub:
             if old[0] == key and not old[1].done():
                 return
             old[1].cancel()
-        task = asyncio.get_running_loop().create_task(self._grace(table, key, table.grace))
+        grace = table.grace
+        task = self.supervise(table, "grace", lambda: self._grace(table, key, grace))
         self.grace_tasks[table.id] = (key, task)
 
+    def supervise(self, table: Table, kind: str, body: Callable[[], Awaitable[None]]) -> asyncio.Task[None]:
+        """Run a table's bot or timer task under a supervisor: if it fails it is logged, counted
+        (:attr:`restarts`) and run again after :data:`RESTART_PAUSE`; a task never ends silently."""
+        async def run() -> None:
+            where, streak = (-1, -1), 0
+            while True:
+                try:
+                    await body()
+                    return
+                except asyncio.CancelledError:
+                    raise
+                except Exception as e:
+                    self.restarts[kind] += 1
+                    streak = streak + 1 if (table.game, table.seq) == where else 1
+                    where = (table.game, table.seq)
+                    if kind == "bots":
+                        self._note_failure(table)
+                    log.error("%s task at table %s failed (%s: %s); restarted (%d %s restarts so far)",
+                              kind, table.id, type(e).__name__, e, self.restarts[kind], kind)
+                    await self.waits.sleep(min(RESTART_PAUSE * 2 ** (streak - 1), RESTART_PAUSE_MAX), "restart")
+
+        task = asyncio.get_running_loop().create_task(run())
+        task.add_done_callback(lambda t: self._ended(table, kind, t))
+        return task
+
+    def _ended(self, table: Table, kind: str, task: asyncio.Task[None]) -> None:
+        """A supervised task ended: said in the log if by anything but finishing or being cancelled."""
+        if task.cancelled():
+            return
+        e = task.exception()
+        if e is not None:  # the supervisor itself failed: said, and the table is looked at again
+            log.error("%s task at table %s ended (%s: %s); the table is woken again", kind, table.id,
+                      type(e).__name__, e)
+            self.restarts[kind] += 1
+            asyncio.get_running_loop().call_soon(self.kick_bots, table)
+
+    def _note_failure(self, table: Table) -> None:
+        game, seq, times = self.failed_at.get(table.id, (-1, -1, 0))
+        times = times + 1 if (game, seq) == (table.game, table.seq) else 1
+        self.failed_at[table.id] = (table.game, table.seq, times)
+        table.bots = {}  # the bots are built afresh from the position (a bot's state may be what failed)
+
+    def bot_pause(self, table: Table) -> float:
+        """The pause before a bot's move: one people can follow while a person is still in the
+        game (playing her own seat), the fast-forward once none is."""
+        return self.bot_delay if table.humans_to_play() else min(self.bot_delay, FAST_DELAY)
+
     async def _grace(self, table: Table, key: tuple[int, int, int], grace: float) -> None:
-        await asyncio.sleep(grace)
+        await self.waits.sleep(grace, "grace")
         if (table.game, table.seq) != key[:2]:
             return
         if table.referee is None:
@@ -414,12 +485,18 @@ class Hub:
     async def _bots(self, table: Table) -> None:
         """Play the bots' turns at this table until a person is to act."""
         while True:
-            await asyncio.sleep(self.bot_delay if table.humans_to_play() else min(self.bot_delay, FAST_DELAY))
+            await self.waits.sleep(self.bot_pause(table), "bot")
             ref = table.referee
             if ref is None or table.bot_to_act() is None:
                 self.watch_absent(table)
                 return
             game, seq, agents = table.game, table.seq, table.agents()
+            failed = self.failed_at.get(table.id)
+            if failed is not None and failed[:2] == (game, seq) and failed[2] >= 2 and ref.to_act is not None:
+                # the seat's bot failed here twice in a row: a random legal move, so the game goes on
+                log.error("bot at table %s seat %d failed twice at move %d; a random legal move is played",
+                          table.id, ref.to_act, seq)
+                agents = {ref.to_act: make_bot("random", seq)}
             # Only the seat's own player coming back can change this game while a bot is to act,
             # so the bot may think off the loop; its move is dropped if the game moved meanwhile.
             chosen = await self._think(ref, agents)
@@ -432,14 +509,10 @@ class Hub:
                         continue
                     ev = table.move_event(seat, game, seq, str(move))
                     await self.commit_quiet(table, ev)
-            except Refusal as r:  # a bot returning an illegal move is a bug in the bot: log it, stop
-                log.error("bot at table %s seat %d: %s", table.id, seat, r.en)
-                return
+            except Refusal as r:  # a bot returning an illegal move is a bug in the bot: the task fails
+                raise BotFailed(f"seat {seat}: {r.en}") from None
             except StoreConflict:  # another worker's client moved first: look again
                 continue
-            except StoreError as e:
-                log.error("%s", e)
-                return
 
     async def _think(self, ref: Referee, agents: dict[int, Agent]) -> tuple[int, Move] | None:
         """The bot to act chooses its move from its seat's observation: in the process pool

@@ -83,14 +83,15 @@ def open_store(db: str) -> EventLog:
 
 
 def describe(db: str) -> str:
-    """``db`` for messages and pages: a URL without its password, or the file's name."""
+    """``db`` for messages and pages: a URL without its password, or the file's full path (so a
+    page on the wrong server can say exactly which database that server reads)."""
     if is_postgres(db):
         from .pgstore import safe_url
 
         return safe_url(db)
     from pathlib import Path
 
-    return Path(db).name
+    return str(Path(db).resolve())
 
 
 class Store:

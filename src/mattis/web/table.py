@@ -120,6 +120,12 @@ class Seat:
     token_hash: str | None = None
 
 
+def people_in(seats: list[Seat], standin: set[int], still_in: frozenset[int]) -> bool:
+    """Whether a person who plays her own seat (not stood in for) is among the seats still in:
+    the bots then play at a pace people can follow, else they fast-forward."""
+    return any(s.kind == "human" and i not in standin and i in still_in for i, s in enumerate(seats))
+
+
 @dataclass
 class Table:
     """One table: seats, the sitting (games, tally, dealer), the running game and the
@@ -267,13 +273,16 @@ class Table:
         """The table waits in the lobby for a host who is not connected (and not yet given up on)."""
         return self.referee is None and 0 not in connected and not self.host_away
 
+    def still_in(self) -> frozenset[int]:
+        """The seats still in the running game (every seat in phase 1; none once it is over)."""
+        ref = self.referee
+        if ref is None or ref.is_over or self.ended:
+            return frozenset()
+        return ref.observation(0).still_in
+
     def humans_to_play(self) -> bool:
         """Whether a person (not stood in for) is still in the running game."""
-        ref = self.referee
-        if ref is None or ref.is_over:
-            return False
-        obs = ref.observation(0)
-        return any(s.kind == "human" and i not in self.standin and obs.is_in(i) for i, s in enumerate(self.seats))
+        return people_in(self.seats, self.standin, self.still_in())
 
     def stand_in(self, seat: int) -> None:
         """A bot plays this person's turns until :meth:`hand_back`."""
@@ -317,7 +326,7 @@ class Table:
         person, whose token stops working) or ``reinvite`` (a person's seat gets a new
         token, which is returned; the old one stops working)."""
         if by != 0:
-            raise Refusal("not_host")
+            raise Refusal("not_host_seat")
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 < seat < self.players:
             raise Refusal("bad_seat")
         lvl = DEFAULT_LEVEL if level is None else level
@@ -342,7 +351,7 @@ class Table:
     def end_event(self, by: int) -> Event:
         """The host ends the running game (nobody loses it; the next deal is by the same dealer)."""
         if by != 0:
-            raise Refusal("not_host")
+            raise Refusal("not_host_end")
         if self.status != "playing":
             raise Refusal("not_started" if self.referee is None else "over")
         return {"type": "end", "game": self.game}

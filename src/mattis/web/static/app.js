@@ -10,6 +10,7 @@
   let held = null, heldUntil = 0, heldTimer = null, lastTrickKey = null, wasMyTurn = false;
   let panel = null;  // an overlay on the table: "rules", "howto", "replay", "analysis", "confirm-end", "confirm-rematch"
   let reinvite = null, replayData = null, replayAt = 0, replayTimer = null, analysisData = null, analysisWait = null, analysisAsk = 0;
+  let unsent = null;  // a move clicked while the connection was down: re-sent on reconnect if still current
   const pace = () => { const v = parseFloat(localStorage.getItem("mattis.pace")); return isNaN(v) ? 1.5 : v; };
 
   // The catalogue's words (i18n.json is generated from mattis.core.catalogue); named {fields}.
@@ -38,6 +39,9 @@
     b.textContent = lang === "nb" ? "English" : "Norsk";
     b.setAttribute("aria-label", t("web.switch_lang"));
   }
+  document.addEventListener("click", (e) => {  // any click on a greyed table: said not sent
+    if (document.body.classList.contains("offline") && app.contains(e.target)) setConn(unsent ? "web.not_sent_move" : "web.not_sent");
+  }, true);
   document.getElementById("lang").addEventListener("click", () => {
     lang = lang === "nb" ? "en" : "nb";
     localStorage.setItem("mattis.lang", lang);
@@ -46,6 +50,8 @@
     else route();
   });
   function setConn(key) { document.getElementById("conn").textContent = key ? t(key) : ""; }
+  // While the connection is down the table is greyed (body.offline) and a click is "not sent".
+  function setOffline(off) { document.body.classList.toggle("offline", off); document.body.dataset.offline = off ? "1" : "0"; }
 
   async function api(path, body) {
     const r = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" },
@@ -237,8 +243,8 @@
     tableId = tid;
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
     ws = new WebSocket(proto + "//" + location.host + "/ws/" + tid);
-    setConn("web.connecting");
-    ws.onopen = () => { retry = 0; setConn(""); ws.send(JSON.stringify({ type: "hello", token: token || undefined, lang })); };
+    setConn(unsent ? "web.not_sent_move" : "web.connecting");  // a move not sent stays said until it is
+    ws.onopen = () => { retry = 0; setConn(""); setOffline(false); ws.send(JSON.stringify({ type: "hello", token: token || undefined, lang })); };
     ws.onmessage = (m) => {
       const msg = JSON.parse(m.data);
       if (msg.type === "refused") {
@@ -251,11 +257,21 @@
       noteTrick(msg);
       view = msg;
       sentSeq = null;
+      if (unsent) {  // the click made while the connection was down: sent now if the table has not moved on
+        const u = unsent;
+        unsent = null;
+        if (u.game === msg.game && u.seq === msg.seq && msg.obs && msg.obs.to_act === msg.you) {
+          sentSeq = u.seq;
+          send(u);
+          setConn("web.resent");
+        } else setConn("web.not_sent_released");
+      }
       if (view.you !== null && view.you !== undefined) remember(tid, token, view.you, view.rules_name);
       render();
     };
     ws.onclose = () => {
-      setConn("web.reconnecting");
+      setConn(unsent ? "web.not_sent_move" : "web.reconnecting");
+      setOffline(true);
       retry = Math.min(retry + 1, 6);
       setTimeout(() => connect(tid, token), 300 * retry);
     };
@@ -267,7 +283,8 @@
     if (code === 4401) localStorage.removeItem(seatKey(tid));
     else if (code === 4404 && stored(tid)) {
       let db = "?";
-      try { db = (await loadMeta()).db; } catch (e) { /* the server is there: it answered */ }
+      // asked now: this page may have been opened on another server (its meta is cached)
+      try { db = (await (await fetch("/api/meta", { cache: "no-store" })).json()).db; } catch (e) { /* the server is there: it answered */ }
       box.appendChild(h("p", { id: "no-table-kept", text: t("web.no_table_kept", { host: location.host, db }) }));
     }
     box.appendChild(h("a", { href: "/", text: t("web.home") }));
@@ -295,14 +312,20 @@
     lastTrickKey = key;
   }
   function send(obj) {
-    if (!ws || ws.readyState !== 1) return;
+    if (!ws || ws.readyState !== 1) {  // said, never silently lost
+      setOffline(true);
+      setConn(obj.type === "move" ? "web.not_sent_move" : "web.not_sent");
+      if (obj.type === "move") unsent = obj;
+      return false;
+    }
     ws.send(JSON.stringify(obj));
+    return true;
   }
   function sendMove(move) {
     held = null;
     if (!view || sentSeq === view.seq) return;  // one move per position; the server refuses doubles too
+    if (!send({ type: "move", game: view.game, seq: view.seq, move })) { selected.clear(); render(); return; }
     sentSeq = view.seq;
-    send({ type: "move", game: view.game, seq: view.seq, move });
     document.body.dataset.sent = "1";
   }
 
