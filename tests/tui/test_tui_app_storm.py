@@ -120,6 +120,16 @@ def run_storm(tmp_path: Path, rules: str, seed: int, lang: str, keys_per_window:
         while len(app.screen_stack) > 1 and not isinstance(app.screen, EndScreen):
             await pilot.press("escape")
 
+    async def to_end_screen(pilot: Pilot[Path | None]) -> None:
+        """Back to the table, then play the game out to its end screen (if not there)."""
+        await to_table(pilot)
+        while len(app.screen_stack) == 1 and not session.over:
+            obs = session.observation()
+            assert obs.legal
+            app.submit(rng.choice(obs.legal))
+            await pilot.pause()
+        assert isinstance(app.screen, EndScreen)
+
     async def scenario() -> None:
         async with app.run_test(size=rng.choice([(80, 24), (100, 30), (120, 40)])) as pilot:
             for opener, window in [*OPENERS.items()] * 2:
@@ -130,20 +140,15 @@ def run_storm(tmp_path: Path, rules: str, seed: int, lang: str, keys_per_window:
                     await pilot.press(opener)
                 assert type(app.screen).__name__ == window, (opener, app.screen)
                 await storm_here(pilot)
-            # the end of a game: play it out, then storm the analysis, the end screen and the next game
-            await to_table(pilot)
-            while len(app.screen_stack) == 1 and not session.over:
-                obs = session.observation()
-                assert obs.legal
-                app.submit(rng.choice(obs.legal))
-                await pilot.pause()
-            assert isinstance(app.screen, EndScreen)
+            # the end of a game: play it out and storm the end screen (which may deal the
+            # next game); then play out again and storm the analysis
+            await to_end_screen(pilot)
+            await storm_here(pilot)
+            await to_end_screen(pilot)
             await pilot.press("a")
             assert isinstance(app.screen, AnalysisScreen)
             await storm_here(pilot)
             await to_table(pilot)
-            if isinstance(app.screen, EndScreen):
-                await storm_here(pilot)
             assert app.is_running
     asyncio.run(scenario())
     assert app.return_value is None  # never quit (q is not in the storm)
