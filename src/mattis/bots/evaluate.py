@@ -37,7 +37,7 @@ the review scores only not being the loser), and the phase 2 bots add the same s
 ``expert`` bot's tree search (``ismcts``) picks moves but gives no chance per move,
 so this flat estimate is the one the review can give.  The numbers assume that
 everybody plays on like the playout policy; they are Monte Carlo estimates with a
-standard error of at most ``0.5 / sqrt(samples)``, and docs/analyze.md measures how
+standard error (``MoveValue.se``, Agresti-Coull) of at most ``0.5 / sqrt(samples)``, and docs/analyze.md measures how
 well they match outcomes (in phase 2 they do, in phase 1 hardly).
 
 Budgets are counts, never seconds, so a seeded evaluation is reproducible.
@@ -45,6 +45,7 @@ Budgets are counts, never seconds, so a seeded evaluation is reproducible.
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass
 from enum import StrEnum
@@ -57,7 +58,18 @@ from .policy import playout
 from .search import perfect_info
 from .solver import SearchLimit, Solver, two_player_exact, two_player_values
 
-__all__ = ["Budget", "Evaluation", "MoveValue", "Verdict", "evaluate", "state_from_view"]
+__all__ = ["Z", "Budget", "Evaluation", "MoveValue", "Verdict", "chance", "evaluate", "standard_error",
+           "state_from_view"]
+
+Z = 2.0
+"""How many standard errors a difference must clear to count as resolved (about 95%)."""
+
+
+def standard_error(total: float, runs: int) -> float:
+    """The Agresti-Coull standard error of a share ``total / runs`` (never 0: four
+    pseudo-playouts, two each way, keep an all-win or all-loss count honest)."""
+    p = (total + 2.0) / (runs + 4.0)
+    return math.sqrt(p * (1.0 - p) / (runs + 4.0))
 
 
 class Verdict(StrEnum):
@@ -102,6 +114,15 @@ class MoveValue:
     """The estimated chance to avoid being Mattis after this move (0 to 1)."""
     verdict: Verdict | None = None
     """The solver's verdict, if it decided this move."""
+    se: float = 0.0
+    """The standard error of ``chance`` (0 when the solver decided it exactly)."""
+
+    def ahead_of(self, other: MoveValue, z: float = Z) -> bool:
+        """Whether this move's chance is higher than ``other``'s beyond the noise: by
+        ``z`` standard errors of the difference, or exactly (both solved)."""
+        if self.exact and other.exact:
+            return self.chance > other.chance
+        return self.chance - other.chance > z * math.hypot(self.se, other.se)
 
     @property
     def exact(self) -> bool:
@@ -128,6 +149,13 @@ class Evaluation:
             if v.chance > best.chance + 1e-12:
                 best = v
         return best
+
+    @property
+    def resolved(self) -> MoveValue | None:
+        """The best move if it is ahead of every other move beyond the noise
+        (:meth:`MoveValue.ahead_of`), else None: several moves may be as good."""
+        best = self.best
+        return best if all(best.ahead_of(v) for v in self.values if v.move != best.move) else None
 
     def of(self, move: Move) -> MoveValue:
         """The value of ``move`` (a legal move)."""
@@ -231,6 +259,7 @@ def evaluate(obs: Observation, budget: Budget | None = None, rng: random.Random 
     exact = {m for m, v in verdicts.items() if v is Verdict.WINS or v is Verdict.LOSES}
     need = [m for m in legal if m not in exact]
     chances: dict[Move, float] = {m: 1.0 if verdicts[m] is Verdict.WINS else 0.0 for m in exact}
+    errors: dict[Move, float] = {}
     played = 0
     if need:
         runs = b.samples
@@ -243,6 +272,25 @@ def evaluate(obs: Observation, budget: Budget | None = None, rng: random.Random 
                 playout(st, r, b.epsilon)
                 total += _survives(st, obs.seat)
             chances[m] = total / runs
-    values = tuple(MoveValue(m, chances[m], verdicts.get(m)) for m in legal)
+            errors[m] = standard_error(total, runs)
+    values = tuple(MoveValue(m, chances[m], verdicts.get(m), errors.get(m, 0.0)) for m in legal)
     return Evaluation(obs.seat, values, played, not need)
 
+
+
+def chance(obs: Observation, budget: Budget | None = None, rng: random.Random | None = None) -> tuple[float, float]:
+    """The seat's chance to avoid being Mattis from ``obs`` with no move of its own
+    chosen (e.g. right after the deal), and its standard error: ``budget.samples``
+    determinizations, each played out once with the playout policy.  Raises
+    :class:`~mattis.core.determinize.DeterminizeError` if no state is consistent."""
+    b = budget or Budget()
+    r = rng or random.Random(0)
+    dets = _samples(obs, b.samples, r)
+    if not dets:
+        raise DeterminizeError("no state is consistent with the observation")
+    total = 0.0
+    for j in range(b.samples):
+        st = dets[j % len(dets)].clone()
+        playout(st, r, b.epsilon)
+        total += _survives(st, obs.seat)
+    return total / b.samples, standard_error(total, b.samples)

@@ -5,7 +5,7 @@
 | easy / lett           | heuristic | rules of thumb, microseconds                                  |
 | medium / middels      | rollout   | phase 2: 3 playouts per move, 30 at most (< 50 ms)             |
 | hard / vanskelig      | uct       | phase 2: a 100-iteration tree search                           |
-| expert / ekspert      | ismcts    | phase 1: 100 ISMCTS iterations; phase 2: 500 + the solver       |
+| expert / ekspert      | ismcts    | phase 1: 100 ISMCTS iterations; phase 2: the solver, else flat rollouts |
 
 ``learned`` (no level name) is one ply on the learned value model (``bots/learned.py``):
 what the model knows on its own, measured against ``easy`` and ``medium`` in docs/bots.md

@@ -739,9 +739,22 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "review.mark.mistake": ("feil", "mistake"),
     "review.mark.dubious": ("tvilsomt", "dubious"),
     "review.marks": ("Merker: ?! tvilsomt (koster {a} eller mer), ? feil ({b} eller mer), ?? tabbe ({c} eller mer, "
-                     "eller et vunnet spill gitt bort).",
+                     "eller et vunnet spill gitt bort). Et merke gis bare når kostnaden minus to standardfeil "
+                     "når grensen, og det beste trekket nevnes bare når det er klart bedre enn de andre.",
                      "Marks: ?! dubious (costs {a} or more), ? mistake ({b} or more), ?? blunder ({c} or more, "
-                     "or a won game given away)."),
+                     "or a won game given away). A mark is given only where the cost less two standard errors "
+                     "reaches the limit, and the best move is named only where it is clearly ahead of the others."),
+    "review.not_judged": ("ikke vurdert", "not judged"),
+    "review.phase1": ("Valgene i fase 1 ({n}) er ikke vurdert: der spår anslaget utfallet ikke bedre enn "
+                      "gjennomsnittet (se docs/analyze.md).",
+                      "The phase 1 decisions ({n}) are not judged: there the estimate predicts the outcome no "
+                      "better than the average does (see docs/analyze.md)."),
+    "review.unresolved": ("flere trekk kan være like gode", "several moves may be as good"),
+    "review.accuracy": ("Treffsikkerhet i fase 2: {acc} ± {se} (av 100, over {n} valg); merker: ?? {b}, ? {m}, ?! {d}.",
+                        "Accuracy in phase 2: {acc} ± {se} (of 100, over {n} decisions); marks: ?? {b}, ? {m}, "
+                        "?! {d}."),
+    "review.luck": ("Kortene: {name} hadde {p} ± {se} sjanse etter given (gjennomsnittet er {base}).",
+                    "The cards: {name} had a {p} ± {se} chance right after the deal (the average is {base})."),
     "review.forced": ("Tvungne trekk (bare ett lovlig valg), telt, men ikke vurdert: {n}.",
                       "Forced moves (one legal choice), counted but not judged: {n}."),
     "review.costliest": ("De dyreste valgene:", "The costliest decisions:"),

@@ -14,13 +14,23 @@ For each decision it keeps:
   preferred one (or as good);
 * the solver's verdict where it decides the position (phase 2, every hand known,
   few cards left: see :mod:`mattis.bots.evaluate`);
-* a mark: ``??`` (blunder) when the cost is :data:`BLUNDER` or more, or the
-  preferred move wins with best play and the move made does not; ``?`` (mistake)
-  from :data:`MISTAKE`; ``?!`` (dubious) from :data:`DUBIOUS`.
+* the cost's standard error (from the playouts of the two moves; 0 when the
+  solver decided both);
+* a mark, **only where it holds under that uncertainty**: ``??`` (blunder) when
+  the preferred move wins with best play and the move made does not (the solver's
+  proof), or when the cost minus :data:`~mattis.bots.evaluate.Z` standard errors is
+  :data:`BLUNDER` or more; ``?`` (mistake) from :data:`MISTAKE`; ``?!`` (dubious)
+  from :data:`DUBIOUS`, on the same lower bound;
+* the best move only where it is resolved: ahead of every other legal move by more
+  than ``Z`` standard errors (or proven); else several moves may be as good.
 
-The thresholds sit above the estimates' noise at the default budget (a playout
-estimate of 100 samples has a standard error of at most 0.05; the moves of one
-decision are compared on the same samples, which makes their differences steadier).
+Phase 1 decisions are evaluated but never marked, and no best move is named for
+them: the project's calibration (docs/analyze.md) shows the phase 1 estimate does
+not predict the outcome better than the base rate.  The summary gives the number of
+judged (phase 2) decisions, the marks, an accuracy per game (lichess's formula on
+the cost in points, averaged over the judged decisions, with its standard error) and
+the deal's luck: the seat's chance right after the deal (:func:`mattis.bots.evaluate.chance`),
+against the base rate of a table of that size.
 
 Each decision draws its randomness from ``derive_seed(seed, "review", seat, n)``
 (``n`` the move's number in the record), so a seeded review is reproducible and the
@@ -33,13 +43,14 @@ cards), :meth:`Review.to_json` (the schema is in docs/analyze.md), :func:`review
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Final
 
-from ..bots.evaluate import Budget, Evaluation, MoveValue, Verdict, evaluate
+from ..bots.evaluate import Budget, Evaluation, MoveValue, Verdict, Z, chance, evaluate
 from ..core import GameRecord, Move, MoveKind, RecordError, Rules, parse_move, parse_record_move, say, seat_names
 from ..core.cards import Lang, card_symbol
 from ..core.determinize import DeterminizeError
@@ -59,8 +70,17 @@ MISTAKE: Final = 0.15
 BLUNDER: Final = 0.25
 """... ``??`` (as is giving away a position the solver says is won)."""
 
+MORE: Final = 8
+"""A judged decision whose mark or best move is ambiguous (it changes between 1 and 3
+standard errors) is played out again with this many times the budget."""
+
 FORMAT: Final = "mattis-review"
-VERSION: Final = 1
+VERSION: Final = 2
+
+
+def move_accuracy(cost: float) -> float:
+    """Lichess's accuracy of one move (0-100) from the chance it cost (0-1)."""
+    return max(0.0, min(100.0, 103.1668 * math.exp(-0.04354 * 100.0 * cost) - 3.1669))
 
 
 class ReviewError(ValueError):
@@ -97,6 +117,41 @@ class Decision:
         return max(0.0, self.before - self.after)
 
     @property
+    def judged(self) -> bool:
+        """Whether the decision is judged (phase 2: marks and best move shown)."""
+        return self.phase != 1
+
+    def _value(self, move: Move) -> MoveValue | None:
+        for v in self.moves:
+            if v.move == move:
+                return v
+        return None
+
+    @property
+    def cost_se(self) -> float:
+        """The cost's standard error (0 when the solver decided both moves)."""
+        a, b = self._value(self.best), self._value(self.played)
+        return math.hypot(a.se if a else 0.0, b.se if b else 0.0)
+
+    @property
+    def resolved(self) -> bool:
+        """Whether the best move is ahead of every other legal move beyond the noise
+        (and the decision is judged): only then is it named."""
+        return self.resolved_at(Z)
+
+    def resolved_at(self, z: float) -> bool:
+        """:attr:`resolved` with ``z`` standard errors."""
+        best = self._value(self.best)
+        return (self.judged and best is not None
+                and all(best.ahead_of(v, z) for v in self.moves if v.move != self.best))
+
+    def ambiguous(self) -> bool:
+        """Whether the mark or the best move changes between 1 and 3 standard errors:
+        the review then plays the decision out again with :data:`MORE` times the budget."""
+        return self.judged and (self.mark_at(1.0) != self.mark_at(3.0)
+                                or self.resolved_at(1.0) != self.resolved_at(3.0))
+
+    @property
     def proven(self) -> bool:
         """Whether the solver proves the cost: the preferred move wins with best play and
         the move made loses (two players left) or lets the others force the loss."""
@@ -104,9 +159,18 @@ class Decision:
 
     @property
     def mark(self) -> str:
-        """``"??"``, ``"?"``, ``"?!"`` or ``""`` (see the module docstring)."""
-        c = self.cost
-        if c >= BLUNDER - 1e-9 or (self.verdict_best is Verdict.WINS and self.verdict_played is not Verdict.WINS):
+        """``"??"``, ``"?"``, ``"?!"`` or ``""`` (see the module docstring): on the
+        cost's lower bound, never in phase 1."""
+        return self.mark_at(Z)
+
+    def mark_at(self, z: float) -> str:
+        """:attr:`mark` on the cost less ``z`` standard errors."""
+        if not self.judged:
+            return ""
+        if self.verdict_best is Verdict.WINS and self.verdict_played is not Verdict.WINS:
+            return "??"
+        c = self.cost - z * self.cost_se
+        if c >= BLUNDER - 1e-9:
             return "??"
         if c >= MISTAKE - 1e-9:
             return "?"
@@ -117,17 +181,19 @@ class Decision:
     def to_json(self) -> dict[str, Any]:
         return {
             "move": self.number, "phase": self.phase, "played": str(self.played), "best": str(self.best),
-            "before": round(self.before, 4), "after": round(self.after, 4), "cost": round(self.cost, 4),
+            "before": self.before, "after": self.after, "cost": round(self.cost, 4),
+            "cost_se": round(self.cost_se, 4), "judged": self.judged, "resolved": self.resolved,
             "mark": self.mark, "verdict_best": _v(self.verdict_best), "verdict_played": _v(self.verdict_played),
             "samples": self.samples,
-            "moves": [{"move": str(v.move), "chance": round(v.chance, 4), "verdict": _v(v.verdict)}
-                      for v in self.moves],
+            "moves": [{"move": str(v.move), "chance": v.chance, "se": v.se,
+                       "verdict": _v(v.verdict)} for v in self.moves],
         }
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> Decision:
         moves = tuple(MoveValue(parse_move(m["move"]), float(m["chance"]),
-                                Verdict(m["verdict"]) if m["verdict"] else None) for m in d["moves"])
+                                Verdict(m["verdict"]) if m["verdict"] else None, float(m["se"]))
+                      for m in d["moves"])
         return cls(int(d["move"]), int(d["phase"]), parse_move(d["played"]), parse_move(d["best"]),
                    float(d["before"]), float(d["after"]),
                    Verdict(d["verdict_best"]) if d["verdict_best"] else None,
@@ -155,6 +221,39 @@ class Review:
     outcome: str
     """``"lost"`` (the seat was Mattis), ``"safe"``, or ``"unfinished"``."""
     decisions: tuple[Decision, ...] = field(default=())
+    luck: float | None = None
+    """The seat's chance right after the deal (None for a game that began from a
+    position in phase 2)."""
+    luck_se: float = 0.0
+
+    @property
+    def base_rate(self) -> float:
+        """The chance to avoid being Mattis at a table of equals: 1 - 1/players."""
+        return 1.0 - 1.0 / self.players
+
+    def accuracy(self) -> tuple[float, float] | None:
+        """The per-game accuracy (0-100) over the judged decisions and its standard
+        error, or None if none was judged."""
+        judged = [d for d in self.decisions if d.judged]
+        if not judged:
+            return None
+        acc = sum(move_accuracy(d.cost) for d in judged) / len(judged)
+        # The delta method: d accuracy / d cost times the cost's standard error.
+        var = sum((4.354 * (move_accuracy(d.cost) + 3.1669) * d.cost_se) ** 2 for d in judged)
+        return acc, math.sqrt(var) / len(judged)
+
+    def summary(self) -> dict[str, Any]:
+        """Judged decisions, marks, accuracy and luck (the JSON's ``summary``)."""
+        acc = self.accuracy()
+        return {
+            "judged": sum(d.judged for d in self.decisions),
+            "phase1": sum(not d.judged for d in self.decisions),
+            "marks": {m: sum(d.mark == m for d in self.decisions) for m in ("??", "?", "?!")},
+            "accuracy": None if acc is None else round(acc[0], 1),
+            "accuracy_se": None if acc is None else round(acc[1], 1),
+            "luck": self.luck, "luck_se": self.luck_se,
+            "base_rate": round(self.base_rate, 4),
+        }
 
     def costliest(self, k: int = 3) -> list[Decision]:
         """The ``k`` marked decisions that cost the most, costliest first (blunders
@@ -171,7 +270,8 @@ class Review:
             "budget": {"samples": b.samples, "epsilon": b.epsilon, "solver_cards": b.solver_cards,
                        "solver_nodes": b.solver_nodes},
             "seed": self.seed, "moves": self.moves, "forced": self.forced, "outcome": self.outcome,
-            "marks": {"dubious": DUBIOUS, "mistake": MISTAKE, "blunder": BLUNDER},
+            "marks": {"dubious": DUBIOUS, "mistake": MISTAKE, "blunder": BLUNDER, "z": Z},
+            "summary": self.summary(),
             "decisions": [d.to_json() for d in self.decisions],
         }
 
@@ -183,7 +283,9 @@ class Review:
         budget = Budget(int(b["samples"]), float(b["epsilon"]), int(b["solver_cards"]), int(b["solver_nodes"]))
         return cls(rules_from_json(d["rules"]), int(d["players"]), int(d["seat"]), str(d["name"]), budget,
                    d["seed"], int(d["moves"]), int(d["forced"]), str(d["outcome"]),
-                   tuple(Decision.from_json(x) for x in d["decisions"]))
+                   tuple(Decision.from_json(x) for x in d["decisions"]),
+                   None if d["summary"]["luck"] is None else float(d["summary"]["luck"]),
+                   float(d["summary"]["luck_se"]))
 
 
 def decisions_of(record: GameRecord, seat: int) -> int:
@@ -218,6 +320,14 @@ def review(record: GameRecord, seat: int, budget: Budget | None = None, seed: Se
     who = (names[seat] if names and len(names) == record.players else seat_names(record.players, lang=lang)[seat])
     total = decisions_of(record, seat)
     ref = Referee(record.start())
+    luck: float | None = None
+    luck_se = 0.0
+    first = ref.observation(seat)
+    if first.phase is PHASE1:
+        try:
+            luck, luck_se = chance(first, b, random.Random(derive_seed(seed, "review", seat, 0)))
+        except DeterminizeError:
+            luck = None
     forced = 0
     out: list[Decision] = []
     for number, text in enumerate(record.moves, start=1):
@@ -234,14 +344,22 @@ def review(record: GameRecord, seat: int, budget: Budget | None = None, seed: Se
                     ev: Evaluation = evaluate(obs, b, rng)
                 except DeterminizeError as e:
                     raise ReviewError(f"move {number}: cannot judge this position from the seat's view: {e}") from None
-                best, mine = ev.best, ev.of(move)
-                out.append(Decision(number, 1 if obs.phase is PHASE1 else 2, move, best.move, best.chance,
-                                    mine.chance, best.verdict, mine.verdict, ev.samples, ev.values))
+                d = _decision(number, obs.phase is PHASE1, move, ev)
+                if d.ambiguous():
+                    d = _decision(number, False, move, evaluate(obs, replace(b, samples=b.samples * MORE), rng))
+                out.append(d)
                 if progress is not None:
                     progress(len(out), total)
         ref.apply(s, move, events=False)
     outcome = "unfinished" if not end.is_over else "lost" if seat in end.losers else "safe"
-    return Review(record.rules, record.players, seat, who, b, seed, len(record.moves), forced, outcome, tuple(out))
+    return Review(record.rules, record.players, seat, who, b, seed, len(record.moves), forced, outcome, tuple(out),
+                  luck, luck_se)
+
+
+def _decision(number: int, phase1: bool, move: Move, ev: Evaluation) -> Decision:
+    best, mine = ev.best, ev.of(move)
+    return Decision(number, 1 if phase1 else 2, move, best.move, best.chance, mine.chance, best.verdict,
+                    mine.verdict, ev.samples, ev.values)
 
 
 # ------------------------------------------------------------------ text
@@ -275,25 +393,43 @@ def review_text(rv: Review, lang: Lang = "en") -> str:
     if not rv.decisions:
         lines.append(say("review.no_decisions", lang, name=rv.name))
     for d in rv.decisions:
-        line = (f"{d.number}. {say('review.phase', lang, n=d.phase)}: {move_words(d.played, lang)}  "
-                f"{pct(d.before, lang)} → {pct(d.after, lang)}")
+        head = f"{d.number}. {say('review.phase', lang, n=d.phase)}: {move_words(d.played, lang)}  "
+        if not d.judged:
+            lines.append(head + f"({say('review.not_judged', lang)})")
+            continue
+        line = head + f"{pct(d.before, lang)} → {pct(d.after, lang)}"
         line += _verdict(d.verdict_played, rv.rules, lang)
         if d.mark:
             line += f"  {d.mark}"
         if d.best != d.played and d.cost > 0:
-            line += "   " + say("review.best", lang, move=move_words(d.best, lang), chance=pct(d.before, lang))
-            line += _verdict(d.verdict_best, rv.rules, lang)
+            if d.resolved:
+                line += "   " + say("review.best", lang, move=move_words(d.best, lang), chance=pct(d.before, lang))
+                line += _verdict(d.verdict_best, rv.rules, lang)
+            elif d.mark:
+                line += "   " + say("review.unresolved", lang)
         lines.append(line)
     lines.append("")
     top = rv.costliest()
     if top:
         lines.append(say("review.costliest", lang))
         for d in top:
+            better = (say("review.best", lang, move=move_words(d.best, lang), chance=pct(d.before, lang))
+                      if d.resolved else say("review.unresolved", lang))
             lines.append(f"  {d.number}. {move_words(d.played, lang)} {d.mark} "
-                         f"({say('review.cost', lang, cost=pct(d.cost, lang))}; "
-                         + say("review.best", lang, move=move_words(d.best, lang), chance=pct(d.before, lang)) + ")")
+                         f"({say('review.cost', lang, cost=pct(d.cost, lang))} ± {pct(d.cost_se, lang)}; "
+                         + better + ")")
     elif rv.decisions:
         lines.append(say("review.none_marked", lang))
+    summary = rv.summary()
+    acc = rv.accuracy()
+    if acc is not None:
+        lines.append(say("review.accuracy", lang, acc=round(acc[0]), se=round(acc[1]), n=summary["judged"],
+                         b=summary["marks"]["??"], m=summary["marks"]["?"], d=summary["marks"]["?!"]))
+    if summary["phase1"]:
+        lines.append(say("review.phase1", lang, n=summary["phase1"]))
+    if rv.luck is not None:
+        lines.append(say("review.luck", lang, name=rv.name, p=pct(rv.luck, lang), se=pct(rv.luck_se, lang),
+                         base=pct(rv.base_rate, lang)))
     lines.append(say("review.marks", lang, a=pct(DUBIOUS, lang), b=pct(MISTAKE, lang), c=pct(BLUNDER, lang)))
     if rv.forced:
         lines.append(say("review.forced", lang, n=rv.forced))
