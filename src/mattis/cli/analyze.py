@@ -87,14 +87,15 @@ def run(args: argparse.Namespace) -> int:
     from ..bots.evaluate import Budget
     from ..lab.review import ReviewError, review, review_chart, review_text
 
-    lang: Lang = args.lang or record_lang(args.file) or "en"
     if args.budget < 1:
         raise CliError("--budget must be 1 or more")
     try:
-        record: GameRecord = load_record(args.file)
+        record: GameRecord = load_record(args.file)  # refuses devices, pipes and monster files
         record.replay()
     except RecordError as e:
         raise CliError(f"{args.file}: {e}") from None
+    # read again only now that the loader has found a regular record file
+    lang: Lang = args.lang or record_lang(args.file) or "en"
     names = record_names(args.file, record.players) or seat_names(record.players, lang=lang)
     # The human's "Du"/"You" in the review's language.
     yous = {say("word.you", "nb"), say("word.you", "en")}
