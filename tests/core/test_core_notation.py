@@ -41,9 +41,12 @@ def test_every_position_round_trips_and_plays_on_the_same(name: str, players: in
             assert sum(m.bit_count() for m in all_card_masks(copy)) == 52
             for seat in range(players):
                 a, b = copy.observation(seat), state.observation(seat)
-                # a position holds neither the history nor who led the game's first trick
+                # a position holds neither the history nor who led the game's first trick, nor
+                # the counts of the past (phase 2 moves made, repetitions of this position)
                 assert a.replace(history=()) == b.replace(history=(), last_trick=a.last_trick,
-                                                          first_leader=a.first_leader)
+                                                          first_leader=a.first_leader,
+                                                          phase2_moves=a.phase2_moves,
+                                                          repetitions=a.repetitions)
             if rng.random() < 0.05:
                 # play both on with the same moves: the same game (unless an engine
                 # rule that counts the past -- repetition, the cap -- ends it)
