@@ -777,6 +777,23 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "review.words.margin": ("(± {n} prosentpoeng)", "(± {n} points)"),
     "review.words.exact": ("(regnet ut nøyaktig)", "(worked out exactly)"),
     "review.words.detail": ("Alle valgene, ett for ett:", "Every choice, one by one:"),
+    "review.words.choice_open": ("Trekk {n} (fase {phase}): {name} valgte «{played}», men et annet trekk var bedre "
+                                 "(flere kan være like gode). Sjansen for å slippe unna falt fra {before} % til "
+                                 "{after} % {sure}.",
+                                 "Move {n} (phase {phase}): {name} chose \"{played}\", but another move was better "
+                                 "(several may be as good). The chance to get away fell from {before}% to {after}% "
+                                 "{sure}."),
+    "review.words.luck": ("Given: kortene {name} fikk, ga {p} ± {se} sjanse til å slippe unna (en gjennomsnittlig "
+                          "hånd gir {base}): {verdict}.",
+                          "The deal: the cards {name} got gave a {p} ± {se} chance to get away (an average hand "
+                          "gives {base}): {verdict}."),
+    "review.words.luck_good": ("bedre enn snittet", "better than average"),
+    "review.words.luck_poor": ("dårligere enn snittet", "worse than average"),
+    "review.words.luck_even": ("omtrent som snittet", "about average"),
+    "review.words.accuracy": ("Spillet i fase 2: {acc} av 100 ± {se} for {name} (100 er alltid det beste trekket; "
+                              "over {n} vurderte valg).",
+                              "Play in phase 2: {acc} of 100 ± {se} for {name} (100 is always the best move; over "
+                              "{n} judged choices)."),
     "plain.again_analyse": ("Spille igjen? (ja/nei, eller «analyser» for å se spillet ditt gjennomgått)",
                             "Play again? (yes/no, or \"analyse\" to have your game reviewed)"),
     "review.progress": ("Vurderer trekk {done} av {total}", "Judging decision {done} of {total}"),

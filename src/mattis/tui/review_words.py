@@ -1,11 +1,13 @@
 """The game review for players, in the terminal and line mode: a chart of the chance
-over the game that fits 80 columns, the three costliest choices in plain words, then
-the detail (:func:`mattis.lab.review.review_text`) for whoever reads on.
+over the game that fits 80 columns, then the lab's plain words (the deal's luck, the
+accuracy, the three costliest choices: :mod:`mattis.lab.review_words`, the same
+sentences as on the web page), then the detail (:func:`mattis.lab.review.review_text`)
+for whoever reads on.
 
 Only the review's public output (:class:`mattis.lab.review.Review`) is used.  A
 chance estimated from playouts is shown with its uncertainty: about two standard
 errors of a proportion from the decision's samples (``± 9`` at 64 samples and an even
-chance); a decision the solver decided is exact and says so.
+chance, :func:`margin`); a decision the solver decided is exact and says so.
 """
 
 from __future__ import annotations
@@ -16,7 +18,8 @@ from typing import Final
 
 from ..bots.evaluate import Budget
 from ..core.text import loser_word, say
-from ..lab.review import Decision, Review, move_words, review_text
+from ..lab.review import Decision, Review, review_text
+from ..lab.review_words import costly_words, margin, player_words
 from .i18n import Lang, t
 
 BUDGET: Final = Budget(samples=64)
@@ -28,16 +31,6 @@ WRAP: Final = 78
 """Columns the words are wrapped to (an 80-column terminal, less the window's border)."""
 CHART_HEIGHT: Final = 8
 """Rows of the chart's plot area."""
-
-
-def margin(d: Decision) -> int | None:
-    """About two standard errors of ``d``'s estimate of the move made, in percentage
-    points (``None`` when the solver decided it: exact)."""
-    if d.samples <= 0:
-        return None
-    p = min(max(d.after, 0.0), 1.0)
-    se = math.sqrt(max(p * (1 - p), 0.25 / d.samples) / d.samples)
-    return max(1, round(200 * se))
 
 
 def chance_chart(rv: Review, lang: Lang, width: int = CHART_WIDTH, height: int = CHART_HEIGHT) -> list[str]:
@@ -79,32 +72,22 @@ def chance_chart(rv: Review, lang: Lang, width: int = CHART_WIDTH, height: int =
     return [line.rstrip() for line in lines]
 
 
-def costly_words(d: Decision, rv: Review, lang: Lang) -> str:
-    """One costly choice in plain words: what was done, what was better, and the chance
-    before and after, with its uncertainty."""
-    plus = margin(d)
-    sure = t(lang, "review.words.exact") if plus is None else t(lang, "review.words.margin", n=plus)
-    return t(lang, "review.words.choice", n=d.number, phase=d.phase, name=rv.name,
-             played=move_words(d.played, lang),
-             best=move_words(d.best, lang), before=round(100 * d.before), after=round(100 * d.after),
-             sure=sure)
-
-
 def player_review_lines(rv: Review, lang: Lang) -> list[str]:
-    """The review for a player: the chart, the three costliest choices in words (or that
-    none cost much), how it ended, then the detail."""
+    """The review for a player: the chart, the deal's luck and the accuracy, the three
+    costliest choices in words (or that none cost much), then the detail.  The words are
+    the lab's (:func:`mattis.lab.review_words.player_words`), as on the web page."""
+    words = player_words(rv, lang)
     lines = chance_chart(rv, lang)
     lines.append("")
-    top = rv.costliest(3)
-    if top:
-        lines.append(t(lang, "review.words.top", n=len(top)))
-        for i, d in enumerate(top, 1):
-            lines.extend(textwrap.wrap(costly_words(d, rv, lang), WRAP, initial_indent=f"  {i}. ",
-                                       subsequent_indent="     "))
-    elif rv.decisions:
-        lines.append(say("review.none_marked", lang))
+    for sentence in words.summary:
+        lines.extend(textwrap.wrap(sentence, WRAP))
+    if words.summary:
+        lines.append("")
+    lines.extend(textwrap.wrap(words.heading, WRAP))
+    for i, choice in enumerate(words.choices, 1):
+        lines.extend(textwrap.wrap(choice, WRAP, initial_indent=f"  {i}. ", subsequent_indent="     "))
     lines.append("")
-    lines.append(t(lang, "review.words.detail"))
+    lines.append(words.detail)
     lines.append("")
     lines.extend(review_text(rv, lang).splitlines())
     return lines

@@ -3,7 +3,10 @@
 ``GET /api/tables/{tid}/games/{game}/analysis?seat=N&lang=nb|en`` answers with the
 review (:mod:`mattis.lab.review`) of seat ``N`` in finished game ``game``: the JSON
 of :meth:`mattis.lab.review.Review.to_json` plus ``lines`` (the review as text in
-the page's language), which the page shows as a chart and a list.
+the page's language) and ``words`` (:func:`mattis.lab.review_words.player_words`: the
+deal's luck, the accuracy and the three costliest choices in plain words, the same
+sentences as the terminal's), which the page shows as a chart, the sentences, and the
+detail behind a tap.
 
 Who may ask for what: only a **finished** game is analysed (the table keeps records
 of finished games only), and then any seat: once a game is over its record, every
@@ -48,6 +51,7 @@ from ..bots.evaluate import Budget
 from ..core import GameRecord, RecordError
 from ..core.cards import Lang
 from ..lab.review import Review, ReviewError, decisions_of, review, review_text
+from ..lab.review_words import player_words
 from .table import Refusal
 
 __all__ = ["BUDGET", "CACHE_SIZE", "Analyses", "Job", "router"]
@@ -358,6 +362,7 @@ def router(hub: _Hub, analyses: Analyses | None = None) -> APIRouter:
         body: dict[str, Any] = rv.to_json()
         body["game"] = game
         body["lines"] = review_text(rv, words).split("\n")
+        body["words"] = player_words(rv, words).to_json()
         return JSONResponse(body)
 
     return api

@@ -679,24 +679,30 @@
     }
     if (ask === analysisAsk) render();
   }
+  // The chance over the game: the line with the best move, the points with the move made (each with about
+  // two standard errors), the marked choices in colour.
   function analysisChart(d) {
     const NS = "http://www.w3.org/2000/svg", W = 640, H = 220, L = 34, B = 22;
     const svg = document.createElementNS(NS, "svg");
     svg.setAttribute("viewBox", "0 0 " + W + " " + H); svg.setAttribute("id", "analysis-chart");
-    svg.setAttribute("role", "img"); svg.setAttribute("aria-label", t("review.chart.title", { loser: view.loser === "skitgubbe" ? t("loser.skitgubbe") : t("loser.mattis"), name: d.name }));
+    svg.setAttribute("role", "img"); svg.setAttribute("aria-label", d.words ? d.words.title : t("review.chart.y"));
     const el = (tag, at) => { const e = document.createElementNS(NS, tag); for (const k in at) e.setAttribute(k, at[k]); svg.appendChild(e); return e; };
     const last = Math.max(1, d.moves);
-    const x = (n) => L + (W - L - 8) * n / last, y = (p) => 8 + (H - B - 8) * (1 - p);
+    const x = (n) => L + (W - L - 8) * n / last, y = (p) => 8 + (H - B - 8) * (1 - Math.max(0, Math.min(1, p)));
     [0, 0.5, 1].forEach((p) => { el("line", { x1: L, x2: W - 8, y1: y(p), y2: y(p), class: "grid" }); el("text", { x: 2, y: y(p) + 4, class: "axis" }).textContent = Math.round(100 * p) + "%"; });
     el("text", { x: W / 2, y: H - 4, class: "axis" }).textContent = t("review.chart.x");
     el("polyline", { points: d.decisions.map((e) => x(e.move) + "," + y(e.before)).join(" "), class: "best" });
     for (const e of d.decisions) {
+      const v = (e.moves || []).find((m) => m.move === e.played), se = v ? v.se : 0;
+      if (se > 0) el("line", { x1: x(e.move), x2: x(e.move), y1: y(e.after - 2 * se), y2: y(e.after + 2 * se), class: "err" });
       if (e.mark) el("line", { x1: x(e.move), x2: x(e.move), y1: y(e.before), y2: y(e.after), class: "cost mark" + e.mark.length });
       el("circle", { cx: x(e.move), cy: y(e.after), r: e.mark ? 4 : 2.5, class: e.mark ? "played marked" : "played" });
       if (e.mark) el("text", { x: x(e.move) + 4, y: y(e.after) + 12, class: "marktext" }).textContent = e.mark;
     }
     return svg;
   }
+  // The review for a non-expert: the chart, the deal's luck and the accuracy, the three costliest choices
+  // in words (the lab's sentences, mattis.lab.review_words, as the terminal says them), the detail on a tap.
   function analysisArea() {
     const d = analysisData, back = h("button", { type: "button", id: "btn-analysis-back", class: "primary", text: t("web.back_to_table"), onclick: () => { panel = null; render(); } });
     if (!d) {
@@ -708,15 +714,24 @@
     }
     if (d.error) return h("section", { class: "panel", id: "analysis" }, h("p", { class: "error", role: "alert", text: d.error }),
       h("button", { type: "button", id: "btn-analysis-retry", text: t("analyse.button"), onclick: () => openAnalysis(d.game) }), back);
+    const words = d.words || { title: "", summary: [], heading: "", choices: [], detail: t("review.words.detail") };
     const marked = new Set(d.decisions.filter((e) => e.mark).map((e) => String(e.move)));
     return h("section", { class: "panel analysis", id: "analysis" },
       h("h2", { text: d.lines[0] }),
-      h("p", { class: "hint", text: d.lines[2] }),
+      h("h3", { class: "charttitle", id: "analysis-chart-title", text: words.title }),
       analysisChart(d),
-      h("ol", { class: "review", id: "analysis-list" }, d.lines.slice(4).filter((l) => l).map((l) => {
-        const n = (l.match(/^(\d+)\./) || [])[1];
-        return h("li", { class: n && marked.has(n) ? "bad" : null, text: l });
-      })),
+      h("p", { class: "chartkey", "aria-hidden": "true" },
+        h("span", { class: "key-best", text: "— " + t("review.chart.best") }), " ",
+        h("span", { class: "key-played", text: "● " + t("review.chart.played") + " (± 2σ)" })),
+      h("div", { class: "reviewwords", id: "analysis-summary" }, words.summary.map((s) => h("p", { text: s }))),
+      h("p", { class: "reviewheading", id: "analysis-heading", text: words.heading }),
+      words.choices.length ? h("ol", { class: "costliest", id: "analysis-top" }, words.choices.map((s) => h("li", { text: s }))) : null,
+      details("analysis-detail", "reviewdetail", false, h("summary", { text: words.detail }),
+        h("p", { class: "hint", text: d.lines[2] }),
+        h("ol", { class: "review", id: "analysis-list" }, d.lines.slice(4).filter((l) => l).map((l) => {
+          const n = (l.match(/^(\d+)\./) || [])[1];
+          return h("li", { class: n && marked.has(n) ? "bad" : null, text: l });
+        }))),
       back);
   }
   function render() {

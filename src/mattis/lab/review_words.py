@@ -1,0 +1,101 @@
+"""The game review in plain words, for players rather than analysts: the three
+costliest choices as sentences, the deal's luck and an accuracy figure, each with its
+uncertainty, in both languages (through the catalogue).
+
+This is the language-neutral part shared by every front end: the terminal and line
+mode draw it under an 80-column chart (:mod:`mattis.tui.review_words`), the web page
+under an SVG chart (:mod:`mattis.web.analysis` sends :func:`player_words` with the
+review).  Only what the review supports is said:
+
+* a choice is named only if the review marked it (a mark holds under the estimate's
+  uncertainty: :attr:`mattis.lab.review.Decision.mark`), and the better move only
+  where the review resolved it (else "another move was better; several may be as
+  good");
+* a chance from playouts comes with about two standard errors (:func:`margin`); one
+  the solver decided says it was worked out exactly;
+* the deal's luck is called better or worse than average only when it is more than
+  :data:`~mattis.bots.evaluate.Z` standard errors from the base rate.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from ..bots.evaluate import Z
+from ..core.cards import Lang
+from ..core.text import loser_word, say
+from .review import Decision, Review, move_words, pct
+
+__all__ = ["PlayerWords", "accuracy_words", "costly_words", "luck_words", "margin", "player_words"]
+
+
+def margin(d: Decision) -> int | None:
+    """About two standard errors of ``d``'s estimate of the move made, in percentage
+    points (``None`` when the solver decided it: exact)."""
+    if d.samples <= 0:
+        return None
+    p = min(max(d.after, 0.0), 1.0)
+    se = math.sqrt(max(p * (1 - p), 0.25 / d.samples) / d.samples)
+    return max(1, round(200 * se))
+
+
+def costly_words(d: Decision, rv: Review, lang: Lang) -> str:
+    """One costly choice in plain words: what was done, what was better (only where the
+    review resolved it), and the chance before and after, with its uncertainty."""
+    plus = margin(d)
+    sure = say("review.words.exact", lang) if plus is None else say("review.words.margin", lang, n=plus)
+    key = "review.words.choice" if d.resolved else "review.words.choice_open"
+    return say(key, lang, n=d.number, phase=d.phase, name=rv.name, played=move_words(d.played, lang),
+               best=move_words(d.best, lang), before=round(100 * d.before), after=round(100 * d.after), sure=sure)
+
+
+def luck_words(rv: Review, lang: Lang) -> str | None:
+    """The deal's luck in a sentence (None for a game that began after the deal)."""
+    if rv.luck is None:
+        return None
+    gap = rv.luck - rv.base_rate
+    verdict = ("good" if gap > Z * rv.luck_se else "poor" if -gap > Z * rv.luck_se else "even")
+    return say("review.words.luck", lang, name=rv.name, p=pct(rv.luck, lang), se=pct(rv.luck_se, lang),
+               base=pct(rv.base_rate, lang), verdict=say(f"review.words.luck_{verdict}", lang))
+
+
+def accuracy_words(rv: Review, lang: Lang) -> str | None:
+    """The per-game accuracy in a sentence (None when no decision was judged)."""
+    acc = rv.accuracy()
+    if acc is None:
+        return None
+    return say("review.words.accuracy", lang, name=rv.name, acc=round(acc[0]), se=max(1, round(acc[1])),
+               n=sum(d.judged for d in rv.decisions))
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerWords:
+    """The review for a player, as sentences: what every front end shows above the detail."""
+
+    title: str
+    """The chart's title."""
+    summary: tuple[str, ...]
+    """The deal's luck and the accuracy (those that apply)."""
+    heading: str
+    """"The 3 costliest choices:" (or, when none was marked, that none cost much)."""
+    choices: tuple[str, ...]
+    """The costliest marked choices in words, costliest first (at most three)."""
+    detail: str
+    """The heading of the detail, for whoever reads on."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"title": self.title, "summary": list(self.summary), "heading": self.heading,
+                "choices": list(self.choices), "detail": self.detail}
+
+
+def player_words(rv: Review, lang: Lang) -> PlayerWords:
+    """The sentences of the review for a player (see the module docstring)."""
+    top = rv.costliest(3)
+    heading = (say("review.words.top", lang, n=len(top)) if top
+               else say("review.none_marked", lang) if rv.decisions
+               else say("review.no_decisions", lang, name=rv.name))
+    summary = tuple(s for s in (luck_words(rv, lang), accuracy_words(rv, lang)) if s is not None)
+    return PlayerWords(say("review.chart.title", lang, loser=loser_word(rv.rules, lang), name=rv.name), summary,
+                       heading, tuple(costly_words(d, rv, lang) for d in top), say("review.words.detail", lang))

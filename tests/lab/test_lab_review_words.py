@@ -1,0 +1,81 @@
+"""The review in plain words (mattis.lab.review_words): only what the review supports,
+with its uncertainty, in both languages."""
+
+from __future__ import annotations
+
+import pytest
+
+from mattis.bots.evaluate import Budget, MoveValue
+from mattis.core import parse_move, preset
+from mattis.core.cards import Lang
+from mattis.lab.review import Decision, Review
+from mattis.lab.review_words import accuracy_words, costly_words, luck_words, margin, player_words
+
+PLAYED = parse_move("play 4C")
+BEST = parse_move("play KC")
+OTHER = parse_move("pickup")
+
+
+def decision(number: int, before: float, after: float, se: float, phase: int = 2) -> Decision:
+    moves = (MoveValue(PLAYED, after, None, se), MoveValue(BEST, before, None, se), MoveValue(OTHER, 0.0, None, se))
+    return Decision(number, phase, PLAYED, BEST, before, after, None, None, 64, moves)
+
+
+def reviewed(decisions: tuple[Decision, ...], luck: float | None = 0.5, luck_se: float = 0.05) -> Review:
+    return Review(preset("mattis"), 2, 0, "Anne", Budget(samples=64), 0, 40, 3, "lost", decisions, luck, luck_se)
+
+
+@pytest.mark.parametrize("lang", ["nb", "en"])
+def test_the_costliest_three_marked_choices_in_order(lang: Lang) -> None:
+    ds = (decision(10, 0.9, 0.3, 0.02), decision(12, 0.6, 0.58, 0.02), decision(14, 0.7, 0.5, 0.02),
+          decision(16, 0.8, 0.7, 0.02), decision(18, 0.9, 0.1, 0.02), decision(3, 0.9, 0.0, 0.02, phase=1))
+    w = player_words(reviewed(ds), lang)
+    # 18 (cost 80) and 10 (60) are blunders, then 14 (20); 16 (10) is fourth; 12 costs too little; phase 1 is unjudged
+    assert len(w.choices) == 3
+    assert [c.split(" ")[1] for c in w.choices] == ["18", "10", "14"]
+    assert w.heading == ("De 3 dyreste valgene:" if lang == "nb" else "The 3 costliest choices:")
+    first = w.choices[0]
+    assert ("falt fra 90 % til 10 %" if lang == "nb" else "fell from 90% to 10%") in first
+    assert f"± {margin(ds[4])} " in first
+    assert "K♣" in first and "4♣" in first  # the better move is named: it is resolved
+
+
+def test_an_unresolved_better_move_is_not_named() -> None:
+    d = decision(20, 0.9, 0.5, 0.02)
+    close = Decision(20, 2, PLAYED, BEST, 0.9, 0.5, None, None, 64,
+                     (MoveValue(PLAYED, 0.5, None, 0.02), MoveValue(BEST, 0.9, None, 0.02),
+                      MoveValue(OTHER, 0.89, None, 0.02)))  # pickup is as good as K♣ within the noise
+    assert d.resolved and not close.resolved and close.mark == "??"
+    rv = reviewed((close,))
+    en = costly_words(close, rv, "en")
+    assert "K♣" not in en and "another move was better (several may be as good)" in en
+    assert "et annet trekk var bedre" in costly_words(close, rv, "nb")
+
+
+def test_no_marked_choice_says_so() -> None:
+    w = player_words(reviewed((decision(5, 0.6, 0.58, 0.02),)), "en")
+    assert w.choices == () and w.heading == "No decision cost much."
+    assert player_words(reviewed(()), "nb").heading == "Anne hadde ingen valg å vurdere."
+
+
+@pytest.mark.parametrize("luck,se,verdict", [(0.8, 0.05, "better than average"), (0.2, 0.05, "worse than average"),
+                                             (0.58, 0.05, "about average"), (0.8, 0.2, "about average")])
+def test_the_deal_is_called_lucky_only_beyond_its_uncertainty(luck: float, se: float, verdict: str) -> None:
+    text = luck_words(reviewed((), luck, se), "en")
+    assert text is not None
+    assert text.endswith(verdict + ".")
+    assert f"{round(100 * luck)}% ± {round(100 * se)}%" in text and "gives 50%" in text
+    assert luck_words(reviewed((), None), "en") is None
+
+
+def test_accuracy_with_its_uncertainty_over_the_judged_choices() -> None:
+    rv = reviewed((decision(10, 0.9, 0.9, 0.02), decision(12, 0.6, 0.6, 0.02), decision(3, 0.9, 0.0, 0.02, phase=1)))
+    acc = rv.accuracy()
+    assert acc is not None and round(acc[0]) == 100
+    text = accuracy_words(rv, "nb")
+    assert round(acc[1]) == 9  # the delta method on two costs of ± 2.8 points
+    assert text == ("Spillet i fase 2: 100 av 100 ± 9 for Anne (100 er alltid det beste trekket; over 2 vurderte "
+                    "valg).")
+    assert accuracy_words(reviewed(()), "en") is None
+    w = player_words(rv, "en")
+    assert w.summary == (luck_words(rv, "en"), accuracy_words(rv, "en"))
