@@ -873,6 +873,8 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
                       "p ta opp, l siste stikk, Esc fjerner valget.",
                       "Keys: 1-9 pick a card (or ←/→ and Space), Enter plays the chosen cards, c chance, p pick up, "
                       "l last trick, Esc clears."),
+    # -- the web page on a phone: an opponent's known cards behind a tap
+    "web.known_n": ("Kjente kort ({n})", "Known cards ({n})"),
     # -- the server's refusals (web.table.Refusal), in the language of whoever is refused
     # Absent players, seats across devices, seeing the game, rules at the table, host and lobby.
     "web.grace": ("Når den som står for tur, er borte", "When a player is away on their turn"),

@@ -11,6 +11,10 @@
   let panel = null;  // an overlay on the table: "rules", "howto", "replay", "analysis", "confirm-end", "confirm-rematch"
   let reinvite = null, replayData = null, replayAt = 0, replayTimer = null, analysisData = null, analysisWait = null, analysisAsk = 0;
   let unsent = null;  // a move clicked while the connection was down: re-sent on reconnect if still current
+  // A touch screen (a phone, a tablet): no key hints on buttons; a narrow one docks the hand at the bottom.
+  const touch = () => window.matchMedia("(pointer: coarse)").matches || window.matchMedia("(hover: none)").matches;
+  const narrow = () => window.matchMedia("(max-width: 600px)").matches;
+  const keyHint = (k) => (touch() ? "" : " (" + k + ")");
   const pace = () => { const v = parseFloat(localStorage.getItem("mattis.pace")); return isNaN(v) ? 1.5 : v; };
 
   // The catalogue's words (i18n.json is generated from mattis.core.catalogue); named {fields}.
@@ -360,7 +364,12 @@
         h("span", { class: "mini" }, Cards.svg(null, "tiny"), " × " + o.hand_counts[i]),
         o.phase === 1 ? h("span", { text: t("web.won_cards", { cards: o.piles[i].length, tricks: o.tricks_won[i] }) }) : null);
       box.appendChild(stats);
-      if (o.known[i].length && i !== view.you) box.appendChild(h("div", { class: "known", text: t("status.known", { cards: o.known[i].map(Cards.text).join(" ") }) }));
+      if (o.known[i].length && i !== view.you) {  // on a phone behind a tap (open as the player left it)
+        const words = t("status.known", { cards: o.known[i].map(Cards.text).join(" ") });
+        box.appendChild(narrow() ? details("known-" + i, "known", false,
+          h("summary", { text: t("web.known_n", { n: o.known[i].length }) }), h("div", { text: words }))
+          : h("div", { class: "known", text: words }));
+      }
       if (fin >= 0) box.appendChild(h("div", { class: "place ok", text: "✓ " + t("status.finished", { place: fin + 1 }) }));
       else if ((o.waiting || []).includes(i)) box.appendChild(h("div", { class: "place waiting", text: "⏳ " + t("status.waiting") }));
       const ranked = (o.ranked || []).indexOf(i);
@@ -453,7 +462,7 @@
   function handArea(o) {
     const mine = o.to_act === view.you && o.phase !== 3;
     const L = legalSets(o);
-    const hand = h("div", { class: "hand", id: "hand", role: "group", "aria-label": t("label.hand") });
+    const hand = h("div", { class: "hand" + (o.hand.length > 12 ? " many" : ""), id: "hand", role: "group", "aria-label": t("label.hand") });
     sortHand(o.hand, o).forEach((c, k) => {
       const legal = mine && (L.single.has(c) || L.inSeq.has(c));
       const b = h("button", { type: "button", class: "card" + (legal ? " legal" : "") + (selected.has(c) ? " selected" : ""),
@@ -468,11 +477,16 @@
     // Only buttons that can ever apply in this phase under these rules are shown.
     const canSeq = view.sequences >= 2, canChance = o.phase === 1 && view.chance !== "off";
     const actions = h("div", { class: "actions" },
-      canSeq ? h("button", { type: "button", id: "btn-play", class: "primary", disabled: !(mine && selLegal), text: t("web.play_selected") + " (⏎)", onclick: () => { sendMove(selMove); } }) : null,
-      canChance || L.chance ? h("button", { type: "button", id: "btn-chance", disabled: !(mine && L.chance), text: t("btn.chance") + " (c)", onclick: () => sendMove("chance") }) : null,
-      o.phase === 2 || L.pickup ? h("button", { type: "button", id: "btn-pickup", disabled: !(mine && L.pickup), text: t("btn.pickup") + " (p)", onclick: () => sendMove("pickup") }) : null,
-      h("button", { type: "button", id: "btn-last", disabled: !o.last_trick, "aria-pressed": showLast ? "true" : "false", text: t("btn.last") + " (l)", onclick: () => { showLast = !showLast; render(); } }));
-    return h("section", { class: "me" }, hand, actions);
+      canSeq ? h("button", { type: "button", id: "btn-play", class: "primary", disabled: !(mine && selLegal), text: t("web.play_selected") + keyHint("⏎"), onclick: () => { sendMove(selMove); } }) : null,
+      canChance || L.chance ? h("button", { type: "button", id: "btn-chance", disabled: !(mine && L.chance), text: t("btn.chance") + keyHint("c"), onclick: () => sendMove("chance") }) : null,
+      o.phase === 2 || L.pickup ? h("button", { type: "button", id: "btn-pickup", disabled: !(mine && L.pickup), text: t("btn.pickup") + keyHint("p"), onclick: () => sendMove("pickup") }) : null,
+      h("button", { type: "button", id: "btn-last", disabled: !o.last_trick, "aria-pressed": showLast ? "true" : "false", text: t("btn.last") + keyHint("l"), onclick: () => { showLast = !showLast; render(); } }));
+    // The hand, the buttons and a refusal: docked at the bottom of a phone's screen while the game is on (style.css).
+    const playing = view.status === "playing" && o.phase !== 3;
+    return h("section", { class: "me" + (playing ? " dock" : "") + (mine ? " mine" : ""), id: "me" },
+      playing ? h("p", { class: "dockturn", "aria-hidden": "true", text: turnText(o) }) : null,
+      view.error ? h("p", { class: "error", role: "alert", id: "error", text: view.error }) : null,
+      hand, actions);
   }
   function logArea(o) {
     // Newest first, so the latest move is always in view.
@@ -760,7 +774,9 @@
       o ? h("label", { class: "pace" }, t("web.pace") + " ", paceSel) : null));
     if (o && o.log.length) parts.push(h("p", { class: "lastaction", id: "last-action", "aria-live": "polite",
       text: t("web.last_action", { text: o.log[o.log.length - 1].text }) }));
-    if (view.error) parts.push(h("p", { class: "error", role: "alert", id: "error", text: view.error }));
+    // A refusal is said right above the hand (so it never pushes the hand away), else at the top.
+    const seatedInGame = !!(o && view.you !== null && !["rules", "howto", "replay", "analysis"].includes(panel));
+    if (view.error && !seatedInGame) parts.push(h("p", { class: "error", role: "alert", id: "error", text: view.error }));
     if (panel === "rules") {
       parts.push(rulesArea());
     } else if (panel === "howto") {
@@ -782,7 +798,7 @@
       if (view.status === "ended") parts.push(endedArea());
       else if (o.phase === 3) parts.push(resultArea(o));
       if (view.you !== null) { parts.push(seatBox(view.you)); parts.push(handArea(o)); }
-      parts.push(h("p", { class: "hint keys", text: t("web.keys_hint") }));
+      if (!touch()) parts.push(h("p", { class: "hint keys", text: t("web.keys_hint") }));
       const tl = tallyArea(); if (tl) parts.push(tl);
       parts.push(logArea(o));
       const ha = hostArea(); if (ha) parts.push(ha);
