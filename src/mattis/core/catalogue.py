@@ -777,6 +777,8 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "review.words.margin": ("(± {n} prosentpoeng)", "(± {n} points)"),
     "review.words.exact": ("(regnet ut nøyaktig)", "(worked out exactly)"),
     "review.words.detail": ("Alle valgene, ett for ett:", "Every choice, one by one:"),
+    "review.chart.whisker": ("usikkerheten i anslaget (± to standardfeil)",
+                             "the estimate's uncertainty (± two standard errors)"),
     "review.words.choice_open": ("Trekk {n} (fase {phase}): {name} valgte «{played}», men et annet trekk var bedre "
                                  "(flere kan være like gode). Sjansen for å slippe unna falt fra {before} % til "
                                  "{after} % {sure}.",

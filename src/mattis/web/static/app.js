@@ -696,7 +696,7 @@
   // The chance over the game: the line with the best move, the points with the move made (each with about
   // two standard errors), the marked choices in colour.
   function analysisChart(d) {
-    const NS = "http://www.w3.org/2000/svg", W = 640, H = 220, L = 34, B = 22;
+    const NS = "http://www.w3.org/2000/svg", W = narrow() ? 380 : 640, H = narrow() ? 240 : 220, L = 34, B = 22;
     const svg = document.createElementNS(NS, "svg");
     svg.setAttribute("viewBox", "0 0 " + W + " " + H); svg.setAttribute("id", "analysis-chart");
     svg.setAttribute("role", "img"); svg.setAttribute("aria-label", d.words ? d.words.title : t("review.chart.y"));
@@ -736,7 +736,8 @@
       analysisChart(d),
       h("p", { class: "chartkey", "aria-hidden": "true" },
         h("span", { class: "key-best", text: "— " + t("review.chart.best") }), " ",
-        h("span", { class: "key-played", text: "● " + t("review.chart.played") + " (± 2σ)" })),
+        h("span", { class: "key-played", text: "● " + t("review.chart.played") }), " ",
+        h("span", { class: "key-err", text: "| " + t("review.chart.whisker") })),
       h("div", { class: "reviewwords", id: "analysis-summary" }, words.summary.map((s) => h("p", { text: s }))),
       h("p", { class: "reviewheading", id: "analysis-heading", text: words.heading }),
       words.choices.length ? h("ol", { class: "costliest", id: "analysis-top" }, words.choices.map((s) => h("li", { text: s }))) : null,
