@@ -19,7 +19,8 @@ temporary folder (test mode lets the page ask for a seeded deal: ``/?seed=N``) a
 
 The deals are seeded, the person's moves follow a fixed rule (the highest playable card,
 or for the reviewed game the first; else chance; else pick up) and the server's bots are
-seeded by the table, so a rerun shows the same positions.  Each PNG is reduced to 128
+seeded by the table, so a rerun shows the same positions (the review's figures move
+within their uncertainty: its sampling seed is the table's id, new each run).  Each PNG is reduced to 128
 colours (Pillow) to keep the repository small.  Needs the ``web`` extra, Playwright and a Chromium.
 """
 

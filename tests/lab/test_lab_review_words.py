@@ -59,12 +59,13 @@ def test_no_marked_choice_says_so() -> None:
 
 
 @pytest.mark.parametrize("luck,se,verdict", [(0.8, 0.05, "better than average"), (0.2, 0.05, "worse than average"),
-                                             (0.58, 0.05, "about average"), (0.8, 0.2, "about average")])
+                                             (0.58, 0.05, "about average"), (0.8, 0.2, "about average"),
+                                             (0.62, 0.05, "about average")])  # 2.4 standard errors: not said
 def test_the_deal_is_called_lucky_only_beyond_its_uncertainty(luck: float, se: float, verdict: str) -> None:
     text = luck_words(reviewed((), luck, se), "en")
     assert text is not None
     assert text.endswith(verdict + ".")
-    assert f"{round(100 * luck)}% ± {round(100 * se)}%" in text and "gives 50%" in text
+    assert f"{round(100 * luck)}% ± {round(200 * se)}%" in text and "gives 50%" in text  # ± two standard errors
     assert luck_words(reviewed((), None), "en") is None
 
 
@@ -73,8 +74,8 @@ def test_accuracy_with_its_uncertainty_over_the_judged_choices() -> None:
     acc = rv.accuracy()
     assert acc is not None and round(acc[0]) == 100
     text = accuracy_words(rv, "nb")
-    assert round(acc[1]) == 9  # the delta method on two costs of ± 2.8 points
-    assert text == ("Spillet i fase 2: 100 av 100 ± 9 for Anne (100 er alltid det beste trekket; over 2 vurderte "
+    assert round(acc[1]) == 9  # the delta method on two costs of ± 2.8 points; shown ± two standard errors
+    assert text == ("Spillet i fase 2: 100 av 100 ± 18 for Anne (100 er alltid det beste trekket; over 2 vurderte "
                     "valg).")
     assert accuracy_words(reviewed(()), "en") is None
     w = player_words(rv, "en")

@@ -11,24 +11,30 @@ review).  Only what the review supports is said:
   uncertainty: :attr:`mattis.lab.review.Decision.mark`), and the better move only
   where the review resolved it (else "another move was better; several may be as
   good");
-* a chance from playouts comes with about two standard errors (:func:`margin`); one
-  the solver decided says it was worked out exactly;
-* the deal's luck is called better or worse than average only when it is more than
-  :data:`~mattis.bots.evaluate.Z` standard errors from the base rate.
+* every figure comes with about two standard errors (:data:`~mattis.bots.evaluate.Z`):
+  a chance from playouts (:func:`margin`), the deal's luck, the accuracy; a chance the
+  solver decided says it was worked out exactly;
+* the deal's luck is called better or worse than average only when the average is more
+  than :data:`LUCK_Z` standard errors away, so that a review with another sampling seed
+  (whose estimate moves by about √2 standard errors) says the same.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from ..bots.evaluate import Z
 from ..core.cards import Lang
 from ..core.text import loser_word, say
 from .review import Decision, Review, move_words, pct
 
-__all__ = ["PlayerWords", "accuracy_words", "costly_words", "luck_words", "margin", "player_words"]
+__all__ = ["LUCK_Z", "PlayerWords", "accuracy_words", "costly_words", "luck_words", "margin", "player_words"]
+
+
+LUCK_Z: Final = 3.0
+"""Standard errors between the deal's luck and the average before it is called better or worse."""
 
 
 def margin(d: Decision) -> int | None:
@@ -52,21 +58,23 @@ def costly_words(d: Decision, rv: Review, lang: Lang) -> str:
 
 
 def luck_words(rv: Review, lang: Lang) -> str | None:
-    """The deal's luck in a sentence (None for a game that began after the deal)."""
+    """The deal's luck in a sentence, ± about two standard errors (None for a game that
+    began after the deal)."""
     if rv.luck is None:
         return None
     gap = rv.luck - rv.base_rate
-    verdict = ("good" if gap > Z * rv.luck_se else "poor" if -gap > Z * rv.luck_se else "even")
-    return say("review.words.luck", lang, name=rv.name, p=pct(rv.luck, lang), se=pct(rv.luck_se, lang),
+    verdict = ("good" if gap > LUCK_Z * rv.luck_se else "poor" if -gap > LUCK_Z * rv.luck_se else "even")
+    return say("review.words.luck", lang, name=rv.name, p=pct(rv.luck, lang), se=pct(Z * rv.luck_se, lang),
                base=pct(rv.base_rate, lang), verdict=say(f"review.words.luck_{verdict}", lang))
 
 
 def accuracy_words(rv: Review, lang: Lang) -> str | None:
-    """The per-game accuracy in a sentence (None when no decision was judged)."""
+    """The per-game accuracy in a sentence, ± about two standard errors (None when no
+    decision was judged)."""
     acc = rv.accuracy()
     if acc is None:
         return None
-    return say("review.words.accuracy", lang, name=rv.name, acc=round(acc[0]), se=max(1, round(acc[1])),
+    return say("review.words.accuracy", lang, name=rv.name, acc=round(acc[0]), se=max(1, round(Z * acc[1])),
                n=sum(d.judged for d in rv.decisions))
 
 
