@@ -80,3 +80,15 @@ def test_accuracy_with_its_uncertainty_over_the_judged_choices() -> None:
     assert accuracy_words(reviewed(()), "en") is None
     w = player_words(rv, "en")
     assert w.summary == (luck_words(rv, "en"), accuracy_words(rv, "en"))
+
+
+def test_the_terminal_prints_the_same_sentences() -> None:
+    from mattis.tui.review_words import player_review_lines
+
+    ds = (decision(10, 0.9, 0.3, 0.02), decision(14, 0.7, 0.5, 0.02))
+    rv = reviewed(ds, 0.8, 0.05)
+    w = player_words(rv, "nb")
+    lines = player_review_lines(rv, "nb")
+    head = " ".join(line.strip() for line in lines[:lines.index(w.detail)])
+    for sentence in (*w.summary, w.heading, *w.choices):
+        assert " ".join(sentence.split()) in head
