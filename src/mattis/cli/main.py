@@ -22,6 +22,7 @@ COMMANDS: Final[dict[str, str]] = {
     "tournament": "measure bots against each other on duplicate deals",
     "lab": "studies: seats, skill, house rules, sjanse, cycles (reports with charts)",
     "serve": "serve the game in the browser (tables for friends and bots)",
+    "join": "play one seat of a web table (mattis serve) from the terminal: its invite or seat link",
     "stats": "show your statistics: games played and lost against the bots",
 }
 
@@ -33,7 +34,7 @@ EXTRAS: Final[dict[str, str]] = {
 }
 
 #: The extra each command needs (for the message when a module is missing).
-COMMAND_EXTRA: Final[dict[str, str]] = {"play": "tui", "serve": "web", "tournament": "bots", "analyze": "bots",
+COMMAND_EXTRA: Final[dict[str, str]] = {"play": "tui", "join": "tui", "serve": "web", "tournament": "bots", "analyze": "bots",
                                         "lab": "bots"}
 """``analyze`` needs its extra (matplotlib) only for ``--chart``."""
 

@@ -1017,4 +1017,35 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
                               "this seat token is not valid at this table"),
     "web.refused.no_record": ("det finnes ikke noe ferdig spill med det nummeret ved dette bordet",
                               "no finished game with that number at this table"),
+    # a terminal seat at a web table (mattis join, tui.remote)
+    "join.welcome": ("mattis join: {rules}, {players} spillere; du sitter på plass {seat}. Skriv hjelp for å få "
+                     "hjelp. Kom tilbake til plassen med: mattis join '{link}'",
+                     "mattis join: {rules}, {players} players; you sit in seat {seat}. Type help for help. "
+                     "Come back to the seat with: mattis join '{link}'"),
+    "join.lobby": ("Du har fått plass ved bordet. Verten starter spillet.",
+                   "You have a seat at the table. The host starts the game."),
+    "join.dropped": ("Forbindelsen til bordet brøt; kobler til igjen …",
+                     "The connection to the table dropped; connecting again …"),
+    "join.back": ("Tilbake ved bordet.", "Back at the table."),
+    "join.played_for_you": ("Mens du var borte, spilte en bot {n} trekk for deg. Nå spiller du selv igjen.",
+                            "While you were away, a bot played {n} moves for you. Now you play again."),
+    "join.again": ("Spille igjen ved bordet? (j/n)", "Play again at the table? (y/n)"),
+    "join.bye": ("Du har forlatt bordet; når du er i tur, spiller en bot for deg etter bordets ventetid. "
+                 "Kom tilbake med: mattis join '{link}'",
+                 "You left the table; on your turns a bot plays for you after the table's waiting time. "
+                 "Come back with: mattis join '{link}'"),
+    "join.no_take_back": ("Ved et nettbord kan ingen trekk tas tilbake: de andre har sett det.",
+                          "At a web table no move can be taken back: the others have seen it."),
+    "join.no_stats": ("Spill ved et nettbord telles ikke i statistikken din.",
+                      "Games at a web table are not counted in your statistics."),
+    "join.no_analyse": ("Gjennomgangen av et spill ved et nettbord finner du på bordets side i nettleseren.",
+                        "The review of a game at a web table is on the table's page in the browser."),
+    "join.no_settings": ("Innstillingene gjelder spill mot botene på denne maskinen; bordet har sine egne regler.",
+                         "The settings are for games against the bots on this machine; the table has its own rules."),
+    "join.bad_link": ("ikke en lenke til et bord: {url} (bruk invitasjonslenken …/t/BORD?invite=… eller "
+                      "lenken til plassen din …/t/BORD#seat=…)",
+                      "not a link to a table: {url} (use the invite link …/t/TABLE?invite=… or your seat's "
+                      "link …/t/TABLE#seat=…)"),
+    "join.unreachable": ("får ikke kontakt med {url}: {why}", "cannot reach {url}: {why}"),
+    "join.refused": ("bordet tar deg ikke inn: {why}", "the table does not let you in: {why}"),
 }

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final, final
 
-from .cards import SUIT_LETTERS, Card, card_code, cards_of, mask_of
+from .cards import SUIT_LETTERS, Card, card_code, cards_of, mask_of, parse_card
 from .legal import next_seat_in
-from .moves import Move
-from .rules import Rules, rules_to_json
+from .moves import Move, parse_move
+from .rules import Rules, rules_from_json, rules_to_json
 from .vocabulary import Outcome, Phase, Termination
 
 if TYPE_CHECKING:
@@ -197,6 +197,48 @@ class Observation:
             "repetitions": self._repetitions,
             "history_start": start,
         }
+
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> Observation:
+        """The observation :meth:`to_json` wrote (its whole history: ``history_start`` 0),
+        as a front end that is sent it rebuilds it (a terminal seat at a web table,
+        :mod:`mattis.tui.remote`).  Raises ``KeyError``, ``TypeError`` or ``ValueError``
+        (``RulesError``, ``CardError``, ``MoveError``) for data that is not such an observation."""
+        if data.get("history_start", 0) != 0:
+            raise ValueError("the observation's history does not start at the first move")
+
+        def mask(codes: Any) -> int:
+            return mask_of([parse_card(str(c)) for c in codes])
+
+        def ints(values: Any) -> tuple[int, ...]:
+            return tuple([int(v) for v in values])
+
+        def opt(value: Any) -> int | None:
+            return None if value is None else int(value)
+
+        trump = data["trump"]
+        trump_card = data["trump_card"]
+        last = data["last_trick"]
+        end = data["end_reason"]
+        history: list[HistoryItem] = []
+        for seat, move, shown in data["history"]:
+            history.append((int(seat), parse_move(str(move)), tuple([parse_card(str(c)) for c in shown])))
+        return Observation(
+            int(data["seat"]), rules_from_json(data["rules"]), int(data["players"]), int(data["dealer"]),
+            opt(data["first_leader"]), Phase(int(data["phase"])), opt(data["to_act"]),
+            tuple([parse_move(str(m)) for m in data["legal"]]), mask(data["hand"]), ints(data["hand_counts"]),
+            tuple([mask(p) for p in data["piles"]]), ints(data["tricks_won"]), int(data["stock_count"]),
+            int(data["set_aside_count"]), None if trump is None else SUIT_LETTERS.index(str(trump)),
+            None if trump_card is None else parse_card(str(trump_card)), opt(data["trump_holder"]),
+            opt(data["trick_leader"]), tuple([(int(s), parse_card(str(c))) for s, c in data["table1"]]),
+            ints(data["fighters"]),
+            tuple([(int(s), tuple([parse_card(str(c)) for c in e])) for s, e in data["table2"]]),
+            int(data["trick_need"]), tuple([mask(k) for k in data["known"]]), ints(data["still_in"]),
+            ints(data["finished"]), ints(data["ranked"]), ints(data["waiting"]), ints(data["losers"]),
+            ints(data["blodmattis"]),
+            None if last is None else (int(last[0]), tuple([parse_card(str(c)) for c in last[1]])),
+            int(data["out_count"]), tuple(history), None if end is None else Termination(str(end)),
+            int(data.get("phase2_moves", 0)), int(data.get("repetitions", 0)))
 
     # ------------------------------------------------------------ the fields
     @property

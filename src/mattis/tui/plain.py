@@ -17,7 +17,7 @@ from typing import TextIO
 from ..core import CHANCE, PICKUP, Move, Observation, parse_card, play
 from ..core.cards import RANK, RANK_NAMES, SUIT_NAMES, Card, CardError
 from ..core.text import how_to_play, rules_in_words
-from .i18n import t
+from .i18n import Lang, t
 from .render import (
     cards_label,
     end_lines,
@@ -128,6 +128,26 @@ def card_in_words(words: list[str], obs: Observation) -> Card | None:
     return matches[0] if len(matches) == 1 else None
 
 
+def status_lines(obs: Observation, names: list[str], lang: Lang) -> list[str]:
+    """The table in lines (``status``): phase, trump and stock; the table; the players;
+    your hand; whose turn; your choices, numbered (also for a terminal seat at a web
+    table, :mod:`mattis.tui.remote`)."""
+    out = [f"{phase_text(obs, lang)} · {t(lang, 'label.trump')}: {trump_text(obs, names, lang)} · "
+           f"{stock_text(obs, lang)}",
+           f"{t(lang, 'label.table')}: " + "; ".join(table_lines(obs, names, lang, codes=False))]
+    players = []
+    for name, hand, pile, tricks, standing in player_rows(obs, names, lang, codes=False):
+        text = t(lang, "plain.player", name=name, hand=hand, pile=pile, tricks=tricks)
+        players.append(f"{text} {standing}".strip())
+    out.append(f"{t(lang, 'label.players')}: " + "; ".join(players))
+    out.append(f"{t(lang, 'label.hand')}: {cards_label(hand_order(obs), codes=False) or '-'}")
+    out.append(turn_text(obs, names, lang))
+    if obs.legal:
+        choices = "  ".join(f"{i}) {move_label(m, lang, codes=False)}" for i, m in enumerate(ordered_moves(obs), 1))
+        out.append(f"{t(lang, 'label.choices')}: {choices}")
+    return out
+
+
 class PlainGame:
     """The line-mode loop around a :class:`Session`."""
 
@@ -159,23 +179,8 @@ class PlainGame:
         self.shown = len(log)
 
     def status(self, obs: Observation) -> None:
-        s = self.session
-        lang = s.lang
-        names = s.names
-        self.say(f"{phase_text(obs, lang)} · {t(lang, 'label.trump')}: {trump_text(obs, names, lang)} · "
-                 f"{stock_text(obs, lang)}")
-        self.say(f"{t(lang, 'label.table')}: " + "; ".join(table_lines(obs, names, lang, codes=False)))
-        players = []
-        for name, hand, pile, tricks, standing in player_rows(obs, names, lang, codes=False):
-            text = t(lang, "plain.player", name=name, hand=hand, pile=pile, tricks=tricks)
-            players.append(f"{text} {standing}".strip())
-        self.say(f"{t(lang, 'label.players')}: " + "; ".join(players))
-        self.say(f"{t(lang, 'label.hand')}: {cards_label(hand_order(obs), codes=False) or '-'}")
-        self.say(turn_text(obs, names, lang))
-        if obs.legal:
-            choices = "  ".join(f"{i}) {move_label(m, lang, codes=False)}"
-                                for i, m in enumerate(ordered_moves(obs), 1))
-            self.say(f"{t(lang, 'label.choices')}: {choices}")
+        for line in status_lines(obs, self.session.names, self.session.lang):
+            self.say(line)
 
     def save(self) -> None:
         """Save after a move; when that fails, one line says so and the game goes on

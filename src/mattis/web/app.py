@@ -88,6 +88,8 @@ class Conn:
     seat: int | None
     lang: Lang
     queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
+    history: bool = False
+    """Its frames carry the game's whole public history (a terminal seat asks for it in its hello)."""
 
     def push(self, text: str) -> None:
         if self.queue.qsize() > QUEUE_LIMIT:
@@ -382,12 +384,12 @@ class Hub:
             return
         on = self.connected(table)
         for c in conns:
-            c.push(frame(table, c.seat, c.lang, connected=on))
+            c.push(frame(table, c.seat, c.lang, connected=on, history=c.history))
 
     def reply(self, table: Table, conn: Conn, error: Refusal | None = None, echo: int | None = None,
               extra: dict[str, Any] | None = None) -> None:
         conn.push(frame(table, conn.seat, conn.lang, connected=self.connected(table), error=error, echo=echo,
-                        extra=extra))
+                        extra=extra, history=conn.history))
 
     # ----------------------------------------------------------------- bots
     def kick_bots(self, table: Table) -> None:
@@ -570,7 +572,7 @@ class Hub:
                 await ws.send_text(_notice(Refusal("bad_token"), lang))
                 await ws.close(code=4401)
                 return
-        conn = Conn(ws, seat, lang)
+        conn = Conn(ws, seat, lang, history=hello.get("history") is True)
         self.conns.setdefault(tid, set()).add(conn)
         writer = asyncio.get_running_loop().create_task(self._writer(conn))
         if seat is not None:

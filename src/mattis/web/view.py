@@ -22,15 +22,19 @@ def _codes(cards: tuple[int, ...] | list[int]) -> list[str]:
     return [card_code(c) for c in cards]
 
 
-def _obs_json(table: Table, obs: Observation, public: bool, lang: Lang) -> dict[str, Any]:
+def _obs_json(table: Table, obs: Observation, public: bool, lang: Lang, history: bool = False) -> dict[str, Any]:
     """The seat's observation as the page reads it: the core's
     :meth:`~mattis.core.Observation.to_json` (the rules and the raw history left out:
-    the frame carries the rules, the log its last moves in words)."""
+    the frame carries the rules, the log its last moves in words).  ``history``: keep the
+    whole public history (a terminal seat, :mod:`mattis.tui.remote`, rebuilds the seat's
+    :class:`~mattis.core.Observation` from it)."""
     names = [s.name for s in table.seats]
     hist = obs.history
     start = max(0, len(hist) - LOG_TAIL)
-    out = obs.to_json(public=public, history_from=len(hist))
-    del out["rules"], out["history"], out["history_start"]
+    out = obs.to_json(public=public, history_from=0 if history else len(hist))
+    del out["rules"]
+    if not history:
+        del out["history"], out["history_start"]
     outcome = obs.outcome
     out["trump_rule"] = obs.rules.trump
     out["mattis"] = None if outcome is None else outcome.mattis
@@ -41,9 +45,12 @@ def _obs_json(table: Table, obs: Observation, public: bool, lang: Lang) -> dict[
 
 
 def frame(table: Table, viewer: int | None, lang: Lang, *, connected: set[int] | frozenset[int] = frozenset(),
-          error: Refusal | None = None, echo: int | None = None, extra: dict[str, Any] | None = None) -> str:
+          error: Refusal | None = None, echo: int | None = None, extra: dict[str, Any] | None = None,
+          history: bool = False) -> str:
     """The JSON text one viewer is sent: the table as that seat (or a spectator) may see it,
-    plus an optional refusal of that viewer's own request (or the number of its ``sync`` request)."""
+    plus an optional refusal of that viewer's own request (or the number of its ``sync`` request).
+    ``history``: the observation keeps the game's whole public history (asked for in the hello
+    by a terminal seat; a page reads only the log)."""
     rules = table.rules
     seats = [{"name": s.name, "kind": s.kind, "level": s.level if s.kind == "bot" else None,
               "connected": s.kind == "bot" or i in connected, "standin": i in table.standin}
@@ -73,7 +80,7 @@ def frame(table: Table, viewer: int | None, lang: Lang, *, connected: set[int] |
     ref = table.referee
     if ref is not None:
         seat = 0 if viewer is None else viewer
-        out["obs"] = _obs_json(table, ref.observation(seat), viewer is None, lang)
+        out["obs"] = _obs_json(table, ref.observation(seat), viewer is None, lang, history)
     if echo is not None:
         out["echo"] = echo
     if extra:
