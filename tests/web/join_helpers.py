@@ -80,7 +80,7 @@ class Terminal(io.StringIO):
         self.moves = 0
         self.quit_at = quit_at
 
-    def readline(self, size: int | None = -1) -> str:
+    def readline(self, size: int | None = -1) -> str:  # type: ignore[override]
         screen = self.getvalue()
         if screen.endswith("(y/n) ") or screen.endswith("(j/n) "):
             return (self.again.pop(0) if self.again else "n") + "\n"

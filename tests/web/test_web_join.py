@@ -13,8 +13,9 @@ from typing import Any
 import pytest
 from join_helpers import Host, Terminal, check_frames, create_table, records
 from test_web_restart import free_port, start_server
+from web_helpers import secret_cards, states_by_seq
 
-from mattis.core import Observation, preset
+from mattis.core import Observation, card_code, preset
 from mattis.play import Sitting, make_bot, play_until
 from mattis.tui.i18n import t
 from mattis.tui.remote import JoinError, Note, connect_seat, parse_link, resume_link, run_plain
@@ -113,7 +114,14 @@ def test_a_terminal_seat_plays_two_games_through_a_dropped_connection(server: st
     assert last["game"] == 2 and last["status"] == "over" and last["obs"]["end_reason"] is not None
     assert out.count(t("en", "end.title")) == 2  # both games' end screens, in the terminal
     assert seat.session.away_moves == 0  # nobody played for the seat: it was never away long enough
-    assert check_frames(frames, 1, records(server, tid, 2)) > 60
+    recs = records(server, tid, 2)
+    assert check_frames(frames, 1, recs) > 60
+    # the check catches a card the seat may not see, anywhere in a frame
+    f = next(f for f in frames if f.get("game") == 1 and f.get("seq") == 10)
+    st, public = states_by_seq(recs[1])[10]
+    other = min(secret_cards(st, public, 1))
+    with pytest.raises(AssertionError):
+        check_frames([{**f, "note": f"by the way: {card_code(other)}"}], 1, recs)
 
 
 def test_a_bot_plays_for_the_seat_while_it_is_away_and_gives_it_back(server: str) -> None:

@@ -34,8 +34,8 @@ EXTRAS: Final[dict[str, str]] = {
 }
 
 #: The extra each command needs (for the message when a module is missing).
-COMMAND_EXTRA: Final[dict[str, str]] = {"play": "tui", "join": "tui", "serve": "web", "tournament": "bots", "analyze": "bots",
-                                        "lab": "bots"}
+COMMAND_EXTRA: Final[dict[str, str]] = {"play": "tui", "join": "tui", "serve": "web", "tournament": "bots",
+                                        "analyze": "bots", "lab": "bots"}
 """``analyze`` needs its extra (matplotlib) only for ``--chart``."""
 
 

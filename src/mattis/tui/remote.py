@@ -132,7 +132,8 @@ def _why(e: BaseException) -> str:
 @dataclass(frozen=True)
 class Note:
     """Not a frame: the connection ``dropped`` (it is being made again), is ``back``, or
-    ``failed`` for good (``text``: why, in one line)."""
+    ``failed`` for good (``text``: why, in one line); ``closed``: the terminal table has
+    closed (its reader stops)."""
 
     kind: str
     text: str = ""

@@ -40,6 +40,8 @@ class RemoteApp(MattisApp):
         """Hand each frame (and note) to the app's loop, until the connection ends."""
         while True:
             item = self.seat.conn.inbox.get()
+            if isinstance(item, Note) and item.kind == "closed":  # the app has closed (:meth:`leave`)
+                return
             try:
                 self.call_from_thread(self.take, item)
             except RuntimeError:  # the app has closed
@@ -53,7 +55,7 @@ class RemoteApp(MattisApp):
             error = self.seat.take(item)
         except JoinError as e:
             self.farewell = [str(e)]
-            self.exit()
+            self.leave()
             return
         if isinstance(item, Note):
             self.say(t(self.lang, f"join.{item.kind}"))
@@ -131,5 +133,10 @@ class RemoteApp(MattisApp):
             return
         self._exiting = True
         self.farewell = [t(self.lang, "join.bye", link=resume_link(self.seat))]
+        self.leave()
+
+    def leave(self) -> None:
+        """Close the app; the thread that hands it the frames ends."""
+        self.seat.conn.inbox.put(Note("closed"))
         self.exit()
 
