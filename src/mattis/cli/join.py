@@ -53,8 +53,13 @@ def run(args: argparse.Namespace) -> int:
     try:
         if plain:
             return run_plain(seat, sys.stdin, sys.stdout)
+        from ..tui.i18n import t
+        from ..tui.remote import resume_link
         from ..tui.remote_app import RemoteApp
 
+        s = seat.session
+        print(t(lang, "join.welcome", rules=s.rules.name, players=s.players, seat=s.you + 1, link=resume_link(seat)),
+              flush=True)
         seat.wait_for_game(print)
         app = RemoteApp(seat)
         app.run()

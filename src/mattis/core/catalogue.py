@@ -1018,10 +1018,11 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "web.refused.no_record": ("det finnes ikke noe ferdig spill med det nummeret ved dette bordet",
                               "no finished game with that number at this table"),
     # a terminal seat at a web table (mattis join, tui.remote)
-    "join.welcome": ("mattis join: {rules}, {players} spillere; du sitter på plass {seat}. Skriv hjelp for å få "
-                     "hjelp. Kom tilbake til plassen med: mattis join '{link}'",
-                     "mattis join: {rules}, {players} players; you sit in seat {seat}. Type help for help. "
-                     "Come back to the seat with: mattis join '{link}'"),
+    "join.welcome": ("mattis join: {rules}, {players} spillere; du sitter på plass {seat}. Kom tilbake til "
+                     "plassen med: mattis join '{link}'",
+                     "mattis join: {rules}, {players} players; you sit in seat {seat}. Come back to the seat "
+                     "with: mattis join '{link}'"),
+    "join.help": ("Skriv hjelp for å få hjelp.", "Type help for help."),
     "join.lobby": ("Du har fått plass ved bordet. Verten starter spillet.",
                    "You have a seat at the table. The host starts the game."),
     "join.dropped": ("Forbindelsen til bordet brøt; kobler til igjen …",
@@ -1042,6 +1043,7 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
                         "The review of a game at a web table is on the table's page in the browser."),
     "join.no_settings": ("Innstillingene gjelder spill mot botene på denne maskinen; bordet har sine egne regler.",
                          "The settings are for games against the bots on this machine; the table has its own rules."),
+    "join.keys.quit": ("q forlat bordet", "q leave the table"),
     "join.bad_link": ("ikke en lenke til et bord: {url} (bruk invitasjonslenken …/t/BORD?invite=… eller "
                       "lenken til plassen din …/t/BORD#seat=…)",
                       "not a link to a table: {url} (use the invite link …/t/TABLE?invite=… or your seat's "

@@ -506,7 +506,7 @@ def run_plain(seat: Seat, inp: TextIO, out: TextIO) -> int:
 
     seat.on_note = lambda note: say_(t(lang, f"join.{note.kind}"))
     say_(t(lang, "join.welcome", rules=s.rules.name, players=s.players, seat=s.you + 1,
-           link=resume_link(seat)))
+           link=resume_link(seat)) + " " + t(lang, "join.help"))
     told_lobby = False
     try:
         while True:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import threading
 from typing import cast
 
-from ..core import Move
+from ..core import Move, Observation
 from .app import HistoryScreen, MattisApp
 from .i18n import t
 from .remote import Frame, JoinError, Note, Seat, resume_link
@@ -93,6 +93,15 @@ class RemoteApp(MattisApp):
         self.message = ""
         self._linger = False
         self.hand.selected.clear()
+
+    def _keys_text(self, obs: Observation) -> str:
+        """The table's key help without what does not apply at a web table (statistics,
+        settings), and ``q`` leaves the table (the server keeps the game)."""
+        lang = self.lang
+        parts = super()._keys_text(obs).split(" · ")
+        gone = {t(lang, "tui.keys.stats"), t(lang, "tui.keys.settings")}
+        return " · ".join(t(lang, "join.keys.quit") if p == t(lang, "tui.keys.quit") else p
+                          for p in parts if p not in gone)
 
     def _save(self) -> bool:
         return True  # the table's server keeps the game
