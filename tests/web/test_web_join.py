@@ -5,6 +5,7 @@ away, a rematch, and one line with exit status 2 for every bad start."""
 from __future__ import annotations
 
 import asyncio
+import json
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -202,3 +203,26 @@ def test_the_terminal_table_plays_a_game_at_a_web_table(server: str) -> None:
     assert len(sent) >= 5  # the seat's moves, made from the terminal table
     assert any(line.startswith("Tor ") or "Du " in line for line in seat.session.log)
     assert check_frames(frames, 1, records(server, tid, 1)) > 20
+
+
+def test_a_seat_the_host_gives_to_a_bot_ends_the_terminal_in_one_line(server: str) -> None:
+    table = create_table(server, [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "level": "easy"}], seed=12)
+    tid = table["table"]
+    seat = connect_seat(f"{server}/t/{tid}?invite={table['invite']}", "Tor", "en", lambda n: None)
+    host = Host(server, tid, table["token"])
+    asked = False
+
+    def give_away(f: dict[str, Any]) -> None:
+        nonlocal asked
+        if not asked and f.get("status") == "playing" and f.get("seq", 0) >= 6:
+            asked = True
+            host.ws.send(json.dumps({"type": "seat", "at": 1, "kind": "bot"}))
+
+    seat.conn.watch = give_away
+    screen = Terminal()
+    try:
+        with pytest.raises(JoinError, match=t("en", "join.lost_seat")):
+            run_plain(seat, screen, screen)
+    finally:
+        host.close()
+    assert asked

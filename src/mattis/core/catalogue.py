@@ -1022,6 +1022,8 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
                      "plassen med: mattis join '{link}'",
                      "mattis join: {rules}, {players} players; you sit in seat {seat}. Come back to the seat "
                      "with: mattis join '{link}'"),
+    "join.lost_seat": ("verten har gitt plassen din til en annen eller en bot; du er ikke lenger ved bordet",
+                       "the host gave your seat to someone else or a bot; you are no longer at the table"),
     "join.help": ("Skriv hjelp for å få hjelp.", "Type help for help."),
     "join.lobby": ("Du har fått plass ved bordet. Verten starter spillet.",
                    "You have a seat at the table. The host starts the game."),

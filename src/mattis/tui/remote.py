@@ -408,6 +408,8 @@ class Seat:
                 raise JoinError(item.text)
             self.on_note(item)
             return None
+        if item.get("you") is None:  # the token no longer holds a seat here: re-invited, or a bot took it
+            raise JoinError(t(self.session.lang, "join.lost_seat"))
         return self.session.update(item)
 
     def next(self) -> str | None:
