@@ -63,6 +63,8 @@ def run(args: argparse.Namespace) -> int:
         seat.wait_for_game(print)
         app = RemoteApp(seat)
         app.run()
+        if app.failed:
+            raise JoinError(" ".join(app.farewell))
         for line in app.farewell:
             print(line)
         return 0

@@ -30,6 +30,8 @@ class RemoteApp(MattisApp):
         self.remote = seat.session
         self.farewell: list[str] = []
         """What ``mattis join`` prints after the app has closed (how to come back, or why it ended)."""
+        self.failed = False
+        """The table ended the seat (a token it no longer knows, a seat given away): ``farewell`` says why."""
         self._game = seat.session.game
 
     def on_mount(self) -> None:
@@ -55,6 +57,7 @@ class RemoteApp(MattisApp):
             error = self.seat.take(item)
         except JoinError as e:
             self.farewell = [str(e)]
+            self.failed = True
             self.leave()
             return
         if isinstance(item, Note):
