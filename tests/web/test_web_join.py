@@ -8,6 +8,7 @@ import asyncio
 import json
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -149,11 +150,48 @@ def test_a_bot_plays_for_the_seat_while_it_is_away_and_gives_it_back(server: str
         assert run_plain(back, screen2, screen2) == 0
     finally:
         host.close()
-    out2 = screen2.getvalue()
-    assert back.session.away_moves >= 1
-    assert t("en", "join.played_for_you", n=back.session.away_moves) in out2
+    assert t("en", "turn.you") in screen2.getvalue()  # the seat played on from the terminal
+    assert back.session.away_moves == 0  # a new terminal cannot tell the seat's own earlier moves from the bot's
     assert frames[-1]["status"] == "over"
     check_frames(frames, 1, records(server, tid, 1))
+
+
+def test_a_terminal_away_for_a_while_is_told_what_the_bot_played_for_it(server: str) -> None:
+    table = create_table(server, [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "level": "easy"}], seed=13,
+                         grace=1)
+    tid = table["table"]
+    frames: list[dict[str, Any]] = []
+    seat = connect_seat(f"{server}/t/{tid}?invite={table['invite']}", "Tor", "en", lambda n: None)
+    host = Host(server, tid, table["token"])
+    away = False
+
+    def stand_in_moved() -> bool:
+        return any(f.get("obs") and f["seats"][1]["standin"] and f["obs"]["log"]
+                   and f["obs"]["log"][-1]["seat"] == 1 for f in host.frames)
+
+    def come_back() -> None:
+        wait_until(stand_in_moved, "a move played for the seat while it was away")
+        seat.conn.online.set()
+
+    def go_away(f: dict[str, Any]) -> None:  # the network goes down for a while on the seat's turn
+        nonlocal away
+        frames.append(f)
+        if not away and f.get("status") == "playing" and f["seq"] >= 6 and f["obs"]["to_act"] == 1:
+            away = True
+            seat.conn.online.clear()
+            seat.conn.drop()
+            threading.Thread(target=come_back, daemon=True).start()
+
+    seat.conn.watch = go_away
+    screen = Terminal()
+    try:
+        assert run_plain(seat, screen, screen) == 0
+    finally:
+        host.close()
+    assert away and seat.session.away_moves >= 1
+    assert t("en", "join.played_for_you", n=seat.session.away_moves) in screen.getvalue()
+    assert frames[-1]["status"] == "over"
+    assert check_frames(frames, 1, records(server, tid, 1)) > 20
 
 
 def test_the_terminal_table_plays_a_game_at_a_web_table(server: str) -> None:

@@ -154,6 +154,10 @@ class Connection:
         self._ws: Any = None
         self._lock = threading.Lock()
         self._closed = threading.Event()
+        self.online = threading.Event()
+        """Set: the connection is made again whenever it drops.  Cleared, it waits (the
+        seat stays away, as when the network is down for a while) until set again."""
+        self.online.set()
         self._thread: threading.Thread | None = None
         self.connections = 0
         """How many times the connection was made (more than 1: it dropped and came back)."""
@@ -182,6 +186,9 @@ class Connection:
 
         failures = 0
         while not self._closed.is_set():
+            self.online.wait()
+            if self._closed.is_set():
+                return
             try:
                 ws = self._connect()
             except (OSError, TimeoutError, InvalidHandshake, InvalidURI) as e:
@@ -239,6 +246,7 @@ class Connection:
 
     def close(self) -> None:
         self._closed.set()
+        self.online.set()
         self.drop()
         if self._thread is not None:
             self._thread.join(CONNECT_TIMEOUT)
@@ -267,7 +275,9 @@ class RemoteSession:
     """(game, seq) of the moves this terminal sent."""
     _hint: tuple[int, Move] | None = None
     away_moves: int = 0
-    """Moves the server's bot played for this seat while it was away (all games)."""
+    """Moves the server's bot played for this seat while this terminal was away (all games;
+    a seat taken back with its link in a new ``mattis join`` cannot tell its own earlier
+    moves from the bot's, and counts none of them)."""
 
     @property
     def players(self) -> int:
@@ -319,10 +329,11 @@ class RemoteSession:
             self.log.append(self._you(t(lang, "log.new_game", dealer=names[obs.dealer])))
             done, before = 0, None
         away = 0
+        first = self._logged == (0, 0)  # joined now: the seat's earlier moves may have been her own
         for i in range(done, len(obs.history)):
             seat, move, shown = obs.history[i]
             self.log.append(self._you(describe_move(names[seat], move, shown, lang)))
-            if seat == self.you and (self.game, i) not in self._sent:
+            if seat == self.you and (self.game, i) not in self._sent and not first:
                 away += 1
         if away:
             self.away_moves += away
@@ -484,12 +495,12 @@ def resume_link(seat: Seat) -> str:
 def run_plain(seat: Seat, inp: TextIO, out: TextIO) -> int:
     """The seat in line mode (as ``mattis play --plain``): the table's moves as they come,
     the seat's turn asked for on stdin.  Returns the exit status."""
-    from .plain import ANALYSE, BAD_AGAIN, NO, YES, parse_answer, status_lines
+    from .plain import ANALYSE, BAD_AGAIN, NO, RESUMED_LOG, YES, parse_answer, status_lines
     from .render import end_lines, last_trick_text, rules_lines
 
     s = seat.session
     lang = s.lang
-    shown = 0
+    shown = max(0, len(s.log) - RESUMED_LOG)  # back at a game under way: its last moves
 
     def say_(text: str = "") -> None:
         print(text, file=out, flush=True)
