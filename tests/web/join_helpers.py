@@ -72,11 +72,14 @@ class Host:
 class Terminal(io.StringIO):
     """The terminal's screen (stdout) and keyboard (stdin) for :func:`run_plain`: it answers
     each prompt, ``1`` (the first listed choice) at "> ", and ``again`` (in order, then
-    ``n``) at "Play again?"; ``before_move(n)`` may give another answer before its n-th move."""
+    ``n``) at "Play again?"; ``first``: answers given at "> " before those (commands), and
+    ``quit`` from the ``quit_at``-th move on."""
 
-    def __init__(self, again: list[str] | None = None, quit_at: int | None = None) -> None:
+    def __init__(self, again: list[str] | None = None, quit_at: int | None = None,
+                 first: list[str] | None = None) -> None:
         super().__init__()
         self.again = list(again or [])
+        self.first = list(first or [])
         self.moves = 0
         self.quit_at = quit_at
 
@@ -84,6 +87,8 @@ class Terminal(io.StringIO):
         screen = self.getvalue()
         if screen.endswith("(y/n) ") or screen.endswith("(j/n) "):
             return (self.again.pop(0) if self.again else "n") + "\n"
+        if self.first:
+            return self.first.pop(0) + "\n"
         self.moves += 1
         if self.quit_at is not None and self.moves >= self.quit_at:
             return "quit\n"
