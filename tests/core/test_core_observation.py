@@ -121,3 +121,22 @@ def test_to_json_of_a_spectator_hides_the_hand_and_gives_the_history_tail() -> N
         assert data["hand_counts"] == list(obs.hand_counts)
         start = max(0, len(obs.history) - 2)
         assert data["history_start"] == start and len(data["history"]) == len(obs.history) - start
+
+
+@pytest.mark.parametrize("name", ["mattis", "blodmattis", "skitgubbe"])
+def test_an_observation_comes_back_from_its_json_as_it_was(name: str) -> None:
+    """``from_json`` is ``to_json``'s inverse at every position of whole games (a terminal
+    seat at a web table rebuilds its observation from the frame)."""
+    rng = random.Random(name)
+    for _ in range(scale(2, 10)):
+        st = State.new(preset(name), 3, seed=rng.randrange(10**6))
+        while True:
+            for seat in range(3):
+                obs = st.observation(seat)
+                assert Observation.from_json(obs.to_json()) == obs
+            to_act = st.to_act
+            if st.is_over or to_act is None:
+                break
+            st.apply(rng.choice(st.observation(to_act).legal))
+    with pytest.raises(ValueError):  # a history cut short cannot be rebuilt
+        Observation.from_json(st.observation(0).to_json(history_from=3))

@@ -17,8 +17,7 @@ from join_helpers import Host, Terminal, check_frames, create_table, records
 from test_web_restart import free_port, start_server
 from web_helpers import secret_cards, states_by_seq
 
-from mattis.core import Observation, card_code, preset
-from mattis.play import Sitting, make_bot, play_until
+from mattis.core import card_code
 from mattis.tui.i18n import t
 from mattis.tui.remote import JoinError, Note, connect_seat, parse_link, resume_link, run_plain
 from tiers import HUNG, wait_until
@@ -37,21 +36,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 def mattis(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "mattis.cli.main", *args], input=stdin, capture_output=True,
                           text=True, timeout=HUNG)
-
-
-def test_an_observation_comes_back_from_its_json_as_it_was() -> None:
-    for seed in range(3):
-        ref = Sitting(preset("blodmattis"), 3, seed=seed).deal()
-        bots = {s: make_bot("easy", seed * 10 + s) for s in range(3)}
-        while True:
-            for seat in range(3):
-                obs = ref.observation(seat)
-                assert Observation.from_json(obs.to_json()) == obs
-            if ref.is_over:
-                break
-            play_until(ref, bots, max_moves=1)
-    with pytest.raises(ValueError):  # a history cut short cannot be rebuilt
-        Observation.from_json({**ref.observation(0).to_json(history_from=3)})
 
 
 def test_links_are_read_as_the_browser_reads_them() -> None:
