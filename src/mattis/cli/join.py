@@ -45,15 +45,14 @@ def run(args: argparse.Namespace) -> int:
     settings, _broken = read_settings()
     lang: Lang = args.lang or settings.lang
     name = args.name or settings.name or _default_name()
-    plain = args.plain
-    if not plain and not interactive():
-        print("mattis join: no terminal here, so the seat is played in --plain line mode (moves on stdin)",
-              file=sys.stderr)
-        plain = True
+    plain = args.plain or not interactive()
     try:
         seat = connect_seat(args.url, name, lang, on_note=lambda _note: None)
     except JoinError as e:
         raise CliError(str(e)) from None
+    if plain and not args.plain:
+        print("mattis join: no terminal here, so the seat is played in --plain line mode (moves on stdin)",
+              file=sys.stderr)
     try:
         if plain:
             return run_plain(seat, sys.stdin, sys.stdout)
