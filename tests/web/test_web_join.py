@@ -176,7 +176,7 @@ def test_a_terminal_away_for_a_while_is_told_what_the_bot_played_for_it(server: 
     assert away and seat.session.away_moves >= 1
     assert t("en", "join.played_for_you", n=seat.session.away_moves) in screen.getvalue()
     assert frames[-1]["status"] == "over"
-    assert check_frames(frames, 1, records(server, tid, 2)) > 40
+    assert check_frames(frames, 1, records(server, tid, 1)) > 20
 
 
 def test_the_terminal_table_plays_a_game_at_a_web_table(server: str) -> None:
