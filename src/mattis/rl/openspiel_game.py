@@ -13,6 +13,15 @@ Importing this module registers ``python_mattis``.  Parameters (all optional):
 * ``card_order`` (str, ``"suit_major"``): ``"rank_major"`` numbers cards ``rank * 4 +
   suit`` (as OpenSpiel's hearts, crazy_eights and bridge do) in the card actions, the
   chance actions and every card block of the tensors.
+* ``leader`` (int, -1): who leads the first trick (-1: the player left of the dealer);
+* ``position`` (str, ``""``): start from this position (:mod:`mattis.core.notation`,
+  phase 1 or 2, with ``=`` written ``:`` and spaces ``;``, :func:`position_param`)
+  instead of a deal: such a game has no chance nodes (``players`` and ``dealer`` must
+  agree with it).
+
+Records: :func:`state_from_record` and :func:`record_from_state` convert between
+:class:`mattis.core.record.GameRecord` and states (:func:`record_params` gives a
+record's game).  :meth:`MattisState.undo_action` takes back the last action.
 
 The deal is 52 explicit chance nodes: each picks the next card of the deck
 (uniformly among the cards not yet picked); then the engine deals from that deck
@@ -36,9 +45,11 @@ short (the Gymnasium and PettingZoo fronts report it as a truncation).
 
 Observation string/tensor: what the seat knows now (its ``Observation``, encoded by
 :func:`mattis.rl.encoding.encode`).  Information-state string: perfect recall, the
-public history plus the seat's own hand after every move, plus the cards publicly known
+public history plus the seat's own draws and hand, plus the cards publicly known
 to be in each hand now (this holds what the history does not: the leftovers shown to
-everyone at the end of phase 1 under ``leftovers_shown``).  Information-state tensor:
+everyone at the end of phase 1 under ``leftovers_shown``), compact (about two
+characters a move, :meth:`MattisState.info_string`; :meth:`MattisState.readable_info_string`
+says the same in words).  Information-state tensor:
 the observation tensor plus the seat, when each card reached its hand from the deck,
 when each card was first laid, and the whole public history, one entry a move
 (:func:`recall_layout`): one-to-one on information states.
