@@ -17,6 +17,15 @@ measured mean think time per decision, and the paired difference (per deal, the 
 rate of A over its seats minus that of B) with its 95% interval.  ``--out FILE``
 writes one row per seat of each game (the fields of ``mattis tournament``'s
 results.csv).  Needs the ``rl`` extra (OpenSpiel).
+
+OpenSpiel's search as a meaningful baseline: ``--evaluator easy`` gives ISMCTS the
+project's ``easy`` bot as its rollout policy (:class:`mattis.rl.openspiel_eval.BotRolloutEvaluator`,
+one playout per leaf), ``--evaluator value`` the value model; ``--sims N`` fixes its
+simulations per decision (instead of a think time), and ``--openspiel-seats 1`` seats
+one ISMCTS against ``players - 1`` copies of ``--bot``:
+
+    nice -n 10 python benchmarks/bots_vs_openspiel.py --rules mattis --players 3 --bot easy \
+        --openspiel-seats 1 --evaluator easy --sims 20 --deals 50 --seed 2026
 """
 
 from __future__ import annotations
@@ -34,20 +43,33 @@ from open_spiel.python.algorithms import ismcts, mcts
 from mattis.lab.arena import FIELDS, SeatResult, paired, seat_bots, summarize
 from mattis.play import derive_seed, make_bot
 from mattis.rl import openspiel_game
+from mattis.rl.openspiel_eval import BotRolloutEvaluator, ValueEvaluator
 from mattis.rl.openspiel_game import MattisBot
 
 OPENSPIEL = "openspiel-ismcts"
 
 
+def make_evaluator(game: Any, kind: str, seed: int, rs: Any) -> Any:
+    """OpenSpiel's random rollouts, or the project's ``easy`` playouts or value model."""
+    if kind == "random":
+        return mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rs)
+    if kind == "value":
+        return ValueEvaluator(game.rules)
+    return BotRolloutEvaluator(kind, n_rollouts=1, seed=seed)
+
+
 class TimedISMCTSBot(ismcts.ISMCTSBot):  # type: ignore[misc]
     """OpenSpiel's ``ISMCTSBot`` with a time budget per decision instead of a
-    simulation count: its own ``run_search`` loop, run until ``seconds`` have passed."""
+    simulation count (its own ``run_search`` loop, run until ``seconds`` have passed),
+    or with ``sims`` simulations per decision when given."""
 
-    def __init__(self, game: Any, seconds: float, seed: int) -> None:
+    def __init__(self, game: Any, seconds: float, seed: int, evaluator: str = "random",
+                 sims: int | None = None) -> None:
         rs = np.random.RandomState(seed % 2**32)
-        evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rs)
-        super().__init__(game, evaluator, uct_c=2.0, max_simulations=1, random_state=rs)
+        super().__init__(game, make_evaluator(game, evaluator, seed, rs), uct_c=2.0, max_simulations=1,
+                         random_state=rs)
         self.seconds = seconds
+        self.sims = sims
         self.simulations: list[int] = []
         worlds = random.Random(seed)
         self.set_resampler(lambda state, player: state.resample_from_infostate(player, None, rng=worlds))
@@ -60,7 +82,7 @@ class TimedISMCTSBot(ismcts.ISMCTSBot):  # type: ignore[misc]
         self._root_node = self.create_new_node(state)
         deadline = time.perf_counter() + self.seconds
         sims = 0
-        while sims < 2 or time.perf_counter() < deadline:  # the first only expands the root
+        while sims < 2 or (time.perf_counter() < deadline if self.sims is None else sims < self.sims):
             self.run_simulation(self.sample_root_state(state))
             sims += 1
         self.simulations.append(sims)
@@ -68,7 +90,7 @@ class TimedISMCTSBot(ismcts.ISMCTSBot):  # type: ignore[misc]
 
 
 def play(game: Any, names: list[str], ours: str, deal: int, rotation: int, seed: int,
-         ms: float) -> tuple[list[SeatResult], list[int]]:
+         ms: float, evaluator: str = "random", sims: int | None = None) -> tuple[list[SeatResult], list[int]]:
     n = len(names)
     deck = list(range(52))
     deal_seed = derive_seed(seed, "deal", deal)
@@ -77,7 +99,8 @@ def play(game: Any, names: list[str], ours: str, deal: int, rotation: int, seed:
     for i, name in enumerate(names):
         s = derive_seed(seed, "bot", deal, rotation, i)
         assert s is not None
-        bots.append(TimedISMCTSBot(game, ms / 1000, s) if name == OPENSPIEL else MattisBot(make_bot(ours, s)))
+        bots.append(TimedISMCTSBot(game, ms / 1000, s, evaluator, sims) if name == OPENSPIEL
+                    else MattisBot(make_bot(ours, s)))
     state = game.new_initial_state()
     for c in deck:
         state.apply_action(c)
@@ -109,10 +132,17 @@ def main() -> None:
     ap.add_argument("--ms", type=float, default=60.0, help="OpenSpiel's think time per decision, milliseconds")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--out", default=None, help="CSV of every seat of every game")
+    ap.add_argument("--evaluator", default="random", help="ISMCTS's leaf evaluator: random (OpenSpiel's "
+                    "random rollout), a bot name for its playouts (easy), or value (the value model)")
+    ap.add_argument("--sims", type=int, default=None, help="ISMCTS simulations per decision (instead of --ms)")
+    ap.add_argument("--openspiel-seats", type=int, default=None, help="seats OpenSpiel takes (default players - 1)")
     a = ap.parse_args()
     assert openspiel_game.SHORT_NAME == "python_mattis"
     game = pyspiel.load_game(f"python_mattis(rules={a.rules},players={a.players})")
-    lineup = [a.bot] + [OPENSPIEL] * (a.players - 1)
+    k = a.players - 1 if a.openspiel_seats is None else a.openspiel_seats
+    if not 1 <= k < a.players:
+        ap.error("--openspiel-seats must be from 1 to players - 1")
+    lineup = [a.bot] * (a.players - k) + [OPENSPIEL] * k
     rows: list[SeatResult] = []
     sims: list[int] = []
     f = open(a.out, "w", newline="") if a.out else None  # noqa: SIM115
@@ -120,9 +150,10 @@ def main() -> None:
     if w:
         w.writerow(FIELDS)
     start = time.perf_counter()
+    cpu0 = time.process_time()
     for d in range(a.deals):
         for r in range(a.players):
-            got, used = play(game, seat_bots(lineup, r), a.bot, d, r, a.seed, a.ms)
+            got, used = play(game, seat_bots(lineup, r), a.bot, d, r, a.seed, a.ms, a.evaluator, a.sims)
             rows += got
             sims += used
             if w and f:
@@ -135,13 +166,15 @@ def main() -> None:
               f"  {time.perf_counter() - start:.0f} s", flush=True)
     if f:
         f.close()
+    budget = f"{a.sims} simulations" if a.sims is not None else f"{a.ms:g} ms"
     print(f"{a.rules}, {a.players} players, {a.deals} deals x {a.players} rotations, seed {a.seed}, "
-          f"OpenSpiel ISMCTS {a.ms:g} ms per decision (mean {sum(sims) / max(1, len(sims)):.1f} simulations, "
-          f"min {min(sims, default=0)})")
+          f"{lineup}, OpenSpiel ISMCTS ({a.evaluator} evaluator) {budget} per decision "
+          f"(mean {sum(sims) / max(1, len(sims)):.1f} simulations, min {min(sims, default=0)})")
     for s in summarize(rows):
         print(f"  {s.bot:18s} games {s.games:5d}  lost {100 * s.loss_rate:5.1f}% "
               f"({100 * s.low:.1f}-{100 * s.high:.1f}%)  mean place {s.mean_place:.2f}"
               f"  think {s.think_ms:6.1f} ms/decision")
+    print(f"CPU time {time.process_time() - cpu0:.0f} s in all")
     p = paired(rows, a.bot, OPENSPIEL, a.players)
     print(f"paired on {p.deals} deals: loss rate {a.bot} - {OPENSPIEL} = {100 * p.diff:+.1f} points, "
           f"95% interval {100 * p.low:+.1f} to {100 * p.high:+.1f}")

@@ -13,6 +13,15 @@ Importing this module registers ``python_mattis``.  Parameters (all optional):
 * ``card_order`` (str, ``"suit_major"``): ``"rank_major"`` numbers cards ``rank * 4 +
   suit`` (as OpenSpiel's hearts, crazy_eights and bridge do) in the card actions, the
   chance actions and every card block of the tensors.
+* ``leader`` (int, -1): who leads the first trick (-1: the player left of the dealer);
+* ``position`` (str, ``""``): start from this position (:mod:`mattis.core.notation`,
+  phase 1 or 2, with ``=`` written ``:`` and spaces ``;``, :func:`position_param`)
+  instead of a deal: such a game has no chance nodes (``players`` and ``dealer`` must
+  agree with it).
+
+Records: :func:`state_from_record` and :func:`record_from_state` convert between
+:class:`mattis.core.record.GameRecord` and states (:func:`record_params` gives a
+record's game).  :meth:`MattisState.undo_action` takes back the last action.
 
 The deal is 52 explicit chance nodes: each picks the next card of the deck
 (uniformly among the cards not yet picked); then the engine deals from that deck
@@ -36,9 +45,11 @@ short (the Gymnasium and PettingZoo fronts report it as a truncation).
 
 Observation string/tensor: what the seat knows now (its ``Observation``, encoded by
 :func:`mattis.rl.encoding.encode`).  Information-state string: perfect recall, the
-public history plus the seat's own hand after every move, plus the cards publicly known
+public history plus the seat's own draws and hand, plus the cards publicly known
 to be in each hand now (this holds what the history does not: the leftovers shown to
-everyone at the end of phase 1 under ``leftovers_shown``).  Information-state tensor:
+everyone at the end of phase 1 under ``leftovers_shown``), compact (about two
+characters a move, :meth:`MattisState.info_string`; :meth:`MattisState.readable_info_string`
+says the same in words).  Information-state tensor:
 the observation tensor plus the seat, when each card reached its hand from the deck,
 when each card was first laid, and the whole public history, one entry a move
 (:func:`recall_layout`): one-to-one on information states.
@@ -46,9 +57,11 @@ when each card was first laid, and the whole public history, one entry a move
 
 from __future__ import annotations
 
+import base64
+import pickle
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -56,6 +69,7 @@ import pyspiel
 
 from ..core import (
     EmptyHand,
+    GameSetupError,
     HistoryItem,
     IllegalMoveError,
     Move,
@@ -67,6 +81,9 @@ from ..core import (
     mask_of,
 )
 from ..core.determinize import DeterminizeError, sample_state
+from ..core.moves import MoveError, parse_record_move
+from ..core.notation import parse_position
+from ..core.record import GameRecord, ReplayError
 from ..play import Agent, make_bot
 from .common import check_zero_sum, is_truncated, loser_rewards, make_rules
 from .encoding import (
@@ -83,7 +100,7 @@ from .encoding import (
 
 SHORT_NAME = "python_mattis"
 DEFAULT_PARAMS: dict[str, Any] = {"rules": "mattis", "overrides": "", "players": 3, "dealer": 0, "zero_sum": False,
-                                  "card_order": "suit_major"}
+                                  "card_order": "suit_major", "leader": -1, "position": ""}
 
 _GAME_TYPE = pyspiel.GameType(
     short_name=SHORT_NAME,
@@ -155,19 +172,55 @@ def canonical_overrides(text: str) -> str:
     return ";".join(items)
 
 
+def position_param(text: str) -> str:
+    """A position (:mod:`mattis.core.notation`) in the form a game string can hold: the
+    notation's ``=`` and spaces would split the game string, so they become ``:`` and
+    ``;`` (:func:`position_text` reads it back).  Raises ``ValueError`` for a text that
+    already holds ``:``, ``;``, ``,``, ``(`` or ``)``."""
+    t = " ".join(text.split())
+    if any(ch in t for ch in ":;,()"):
+        raise ValueError("a position text holds none of : ; , ( )")
+    return t.replace("=", ":").replace(" ", ";")
+
+
+def position_text(param: str) -> str:
+    """The position notation of a ``position`` game parameter (see :func:`position_param`;
+    a text in the notation's own form is taken as it is)."""
+    return param.replace(":", "=").replace(";", " ")
+
+
+class PlayerAction(NamedTuple):
+    """One entry of :meth:`MattisState.full_history` (the fields of OpenSpiel's ``PlayerAction``)."""
+
+    player: int
+    action: int
+
+
 class _Spec:
     """The game's fixed data, shared (not copied) by every state of the game."""
 
-    __slots__ = ("rules", "players", "dealer", "space", "zero_sum", "card_order")
+    __slots__ = ("rules", "players", "dealer", "space", "canonical", "zero_sum", "card_order", "leader", "start")
 
     def __init__(self, rules: Rules, players: int, dealer: int, zero_sum: bool = False,
-                 card_order: str = "suit_major") -> None:
+                 card_order: str = "suit_major", leader: int | None = None, start: State | None = None) -> None:
         self.rules = rules
         self.players = players
         self.dealer = dealer
         self.zero_sum = zero_sum
         self.card_order = card_order
         self.space = ActionSpace(rules, card_order)
+        self.canonical = ActionSpace(rules)
+        """The suit-major action numbers (the information-state string's, in either card order)."""
+        self.leader = leader
+        """Who leads the first trick of the deal (``None``: the player left of the dealer)."""
+        self.start = start
+        """The starting position of a game that starts from one (no deal, no chance nodes)."""
+
+    def fresh(self, deck: Sequence[int]) -> State:
+        """The engine's starting state: the position, or the deal of ``deck``."""
+        if self.start is not None:
+            return self.start.clone()
+        return State.from_deck(self.rules, self.players, deck, self.dealer, self.leader)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Spec:
         return self
@@ -182,7 +235,7 @@ class _Core:
     playouts pay nothing for it.
     """
 
-    __slots__ = ("deck", "dealt", "state", "moves", "cursor", "hands", "to_act")
+    __slots__ = ("deck", "dealt", "state", "moves", "actions", "cursor", "hands", "to_act")
 
     def __init__(self, players: int) -> None:
         self.deck: list[int] = []
@@ -190,6 +243,8 @@ class _Core:
         """The mask of the cards in ``deck``."""
         self.state: State | None = None
         self.moves: list[Move] = []
+        self.actions: list[int] = []
+        """The action number of each move in ``moves``."""
         self.cursor: State | None = None
         self.hands: list[list[int]] = [[] for _ in range(players)]
         self.to_act: int = int(pyspiel.PlayerId.CHANCE)
@@ -200,16 +255,39 @@ class _Core:
         c.dealt = self.dealt
         c.state = self.state.clone() if self.state is not None else None
         c.moves = self.moves[:]
+        c.actions = self.actions[:]
         c.cursor = self.cursor.clone() if self.cursor is not None else None
         c.hands = [h[:] for h in self.hands]
         c.to_act = self.to_act
         return c
 
-    def hand_log(self, seat: int, rules: Rules, dealer: int) -> list[int]:
+    def __getstate__(self) -> dict[str, Any]:
+        """The state without the caches (``cursor``, ``hands``, the engine's memo of
+        legal moves): a state pickles (and serializes) the same however much of its
+        caches was filled."""
+        engine: dict[str, Any] | None = None
+        if self.state is not None:
+            engine = self.state.__getstate__()
+            engine["_legal"] = None
+        return {"deck": self.deck, "dealt": self.dealt, "state": engine, "moves": self.moves,
+                "actions": self.actions, "to_act": self.to_act, "players": len(self.hands)}
+
+    def __setstate__(self, d: dict[str, Any]) -> None:
+        self.deck, self.dealt = d["deck"], d["dealt"]
+        self.state = None
+        if d["state"] is not None:
+            self.state = State.__new__(State)
+            self.state.__setstate__(d["state"])
+        self.moves, self.actions, self.to_act = d["moves"], d["actions"], d["to_act"]
+        self.cursor = None
+        self.hands = [[] for _ in range(d["players"])]
+
+    def hand_log(self, seat: int, spec: _Spec) -> list[int]:
         """The seat's hand (a card mask, ``observation(seat).hand_mask``) after the deal
-        and after each move (the list is the cache itself: read it, do not change it)."""
+        (or at the starting position) and after each move (the list is the cache itself:
+        read it, do not change it)."""
         if self.cursor is None:
-            self.cursor = State.from_deck(rules, len(self.hands), self.deck, dealer)
+            self.cursor = spec.fresh(self.deck)
             for q, log in enumerate(self.hands):
                 log.append(self.cursor.observation(q).hand_mask)
         cur = self.cursor
@@ -230,16 +308,34 @@ class MattisGame(pyspiel.Game):  # type: ignore[misc]
         p = {**DEFAULT_PARAMS, **given}
         rules = make_rules(str(p["rules"]), str(p["overrides"]))
         players = int(p["players"])
-        rules.check_players(players)
-        if not 0 <= int(p["dealer"]) < players:
+        if not str(p["position"]):
+            rules.check_players(players)
+        if not str(p["position"]) and not 0 <= int(p["dealer"]) < players:
             raise ValueError(f"dealer must be a seat from 0 to {players - 1}")
         zero_sum = bool(p["zero_sum"])
         if zero_sum:
             check_zero_sum(rules, players)
         card_order = str(p["card_order"])
         check_card_order(card_order)
+        dealer = int(p["dealer"])
+        leader = int(p["leader"])
+        start: State | None = None
+        if str(p["position"]):
+            if leader != -1:
+                raise ValueError("leader is for a dealt game; a position names who is to act")
+            given["position"] = position_param(position_text(str(p["position"])))
+            try:
+                start = parse_position(rules, position_text(str(p["position"])))
+            except GameSetupError as e:
+                raise ValueError(f"position: {e}") from None
+            if players != start.players:
+                raise ValueError(f"players is {players} but the position has {start.players} hands")
+            if dealer != start.dealer:
+                raise ValueError(f"dealer is {dealer} but the position says {start.dealer}")
+        elif leader != -1 and not 0 <= leader < players:
+            raise ValueError(f"leader must be a seat from 0 to {players - 1} (or -1: left of the dealer)")
         super().__init__(game_type(rules, zero_sum), game_info(rules, players, zero_sum), given)
-        self.spec = _Spec(rules, players, int(p["dealer"]), zero_sum, card_order)
+        self.spec = _Spec(rules, players, dealer, zero_sum, card_order, None if leader == -1 else leader, start)
 
     def new_initial_state(self) -> MattisState:
         return MattisState(self)
@@ -269,6 +365,9 @@ class MattisState(pyspiel.State):  # type: ignore[misc]
         super().__init__(game)
         self._g = game.spec
         self._core = _Core(game.players)
+        if self._g.start is not None:
+            self._core.state = self._g.start.clone()
+            self._core.to_act = self._player_to_act()
 
     # -------------------------------------------------------------- access
     @property
@@ -306,13 +405,84 @@ class MattisState(pyspiel.State):  # type: ignore[misc]
             core.deck.append(card)
             core.dealt |= 1 << card
             if len(core.deck) == 52:
-                core.state = State.from_deck(self._g.rules, self._g.players, core.deck, self._g.dealer)
+                core.state = self._g.fresh(core.deck)
                 core.to_act = self._player_to_act()
             return
         mv = self._g.space.move(action)
         core.state.apply(mv)
         core.moves.append(mv)
+        core.actions.append(action)
         core.to_act = self._player_to_act()
+
+    def undo_action(self, player: int, action: int) -> None:
+        """Take back the last action (``player`` must have made ``action``): the state
+        is then exactly what it was before (its serialized form too).  OpenSpiel's API;
+        the engine replays the game without its last move (a cost that grows with the
+        game's length).  OpenSpiel keeps its own copy of the history in C++, which a
+        Python game cannot shorten: :meth:`history`, :meth:`full_history`,
+        :meth:`history_str`, :meth:`move_number` and :meth:`serialize` read this state's
+        own, so they agree after an undo; ``pyspiel.serialize_game_and_state`` reads
+        OpenSpiel's copy (use ``game.deserialize_state(state.serialize())``).
+        Raises ``ValueError`` when the last action is not ``player``'s ``action`` or
+        there is nothing to undo."""
+        core = self._core
+        g = self._g
+        if core.moves:
+            seat = core.state.history_tuple()[-1][0] if core.state is not None else -1
+            if core.actions[-1] != action or seat != player:
+                raise ValueError(f"the last action is player {seat}'s {core.actions[-1]}, "
+                                 f"not player {player}'s {action}")
+            core.moves.pop()
+            core.actions.pop()
+            s = g.fresh(core.deck)
+            for mv in core.moves:
+                s.force(mv)  # replaying moves already found legal
+            core.state = s
+        elif core.deck and g.start is None:
+            card = card_of_index(action, g.card_order) if 0 <= action < 52 else -1
+            if player != pyspiel.PlayerId.CHANCE or card != core.deck[-1]:
+                raise ValueError(f"the last action is the deal of card {card_index(core.deck[-1], g.card_order)}, "
+                                 f"not player {player}'s {action}")
+            core.deck.pop()
+            core.dealt &= ~(1 << card)
+            core.state = None
+        else:
+            raise ValueError("nothing to undo: this is the game's first state")
+        core.to_act = int(pyspiel.PlayerId.CHANCE) if core.state is None else self._player_to_act()
+        keep = len(core.moves) + 1
+        if core.state is None or len(core.hands[0]) > keep:  # the hand cache went past the new end
+            core.cursor = None
+            core.hands = [[] for _ in core.hands]
+
+    def history(self) -> list[int]:
+        """The actions so far: the deal (card indexes), then the players' actions."""
+        order = self._g.card_order
+        return [card_index(c, order) for c in self._core.deck] + self._core.actions
+
+    def full_history(self) -> list[PlayerAction]:
+        """The actions so far with who made them (``player``, ``action``, as OpenSpiel's
+        ``PlayerAction``; the deal's are the chance player's, -1)."""
+        core = self._core
+        order = self._g.card_order
+        out = [PlayerAction(int(pyspiel.PlayerId.CHANCE), card_index(c, order)) for c in core.deck]
+        s = core.state
+        if s is not None:
+            out += [PlayerAction(seat, a)
+                    for (seat, _mv), a in zip(s.moves(), core.actions, strict=True)]
+        return out
+
+    def history_str(self) -> str:
+        return ", ".join(str(a) for a in self.history())
+
+    def move_number(self) -> int:
+        return len(self._core.deck) + len(self._core.actions)
+
+    def serialize(self) -> str:
+        """OpenSpiel's serialized form of this state (``game.deserialize_state`` reads it
+        back), written from this state's own history (see :meth:`undo_action`)."""
+        items = ",".join(f"{pa.player}:{pa.action}" for pa in self.full_history())
+        return (f"history={items}\nmove_number={self.move_number()}\n"
+                f"__dict__={base64.b64encode(pickle.dumps(self.__dict__)).decode('ascii')}")
 
     def _player_to_act(self) -> int:
         s = self._core.state
@@ -351,12 +521,49 @@ class MattisState(pyspiel.State):  # type: ignore[misc]
 
     # ------------------------------------------------------- information
     def info_string(self, player: int) -> str:
-        """Perfect-recall information state of ``player``: public history and own hands."""
+        """Perfect-recall information state of ``player``, compact and one-to-one (a
+        test checks it against :meth:`readable_info_string` over long games):
+        ``p<seat>|<draws>|<hand>|<known>|<history>`` in base-64 digits
+        (``A-Za-z0-9-_``): per card, the step at which it reached the seat's hand from
+        the deck (``A`` never; 1 + the move count, the deal being 0; one digit each,
+        52 in all); the hand now (a 52-bit mask, 9 digits); per seat the cards publicly
+        known to be in its hand (9 digits each); and the public history, two digits a
+        move (``seat * (A + 52) + code``, ``code`` the move's action number in the
+        suit-major order, or ``A + card`` for a card turned up).  About two characters a
+        move (the readable string spends up to ten times that), the same in either
+        card order."""
+        core = self._core
+        if core.state is None:
+            return f"p{player} dealing {len(core.deck)}"
+        g = self._g
+        obs = core.state.observation(player)
+        log = core.hand_log(player, g)
+        held = bytearray(52)
+        for t, m in enumerate(_draws(log, obs.history)):
+            for c in cards_of(m):
+                if not held[c]:
+                    assert t < 63, "cards reach a hand from the deck only in phase 1 (at most 53 steps)"
+                    held[c] = t + 1
+        canon = g.canonical
+        width = canon.size + 52
+        hist = []
+        for seat, mv, shown in obs.history:
+            code = canon.size + shown[0] if mv.kind is MoveKind.CHANCE else canon.action(mv)
+            x = seat * width + code
+            hist.append(_B64[x >> 6] + _B64[x & 63])
+        return (f"p{player}|" + "".join(_B64[h] for h in held) + "|" + _b64_mask(obs.hand_mask) + "|"
+                + "".join(_b64_mask(mask_of(k)) for k in obs.known) + "|" + "".join(hist))
+
+    def readable_info_string(self, player: int) -> str:
+        """The information state of :meth:`info_string` in words: the public history
+        (:func:`mattis.rl.encoding.history_string`), the seat's hand (hex card mask)
+        after the deal and after each move, and the cards publicly known to be in
+        each hand now (up to tens of thousands of characters in a long game)."""
         core = self._core
         if core.state is None:
             return f"p{player} dealing {len(core.deck)}"
         obs = core.state.observation(player)
-        hands = core.hand_log(player, self._g.rules, self._g.dealer)
+        hands = core.hand_log(player, self._g)
         known = "/".join("".join(card_code(c) for c in sorted(k)) or "-" for k in obs.known)
         return (f"p{player} " + history_string(obs) + " | " + ",".join(format(m, "x") for m in hands)
                 + " | known " + known)
@@ -391,34 +598,70 @@ class MattisState(pyspiel.State):  # type: ignore[misc]
             for c in r.sample(range(52), len(core.deck)):
                 new.apply_action(card_index(c, g.card_order))
             return new
+        if g.start is not None:
+            raise DeterminizeError("python_mattis: a game that starts from a position has no deal to sample")
         obs = core.state.observation(player_id)
-        mine = _draws(list(core.hand_log(player_id, g.rules, g.dealer)), obs.history)
+        mine = _draws(list(core.hand_log(player_id, g)), obs.history)
         try:
             world = sample_state(obs, r)
             assert world.deck is not None  # sample_state always deals from a deck
-            moves = [mv for _seat, mv in world.moves()]
-            theirs = _draws(_hands_of(g.rules, g.players, g.dealer, world.deck, moves, player_id), obs.history)
-            deck = recall_own_draws(list(world.deck), theirs, mine)
-            new = MattisState(game)
-            for c in deck:
-                new.apply_action(card_index(c, g.card_order))
-            for mv in moves:
-                new.apply_action(g.space.action(mv))
+            deck = list(world.deck)
+            # Where the seat drew at each step is public (who draws when, from which
+            # place of the deck); which cards it drew there is its own recall.
+            at = {c: i for i, c in enumerate(core.deck)}
+            theirs = [mask_of([deck[at[c]] for c in cards_of(m)]) if m else 0 for m in mine]
+            fixed = recall_own_draws(deck, theirs, mine)
         except (DeterminizeError, IllegalMoveError) as e:
             raise DeterminizeError(f"python_mattis: no deal fits player {player_id}'s information: {e}") from e
+        if fixed != deck:
+            # The seat's own draws put back where it drew them: only the places the seat
+            # drew from change, among themselves, so the same public moves lead to the
+            # same position; the world differs from the game dealt from ``fixed`` only
+            # in the deck it records (a test replays such worlds from their record and
+            # compares them field by field).
+            world.deck = tuple(fixed)
+        return self._from_world(world, fixed)
+
+    def _from_world(self, world: State, deck: list[int]) -> MattisState:
+        """A state of this game holding ``world`` (dealt from ``deck``) as it is, built
+        without replaying OpenSpiel actions: OpenSpiel's history (``history()``, the
+        serialized state) is written in one go through the game's state deserializer."""
+        g = self._g
+        game = self.get_game()
+        core = _Core(g.players)
+        core.deck = deck
+        core.dealt = (1 << 52) - 1
+        core.state = world
+        core.moves = self._core.moves[:]  # the public moves are the same
+        core.actions = self._core.actions[:]
+        core.to_act = int(pyspiel.PlayerId.TERMINAL) if world.to_act is None else world.to_act
+        order = g.card_order
+        items = [f"-1:{card_index(c, order)}" for c in deck]
+        items += [f"{seat}:{a}" for (seat, _mv), a in zip(world.moves(), self._core.actions, strict=True)]
+        new: MattisState = game.deserialize_state(
+            f"history={','.join(items)}\nmove_number={len(items)}\n__dict__={_blank_dict()}")
+        new._g = g
+        new._core = core
         return new
 
 
-def _hands_of(rules: Rules, players: int, dealer: int, deck: Sequence[int], moves: Sequence[Move],
-              seat: int) -> list[int]:
-    """The mask of ``seat``'s hand after the deal and after each move of a game known
-    to be legal (a sampled world)."""
-    s = State.from_deck(rules, players, deck, dealer)
-    out = [mask_of(s.hand(seat))]
-    for mv in moves:
-        s.force(mv)
-        out.append(mask_of(s.hand(seat)))
-    return out
+_B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+
+
+def _b64_mask(mask: int) -> str:
+    """A 52-bit card mask as 9 base-64 digits, most significant first."""
+    return "".join(_B64[(mask >> s) & 63] for s in range(48, -1, -6))
+
+
+_BLANK: list[str] = []
+
+
+def _blank_dict() -> str:
+    """An empty ``__dict__`` as OpenSpiel's serialized Python state holds it (a state
+    built by :meth:`MattisState._from_world` gets its attributes after)."""
+    if not _BLANK:
+        _BLANK.append(base64.b64encode(pickle.dumps({})).decode("ascii"))
+    return _BLANK[0]
 
 
 def _draws(hands: list[int], history: Sequence[HistoryItem]) -> list[int]:
@@ -557,7 +800,7 @@ class MattisObserver:
                       np.zeros(self._max_len, np.float32), 0]
             self._recall[player] = cached
         _, done_h, held, held_mask, done_l, laid, laid_mask, moves, shown_mask = cached
-        log = core.hand_log(player, state._g.rules, state._g.dealer)
+        log = core.hand_log(player, state._g)
         hist = obs.history
         for t in range(done_h, len(log)):
             if t:
@@ -598,7 +841,7 @@ class MattisObserver:
         if not self.public:
             if self.perfect_recall:
                 return f"p{player} hands " + ",".join(format(m, "x") for m in
-                                                      core.hand_log(player, state._g.rules, state._g.dealer))
+                                                      core.hand_log(player, state._g))
             return f"p{player} hand " + "".join(card_code(c) for c in obs.hand)
         text = history_string(obs) if self.perfect_recall else obs_string(obs)
         if not self.perfect_recall:  # drop the seat number and the hand from the present view
@@ -644,6 +887,75 @@ class MattisBot(pyspiel.Bot):  # type: ignore[misc]
         return False
 
 
+def _option_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def record_params(record: GameRecord) -> dict[str, Any]:
+    """The parameters of the ``python_mattis`` game a record is a game of: its rules
+    (preset and overrides), players and dealer, and who led the first trick (``leader``)
+    or the starting position (``position``)."""
+    r = record.rules
+    params: dict[str, Any] = {
+        "rules": r.name, "players": record.players, "dealer": record.dealer,
+        "overrides": ";".join(f"{k}:{_option_text(v)}" for k, v in r.overrides().items())}
+    if record.position is not None:
+        params["position"] = position_param(record.position)
+    elif record.leader is not None and record.leader != (record.dealer + 1) % record.players:
+        params["leader"] = record.leader
+    return params
+
+
+def state_from_record(game: MattisGame | None, record: GameRecord) -> MattisState:
+    """The ``python_mattis`` state a record reaches: the deal (52 chance actions, the
+    record's deck) and then its moves, as OpenSpiel actions (so ``history()`` is the
+    game's action history).  ``game`` must be the record's game (its rules, players,
+    dealer, first leader or starting position, see :func:`record_params`); ``None``
+    loads it (with the default card order).  Raises ``ValueError`` for a game that
+    does not fit and :class:`mattis.core.record.RecordError` for a move that cannot be
+    read or is illegal."""
+    if game is None:
+        game = pyspiel.load_game(SHORT_NAME, record_params(record))
+    g = game.spec
+    start = None if g.start is None else g.start.position
+    want_leader = record.leader if record.leader is not None else (record.dealer + 1) % record.players
+    have_leader = g.leader if g.leader is not None else (g.dealer + 1) % g.players
+    if g.rules != record.rules or g.players != record.players or start != record.position or (
+            record.position is None and (g.dealer != record.dealer or have_leader != want_leader)):
+        raise ValueError(f"the record is not a game of {game}: load it with {record_params(record)}")
+    state = game.new_initial_state()
+    if record.position is None:
+        assert record.deck is not None
+        for c in record.deck:
+            state.apply_action(card_index(c, g.card_order))
+    for i, text in enumerate(record.moves, start=1):
+        try:
+            seat, move = parse_record_move(text)
+        except MoveError as e:
+            raise ReplayError(i, text, str(e)) from None
+        s = state.engine
+        assert s is not None
+        if s.is_over or seat != s.to_act:
+            raise ReplayError(i, text, "the game is over" if s.is_over else f"it is seat {s.to_act}'s turn")
+        why = s.why_illegal(move)
+        if why is not None:
+            raise ReplayError(i, text, str(why), why)
+        state.apply_action(g.space.action(move))
+    return state
+
+
+def record_from_state(state: MattisState) -> GameRecord:
+    """The record of a ``python_mattis`` game so far (:class:`mattis.core.record.GameRecord`:
+    the deck or starting position, who led first when not the dealer's neighbour, and
+    the moves).  Raises ``ValueError`` while the cards are still being dealt."""
+    s = state.engine
+    if s is None:
+        raise ValueError("no record while the cards are being dealt")
+    return GameRecord.from_state(s)
+
+
 def load(rules: str = "mattis", players: int = 3, overrides: str = "", dealer: int = 0,
          zero_sum: bool = False) -> MattisGame:
     """Load ``python_mattis`` with these parameters."""
@@ -656,4 +968,5 @@ def load(rules: str = "mattis", players: int = 3, overrides: str = "", dealer: i
 pyspiel.register_game(_GAME_TYPE, MattisGame)
 
 __all__ = ["MattisBot", "MattisGame", "MattisObserver", "MattisState", "SHORT_NAME", "canonical_overrides",
-           "constant_sum", "game_info", "game_type", "load", "recall_own_draws"]
+           "constant_sum", "game_info", "game_type", "load", "position_param", "position_text", "recall_own_draws",
+           "record_from_state", "record_params", "state_from_record"]
