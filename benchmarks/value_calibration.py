@@ -1,24 +1,28 @@
 r"""How well does the learned value model's chance match what happens?  (docs/analyze.md)
 
-Held-out games (dealt from ``--seed``, which training did not use: it uses
-``derive_seed(seed, "train", ...)`` of its own seed) are played by bots of one level
-(``--level``).  At every decision of every seat, the seat's chance to avoid being the
-loser right after the move it made is taken from the value model (the seat's
-observation after the move; what the review shows as "after") and compared with
-whether the seat was in the end a loser.  Per preset and phase (the phase of the
-decision): the decisions, the Brier score of always guessing the cell's own base rate,
-the model's Brier score and its skill ``1 - Brier / Brier_base`` with a 95% interval
-(bootstrap over games, since a game's decisions share their outcome).
+Held-out games are dealt from ``--seed`` (``derive_seed(seed, "deal", g)``; training
+deals from ``derive_seed(seed, "train", ...)`` of its own seed, so no deal is shared)
+and played by bots of one level (``--level``, ``expert`` by default).  At every
+decision of every seat, the seat's chance to avoid being the loser right after the
+move it made is taken from the value model (the seat's observation after the move;
+what the review shows as "after") and compared with whether the seat was in the end a
+loser.  Per preset and phase (the phase of the decision): the games and decisions, the
+Brier score of always guessing the cell's own base rate, the model's Brier score and
+its skill ``1 - Brier / Brier_base`` with a 95% interval (bootstrap over games, since
+a game's decisions share their outcome).
 
 The old playout estimator (:func:`mattis.bots.evaluate.evaluate`, the review's
-numbers at ``--budget``) is scored on every decision of the first
-``--playout-games`` games, with the model on the same decisions beside it.
+numbers at ``--budget`` samples: the chance after the move made) is scored on every
+decision with a choice in the first ``--playout-games`` games, with the model on the
+same decisions beside it.
 
-``--png FILE`` draws the reliability diagram (the model's chance in ten bands
+``--cache DIR`` keeps the played games (chunks of 10, as deal and moves) and the
+playout estimates there, so scoring another model replays them instead of playing
+again.  ``--png FILE`` draws the reliability diagram (the model's chance in ten bands
 against the share that got away, per preset and phase).
 
-    python benchmarks/value_calibration.py --games 60 --level medium --playout-games 8 \
-        --png docs/img/value_calibration.png
+    python benchmarks/value_calibration.py --games 40 --level expert --seed 7001 \
+        --playout-games 6 --cache /tmp/mattis-calibration --png docs/img/value_calibration.png
 """
 
 from __future__ import annotations
@@ -33,57 +37,103 @@ from pathlib import Path
 import numpy as np
 
 from mattis.bots.evaluate import Budget, evaluate
-from mattis.bots.value import load_models, model_for
-from mattis.core import preset
-from mattis.play import Referee, derive_seed, make_bot
+from mattis.bots.value import ValueModel, features, live_mask, load_models, model_for
+from mattis.core import Rules, preset
+from mattis.lab.train import GameRecord, cached_games, play_game, replay
+from mattis.play import Referee, derive_seed
 
-Row = tuple[int, int, float, int]
-"""(game, phase, chance, got away)."""
+CHUNK = 10
+"""Games per cache file."""
 
 
-def play(rules_name: str, players: int, games: int, seed: int, level: str, playout_games: int,
-         budget: int, weights: str | None
-         ) -> tuple[list[Row], list[tuple[int, int, float, float, int]], dict[str, list[float]]]:
-    rules = preset(rules_name)
-    model = model_for(rules, weights)
-    models = load_models(weights)
-    others: dict[str, list[float]] = {name: [] for name in models}
-    rows: list[Row] = []
-    paired: list[tuple[int, int, float, float, int]] = []
-    for g in range(games):
-        ref = Referee.new(rules, players, seed=derive_seed(seed, "deal", g), dealer=g % players)
-        bots = {s: make_bot(level, derive_seed(seed, "bot", g, s)) for s in range(players)}
-        mine: list[tuple[int, int, float]] = []
-        old: list[tuple[int, int, float, float]] = []
-        rng = random.Random(derive_seed(seed, "evaluate", g))
-        while not ref.is_over:
+def games(rules: Rules, players: int, count: int, seed: int, level: str, cache: Path | None) -> list[GameRecord]:
+    """The held-out games ``0 .. count - 1``: every seat the ``level`` bot, no noise."""
+    out: list[GameRecord] = []
+    for first in range(0, count, CHUNK):
+        path = cache / f"{rules.name}-{level}-s{seed}-p{players}-{first}.pkl" if cache is not None else None
+
+        def make(first: int = first) -> list[GameRecord]:
+            return [play_game(rules, g, players, derive_seed(seed, "deal", g), g % players, [level] * players,
+                              [derive_seed(seed, "bot", g, s) for s in range(players)], 0.0,
+                              random.Random(derive_seed(seed, "noise", g))) for g in range(first, first + CHUNK)]
+
+        chunk, _ = cached_games(path, make)
+        out.extend(chunk)
+    return out[:count]
+
+
+def playouts(rules: Rules, rec: GameRecord, budget: int, seed: int, cache: Path | None) -> list[float | None]:
+    """Per decision of ``rec``: the playout estimator's chance after the move made
+    (``None`` where the seat had one legal move)."""
+    path = (cache / f"{rules.name}-s{seed}-p{rec.players}-g{rec.number}-playouts-b{budget}.json"
+            if cache is not None else None)
+    if path is not None and path.exists():
+        saved: list[float | None] = json.loads(path.read_text())
+        return saved
+    rng = random.Random(derive_seed(seed, "evaluate", rec.number))
+    out: list[float | None] = []
+    for ref, seat, move in replay(rules, rec):
+        obs = ref.observation(seat)
+        out.append(evaluate(obs, Budget(samples=budget), rng).of(move).chance if len(obs.legal) > 1 else None)
+    if path is not None:
+        path.write_text(json.dumps(out))
+    return out
+
+
+def decisions(rules: Rules, records: Sequence[GameRecord], models: dict[str, ValueModel]
+              ) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray]:
+    """Every decision of ``records``: each model's chance after it, the game, the phase,
+    whether the seat got away."""
+    xs: list[list[list[float]]] = []
+    lives: list[list[bool]] = []
+    game: list[int] = []
+    phase: list[int] = []
+    away: list[int] = []
+    exact: list[float | None] = []
+    for rec in records:
+        ref = Referee.new(rules, rec.players, seed=rec.deal, dealer=rec.dealer)
+        for move in rec.moves:
             seat = ref.to_act
             assert seat is not None
-            obs = ref.observation(seat)
-            move = bots[seat].act(obs)
-            phase = int(obs.phase)
-            ev = None
-            if g < playout_games and len(obs.legal) > 1:
-                ev = evaluate(obs, Budget(samples=budget), rng).of(move).chance
+            phase.append(int(ref.observation(seat).phase))
             ref.apply(seat, move, events=False)
             seen = ref.observation(seat)
-            after = model.chance(seen)
-            for name, m in models.items():
-                others[name].append(m.chance(seen))
-            mine.append((seat, phase, after))
-            if ev is not None:
-                old.append((seat, phase, ev, after))
-        out = ref.outcome
-        assert out is not None
-        for seat, phase, p in mine:
-            rows.append((g, phase, p, int(seat not in out.losers)))
-        for seat, phase, ev, p in old:
-            paired.append((g, phase, ev, p, int(seat not in out.losers)))
-    return rows, paired, others
+            xs.append(features(seen))
+            lives.append(live_mask(seen))
+            exact.append(1.0 - (1.0 / len(seen.losers) if seat in seen.losers else 0.0) if seen.is_over else None)
+            game.append(rec.number)
+            away.append(int(seat not in rec.losers))
+    return _chances(xs, lives, exact, models), np.array(game), np.array(phase), np.array(away, dtype=float)
+
+
+def _chances(xs: list[list[list[float]]], lives: list[list[bool]], exact: list[float | None],
+             models: dict[str, ValueModel]) -> dict[str, np.ndarray]:
+    x = np.asarray(xs, np.float32)
+    live = np.asarray(lives, bool)
+    out: dict[str, np.ndarray] = {}
+    for name, m in models.items():
+        p = 1.0 - m.batch(x, live)[:, 0]
+        out[name] = np.array([e if e is not None else float(v) for e, v in zip(exact, p, strict=True)])
+    return out
+
+
+def speed(rules: Rules, rec: GameRecord, model: ValueModel) -> tuple[float, float, int]:
+    """Microseconds per call of one position at a time (features and network): the
+    mean of ``model.losers`` and of :func:`features` alone, over every seat's
+    observation along ``rec``."""
+    seen = [ref.observation(s) for ref, _, _ in replay(rules, rec) for s in range(rec.players)]
+    t0 = time.perf_counter()
+    for obs in seen:
+        features(obs)
+    t1 = time.perf_counter()
+    for obs in seen:
+        model.losers(obs)
+    t2 = time.perf_counter()
+    return 1e6 * (t2 - t1) / len(seen), 1e6 * (t1 - t0) / len(seen), len(seen)
 
 
 def skill(p: np.ndarray, y: np.ndarray, game: np.ndarray, rng: np.random.Generator,
-          boots: int = 400) -> tuple[float, float, float, float, float]:
+          boots: int = 1000) -> tuple[float, float, float, float, float]:
     """(Brier, base Brier, skill, skill low, skill high): bootstrap over games."""
     def one(idx: np.ndarray) -> tuple[float, float]:
         b = float(((p[idx] - y[idx]) ** 2).mean())
@@ -91,11 +141,11 @@ def skill(p: np.ndarray, y: np.ndarray, game: np.ndarray, rng: np.random.Generat
         return b, b0
 
     b, b0 = one(np.arange(len(p)))
-    games = np.unique(game)
-    by = {int(g): np.flatnonzero(game == g) for g in games}
+    uniq = np.unique(game)
+    by = {int(g): np.flatnonzero(game == g) for g in uniq}
     sk: list[float] = []
     for _ in range(boots):
-        pick = rng.choice(games, len(games))
+        pick = rng.choice(uniq, len(uniq))
         idx = np.concatenate([by[int(g)] for g in pick])
         bb, bb0 = one(idx)
         if bb0 > 0:
@@ -104,14 +154,14 @@ def skill(p: np.ndarray, y: np.ndarray, game: np.ndarray, rng: np.random.Generat
     return b, b0, 1 - b / b0 if b0 else float("nan"), lo, hi
 
 
-def draw(path: str, cells: dict[tuple[str, int], tuple[np.ndarray, np.ndarray]]) -> None:
+def draw(path: str, cells: dict[tuple[str, int], tuple[np.ndarray, np.ndarray]], title: str) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    names = sorted({r for r, _ in cells})
-    fig, axes = plt.subplots(1, len(names), figsize=(3.2 * len(names), 3.4), sharey=True)
+    names = list(dict.fromkeys(r for r, _ in cells))
+    fig, axes = plt.subplots(1, len(names), figsize=(3.2 * len(names), 3.6), sharey=True)
     axes = np.atleast_1d(axes)
     for ax, name in zip(axes, names, strict=True):
         ax.plot([0, 1], [0, 1], color="#999", lw=1, ls="--")
@@ -121,13 +171,12 @@ def draw(path: str, cells: dict[tuple[str, int], tuple[np.ndarray, np.ndarray]])
             p, y = cells[(name, phase)]
             edges = np.linspace(0, 1, 11)
             band = np.clip(np.digitize(p, edges) - 1, 0, 9)
-            xs, ys, ns = [], [], []
+            xs, ys = [], []
             for k in range(10):
                 sel = band == k
                 if sel.sum() >= 20:
                     xs.append(p[sel].mean())
                     ys.append(y[sel].mean())
-                    ns.append(sel.sum())
             ax.plot(xs, ys, "o-", color=colour, label=f"phase {phase}", ms=3)
         ax.set_title(name)
         ax.set_xlabel("model's chance to get away")
@@ -135,6 +184,7 @@ def draw(path: str, cells: dict[tuple[str, int], tuple[np.ndarray, np.ndarray]])
         ax.set_ylim(0, 1)
     axes[0].set_ylabel("share that got away")
     axes[0].legend(loc="upper left", fontsize=8)
+    fig.suptitle(title, fontsize=9)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
 
@@ -143,43 +193,42 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--rules", default="mattis,hund,blodmattis,skitgubbe")
     ap.add_argument("--players", type=int, default=3)
-    ap.add_argument("--games", type=int, default=60)
-    ap.add_argument("--level", default="medium")
-    ap.add_argument("--seed", type=int, default=2027)
+    ap.add_argument("--games", type=int, default=40)
+    ap.add_argument("--level", default="expert")
+    ap.add_argument("--seed", type=int, default=7001)
     ap.add_argument("--playout-games", type=int, default=0,
                     help="games whose decisions the old estimator scores")
     ap.add_argument("--budget", type=int, default=32, help="the old estimator's samples")
     ap.add_argument("--weights", default=None, help="a weights file (default: the shipped one)")
+    ap.add_argument("--cache", type=Path, default=None, help="keep played games and playout estimates here")
     ap.add_argument("--png", default=None)
-    ap.add_argument("--dump", default=None, help="also write each preset's decisions to DIR/<preset>.json")
-    ap.add_argument("--load", default=None, help="read the decisions from DIR/<preset>.json instead of playing")
     a = ap.parse_args(argv)
+    if a.cache is not None:
+        a.cache.mkdir(parents=True, exist_ok=True)
     rng = np.random.default_rng(a.seed)
+    models = load_models(a.weights)
     cells: dict[tuple[str, int], tuple[np.ndarray, np.ndarray]] = {}
     transfer: dict[str, dict[str, float]] = {}
     print(f"{a.players} players, {a.games} held-out games per preset of {a.level} bots, seed {a.seed}; "
           f"every decision of every seat; skill = 1 - Brier/Brier(base rate), 95% bootstrap over games")
     print()
-    print("| preset | phase | decisions | base rate | Brier (base) | Brier (model) | skill (95%) |"
-          " playout: decisions | Brier (playouts) | skill (playouts) | skill (model, same) |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    print("| preset | phase | games | decisions | base rate | Brier (base) | Brier (model) | skill (95%) |"
+          " playouts: decisions | Brier (playouts) | skill (playouts) | skill (model, same) |")
+    print("|---|---|---:|---:|---|---|---|---|---:|---|---|---|")
     for name in a.rules.split(","):
         t0 = time.perf_counter()
-        if a.load:
-            saved = json.loads((Path(a.load) / f"{name}.json").read_text())
-            rows = [(int(r[0]), int(r[1]), float(r[2]), int(r[3])) for r in saved["rows"]]
-            paired = [(int(r[0]), int(r[1]), float(r[2]), float(r[3]), int(r[4])) for r in saved["paired"]]
-            others = saved["others"]
-        else:
-            rows, paired, others = play(name, a.players, a.games, a.seed, a.level, a.playout_games, a.budget,
-                                        a.weights)
-        if a.dump:
-            Path(a.dump).mkdir(parents=True, exist_ok=True)
-            (Path(a.dump) / f"{name}.json").write_text(json.dumps({"rows": rows, "paired": paired, "others": others}))
-        game = np.array([r[0] for r in rows])
-        ph = np.array([r[1] for r in rows])
-        p = np.array([r[2] for r in rows])
-        y = np.array([r[3] for r in rows], dtype=float)
+        rules = preset(name)
+        records = games(rules, a.players, a.games, a.seed, a.level, a.cache)
+        chances, game, ph, y = decisions(rules, records, models)
+        us, us_features, calls = speed(rules, records[0], model_for(rules, a.weights))
+        p = chances[model_for(rules, a.weights).name]
+        old = np.full(len(p), np.nan)
+        at = 0
+        for rec in records:
+            if rec.number < a.playout_games:
+                est = playouts(rules, rec, a.budget, a.seed, a.cache)
+                old[at:at + len(est)] = [np.nan if e is None else e for e in est]
+            at += len(rec.moves)
         for phase in (1, 2):
             sel = ph == phase
             if not sel.any():
@@ -187,35 +236,29 @@ def main(argv: Sequence[str] | None = None) -> None:
             cells[(name, phase)] = (p[sel], y[sel])
             b, b0, s, lo, hi = skill(p[sel], y[sel], game[sel], rng)
             extra = " | | | |"
-            pp = [r for r in paired if r[1] == phase]
-            if pp:
-                pg = np.array([r[0] for r in pp])
-                pe = np.array([r[2] for r in pp])
-                pm = np.array([r[3] for r in pp])
-                py = np.array([r[4] for r in pp], dtype=float)
-                eb, _, es, elo, ehi = skill(pe, py, pg, rng)
-                _, _, ms, mlo, mhi = skill(pm, py, pg, rng)
-                extra = (f" {len(pp)} | {eb:.3f} | {es:+.2f} ({elo:+.2f} to {ehi:+.2f}) |"
-                         f" {ms:+.2f} ({mlo:+.2f} to {mhi:+.2f}) |")
-            print(f"| {name} | {phase} | {int(sel.sum())} | {y[sel].mean():.2f} | {b0:.3f} | {b:.3f} |"
-                  f" {s:+.2f} ({lo:+.2f} to {hi:+.2f}) |{extra}", flush=True)
-        transfer[name] = {}
-        for other, chances in others.items():
-            po = np.array(chances)
-            transfer[name][other] = 1 - float(((po - y) ** 2).mean()) / float(((y - y.mean()) ** 2).mean())
-        print(f"<!-- {name}: {time.perf_counter() - t0:.0f} s -->", flush=True)
-    if transfer:
-        names = sorted({m for row in transfer.values() for m in row})
-        print()
-        print("Skill (both phases) of each preset's model on each preset's games: one model per preset, or one "
-              "for all?")
-        print()
-        print("| games / model | " + " | ".join(names) + " |")
-        print("|---" * (len(names) + 1) + "|")
-        for name, row in transfer.items():
-            print(f"| {name} | " + " | ".join(f"{row[m]:+.2f}" if m in row else "-" for m in names) + " |")
+            pp = sel & ~np.isnan(old)
+            if pp.any():
+                eb, _, es, elo, ehi = skill(old[pp], y[pp], game[pp], rng)
+                _, _, ms, mlo, mhi = skill(p[pp], y[pp], game[pp], rng)
+                extra = (f" {int(pp.sum())} ({len(np.unique(game[pp]))} games) | {eb:.3f} |"
+                         f" {es:+.2f} ({elo:+.2f} to {ehi:+.2f}) | {ms:+.2f} ({mlo:+.2f} to {mhi:+.2f}) |")
+            print(f"| {name} | {phase} | {len(np.unique(game[sel]))} | {int(sel.sum())} | {y[sel].mean():.2f} |"
+                  f" {b0:.3f} | {b:.3f} | {s:+.2f} ({lo:+.2f} to {hi:+.2f}) |{extra}", flush=True)
+        transfer[name] = {other: 1 - float(((po - y) ** 2).mean()) / float(((y - y.mean()) ** 2).mean())
+                          for other, po in chances.items()}
+        print(f"<!-- {name}: {time.perf_counter() - t0:.0f} s; one position at a time: {us:.0f} us a call "
+              f"({us_features:.0f} us of it the features; {calls} calls) -->", flush=True)
+    names = sorted({m for row in transfer.values() for m in row})
+    print()
+    print("Skill (both phases) of each preset's model on each preset's games: one model per preset, or one for all?")
+    print()
+    print("| games / model | " + " | ".join(names) + " |")
+    print("|---" * (len(names) + 1) + "|")
+    for name, row in transfer.items():
+        print(f"| {name} | " + " | ".join(f"{row[m]:+.2f}" if m in row else "-" for m in names) + " |")
     if a.png:
-        draw(a.png, cells)
+        draw(a.png, cells, f"held-out games of {a.level} bots ({a.games} per preset, {a.players} players, "
+                           f"seed {a.seed})")
         print(f"\nwrote {a.png}")
 
 

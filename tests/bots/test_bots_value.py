@@ -19,8 +19,20 @@ from mattis.bots import learned as learned_module
 from mattis.bots.heuristic import heuristic_move
 from mattis.bots.learned import DEFAULT_SAMPLES, LearnedBot
 from mattis.bots.search import perfect_info
-from mattis.bots.value import MAX_SEATS, load_models, model_for, nearest_preset
-from mattis.core import PRESETS, Observation, Rules, preset
+from mattis.bots.value import (
+    BEAT_AT,
+    FEATURES,
+    MAX_SEATS,
+    SEAT_FEATURES,
+    feature_rows,
+    features,
+    load_models,
+    model_for,
+    nearest_preset,
+    plain_suit_columns,
+    suit_order,
+)
+from mattis.core import PRESETS, RANK, SUIT, Observation, Rules, preset
 from mattis.core.determinize import sample_state
 from mattis.core.observation import PHASE2, observe
 from mattis.play import Referee, make_bot, play_until
@@ -138,3 +150,57 @@ def test_without_numpy_the_learned_bot_plays_the_heuristic_and_says_so(
     assert choices
     for obs in choices:
         assert bot.act(obs) == heuristic_move(obs)
+
+
+@pytest.mark.parametrize("name", ["mattis", "blodmattis"])
+def test_the_features_see_how_each_seat_stands_against_the_entry_to_beat(name: str) -> None:
+    """In phase 2 the seat to act may answer the entry with exactly the cards the model
+    counts as its higher cards of the suit and its trumps that may answer (the core's
+    legal moves say which; blodmattis follows suit, mattis may trump freely)."""
+    rules = preset(name)
+    checked = 0
+    for seed in (1, 2, 3):
+        for obs in _observations(rules, 4 if name == "blodmattis" else 3, seed=seed, every=1):
+            if obs.phase is not PHASE2 or obs.to_act != obs.seat or not obs.table2:
+                continue
+            row = feature_rows(obs)[0]
+            starts = {m.cards[0] for m in obs.legal if m.cards}
+            assert round(13 * (row[BEAT_AT] + row[BEAT_AT + 2])) == len(starts)
+            assert row[BEAT_AT + 3] == (1.0 if starts else 0.0)
+            top = obs.table2[-1][1]
+            assert round(13 * (row[BEAT_AT] + row[BEAT_AT + 1])) == sum(1 for c in obs.hand if SUIT[c] == SUIT[top[0]])
+            checked += 1
+    assert checked >= 20
+
+
+def test_the_features_put_the_trump_first_and_keep_plain_suits_apart() -> None:
+    assert suit_order(None) == (0, 1, 2, 3)
+    assert suit_order(2) == (2, 0, 1, 3)
+    obs = next(o for o in _observations(preset("mattis"), 3, seed=4, every=1)
+               if o.phase is PHASE2 and o.trump is not None and o.hand)
+    row = feature_rows(obs)[0]
+    order = suit_order(obs.trump)
+    for c in obs.hand:  # the observer's own cards, one input each, trumps in the first block
+        assert row[13 * order.index(SUIT[c]) + RANK[c]] == 1.0
+    assert sum(row[:52]) == len(obs.hand)
+    assert len(features(obs)[0]) == FEATURES
+
+
+def test_renaming_the_plain_suits_moves_their_inputs_and_nothing_else() -> None:
+    assert plain_suit_columns((1, 2, 3)) == list(range(FEATURES))
+    obs = next(o for o in _observations(preset("hund"), 3, seed=6, every=1)
+               if o.phase is PHASE2 and o.trump is not None and o.table2 and len(o.hand) >= 4)
+    x = features(obs)
+    order = suit_order(obs.trump)
+    new_order = (3, 1, 2)  # place 1 now holds what was in place 3, and so on
+    cols = plain_suit_columns(new_order)
+    assert sorted(cols) == list(range(FEATURES))
+    moved = [[row[c] for c in cols] for row in x]
+    places = [0, *new_order]
+    for c in obs.hand:
+        old = order.index(SUIT[c])
+        new = places.index(old)
+        assert moved[0][13 * new + RANK[c]] == 1.0
+    assert sum(moved[0][:52]) == sum(x[0][:52])
+    # the rank histograms and the scalars (everything not per suit) are unchanged
+    assert moved[0][64:90] == x[0][64:90] and moved[0][BEAT_AT:SEAT_FEATURES] == x[0][BEAT_AT:SEAT_FEATURES]

@@ -10,27 +10,83 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from mattis.bots.value import load_models
 from mattis.core import preset
-from mattis.lab.train import base_brier, generate, main, score, split, train
+from mattis.lab.train import (
+    base_brier,
+    cached_self_play,
+    generate,
+    main,
+    positions,
+    replay,
+    score,
+    self_play,
+    split,
+    target,
+    train,
+)
+from mattis.play import Referee
 
 
 def test_a_tiny_model_beats_the_base_rate_on_held_out_games() -> None:
-    data = generate(preset("mattis"), 300, seed=5, players=(3,), medium=0.0, sample=0.1)
+    data = generate(preset("mattis"), 300, seed=5, players=(3,), mix=(("easy", 1.0),), sample=0.1)
     tr, va = split(data)
     assert all(int(g) % 10 == 9 for d in va.values() for g in d.game)
     assert not set(np.concatenate([d.game for d in tr.values()])) & set(np.concatenate([d.game for d in va.values()]))
-    model = train(tr, seed=5, valid=va, epochs=6)
+    model = train(tr, seed=5, valid=va, epochs=6, hidden=(16, 8))
     _, brier, rows = score(model, va)
     assert rows > 500
     assert brier < base_brier(va) - 0.005
 
 
-def test_the_training_command_writes_loadable_weights(tmp_path: Path, capsys: object) -> None:
-    out = tmp_path / "w.npz"
-    assert main(["--rules", "hund", "--games", "20", "--seed", "3", "--out", str(out), "--players", "3",
-                 "--medium", "0", "--epochs", "1", "--quiet"]) == 0
+def test_recorded_games_replay_to_their_outcome() -> None:
+    rules = preset("hund")
+    games = self_play(rules, 6, seed=2, players=(3, 4), mix=(("easy", 1.0), ("random", 1.0)), epsilons=(0.0, 0.2))
+    assert [g.number for g in games] == list(range(6))
+    assert [g.players for g in games] == [3, 4, 3, 4, 3, 4]
+    assert any("random" in g.seats for g in games)
+    for rec in games:
+        ref: Referee | None = None
+        for ref, seat, move in replay(rules, rec):
+            assert move in ref.observation(seat).legal
+        assert ref is not None  # the generator applied the last move when it ran out
+        assert ref.is_over and ref.outcome is not None and tuple(ref.outcome.losers) == rec.losers
+    # the same run again plays the same games
+    assert self_play(rules, 6, seed=2, players=(3, 4), mix=(("easy", 1.0), ("random", 1.0)),
+                     epsilons=(0.0, 0.2)) == games
+
+
+def test_targets_are_the_losers_share_seen_from_the_seat() -> None:
+    assert target((1,), 3, 0) == [0.0, 1.0, 0.0]
+    assert target((1,), 3, 1) == [1.0, 0.0, 0.0]
+    assert target((0, 2), 4, 2) == [0.5, 0.0, 0.5, 0.0]
+    assert target((), 2, 0) == [0.5, 0.5]
+
+
+def test_cached_games_are_read_back_not_played_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    rules = preset("mattis")
+    first = cached_self_play(rules, 3, 4, (3,), (("easy", 1.0),), (0.0,), tmp_path)
+    assert len(list(tmp_path.iterdir())) == 1
+
+    def refuse(*args: object) -> None:
+        raise AssertionError("played again")
+
+    monkeypatch.setattr("mattis.lab.train.self_play", refuse)
+    assert cached_self_play(rules, 3, 4, (3,), (("easy", 1.0),), (0.0,), tmp_path) == first
+    a = positions(rules, first, 4, sample=0.3)
+    b = positions(rules, first, 4, sample=0.3)
+    assert all(np.array_equal(a[n].x, b[n].x) and np.array_equal(a[n].y, b[n].y) for n in a)
+
+
+def test_the_training_command_writes_loadable_weights_and_repeats_itself(tmp_path: Path, capsys: object) -> None:
+    outs = [tmp_path / "a.npz", tmp_path / "b.npz"]
+    for out in outs:
+        assert main(["--rules", "hund", "--games", "20", "--seed", "3", "--out", str(out), "--players", "3",
+                     "--mix", "easy", "--epochs", "1", "--hidden", "8,4", "--quiet"]) == 0
     text = capsys.readouterr().out  # type: ignore[attr-defined]
     assert "seed 3" in text and "20 games" in text and "positions" in text
-    assert sorted(load_models(str(out))) == ["hund"]
+    a, b = (load_models(str(out))["hund"] for out in outs)
+    assert sorted(load_models(str(outs[0]))) == ["hund"]
+    assert all(np.array_equal(x, y) for x, y in zip(a.arrays().values(), b.arrays().values(), strict=True))

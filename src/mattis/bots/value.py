@@ -8,25 +8,32 @@ seat that is out safely gets 0, and a finished game its actual losers.
 
 **Features** (:func:`features`).  A compact set of its own, in the core's terms, not
 the research tensor of ``mattis.rl.encoding`` (that one lives above the bots and has
-1,000+ mostly empty inputs for three players, too many for the few thousand games a
-training run plays).  One row per seat, relative to the observer (row ``k`` is the
-seat ``k`` places to its left):
+1,000+ mostly empty inputs for three players).  The game is decided by suits (in
+phase 2 an entry is beaten by a higher card of its suit or by a trump), so the inputs
+keep them: the suits are put in the model's order (:func:`suit_order`: the trump
+first, then the plain suits, which play alike and which training renames at random,
+:func:`plain_suit_columns`).  One row per seat, relative to the observer (row ``k`` is
+the seat ``k`` places to its left):
 
 * the seat's cards as far as the observer knows them (its own hand; for the others
-  the cards publicly known to be in their hands): a 13-rank histogram of non-trumps
-  and one of trumps, each count / 4; and how many of its cards are unknown;
+  the cards publicly known to be in their hands, which in phase 2 is most of them),
+  card by card (52 inputs) and per suit (how many, the highest and lowest rank), and
+  how many of its cards are unknown;
 * phase 1: the cards it has won (its pile, face up: the hand it will shed in phase 2)
-  as the same two histograms, its tricks won, the card it has laid to this trick,
-  whether it leads the trick, fights a krig/støting, holds the trump card;
-* phase 2: its cards on the table, whether it owns the entry to beat;
+  by rank (non-trumps and trumps) and per suit, its tricks won, the card it has laid
+  to this trick, whether it leads the trick, fights a krig/støting, holds the trump card;
+* phase 2: how it stands against the entry to beat (its known higher cards of the
+  entry's suit, its lower ones, the trumps it may answer with under the rules'
+  ``follow``, whether it can answer at all), its cards on the table, whether it owns
+  the entry to beat;
 * whether it is to act, in the game, out, a loser; its hand count / 52;
 * its place relative to the observer and to the seat to act (one-hot, up to
   :data:`MAX_SEATS`), the mean of the other seats' rows, and the global facts (phase,
   stock, cards set aside, out of play, the trump shown, the table's entries and the
-  entry to beat, the number of players).
+  entry to beat with its suit, the observer's cards per suit, the number of players).
 
 **The network** (:class:`ValueModel`).  The same small network scores every seat
-(two ReLU layers, 32 and 16 units, one output), and a softmax over the seats still in
+(two ReLU layers, one output; their sizes are read from the weights), and a softmax over the seats still in
 the game turns the scores into the loser distribution, so one model serves every
 table size up to :data:`MAX_SEATS`.  It is trained with NumPy
 (:mod:`mattis.lab.train`) on self-play games and inferred here with NumPy; the
@@ -56,8 +63,8 @@ else:
     Mask = Any
 
 __all__ = [
-    "FEATURES", "MAX_SEATS", "SEAT_FEATURES", "ValueModel", "feature_rows", "features", "has_numpy",
-    "load_models", "model_for", "nearest_preset", "numpy_or_none",
+    "BEAT_AT", "FEATURES", "MAX_SEATS", "SEAT_FEATURES", "ValueModel", "feature_rows", "features", "has_numpy",
+    "load_models", "model_for", "nearest_preset", "numpy_or_none", "plain_suit_columns", "suit_order",
 ]
 
 log = logging.getLogger(__name__)
@@ -66,15 +73,26 @@ MAX_SEATS = 6
 """The largest table a model serves (the rules allow at most six players)."""
 
 _SEAT_SCALARS = 16
-SEAT_FEATURES = 26 + 26 + _SEAT_SCALARS
-"""Per seat: known cards (26), pile (26), the scalars."""
-_GLOBAL = 3 + 8 + 4 + 3 + 1
+_SUIT_FACTS = 3
+"""Per suit of a card set: how many (/ 13), the highest and the lowest rank ((rank + 1) / 13, 0 if none)."""
+_BEAT = 5
+SEAT_FEATURES = 52 + 4 * _SUIT_FACTS + 26 + 4 * _SUIT_FACTS + _BEAT + _SEAT_SCALARS
+"""Per seat: known cards card by card (52, suits in the model's order) and per suit (12),
+its pile by rank (26) and per suit (12), how it stands against the entry to beat (5),
+the scalars."""
+BEAT_AT = 52 + 4 * _SUIT_FACTS + 26 + 4 * _SUIT_FACTS
+"""Where a seat row's facts against the entry to beat begin: its higher cards of the
+entry's suit, its lower ones, the trumps that may answer (each / 13), whether it can
+answer, whether the entry is a trump."""
+_GLOBAL = 3 + 8 + 4 + 3 + 1 + 4 + 4
 FEATURES = SEAT_FEATURES * 2 + MAX_SEATS * 2 + _GLOBAL
 """The length of one seat's input row: its own features, the mean of the others',
 its place relative to the observer and to the seat to act, and the global facts."""
 
 WEIGHTS_FILE = "value_weights.npz"
 """The shipped weights, next to this module."""
+
+_SUIT_BITS = 0x1FFF
 
 
 def numpy_or_none() -> Any:
@@ -91,6 +109,16 @@ def has_numpy() -> bool:
     return numpy_or_none() is not None
 
 
+def suit_order(trump: int | None) -> tuple[int, int, int, int]:
+    """The suits in the model's order: the trump first (once known), then the others in
+    the deck's order.  Suits other than the trump play alike, so where a card lies in
+    the input says "trump or not" and its rank, never which plain suit it is."""
+    if trump is None or trump < 0:
+        return (0, 1, 2, 3)
+    rest = [s for s in range(4) if s != trump]
+    return (trump, rest[0], rest[1], rest[2])
+
+
 def _histogram(mask: int, trump: int, out: list[float], at: int) -> int:
     """Adds the cards of ``mask`` to ``out[at:at + 26]`` (13 non-trump ranks, 13 trump
     ranks, each a quarter); returns how many cards."""
@@ -104,11 +132,58 @@ def _histogram(mask: int, trump: int, out: list[float], at: int) -> int:
     return k
 
 
+def _suit_facts(bits: int, out: list[float], at: int) -> None:
+    """How many cards the 13-bit rank pattern ``bits`` holds, its highest and lowest rank."""
+    if bits:
+        out[at] = bin(bits).count("1") / 13.0
+        out[at + 1] = bits.bit_length() / 13.0
+        out[at + 2] = (bits & -bits).bit_length() / 13.0
+
+
+def _cards(mask: int, order: tuple[int, int, int, int], out: list[float], at: int, facts: int) -> int:
+    """The cards of ``mask`` one by one in ``out[at:at + 52]`` (suits in ``order``) and
+    per suit in ``out[facts:facts + 12]``; returns how many cards."""
+    k = 0
+    for slot, suit in enumerate(order):
+        bits = mask >> (13 * suit) & _SUIT_BITS
+        if not bits:
+            continue
+        k += bin(bits).count("1")
+        _suit_facts(bits, out, facts + _SUIT_FACTS * slot)
+        base = at + 13 * slot
+        while bits:
+            low = bits & -bits
+            out[base + low.bit_length() - 1] = 1.0
+            bits ^= low
+    return k
+
+
+def plain_suit_columns(order: Sequence[int]) -> list[int]:
+    """The input columns with the three plain suits' places (1, 2, 3 in
+    :func:`suit_order`) taken from places ``order`` instead: ``x[..., cols]`` is the
+    input of the same position with the plain suits renamed (they play alike), which
+    training uses to show the network every renaming of a position."""
+    slots = [0, *order]
+    seat = list(range(SEAT_FEATURES))
+    for new, old in enumerate(slots):
+        seat[13 * new:13 * new + 13] = range(13 * old, 13 * old + 13)
+        for at in (52, 52 + 4 * _SUIT_FACTS + 26):
+            seat[at + _SUIT_FACTS * new:at + _SUIT_FACTS * (new + 1)] = range(at + _SUIT_FACTS * old,
+                                                                             at + _SUIT_FACTS * (old + 1))
+    g0 = 2 * SEAT_FEATURES + 2 * MAX_SEATS
+    glob = list(range(g0, g0 + _GLOBAL))
+    for at in (19, 23):
+        for new, old in enumerate(slots):
+            glob[at + new] = g0 + at + old
+    return seat + [SEAT_FEATURES + c for c in seat] + list(range(2 * SEAT_FEATURES, g0)) + glob
+
+
 def feature_rows(obs: Observation) -> list[list[float]]:
     """The per-seat feature rows of ``obs`` (pure Python), in relative seat order."""
     n = obs.players
     me = obs.seat
     trump = obs.trump if obs.trump is not None else -1
+    order = suit_order(obs.trump)
     hand_counts = obs.hand_counts
     known = obs.known_masks
     piles = obs.pile_masks
@@ -122,14 +197,34 @@ def feature_rows(obs: Observation) -> list[list[float]]:
     for s, entry in obs.table2:
         on_table[s] = on_table.get(s, 0) + len(entry)
     top_owner = obs.table2[-1][0] if obs.table2 else -1
+    top = obs.table2[-1][1] if obs.table2 else None
+    void_follow = obs.rules.follow.value == "void"
     rows: list[list[float]] = []
     for k in range(n):
         s = (me + k) % n
         row = [0.0] * SEAT_FEATURES
         mask = obs.hand_mask if s == me else known[s]
-        seen = _histogram(mask, trump, row, 0)
-        _histogram(piles[s], trump, row, 26)
-        at = 52
+        seen = _cards(mask, order, row, 0, 52)
+        at = 52 + 4 * _SUIT_FACTS
+        _histogram(piles[s], trump, row, at)
+        at += 26
+        for slot, suit in enumerate(order):
+            _suit_facts(piles[s] >> (13 * suit) & _SUIT_BITS, row, at + _SUIT_FACTS * slot)
+        at = BEAT_AT
+        if top is not None:
+            # the entry to beat against what the seat is known to hold: higher cards of
+            # its suit, the cards of that suit below it, trumps that may answer
+            ts = SUIT[top[0]]
+            above = RANK[top[-1]] + 1
+            held = mask >> (13 * ts) & _SUIT_BITS
+            higher = held >> above << above
+            row[at] = bin(higher).count("1") / 13.0
+            row[at + 1] = bin(held & ~higher).count("1") / 13.0
+            if ts != trump and trump >= 0 and (not void_follow or not held):
+                row[at + 2] = bin(mask >> (13 * trump) & _SUIT_BITS).count("1") / 13.0
+            row[at + 3] = 1.0 if higher or row[at + 2] else 0.0
+            row[at + 4] = 1.0 if ts == trump else 0.0
+        at += _BEAT
         row[at] = hand_counts[s] / 52.0
         row[at + 1] = (hand_counts[s] - seen) / 52.0
         row[at + 2] = won[s] / 26.0
@@ -163,6 +258,7 @@ def _global(obs: Observation) -> list[float]:
     g[8] = obs.players / MAX_SEATS
     g[9] = 1.0 if obs.trump is not None else 0.0
     g[10] = sum(obs.hand_counts) / 52.0
+    order = suit_order(obs.trump)
     if obs.table2:
         top = obs.table2[-1][1]
         c = top[-1]
@@ -170,10 +266,13 @@ def _global(obs: Observation) -> list[float]:
         g[11 + 1] = 1.0 if SUIT[c] == obs.trump else 0.0
         g[11 + 2] = len(top) / 13.0
         g[11 + 3] = (RANK[obs.table2[0][1][-1]] + 1) / 13.0
+        g[19 + order.index(SUIT[c])] = 1.0
     g[15] = 1.0 if obs.phase is PHASE1 else 0.0
     g[16] = 1.0 if obs.phase is PHASE2 and obs.trump is not None else 0.0
     g[17] = len(obs.fighters) / obs.players
     g[18] = 1.0 if obs.last_trick is not None else 0.0
+    for c in obs.hand:
+        g[23 + order.index(SUIT[c])] += 1.0 / 13.0
     return g
 
 

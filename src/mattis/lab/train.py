@@ -1,17 +1,27 @@
 """Training the value model (:mod:`mattis.bots.value`) on self-play games, with NumPy.
 
-    python -m mattis.lab.train --rules mattis,hund,blodmattis,skitgubbe --seed 1 --out value_weights.npz
+    python -m mattis.lab.train --rules mattis,hund,blodmattis,skitgubbe --seed 1 --games 1500 --mix easy \
+        --more 1000=easy:0.7,medium:0.3 --cache /tmp/mattis-games --out src/mattis/bots/value_weights.npz
 
-**Data.**  Game ``g`` of a run is dealt with ``derive_seed(seed, "train", "deal", g)``
-at a table size drawn from ``--players``; each seat is the ``medium`` bot with
-probability ``--medium`` and ``easy`` otherwise, and the whole game plays a random
-legal move instead with a probability drawn from ``--epsilon`` (noise, so the data
-holds positions the bots would not reach).  At each move, with probability
-``--sample``, every seat's observation is kept (its features, which seats may still
-lose) with the game's outcome as the target: the loser's share (1, or 1/k for each
-of k losers), relative to the observer.  Every tenth game (``g % 10 == 9``) is held
-out: the validation score printed at the end is on those games only, and training
-stops at the epoch where it was best.
+**Games.**  Game ``g`` of a run is dealt with ``derive_seed(seed, "train", "deal", g)``
+at the ``g``-th table size of ``--players`` (taken in turn); each seat is a bot drawn
+from ``--mix`` (by default half the rules-of-thumb bot ``easy``, the rest the search
+bots ``medium`` and ``hard``; ``learned`` plays on the shipped model, so a run with it
+depends on the weights it started from), and each game plays a random legal move
+instead of the bot's with a probability drawn from ``--epsilons`` (noise, so the data
+holds positions the bots would not reach).  ``--more GAMES=MIX`` adds games with other
+seats, numbered from 0 as well (the same deals, so a deal is held out in every part or
+in none).  The games are recorded (deal and moves)
+and, with ``--cache DIR``, kept there in chunks of 100, so another run with the same
+options replays them instead of playing them again.
+
+**Positions.**  At each move of a game, with probability ``--sample``, every seat's
+observation is kept (its features, which seats may still lose) with the game's
+outcome as the target: the loser's share (1, or 1/k for each of k losers), relative
+to the observer.  Every tenth game (``g % 10 == 9``) is held out: the validation score
+printed at the end is on those games only, and training stops at the epoch where it
+was best.  (The calibration benchmark, ``benchmarks/value_calibration.py``, plays its
+own games from seeds of its own.)
 
 **Training.**  Cross-entropy of the softmax over the live seats against the target,
 Adam, mini-batches of 256, ``--epochs`` passes at most.  Seeded: the same command
@@ -19,29 +29,32 @@ gives the same weights on the same machine.  It prints the seed, the data size (
 positions, rows), the time, the base rate's score and the model's.
 
 ``--out FILE``: the weights as ``<preset>/w1`` ... ``<preset>/b3``; a file that exists
-keeps the other presets' models (the shipped file holds one per preset:
-``src/mattis/bots/value_weights.npz``).
+keeps the other presets' models (the shipped file holds one per preset).
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
+import pickle
 import random
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from ..bots.value import FEATURES, ValueModel, features, live_mask
-from ..core import Rules, preset
+from ..bots.value import FEATURES, ValueModel, features, live_mask, plain_suit_columns
+from ..core import Move, Rules, preset
 from ..play import Referee, derive_seed, make_bot
 
-__all__ = ["Data", "generate", "main", "score", "train"]
+__all__ = ["DEFAULT_MIX", "Data", "GameRecord", "cached_self_play", "generate", "main", "play_game", "positions",
+           "replay", "score", "self_play", "split", "target", "train"]
 
 F32 = npt.NDArray[np.float32]
 
@@ -60,46 +73,159 @@ class Data:
         return int(self.x.shape[0])
 
 
-def generate(rules: Rules, games: int, seed: int, players: Sequence[int] = (3, 4, 3, 2), medium: float = 0.02,
-             epsilons: Sequence[float] = (0.0, 0.05, 0.15), sample: float = 0.15,
-             first: int = 0) -> dict[int, Data]:
-    """Positions of ``games`` self-play games (numbered from ``first``), by table size."""
-    buf: dict[int, tuple[list[list[list[float]]], list[list[bool]], list[list[float]], list[int]]] = {}
+@dataclass(frozen=True)
+class GameRecord:
+    """One played game, enough to replay it: the deal, the moves, the losers."""
+
+    number: int
+    """The game's number in its run (held out by :func:`split` when ``number % 10 == 9``)."""
+    players: int
+    deal: int | None
+    dealer: int
+    moves: tuple[Move, ...]
+    losers: tuple[int, ...]
+    seats: tuple[str, ...]
+    """The bot at each seat."""
+    epsilon: float
+    """Its chance, at each move, to play a random legal move instead of the bot's."""
+
+
+DEFAULT_MIX: tuple[tuple[str, float], ...] = (("easy", 0.5), ("medium", 0.3), ("hard", 0.2))
+"""The bots at the seats of the training games, with their weights."""
+
+
+def play_game(rules: Rules, number: int, players: int, deal: int | None, dealer: int, seats: Sequence[str],
+              bot_seeds: Sequence[int | None], epsilon: float, rng: random.Random) -> GameRecord:
+    """Plays one game (``seats[s]`` a bot name or level, or ``random``) and records it."""
+    ref = Referee.new(rules, players, seed=deal, dealer=dealer)
+    bots = {s: make_bot(seats[s], bot_seeds[s]) for s in range(players)}
+    moves: list[Move] = []
+    while not ref.is_over:
+        seat = ref.to_act
+        assert seat is not None
+        obs = ref.observation(seat)
+        move = rng.choice(obs.legal) if epsilon and rng.random() < epsilon else bots[seat].act(obs)
+        ref.apply(seat, move, events=False)
+        moves.append(move)
+    outcome = ref.outcome
+    assert outcome is not None
+    return GameRecord(number, players, deal, dealer, tuple(moves), tuple(outcome.losers), tuple(seats), epsilon)
+
+
+def self_play(rules: Rules, games: int, seed: int, players: Sequence[int] = (3, 4, 3, 2),
+              mix: Sequence[tuple[str, float]] = DEFAULT_MIX, epsilons: Sequence[float] = (0.0, 0.03, 0.1),
+              first: int = 0) -> list[GameRecord]:
+    """Games ``first`` .. ``first + games - 1`` of a training run: game ``g`` is dealt with
+    ``derive_seed(seed, "train", "deal", g)`` at the ``g``-th of the allowed table sizes
+    in ``players`` (taken in turn), each seat a bot drawn from ``mix`` and the game's
+    noise from ``epsilons``."""
     sizes = [p for p in players if rules.min_players <= p <= rules.max_players]
     if not sizes:
         raise ValueError(f"{rules.name}: none of the table sizes {list(players)} is allowed")
+    names = [m for m, _ in mix]
+    weights = [w for _, w in mix]
+    out: list[GameRecord] = []
     for g in range(first, first + games):
         n = sizes[g % len(sizes)]
         rng = random.Random(derive_seed(seed, "train", "noise", g))
-        deal = derive_seed(seed, "train", "deal", g)
-        ref = Referee.new(rules, n, seed=deal, dealer=g % n)
-        bots = {s: make_bot("medium" if rng.random() < medium else "easy",
-                            derive_seed(seed, "train", "bot", g, s)) for s in range(n)}
+        seats = [rng.choices(names, weights)[0] for _ in range(n)]
         eps = rng.choice(list(epsilons))
-        kept: list[tuple[list[list[float]], list[bool], int]] = []
-        while not ref.is_over:
-            seat = ref.to_act
-            assert seat is not None
-            if rng.random() < sample:
-                for s in range(n):
-                    o = ref.observation(s)
-                    kept.append((features(o), live_mask(o), s))
-            obs = ref.observation(seat)
-            move = rng.choice(obs.legal) if rng.random() < eps else bots[seat].act(obs)
-            ref.apply(seat, move, events=False)
-        outcome = ref.outcome
-        assert outcome is not None
-        losers = outcome.losers
-        xs, ms, ys, gs = buf.setdefault(n, ([], [], [], []))
-        for f, m, s in kept:
-            xs.append(f)
-            ms.append(m)
-            ys.append([(1.0 / len(losers) if (s + k) % n in losers else 0.0) if losers else 1.0 / n
-                       for k in range(n)])
-            gs.append(g)
-    return {n: Data(np.asarray(xs, np.float32).reshape(-1, n, FEATURES), np.asarray(ms, bool).reshape(-1, n),
-                    np.asarray(ys, np.float32).reshape(-1, n), np.asarray(gs, np.int64))
-            for n, (xs, ms, ys, gs) in buf.items()}
+        out.append(play_game(rules, g, n, derive_seed(seed, "train", "deal", g), g % n, seats,
+                             [derive_seed(seed, "train", "bot", g, s) for s in range(n)], eps, rng))
+    return out
+
+
+def replay(rules: Rules, record: GameRecord) -> Iterator[tuple[Referee, int, Move]]:
+    """The game of ``record`` move by move: (the referee before the move, the seat, the move)."""
+    ref = Referee.new(rules, record.players, seed=record.deal, dealer=record.dealer)
+    for move in record.moves:
+        seat = ref.to_act
+        assert seat is not None
+        yield ref, seat, move
+        ref.apply(seat, move, events=False)
+
+
+def target(losers: Sequence[int], players: int, seat: int) -> list[float]:
+    """Per relative seat (0 is ``seat``): its share of being the loser (1, 1/k of k losers)."""
+    return [(1.0 / len(losers) if (seat + k) % players in losers else 0.0) if losers else 1.0 / players
+            for k in range(players)]
+
+
+def positions(rules: Rules, records: Sequence[GameRecord], seed: int, sample: float = 0.15) -> dict[int, Data]:
+    """The training positions of ``records``: at each move, with probability ``sample``
+    (drawn from ``derive_seed(seed, "train", "sample", game)``), every seat's
+    observation (its features, the seats that may still lose) with the game's outcome."""
+    buf: dict[int, tuple[list[F32], list[npt.NDArray[np.bool_]], list[F32], list[int]]] = {}
+    for rec in records:
+        n = rec.players
+        rng = random.Random(derive_seed(seed, "train", "sample", rec.number))
+        xs: list[list[list[float]]] = []
+        ms: list[list[bool]] = []
+        ys: list[list[float]] = []
+        for ref, _, _ in replay(rules, rec):
+            if rng.random() >= sample:
+                continue
+            for s in range(n):
+                o = ref.observation(s)
+                xs.append(features(o))
+                ms.append(live_mask(o))
+                ys.append(target(rec.losers, n, s))
+        if not xs:
+            continue
+        bx, bm, by, bg = buf.setdefault(n, ([], [], [], []))
+        bx.append(np.asarray(xs, np.float32))  # one game at a time: float32, not lists of floats
+        bm.append(np.asarray(ms, bool))
+        by.append(np.asarray(ys, np.float32))
+        bg.extend([rec.number] * len(xs))
+    return {n: Data(np.concatenate(bx), np.concatenate(bm), np.concatenate(by), np.asarray(bg, np.int64))
+            for n, (bx, bm, by, bg) in buf.items()}
+
+
+def cached_games(path: Path | None, make: Callable[[], list[GameRecord]]) -> tuple[list[GameRecord], bool]:
+    """``make()``'s games, kept in (and read again from) the pickle ``path``; whether read."""
+    if path is not None and path.exists():
+        with path.open("rb") as f:
+            games: list[GameRecord] = pickle.load(f)
+        return games, True
+    games = make()
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        with tmp.open("wb") as f:
+            pickle.dump(games, f)
+        tmp.replace(path)
+    return games, False
+
+
+CHUNK = 100
+"""Games per cache file (:func:`cached_self_play`)."""
+
+
+def cached_self_play(rules: Rules, games: int, seed: int, players: Sequence[int], mix: Sequence[tuple[str, float]],
+                     epsilons: Sequence[float], cache: Path | None, log: Any = None) -> list[GameRecord]:
+    """:func:`self_play` of games 0 .. ``games - 1``, in chunks of :data:`CHUNK` games kept
+    as pickles in the folder ``cache`` (a chunk already there is read, not played again)."""
+    sig = (f"{rules.name}-s{seed}-p{'_'.join(map(str, players))}-m{'_'.join(f'{m}{w:g}' for m, w in mix)}"
+           f"-e{'_'.join(f'{e:g}' for e in epsilons)}")
+    out: list[GameRecord] = []
+    read_back = 0
+    for first in range(0, games, CHUNK):
+        k = min(CHUNK, games - first)
+        path = cache / f"{sig}-{first}-{k}.pkl" if cache is not None else None
+        chunk, read = cached_games(path, partial(self_play, rules, k, seed, players, mix, epsilons, first))
+        out.extend(chunk)
+        read_back += len(chunk) if read else 0
+    if log is not None:
+        print(f"  {rules.name}: {games} games of {', '.join(f'{m}:{w:g}' for m, w in mix)} "
+              f"({read_back} read from {cache}, {games - read_back} played)", file=log, flush=True)
+    return out
+
+
+def generate(rules: Rules, games: int, seed: int, players: Sequence[int] = (3, 4, 3, 2),
+             mix: Sequence[tuple[str, float]] = DEFAULT_MIX, epsilons: Sequence[float] = (0.0, 0.03, 0.1),
+             sample: float = 0.15, first: int = 0) -> dict[int, Data]:
+    """Positions of ``games`` self-play games (numbered from ``first``), by table size."""
+    return positions(rules, self_play(rules, games, seed, players, mix, epsilons, first), seed, sample)
 
 
 def _init(rng: np.random.Generator, hidden: tuple[int, int]) -> dict[str, F32]:
@@ -169,10 +295,11 @@ def split(data: dict[int, Data], held: int = 10) -> tuple[dict[int, Data], dict[
     return tr, va
 
 
-def train(data: dict[int, Data], seed: int, valid: dict[int, Data] | None = None, epochs: int = 5,
-          hidden: tuple[int, int] = (32, 16), lr: float = 2e-3, l2: float = 1e-3, batch: int = 256,
-          name: str = "", log: Any = None) -> ValueModel:
-    """A model fitted to ``data`` (Adam); with ``valid``, the epoch best on it."""
+def train(data: dict[int, Data], seed: int, valid: dict[int, Data] | None = None, epochs: int = 8,
+          hidden: tuple[int, int] = (64, 32), lr: float = 2e-3, l2: float = 1e-4, batch: int = 256,
+          name: str = "", log: Any = None, augment: bool = True) -> ValueModel:
+    """A model fitted to ``data`` (Adam); with ``valid``, the epoch best on it.  With
+    ``augment``, each mini-batch is shown under a random renaming of the plain suits."""
     rng = np.random.default_rng(seed)
     p = _init(rng, hidden)
     m = {k: np.zeros_like(v) for k, v in p.items()}
@@ -181,6 +308,7 @@ def train(data: dict[int, Data], seed: int, valid: dict[int, Data] | None = None
     step = 0
     best: tuple[float, dict[str, F32]] | None = None
     groups = [d for d in data.values() if d.rows]
+    renamings = [np.asarray(plain_suit_columns(o)) for o in itertools.permutations((1, 2, 3))]
     for epoch in range(epochs):
         order: list[tuple[Data, npt.NDArray[np.int64]]] = []
         for d in groups:
@@ -189,7 +317,10 @@ def train(data: dict[int, Data], seed: int, valid: dict[int, Data] | None = None
         rng.shuffle(order)
         total = 0.0
         for d, idx in order:
-            loss, g = _loss_grad(p, d.x[idx], d.live[idx], d.y[idx], l2)
+            # every batch under a random renaming of the plain suits (they play alike)
+            cols = renamings[int(rng.integers(len(renamings)))] if augment else None
+            xb = d.x[idx] if cols is None else d.x[idx][..., cols]
+            loss, g = _loss_grad(p, xb, d.live[idx], d.y[idx], l2)
             total += loss * len(idx)
             step += 1
             rate = lr * min(1.0, 0.5 * (1 + np.cos(np.pi * epoch / epochs)) + 0.05)
@@ -216,21 +347,6 @@ def base_brier(data: dict[int, Data]) -> float:
     return float(((ys - ys.mean()) ** 2).mean())
 
 
-def save_data(data: dict[int, Data], path: Path) -> None:
-    """Writes generated positions (to train again without playing again)."""
-    arrays: dict[str, Any] = {}
-    for n, d in data.items():
-        arrays.update({f"{n}/x": d.x, f"{n}/live": d.live, f"{n}/y": d.y, f"{n}/game": d.game})
-    np.savez(path, **arrays)
-
-
-def load_data(path: Path) -> dict[int, Data]:
-    """Positions written by :func:`save_data`."""
-    with np.load(path) as z:
-        sizes = sorted({int(k.split("/")[0]) for k in z.files})
-        return {n: Data(z[f"{n}/x"], z[f"{n}/live"], z[f"{n}/y"], z[f"{n}/game"]) for n in sizes}
-
-
 def save(models: dict[str, ValueModel], out: Path) -> None:
     """Writes ``models`` to ``out``, keeping the other presets' models already there."""
     arrays: dict[str, Any] = {}
@@ -242,6 +358,15 @@ def save(models: dict[str, ValueModel], out: Path) -> None:
     np.savez_compressed(out, **arrays)
 
 
+def parse_mix(text: str) -> list[tuple[str, float]]:
+    """``"easy:0.6,medium:0.3,hard:0.1"`` -> [("easy", 0.6), ...] (a bare name weighs 1)."""
+    out: list[tuple[str, float]] = []
+    for part in text.split(","):
+        name, _, weight = part.partition(":")
+        out.append((name.strip(), float(weight) if weight else 1.0))
+    return out
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m mattis.lab.train", description=__doc__.split("\n\n")[0])
     ap.add_argument("--rules", default="mattis", help="a preset, or several separated by commas")
@@ -249,43 +374,46 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--players", default="3,4,3,2", help="table sizes, taken in turn")
-    ap.add_argument("--medium", type=float, default=0.02, help="each seat's chance to be the medium bot")
+    ap.add_argument("--mix", default=",".join(f"{m}:{w:g}" for m, w in DEFAULT_MIX),
+                    help="the bots at the seats and their weights (name:weight,...)")
+    ap.add_argument("--more", action="append", default=[], metavar="GAMES=MIX",
+                    help="more games with other seats, e.g. 1000=easy:0.7,medium:0.3 (numbered from 0 as well, so "
+                         "a deal is held out in every part or in none)")
+    ap.add_argument("--epsilons", default="0,0.03,0.1", help="each game's share of random moves, drawn from these")
     ap.add_argument("--sample", type=float, default=0.15, help="share of moves whose positions are kept")
-    ap.add_argument("--epochs", type=int, default=5)
-    ap.add_argument("--hidden", default="32,16", help="the two hidden layers' sizes")
-    ap.add_argument("--l2", type=float, default=1e-3, help="weight decay")
+    ap.add_argument("--epochs", type=int, default=8)
+    ap.add_argument("--hidden", default="64,32", help="the two hidden layers' sizes")
+    ap.add_argument("--l2", type=float, default=1e-4, help="weight decay")
     ap.add_argument("--lr", type=float, default=2e-3, help="Adam's step size")
     ap.add_argument("--cache", type=Path, default=None,
-                    help="keep the generated positions in this folder and reuse them for the same options")
+                    help="keep the played games in this folder (chunks of 100) and reuse them")
     ap.add_argument("--quiet", action="store_true")
     a = ap.parse_args(argv)
     players = [int(p) for p in a.players.split(",")]
+    mix = parse_mix(a.mix)
+    epsilons = [float(e) for e in a.epsilons.split(",")]
+    h1, h2 = (int(v) for v in a.hidden.split(","))
     models: dict[str, ValueModel] = {}
+    log = None if a.quiet else sys.stdout
     for name in a.rules.split(","):
         rules = preset(name)
         t0 = time.perf_counter()
         c0 = time.process_time()
-        cached = None
-        if a.cache is not None:
-            a.cache.mkdir(parents=True, exist_ok=True)
-            cached = a.cache / (f"{name}-g{a.games}-s{a.seed}-p{a.players.replace(',', '_')}-m{a.medium}"
-                                f"-x{a.sample}-f{FEATURES}.npz")
-        source = "self-play"
-        if cached is not None and cached.exists():
-            data = load_data(cached)
-            source = f"read from {cached}"
-        else:
-            data = generate(rules, a.games, a.seed, players, a.medium, sample=a.sample)
-            if cached is not None:
-                save_data(data, cached)
+        games = cached_self_play(rules, a.games, a.seed, players, mix, epsilons, a.cache, log)
+        for part in a.more:
+            count, _, more_mix = part.partition("=")
+            games += cached_self_play(rules, int(count), a.seed, players, parse_mix(more_mix), epsilons, a.cache, log)
+        data = positions(rules, games, a.seed, a.sample)
         t1 = time.perf_counter()
         tr, va = split(data)
         rows = sum(d.rows for d in data.values())
-        print(f"{name}: seed {a.seed}, {a.games} games at {players} players ({a.games // 10} held out), "
-              f"{rows} positions, {sum(d.rows * d.x.shape[1] for d in data.values())} seat rows; "
-              f"{source} {t1 - t0:.0f} s", flush=True)
-        h1, h2 = (int(v) for v in a.hidden.split(","))
-        model = train(tr, a.seed, va, a.epochs, (h1, h2), a.lr, a.l2, name=name, log=None if a.quiet else sys.stdout)
+        parts = [f"{a.games} games of {a.mix}", *(p.replace("=", " games of ") for p in a.more)]
+        print(f"{name}: seed {a.seed}, {len(games)} games at {players} players "
+              f"({sum(1 for g in games if g.number % 10 == 9)} held out): {'; '.join(parts)}; noise {a.epsilons}; "
+              f"{rows} positions, "
+              f"{sum(d.rows * d.x.shape[1] for d in data.values())} seat rows of {FEATURES} features; "
+              f"games and positions {t1 - t0:.0f} s", flush=True)
+        model = train(tr, a.seed, va, a.epochs, (h1, h2), a.lr, a.l2, name=name, log=log)
         ce, brier, n = score(model, va)
         b0 = base_brier(va)
         print(f"{name}: held-out {n} positions: observer's Brier {brier:.4f} (base rate {b0:.4f}, "
@@ -293,7 +421,7 @@ def main(argv: Sequence[str] | None = None) -> int:
               f"{time.process_time() - c0:.0f} s CPU in all", flush=True)
         models[name] = model
     save(models, a.out)
-    print(f"wrote {a.out}")
+    print(f"wrote {a.out} ({a.out.stat().st_size // 1024} kB)")
     return 0
 
 
