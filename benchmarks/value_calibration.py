@@ -23,6 +23,8 @@ against the share that got away, per preset and phase).
 
     python benchmarks/value_calibration.py --games 40 --level expert --seed 7001 \
         --playout-games 6 --cache /tmp/mattis-calibration --png docs/img/value_calibration.png
+
+``--games mattis=30,hund=20,...`` gives each preset its own number of games.
 """
 
 from __future__ import annotations
@@ -193,7 +195,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--rules", default="mattis,hund,blodmattis,skitgubbe")
     ap.add_argument("--players", type=int, default=3)
-    ap.add_argument("--games", type=int, default=40)
+    ap.add_argument("--games", default="40", help="games per preset: a number, or PRESET=N,... per preset")
     ap.add_argument("--level", default="expert")
     ap.add_argument("--seed", type=int, default=7001)
     ap.add_argument("--playout-games", type=int, default=0,
@@ -207,9 +209,11 @@ def main(argv: Sequence[str] | None = None) -> None:
         a.cache.mkdir(parents=True, exist_ok=True)
     rng = np.random.default_rng(a.seed)
     models = load_models(a.weights)
+    counts = ({k: int(v) for k, v in (part.split("=") for part in a.games.split(","))} if "=" in a.games
+              else {name: int(a.games) for name in a.rules.split(",")})
     cells: dict[tuple[str, int], tuple[np.ndarray, np.ndarray]] = {}
     transfer: dict[str, dict[str, float]] = {}
-    print(f"{a.players} players, {a.games} held-out games per preset of {a.level} bots, seed {a.seed}; "
+    print(f"{a.players} players, held-out games of {a.level} bots ({a.games} per preset), seed {a.seed}; "
           f"every decision of every seat; skill = 1 - Brier/Brier(base rate), 95% bootstrap over games")
     print()
     print("| preset | phase | games | decisions | base rate | Brier (base) | Brier (model) | skill (95%) |"
@@ -218,7 +222,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     for name in a.rules.split(","):
         t0 = time.perf_counter()
         rules = preset(name)
-        records = games(rules, a.players, a.games, a.seed, a.level, a.cache)
+        records = games(rules, a.players, counts[name], a.seed, a.level, a.cache)
         chances, game, ph, y = decisions(rules, records, models)
         us, us_features, calls = speed(rules, records[0], model_for(rules, a.weights))
         p = chances[model_for(rules, a.weights).name]
@@ -257,8 +261,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     for name, row in transfer.items():
         print(f"| {name} | " + " | ".join(f"{row[m]:+.2f}" if m in row else "-" for m in names) + " |")
     if a.png:
-        draw(a.png, cells, f"held-out games of {a.level} bots ({a.games} per preset, {a.players} players, "
-                           f"seed {a.seed})")
+        per = ", ".join(f"{n} {counts[n]}" for n in a.rules.split(","))
+        draw(a.png, cells, f"held-out games of {a.level} bots ({per}; {a.players} players, seed {a.seed})")
         print(f"\nwrote {a.png}")
 
 
