@@ -22,8 +22,8 @@ from mattis.bots.search import perfect_info
 from mattis.bots.value import (
     BEAT_AT,
     FEATURES,
+    MASTERS_AT,
     MAX_SEATS,
-    SEAT_FEATURES,
     feature_rows,
     features,
     load_models,
@@ -203,4 +203,27 @@ def test_renaming_the_plain_suits_moves_their_inputs_and_nothing_else() -> None:
         assert moved[0][13 * new + RANK[c]] == 1.0
     assert sum(moved[0][:52]) == sum(x[0][:52])
     # the rank histograms and the scalars (everything not per suit) are unchanged
-    assert moved[0][64:90] == x[0][64:90] and moved[0][BEAT_AT:SEAT_FEATURES] == x[0][BEAT_AT:SEAT_FEATURES]
+    assert moved[0][64:90] == x[0][64:90] and moved[0][BEAT_AT:MASTERS_AT] == x[0][BEAT_AT:MASTERS_AT]
+    assert moved[0][MASTERS_AT + 4] == x[0][MASTERS_AT + 4]  # the masters in all
+
+
+def test_a_seats_masters_are_its_cards_above_every_other_hand_still_in() -> None:
+    """Once every hand is known (phase 2), a seat's masters in a suit are exactly its
+    cards of that suit that no other seat still in the game can top."""
+    checked = 0
+    for obs in _observations(preset("mattis"), 3, seed=9, every=1):
+        if obs.phase is not PHASE2 or obs.is_over:
+            continue
+        rows = feature_rows(obs)
+        order = suit_order(obs.trump)
+        hands = {(obs.seat + k) % 3: (set(obs.hand) if k == 0 else set(obs.known[(obs.seat + k) % 3]))
+                 for k in range(3)}
+        for k in range(3):
+            s = (obs.seat + k) % 3
+            for slot, suit in enumerate(order):
+                rivals = [RANK[c] for t, cards in hands.items() if t != s and t in obs.still_in
+                          for c in cards if SUIT[c] == suit]
+                mine = [c for c in hands[s] if SUIT[c] == suit and all(RANK[c] > r for r in rivals)]
+                assert round(13 * rows[k][MASTERS_AT + slot]) == len(mine)
+        checked += 1
+    assert checked >= 10

@@ -63,8 +63,8 @@ else:
     Mask = Any
 
 __all__ = [
-    "BEAT_AT", "FEATURES", "MAX_SEATS", "SEAT_FEATURES", "ValueModel", "feature_rows", "features", "has_numpy",
-    "load_models", "model_for", "nearest_preset", "numpy_or_none", "plain_suit_columns", "suit_order",
+    "BEAT_AT", "FEATURES", "MASTERS_AT", "MAX_SEATS", "SEAT_FEATURES", "ValueModel", "feature_rows", "features",
+    "has_numpy", "load_models", "model_for", "nearest_preset", "numpy_or_none", "plain_suit_columns", "suit_order",
 ]
 
 log = logging.getLogger(__name__)
@@ -76,14 +76,19 @@ _SEAT_SCALARS = 16
 _SUIT_FACTS = 3
 """Per suit of a card set: how many (/ 13), the highest and the lowest rank ((rank + 1) / 13, 0 if none)."""
 _BEAT = 5
-SEAT_FEATURES = 52 + 4 * _SUIT_FACTS + 26 + 4 * _SUIT_FACTS + _BEAT + _SEAT_SCALARS
+_MASTERS = 5
+"""Per suit and in all: the seat's known cards above every card of that suit known to
+be in another hand still in the game (each / 13)."""
+SEAT_FEATURES = 52 + 4 * _SUIT_FACTS + 26 + 4 * _SUIT_FACTS + _BEAT + _SEAT_SCALARS + _MASTERS
 """Per seat: known cards card by card (52, suits in the model's order) and per suit (12),
 its pile by rank (26) and per suit (12), how it stands against the entry to beat (5),
-the scalars."""
+the scalars, its masters per suit (5)."""
 BEAT_AT = 52 + 4 * _SUIT_FACTS + 26 + 4 * _SUIT_FACTS
 """Where a seat row's facts against the entry to beat begin: its higher cards of the
 entry's suit, its lower ones, the trumps that may answer (each / 13), whether it can
 answer, whether the entry is a trump."""
+MASTERS_AT = BEAT_AT + _BEAT + _SEAT_SCALARS
+"""Where a seat row's masters begin (per suit in the model's order, then in all)."""
 _GLOBAL = 3 + 8 + 4 + 3 + 1 + 4 + 4
 FEATURES = SEAT_FEATURES * 2 + MAX_SEATS * 2 + _GLOBAL
 """The length of one seat's input row: its own features, the mean of the others',
@@ -170,6 +175,7 @@ def plain_suit_columns(order: Sequence[int]) -> list[int]:
         for at in (52, 52 + 4 * _SUIT_FACTS + 26):
             seat[at + _SUIT_FACTS * new:at + _SUIT_FACTS * (new + 1)] = range(at + _SUIT_FACTS * old,
                                                                              at + _SUIT_FACTS * (old + 1))
+        seat[MASTERS_AT + new] = MASTERS_AT + old
     g0 = 2 * SEAT_FEATURES + 2 * MAX_SEATS
     glob = list(range(g0, g0 + _GLOBAL))
     for at in (19, 23):
@@ -200,10 +206,12 @@ def feature_rows(obs: Observation) -> list[list[float]]:
     top = obs.table2[-1][1] if obs.table2 else None
     void_follow = obs.rules.follow.value == "void"
     rows: list[list[float]] = []
+    masks = [obs.hand_mask if (me + k) % n == me else known[(me + k) % n] for k in range(n)]
+    live = [(me + k) % n in in_game for k in range(n)]
     for k in range(n):
         s = (me + k) % n
         row = [0.0] * SEAT_FEATURES
-        mask = obs.hand_mask if s == me else known[s]
+        mask = masks[k]
         seen = _cards(mask, order, row, 0, 52)
         at = 52 + 4 * _SUIT_FACTS
         _histogram(piles[s], trump, row, at)
@@ -243,6 +251,20 @@ def feature_rows(obs: Observation) -> list[list[float]]:
         row[at + 13] = 1.0 if top_owner == s else 0.0
         row[at + 14] = 1.0 if k == 0 else 0.0
         row[at + 15] = 1.0 if hand_counts[s] == 0 else 0.0
+        at = MASTERS_AT
+        others = 0
+        for j in range(n):
+            if j != k and live[j]:
+                others |= masks[j]
+        masters = 0
+        for slot, suit in enumerate(order):
+            held = mask >> (13 * suit) & _SUIT_BITS
+            if held:
+                highest = (others >> (13 * suit) & _SUIT_BITS).bit_length()
+                m = bin(held >> highest).count("1")
+                row[at + slot] = m / 13.0
+                masters += m
+        row[at + 4] = masters / 13.0
         rows.append(row)
     return rows
 
