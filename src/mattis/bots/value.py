@@ -26,6 +26,9 @@ the seat ``k`` places to its left):
   entry's suit, its lower ones, the trumps it may answer with under the rules'
   ``follow``, whether it can answer at all), its cards on the table, whether it owns
   the entry to beat;
+* its masters: per suit, its known cards above every card of that suit known to be in
+  another hand still in the game (in phase 2, where every hand is known, the cards no
+  one can top);
 * whether it is to act, in the game, out, a loser; its hand count / 52;
 * its place relative to the observer and to the seat to act (one-hot, up to
   :data:`MAX_SEATS`), the mean of the other seats' rows, and the global facts (phase,
