@@ -380,10 +380,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                     help="more games with other seats, e.g. 1000=easy:0.7,medium:0.3 (numbered from 0 as well, so "
                          "a deal is held out in every part or in none)")
     ap.add_argument("--epsilons", default="0,0.03,0.1", help="each game's share of random moves, drawn from these")
-    ap.add_argument("--sample", type=float, default=0.15, help="share of moves whose positions are kept")
-    ap.add_argument("--epochs", type=int, default=8)
-    ap.add_argument("--hidden", default="64,32", help="the two hidden layers' sizes")
-    ap.add_argument("--l2", type=float, default=1e-4, help="weight decay")
+    ap.add_argument("--sample", type=float, default=0.05, help="share of moves whose positions are kept")
+    ap.add_argument("--epochs", type=int, default=6)
+    ap.add_argument("--hidden", default="32,16", help="the two hidden layers' sizes")
+    ap.add_argument("--l2", type=float, default=1e-2, help="weight decay")
     ap.add_argument("--lr", type=float, default=2e-3, help="Adam's step size")
     ap.add_argument("--cache", type=Path, default=None,
                     help="keep the played games in this folder (chunks of 100) and reuse them")
