@@ -9,7 +9,13 @@ after a delay people can follow (much shorter once no person is left to act).
 
 A person who is not connected when it is their turn gets the table's grace
 period; then a bot plays their seat (:meth:`Table.stand_in`) until they connect
-again, which hands the seat straight back.
+again, which hands the seat straight back.  A connected person gets the table's
+turn clock, if it has one; then a bot plays that one turn (a ``cover`` event).
+Whether a page is still there is known from its heartbeat: a page that pings
+(every :data:`HEARTBEAT` seconds) and then is not heard for :data:`HEARTBEAT_MISSES`
+beats in a row is *away* (not connected) until it is heard again, long before the
+WebSocket's own ping timeout.  Every wait goes through :class:`Waits` (tests put in
+their own clock).
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from collections import Counter, OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import BrokenExecutor, Executor
@@ -39,7 +46,7 @@ from . import analysis, guard, retention
 from .cluster import Cluster
 from .pgstore import PgStore
 from .store import EventLog, StoreConflict, StoreError, describe, open_store
-from .table import GRACE_DEFAULT, LEVELS, Event, Refusal, Table, think
+from .table import CLOCK_CHOICES, GRACE_DEFAULT, LEVELS, Event, Refusal, Table, Timer, think
 from .view import frame, notice, replay_steps
 
 log = logging.getLogger("mattis.web")
@@ -54,6 +61,12 @@ RESTART_PAUSE: Final = 1.0
 at the same move, up to :data:`RESTART_PAUSE_MAX` (a failing database is not hammered, a bug
 in the scheduler does not flood the log)."""
 RESTART_PAUSE_MAX: Final = 60.0
+HEARTBEAT: Final = 2.0
+"""Seconds between a page's pings (the page is told in each frame, ``heartbeat``), and between
+the server's looks at who has been heard."""
+HEARTBEAT_MISSES: Final = 3
+"""Looks in a row without a word from a page that pings before its seat counts as away: a dead
+network is noticed after 3 to 4 beats (6-8 s at the default beat)."""
 QR_TEXT_MAX: Final = 400
 REPLAY_CACHE: Final = 64
 """Replays kept built (a whole game each; the least recently asked is dropped first)."""
@@ -68,12 +81,17 @@ HEADERS: Final = {
 
 
 class Waits:
-    """How the bots and timers wait: asyncio's clock.  Tests put in one that records each wait
-    (``what``: ``bot``, ``grace``, ``restart``) and returns at once, so the scheduler's chosen
-    delays are checked, not measured."""
+    """How the bots and timers wait and tell the time: asyncio's clock.  Tests put in one that
+    records each wait (``what``: ``bot``, ``grace``, ``clock``, ``host``, ``heartbeat``,
+    ``restart``) and returns at once, or one whose time moves only when the test says, so the
+    scheduler's chosen delays are checked, not measured."""
 
     async def sleep(self, seconds: float, what: str) -> None:
         await asyncio.sleep(seconds)
+
+    def now(self) -> float:
+        """The time the turn clocks' deadlines are on (seconds; only differences matter)."""
+        return time.monotonic()
 
 
 class BotFailed(Exception):
@@ -90,6 +108,17 @@ class Conn:
     queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
     history: bool = False
     """Its frames carry the game's whole public history (a terminal seat asks for it in its hello)."""
+    pings: bool = False
+    """The page sends heartbeats (``ping``): its silence counts (pages that never ping, like an
+    older client, are seen as connected until their socket closes)."""
+    heard: bool = False
+    """Something came from the page since the last heartbeat look."""
+    missed: int = 0
+    """Heartbeat looks in a row that found nothing from the page."""
+    away: bool = False
+    """Not heard for :data:`HEARTBEAT_MISSES` looks: its seat counts as not connected."""
+    former: int | None = None
+    """The seat this connection had before the host gave it to a bot (given back: it has it again)."""
 
     def push(self, text: str) -> None:
         if self.queue.qsize() > QUEUE_LIMIT:
@@ -98,6 +127,8 @@ class Conn:
 
 
 LANGS: Final[tuple[Lang, ...]] = ("nb", "en")
+PONG: Final = '{"type":"pong"}'
+"""The answer to a page's heartbeat (a page that hears nothing for a while knows its network is down)."""
 GRACE_CHOICES: Final = (15, 30, 60, 120, 300, None)
 HOUSE_OPTIONS: Final = tuple(spec.name for spec in OPTIONS if spec.house)
 """The rule options a host may change in the create form (not the engine's limits or the
@@ -145,8 +176,11 @@ def _notice(refusal: Refusal, lang: Lang) -> str:
 class Hub:
     """All tables, their connections and their bots."""
 
-    def __init__(self, db_path: str, bot_delay: float, test_mode: bool, bot_processes: int = 0) -> None:
+    def __init__(self, db_path: str, bot_delay: float, test_mode: bool, bot_processes: int = 0,
+                 heartbeat: float = HEARTBEAT) -> None:
         self.db_path = db_path
+        self.heartbeat = heartbeat
+        self.beats: asyncio.Task[None] | None = None
         self.bot_delay = bot_delay
         self.test_mode = test_mode
         self.bot_processes = bot_processes
@@ -163,7 +197,7 @@ class Hub:
         self.grace_tasks: dict[str, tuple[tuple[int, int, int], asyncio.Task[None]]] = {}
         self.waits = Waits()
         self.restarts: Counter[str] = Counter()
-        """Bot and timer tasks that failed and were restarted, by kind (``bots``, ``grace``)."""
+        """Bot and timer tasks that failed and were restarted, by kind (``bots``, ``timer``, ``heartbeat``)."""
         self.failed_at: dict[str, tuple[int, int, int]] = {}
         """Per table: the position (game, move, failures in a row) where its bot task last failed."""
         self.locks: dict[str, asyncio.Lock] = {}
@@ -182,6 +216,7 @@ class Hub:
         self.load()
         if self.cluster is not None:
             self.cluster.begin()
+        self.beats = asyncio.get_running_loop().create_task(self._heartbeats())
 
     def _new_pool(self) -> Executor:
         import multiprocessing
@@ -205,6 +240,8 @@ class Hub:
             self.kick_bots(t)
 
     async def close(self) -> None:
+        if self.beats is not None:
+            self.beats.cancel()
         for task in list(self.bot_tasks.values()):
             task.cancel()
         for _key, task in list(self.grace_tasks.values()):
@@ -247,7 +284,7 @@ class Hub:
                 events = events[1:]
             for ev in events:
                 if ev["type"] == "seat":
-                    self.drop_seat(table, ev["seat"])
+                    self.drop_seat(table, ev["seat"], ev)
                 table.apply(ev)
         except Exception as e:
             log.error("table %s could not be brought up to date from its log (%s: %s); dropped",
@@ -255,8 +292,8 @@ class Hub:
             self.forget(tid)
             return
         self.tables[tid] = table
-        self.broadcast(table)
         self.kick_bots(table)
+        self.broadcast(table)
 
     def lock(self, tid: str) -> asyncio.Lock:
         lock = self.locks.get(tid)
@@ -319,11 +356,12 @@ class Hub:
                     table.hand_back(seat)
             if 0 in on:
                 table.host_away = False
-        self.broadcast(table)
         self.kick_bots(table)
+        self.broadcast(table)
 
     def local_seats(self, table: Table) -> set[int]:
-        return {c.seat for c in self.conns.get(table.id, ()) if c.seat is not None}
+        """Seats with a page open at this worker that is not away (its heartbeat is heard)."""
+        return {c.seat for c in self.conns.get(table.id, ()) if c.seat is not None and not c.away}
 
     def may_delete(self, tid: str) -> bool:
         """Retention may delete this table here (with several workers: only its owner, nobody connected anywhere)."""
@@ -357,8 +395,8 @@ class Hub:
         """Log the event, apply it, tell everyone, wake the bots (under the table's lock)."""
         await self._append(table, ev)
         table.apply(ev)
+        self.kick_bots(table)  # first: a clock it starts is in the frames
         self.broadcast(table)
-        self.kick_bots(table)
 
     async def create(self, ev: Event) -> Table:
         async with self.lock(ev["id"]):
@@ -383,45 +421,81 @@ class Hub:
         if not conns:
             return
         on = self.connected(table)
+        now = self.waits.now()
         for c in conns:
-            c.push(frame(table, c.seat, c.lang, connected=on, history=c.history))
+            c.push(frame(table, c.seat, c.lang, connected=on, history=c.history, now=now, heartbeat=self.heartbeat))
 
     def reply(self, table: Table, conn: Conn, error: Refusal | None = None, echo: int | None = None,
               extra: dict[str, Any] | None = None) -> None:
         conn.push(frame(table, conn.seat, conn.lang, connected=self.connected(table), error=error, echo=echo,
-                        extra=extra, history=conn.history))
+                        extra=extra, history=conn.history, now=self.waits.now(), heartbeat=self.heartbeat))
 
     # ----------------------------------------------------------------- bots
     def kick_bots(self, table: Table) -> None:
+        """Start the bots if one is to act, else the clock of the person to act (if any)."""
         if not self.owns(table):
             return
         if table.bot_to_act() is None:
             self.watch_absent(table)
             return
+        self._stop_timer(table)
+        table.timer = None
         task = self.bot_tasks.get(table.id)
         if task is None or task.done():
             self.bot_tasks[table.id] = self.supervise(table, "bots", lambda: self._bots(table))
 
-    def watch_absent(self, table: Table) -> None:
-        """If the person to act is away, give them the grace period, then let a bot play for them.
-        A host away from the lobby gets the same grace; then anyone seated may start."""
+    def _wanted_timer(self, table: Table) -> tuple[int, str, float] | None:
+        """The clock the table needs now: (seat, kind, seconds), or ``None``."""
         on = self.connected(table)
         seat = table.absent_to_act(on)
+        if seat is not None:
+            return None if table.grace is None else (seat, "grace", table.grace)
+        seat = table.clocked_to_act(on)
+        if seat is not None and table.clock is not None:
+            return seat, "clock", table.clock
+        if table.host_absent_in_lobby(on) and table.grace is not None:
+            return 0, "host", table.grace
+        return None
+
+    def _stop_timer(self, table: Table) -> None:
+        entry = self.grace_tasks.pop(table.id, None)
+        if entry is not None:
+            entry[1].cancel()
+
+    def watch_absent(self, table: Table) -> bool:
+        """Run the clock of the person to act: her turn clock if she is connected (then a bot
+        plays that one turn), the grace period if she is away (then a bot plays her seat until
+        she is back); a host away from the lobby gets the grace too (then anyone seated may
+        start).  Paused: the clock stops where it is.  Returns whether the clock changed."""
         if not self.owns(table):
-            return
-        if seat is None and table.host_absent_in_lobby(on):
-            seat = 0
-        if seat is None or table.grace is None:
-            return
-        key = (table.game, table.seq, seat)
-        old = self.grace_tasks.get(table.id)
-        if old is not None:
-            if old[0] == key and not old[1].done():
-                return
-            old[1].cancel()
-        grace = table.grace
-        task = self.supervise(table, "grace", lambda: self._grace(table, key, grace))
-        self.grace_tasks[table.id] = (key, task)
+            return False
+        now, old = self.waits.now(), table.timer
+        if table.paused:
+            self._stop_timer(table)
+            if old is not None and old.left is None:
+                old.left = old.left_at(now)
+                return True
+            return False
+        want = self._wanted_timer(table)
+        if want is None:
+            self._stop_timer(table)
+            table.timer = None
+            return old is not None
+        seat, kind, seconds = want
+        running = self.grace_tasks.get(table.id)
+        if old is not None and old.key() == (table.game, table.seq, seat, kind):
+            if old.left is None and running is not None and not running[1].done():
+                return False  # already running
+            if old.left is not None:  # resumed after a pause: what was left
+                old.ends, old.left = now + old.left, None
+            timer = old
+        else:
+            timer = Timer(seat, table.game, table.seq, kind, now + seconds, seconds)
+        self._stop_timer(table)
+        table.timer = timer
+        task = self.supervise(table, "timer", lambda: self._timer(table, timer))
+        self.grace_tasks[table.id] = ((table.game, table.seq, seat), task)
+        return True
 
     def supervise(self, table: Table, kind: str, body: Callable[[], Awaitable[None]]) -> asyncio.Task[None]:
         """Run a table's bot or timer task under a supervisor: if it fails it is logged, counted
@@ -470,19 +544,44 @@ class Hub:
         game (playing her own seat), the fast-forward once none is."""
         return self.bot_delay if table.humans_to_play() else min(self.bot_delay, FAST_DELAY)
 
-    async def _grace(self, table: Table, key: tuple[int, int, int], grace: float) -> None:
-        await self.waits.sleep(grace, "grace")
-        if (table.game, table.seq) != key[:2]:
+    async def _timer(self, table: Table, timer: Timer) -> None:
+        """Wait out a clock, then: the grace period, a bot for the absent person's seat; the turn
+        clock, a bot for this one turn (logged: a ``cover`` event); the host's, anyone may start."""
+        await self.waits.sleep(timer.ends - self.waits.now(), timer.kind)
+        entry = self.grace_tasks.get(table.id)
+        if entry is not None and entry[1] is asyncio.current_task():
+            del self.grace_tasks[table.id]  # done waiting: nothing to cancel any more
+        if table.timer is not timer or timer.left is not None or table.paused:
             return
-        if table.referee is None:
-            if table.host_absent_in_lobby(self.connected(table)):
+        if (table.game, table.seq) != (timer.game, timer.seq):
+            return
+        on = self.connected(table)
+        if timer.kind == "host":
+            if table.host_absent_in_lobby(on):
                 table.host_away = True
+                table.timer = None
                 self.broadcast(table)
             return
-        if table.absent_to_act(self.connected(table)) == key[2]:
-            table.stand_in(key[2])
-            self.broadcast(table)
+        if timer.kind == "grace":
+            if table.absent_to_act(on) != timer.seat:
+                return
+            table.stand_in(timer.seat)
             self.kick_bots(table)
+            self.broadcast(table)
+            return
+        for again in (False, True):  # the clock ran out: a bot plays this one turn
+            try:
+                async with self.lock(table.id):
+                    if table.timer is not timer or table.clocked_to_act(self.connected(table)) != timer.seat \
+                            or (table.game, table.seq) != (timer.game, timer.seq):
+                        return
+                    log.info("table %s: seat %d's turn clock ran out at move %d; a bot plays the turn",
+                             table.id, timer.seat, table.seq)
+                    await self.commit(table, table.cover_event(timer.seat, "clock"))
+                return
+            except StoreConflict:
+                if again:
+                    raise
 
     async def _bots(self, table: Table) -> None:
         """Play the bots' turns at this table until a person is to act."""
@@ -490,7 +589,8 @@ class Hub:
             await self.waits.sleep(self.bot_pause(table), "bot")
             ref = table.referee
             if ref is None or table.bot_to_act() is None:
-                self.watch_absent(table)
+                if self.watch_absent(table):
+                    self.broadcast(table)
                 return
             game, seq, agents = table.game, table.seq, table.agents()
             failed = self.failed_at.get(table.id)
@@ -534,10 +634,66 @@ class Hub:
         agents[seat] = agent  # its generator goes on where the process left it: the same moves as in-process
         return seat, move
 
+    # ----------------------------------------------------------- heartbeat
+    async def _heartbeats(self) -> None:
+        """Look at who has been heard every beat, for as long as the server runs; a failure is
+        logged, counted and the loop goes on after the restart pause (never silently gone)."""
+        while True:
+            try:
+                while True:
+                    await self.waits.sleep(self.heartbeat, "heartbeat")
+                    self.beat()
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:
+                self.restarts["heartbeat"] += 1
+                log.error("heartbeat task failed (%s: %s); restarted (%d heartbeat restarts so far)",
+                          type(e).__name__, e, self.restarts["heartbeat"])
+                await self.waits.sleep(RESTART_PAUSE, "restart")
+
+    def beat(self) -> None:
+        """One heartbeat look: a seat's page that pings and has not been heard for
+        :data:`HEARTBEAT_MISSES` looks in a row is away (its seat counts as not connected, so
+        the grace period starts if it is her turn); the tables where that happened are told."""
+        for tid, conns in list(self.conns.items()):
+            gone: list[int] = []
+            for c in list(conns):
+                if c.seat is None or not c.pings or c.away:
+                    continue
+                if c.heard:
+                    c.heard, c.missed = False, 0
+                    continue
+                c.missed += 1
+                if c.missed >= HEARTBEAT_MISSES:
+                    c.away = True
+                    gone.append(c.seat)
+            table = self.tables.get(tid)
+            if gone and table is not None:
+                log.info("table %s: seat %s not heard for %d heartbeats: away", tid,
+                         ", ".join(str(g) for g in gone), HEARTBEAT_MISSES)
+                self.kick_bots(table)
+                self.broadcast(table)
+
+    def heard_from(self, table: Table, conn: Conn) -> None:
+        """Something came from a page: an away one is back (its seat handed back at once)."""
+        conn.heard, conn.missed = True, 0
+        if not conn.away:
+            return
+        conn.away = False
+        if conn.seat is not None:
+            table.hand_back(conn.seat)
+            if conn.seat == 0:
+                table.host_away = False
+        self.kick_bots(table)
+        self.broadcast(table)
+
     async def commit_quiet(self, table: Table, ev: Event) -> None:
-        """:meth:`commit` without re-waking the bots (the bot loop is already running)."""
+        """:meth:`commit` without re-waking the bots (the bot loop is already running); a person
+        to act next gets her clock at once."""
         await self._append(table, ev)
         table.apply(ev)
+        if table.bot_to_act() is None:
+            self.watch_absent(table)
         self.broadcast(table)
 
     # ------------------------------------------------------------ websocket
@@ -579,8 +735,8 @@ class Hub:
             table.hand_back(seat)  # back from being away: the seat is theirs again at once
             if seat == 0:
                 table.host_away = False
-            self.broadcast(table)
             self.kick_bots(table)
+            self.broadcast(table)
         else:
             self.reply(table, conn)
         try:
@@ -597,8 +753,8 @@ class Hub:
             with contextlib.suppress(Exception):
                 await writer
             if seat is not None:
-                self.broadcast(table)
                 self.kick_bots(table)
+                self.broadcast(table)
 
     async def _writer(self, conn: Conn) -> None:
         while True:
@@ -610,12 +766,16 @@ class Hub:
             except Exception:  # the peer is gone; the reader side cleans up
                 return
 
-    def drop_seat(self, table: Table, seat: int) -> None:
+    def drop_seat(self, table: Table, seat: int, ev: Event | None = None) -> None:
         """The person in a seat was removed, replaced or re-invited: their old token's
-        connections become spectators."""
+        connections become spectators.  Given back (``back``): the connections that had the
+        seat before a bot took it have it again (the same token)."""
+        back = ev is not None and ev.get("back") is True
         for c in self.conns.get(table.id, ()):
-            if c.seat == seat:
-                c.seat = None
+            if back and c.former == seat and c.seat is None:
+                c.seat, c.former = seat, None
+            elif c.seat == seat and not back:
+                c.seat, c.former = None, seat if ev is not None and ev.get("kind") == "bot" else None
 
     def table(self, tid: str) -> Table | None:
         """A table by id (with several workers, one just made at another worker is read from the log)."""
@@ -625,10 +785,23 @@ class Hub:
             table = self.tables.get(tid)
         return table
 
+    def nudge(self, table: Table, conn: Conn, at: object) -> None:
+        """The host nudges the person to act: her pages are told (they show it and beep), the
+        host's page is told it went (not logged; once a turn)."""
+        assert conn.seat is not None
+        seat = table.nudge(conn.seat, at)
+        by = table.seats[conn.seat].name
+        for c in self.conns.get(table.id, ()):
+            if c.seat == seat:
+                self.reply(table, c, extra={"nudge": {"by": by}})
+        self.reply(table, conn, extra={"nudged": seat})
+
     async def handle(self, table: Table, conn: Conn, text: str, again: bool = False) -> None:
         """One request from a connection; refusals go back to that connection only.  If another
         worker wrote the table's next event first, the request is checked once more against
-        the table brought up to date (``again``)."""
+        the table brought up to date (``again``).  Anything from a page counts as its heartbeat."""
+        if not again:
+            self.heard_from(table, conn)
         try:
             if len(text) > MAX_MESSAGE:
                 raise Refusal("too_long")
@@ -639,6 +812,10 @@ class Hub:
             if not isinstance(msg, dict):
                 raise Refusal("not_json_object")
             kind = msg.get("type")
+            if kind == "ping":  # the page's heartbeat (it has its frames: only a pong back)
+                conn.pings = True
+                conn.push(PONG)
+                return
             if kind == "lang":
                 conn.lang = _lang(msg.get("lang"))
                 self.reply(table, conn)
@@ -667,10 +844,17 @@ class Hub:
                     ev, token = table.seat_event(conn.seat, msg.get("at"), msg.get("kind"), msg.get("level"))
                 elif kind == "end":
                     ev = table.end_event(conn.seat)
+                elif kind == "pause":
+                    ev = table.pause_event(conn.seat, msg.get("paused"))
+                elif kind == "skip":
+                    ev = table.skip_event(conn.seat)
+                elif kind == "nudge":
+                    self.nudge(table, conn, msg.get("at"))
+                    return
                 else:
                     raise Refusal("unknown_request")
                 if ev["type"] == "seat":
-                    self.drop_seat(table, ev["seat"])
+                    self.drop_seat(table, ev["seat"], ev)
                 await self.commit(table, ev)
                 if token is not None:
                     self.reply(table, conn, extra={"reinvite": {"seat": ev["seat"], "token": token}})
@@ -696,11 +880,11 @@ def _replay_body(text: str, game: int, names: list[str], lang: Lang) -> bytes:
 
 def create_app(db_path: str = "mattis.db", bot_delay: float = 0.8, test_mode: bool = False,
                limits: guard.Limits | None = None, hosts: guard.Hosts | None = None,
-               bot_processes: int = 0) -> FastAPI:
+               bot_processes: int = 0, heartbeat: float = HEARTBEAT) -> FastAPI:
     """The web app.  ``test_mode`` lets table creation take a ``seed`` (reproducible deals).
     ``limits`` and ``hosts`` (the ``Host`` allowlist) are the guard's (:mod:`mattis.web.guard`);
     the default hosts are loopback and ``testserver`` (Starlette's test client)."""
-    hub = Hub(db_path, bot_delay, test_mode, bot_processes)
+    hub = Hub(db_path, bot_delay, test_mode, bot_processes, heartbeat)
     hub.limits = limits or (guard.Limits(**guard.TEST_SERVER) if test_mode else guard.Limits())
     hub.hosts = hosts or guard.Hosts([*guard.LOOPBACK, "testserver"])
 
@@ -738,7 +922,7 @@ def create_app(db_path: str = "mattis.db", bot_delay: float = 0.8, test_mode: bo
     @app.get("/api/meta")
     async def meta() -> dict[str, Any]:
         """What the create form needs: presets (with their rules in words), the house-rule
-        options with every value in words (both languages), bot levels, grace periods,
+        options with every value in words (both languages), bot levels, grace periods, turn clocks,
         and the name of this server's database (so a page can say which one it asked)."""
         if not meta_cache:
             meta_cache.update({
@@ -750,6 +934,7 @@ def create_app(db_path: str = "mattis.db", bot_delay: float = 0.8, test_mode: bo
                 "options": house_options(),
                 "choices": CHOICES, "levels": list(LEVELS), "default_level": DEFAULT_LEVEL,
                 "grace": {"default": GRACE_DEFAULT, "choices": list(GRACE_CHOICES)},
+                "clock": {"default": None, "choices": list(CLOCK_CHOICES)},
                 "db": describe(hub.db_path)})
         return meta_cache
 
@@ -804,7 +989,7 @@ def create_app(db_path: str = "mattis.db", bot_delay: float = 0.8, test_mode: bo
                 raise Refusal("seed_not_allowed")
             ev, token = Table.create_event(data.get("preset", "mattis"), data.get("overrides"), data.get("players"),
                                            data.get("seats"), data.get("name"), seed,
-                                           data.get("grace", GRACE_DEFAULT))
+                                           data.get("grace", GRACE_DEFAULT), data.get("clock"))
             if len(hub.tables) >= hub.limits.max_tables:  # full: the hourly sweep may make room
                 return JSONResponse({"error": Refusal("server_full").text(_lang(lang))}, status_code=503,
                                     headers={"Retry-After": str(FULL_RETRY_AFTER)})

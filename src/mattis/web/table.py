@@ -5,16 +5,21 @@ a request against the table, appends the resulting event to the log (SQLite),
 and only then applies it here and tells the players.  Restarting the server
 replays the log through :meth:`Table.apply`, which rebuilds the exact table.
 
-Events: ``create`` (with the drawn first dealer and the grace period for absent players),
-``join``, ``deal`` (a new game: dealer, deck, bot seed; the first deal also names the open
-seats filled by bots), ``move``, ``seat`` (the host changes a seat: friend or bot before the
-start, a bot for a player during the game, or a new token for a seat: re-invite) and ``end``
-(the host ends the running game; no one loses it).
+Events: ``create`` (with the drawn first dealer, the grace period for absent players and
+the turn clock), ``join``, ``cover`` (a bot plays one turn for a person: her turn clock ran out, or the
+host skipped it), ``deal`` (a new game: dealer, deck, bot seed; the first deal also
+names the open seats filled by bots), ``move``, ``seat`` (the host changes a seat: friend or
+bot before the start, a bot for a player during the game, a new token for a seat: re-invite,
+or the seat given back to the person a bot played for), ``pause`` (the host pauses or resumes
+the game: the clock and the bots stop) and ``end`` (the host ends the running game; no one
+loses it).
 
 A player who is away when it is their turn is *stood in for* by a bot after the grace
 period (:meth:`Table.stand_in`) until they come back (:meth:`Table.hand_back`).  That is
 connection state, not logged: after a restart nobody is connected and the grace period
-runs again.
+runs again.  A connected player whose turn clock runs out (or whose turn the host skips) is
+*covered* for that one turn (:attr:`Table.cover`): a bot makes that one move, unless she
+moves first; her seat stays hers.
 
 The table keeps only what is web-specific (seats, names, tokens, the log's
 event count, finished games' records); the games themselves are run by the
@@ -54,6 +59,8 @@ NAME_MAX = 24
 GRACE_DEFAULT = 60
 """Seconds an absent player's turn waits before a bot plays it (a table setting)."""
 GRACE_MAX = 3600
+CLOCK_CHOICES = (None, 30, 60, 120)
+"""The turn clocks a host may choose: seconds a connected player has for each turn (``None``: off)."""
 
 
 class Refusal(Exception):
@@ -118,12 +125,39 @@ class Seat:
     name: str
     level: str = DEFAULT_LEVEL
     token_hash: str | None = None
+    former: str | None = None
+    """A bot's seat that a person had: her token's hash, so the host can give the seat back
+    (:meth:`Table.seat_event` ``back``) and her old token works again."""
 
 
 def people_in(seats: list[Seat], standin: set[int], still_in: frozenset[int]) -> bool:
     """Whether a person who plays her own seat (not stood in for) is among the seats still in:
     the bots then play at a pace people can follow, else they fast-forward."""
     return any(s.kind == "human" and i not in standin and i in still_in for i, s in enumerate(seats))
+
+
+@dataclass
+class Timer:
+    """The clock running for the seat to act (connection state, not logged): ``kind`` is
+    ``clock`` (a connected player's turn clock), ``grace`` (an absent player's grace period)
+    or ``host`` (the host away from the lobby).  ``ends`` is on the hub's clock
+    (:meth:`mattis.web.app.Waits.now`); while the table is paused ``left`` holds the
+    seconds that were left."""
+
+    seat: int
+    game: int
+    seq: int
+    kind: str
+    ends: float
+    total: float
+    left: float | None = None
+
+    def key(self) -> tuple[int, int, int, str]:
+        return self.game, self.seq, self.seat, self.kind
+
+    def left_at(self, now: float) -> float:
+        """Seconds left at ``now`` (frozen while paused)."""
+        return max(0.0, self.ends - now) if self.left is None else self.left
 
 
 @dataclass
@@ -156,14 +190,28 @@ class Table:
     records: dict[int, str] = field(default_factory=dict)
     """Finished games' records (JSON text), by game number."""
     events: int = 0
+    clock: int | None = None
+    """Seconds a connected player has for each turn before a bot plays that turn (``None``: no clock)."""
+    paused: bool = False
+    """The host paused the game: no move, no clock, no bot (logged: ``pause`` events)."""
+    cover: tuple[int, int, int] | None = None
+    """(game, move, seat): a bot plays this one turn for the person in the seat (her clock ran
+    out, or the host skipped her turn); she may still move first (not logged)."""
+    nudged: tuple[int, int, int] | None = None
+    """(game, move, seat) of the host's last nudge: one nudge per turn (not logged)."""
+    timer: Timer | None = None
+    """The clock running for the seat to act, if any (set by the hub; not logged)."""
 
     # ----------------------------------------------------------------- create
     @staticmethod
     def create_event(preset_name: object, overrides: object, players: object, seats: object,
                      host_name: object, test_seed: int | None = None,
-                     grace: object = GRACE_DEFAULT) -> tuple[Event, str]:
+                     grace: object = GRACE_DEFAULT, clock: object = None) -> tuple[Event, str]:
         """Check a create request; returns the ``create`` event and the host's token.
-        ``grace``: seconds before a bot plays an absent player's turn, or ``None`` (never)."""
+        ``grace``: seconds before a bot plays an absent player's turn, or ``None`` (never);
+        ``clock``: the turn clock, one of :data:`CLOCK_CHOICES`."""
+        if clock not in CLOCK_CHOICES or isinstance(clock, bool):
+            raise Refusal("bad_clock")
         if grace is not None and (not isinstance(grace, int) or isinstance(grace, bool)
                                   or not 0 < grace <= GRACE_MAX):
             raise Refusal("bad_grace", most=GRACE_MAX)
@@ -205,7 +253,8 @@ class Table:
         out[0] = {"kind": "human", "name": name, "token_hash": hash_token(token)}
         event: Event = {"type": "create", "id": secrets.token_urlsafe(9), "rules": rules_to_json(rules),
                         "players": players, "seats": out, "invite": secrets.token_urlsafe(12),
-                        "test_seed": test_seed, "dealer": first_dealer(test_seed, players), "grace": grace}
+                        "test_seed": test_seed, "dealer": first_dealer(test_seed, players), "grace": grace,
+                        "clock": clock}
         return event, token
 
     @classmethod
@@ -222,7 +271,8 @@ class Table:
         test_seed = ev.get("test_seed")
         # The first dealer is drawn when the table is made; logs from before that say nothing: seat 0.
         sitting = Sitting(rules_from_json(ev["rules"]), ev["players"], seed=test_seed, dealer=ev.get("dealer", 0))
-        t = cls(ev["id"], sitting, seats, ev["invite"], test_seed, ev.get("grace", GRACE_DEFAULT))
+        t = cls(ev["id"], sitting, seats, ev["invite"], test_seed, ev.get("grace", GRACE_DEFAULT),
+                clock=ev.get("clock"))
         t.events = 1
         return t
 
@@ -256,18 +306,44 @@ class Table:
         """Moves made in the current game: a move request must name it."""
         return 0 if self.referee is None else self.referee.moves_played
 
+    def to_act(self) -> int | None:
+        """The seat to act in the running game (``None``: no game going, or it is paused)."""
+        return None if self.referee is None or self.ended or self.paused else self.referee.to_act
+
+    def covered(self, seat: int) -> bool:
+        """Whether a bot plays this one turn for the person in ``seat`` (:attr:`cover`)."""
+        return self.cover == (self.game, self.seq, seat)
+
     def bot_to_act(self) -> int | None:
-        """The seat to act in the running game if a bot plays it (a bot's seat, or an
-        absent player's stood in for)."""
-        seat = None if self.referee is None or self.ended else self.referee.to_act
-        return seat if seat is not None and (self.seats[seat].kind == "bot" or seat in self.standin) else None
+        """The seat to act in the running game if a bot plays it (a bot's seat, an absent
+        player's stood in for, or a person's whose turn is covered)."""
+        seat = self.to_act()
+        if seat is None:
+            return None
+        return seat if self.seats[seat].kind == "bot" or seat in self.standin or self.covered(seat) else None
+
+    def person_to_act(self) -> int | None:
+        """The seat to act if a person plays this turn herself (not a bot, not stood in for, not covered)."""
+        seat = self.to_act()
+        if seat is None or self.seats[seat].kind != "human" or seat in self.standin or self.covered(seat):
+            return None
+        return seat
 
     def absent_to_act(self, connected: set[int]) -> int | None:
         """The seat to act if it is a person who is not connected and not yet stood in for."""
-        seat = None if self.referee is None or self.ended else self.referee.to_act
-        if seat is None or self.seats[seat].kind != "human" or seat in connected or seat in self.standin:
-            return None
-        return seat
+        seat = self.person_to_act()
+        return None if seat is None or seat in connected else seat
+
+    def clocked_to_act(self, connected: set[int]) -> int | None:
+        """The seat to act if it is a connected person and the table has a turn clock."""
+        seat = self.person_to_act()
+        return None if seat is None or seat not in connected or self.clock is None else seat
+
+    def cover_turn(self, seat: int) -> None:
+        """A bot plays this one turn for the person in ``seat`` (her clock ran out, or the host
+        skipped it); the next turn is hers again."""
+        self.cover = (self.game, self.seq, seat)
+        self.bots = {}
 
     def host_absent_in_lobby(self, connected: set[int]) -> bool:
         """The table waits in the lobby for a host who is not connected (and not yet given up on)."""
@@ -323,8 +399,10 @@ class Table:
     def seat_event(self, by: int, seat: object, kind: object, level: object = None) -> tuple[Event, str | None]:
         """The host changes a seat: ``open`` (a friend's seat: the person in it, if any, is
         removed; lobby only), ``bot`` (a bot takes it; during the game a bot plays for the
-        person, whose token stops working) or ``reinvite`` (a person's seat gets a new
-        token, which is returned; the old one stops working)."""
+        person, whose token stops working), ``back`` (a bot's seat goes back to the person
+        it was taken from: her old token works again) or ``reinvite`` (a person's seat, or
+        a bot's that a person had, gets a new token, which is returned; the old one stops
+        working)."""
         if by != 0:
             raise Refusal("not_host_seat")
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 < seat < self.players:
@@ -333,8 +411,10 @@ class Table:
         if lvl not in LEVELS:
             raise Refusal("bad_level", levels=", ".join(LEVELS))
         current = self.seats[seat]
-        if kind == "reinvite":
-            if current.kind != "human":
+        if kind == "back":
+            return self.back_event(by, seat), None
+        if kind == "reinvite":  # a person's seat, or a bot's that a person had (she gets it back)
+            if current.kind != "human" and current.former is None:
                 raise Refusal("no_person")
             token = secrets.token_urlsafe(32)
             return {"type": "seat", "seat": seat, "kind": "human", "token_hash": hash_token(token)}, token
@@ -347,6 +427,63 @@ class Table:
         else:
             raise Refusal("seat_kind", n=seat + 1)
         return {"type": "seat", "seat": seat, "kind": kind, "level": lvl}, None
+
+    def back_event(self, by: int, seat: object) -> Event:
+        """The host gives a seat back to the person a bot took it from: her old token works again."""
+        if by != 0:
+            raise Refusal("not_host_seat")
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 < seat < self.players:
+            raise Refusal("bad_seat")
+        former = self.seats[seat].former
+        if self.seats[seat].kind != "bot" or former is None:
+            raise Refusal("no_one_to_give_back")
+        return {"type": "seat", "seat": seat, "kind": "human", "token_hash": former, "back": True}
+
+    def pause_event(self, by: int, paused: object) -> Event:
+        """The host pauses the running game (no move, no clock, no bot) or resumes it."""
+        if by != 0:
+            raise Refusal("not_host_pause")
+        if not isinstance(paused, bool):
+            raise Refusal("bad_pause")
+        if self.status != "playing":
+            raise Refusal("not_started" if self.referee is None else "over")
+        if paused == self.paused:
+            raise Refusal("paused_already" if paused else "not_paused")
+        return {"type": "pause", "game": self.game, "paused": paused}
+
+    def cover_event(self, seat: int, why: str) -> Event:
+        """A bot plays this one turn for the person to act in ``seat`` (``why``: ``clock``, her
+        turn clock ran out; ``host``, the host skipped her turn)."""
+        return {"type": "cover", "game": self.game, "seq": self.seq, "seat": seat, "why": why}
+
+    def skip_event(self, by: int) -> Event:
+        """The host lets a bot play this one turn for the person to act."""
+        if by != 0:
+            raise Refusal("not_host_skip")
+        if self.status != "playing":
+            raise Refusal("not_started" if self.referee is None else "over")
+        if self.paused:
+            raise Refusal("paused")
+        seat = self.person_to_act()
+        if seat is None:
+            raise Refusal("no_one_to_skip")
+        return self.cover_event(seat, "host")
+
+    def nudge(self, by: int, seat: object) -> int:
+        """The host nudges the person to act (``seat``: who the host meant; she must be the
+        one to act).  Once a turn.  Returns her seat."""
+        if by != 0:
+            raise Refusal("not_host_nudge")
+        if self.status != "playing":
+            raise Refusal("not_started" if self.referee is None else "over")
+        to_act = self.person_to_act()
+        if to_act is None or to_act == 0 or (seat is not None and seat != to_act):
+            raise Refusal("no_one_to_nudge")
+        key = (self.game, self.seq, to_act)
+        if self.nudged == key:
+            raise Refusal("nudged_already")
+        self.nudged = key
+        return to_act
 
     def end_event(self, by: int) -> Event:
         """The host ends the running game (nobody loses it; the next deal is by the same dealer)."""
@@ -388,6 +525,8 @@ class Table:
             raise Refusal("stale")
         if ref.is_over or self.ended:
             raise Refusal("over")
+        if self.paused:
+            raise Refusal("paused")
         if ref.to_act != seat:
             raise Refusal("not_your_turn")
         try:
@@ -406,7 +545,8 @@ class Table:
         if not self.bots:
             self.bots = {i: make_bot(s.level if s.kind == "bot" else DEFAULT_LEVEL,
                                      derive_seed(self.bot_seed, "bot", i, self.seq))
-                         for i, s in enumerate(self.seats) if s.kind == "bot" or i in self.standin}
+                         for i, s in enumerate(self.seats)
+                         if s.kind == "bot" or i in self.standin or self.covered(i)}
         return self.bots
 
     # ------------------------------------------------------------------ apply
@@ -423,6 +563,7 @@ class Table:
                                  f"game {self.game} (next dealer {self.sitting.dealer})")
             self.game = ev["game"]
             self.ended = False
+            self.paused = False
             self.bot_seed = ev["bot_seed"]
             self.bots = {}
             self.referee = self.sitting.deal(ev["deck"])
@@ -438,14 +579,22 @@ class Table:
                 self.seats[i] = Seat("human", old.name, DEFAULT_LEVEL, ev["token_hash"])
             elif ev["kind"] == "bot":
                 name = old.name if old.kind != "open" else f"{DEFAULT_NAMES[i]} (bot)"
-                self.seats[i] = Seat("bot", name, ev["level"])
+                former = old.token_hash if old.kind == "human" else old.former if old.kind == "bot" else None
+                self.seats[i] = Seat("bot", name, ev["level"], former=former)
             else:
                 self.seats[i] = Seat("open", f"{DEFAULT_NAMES[i]} (bot)")
             self.standin.discard(i)
             self.bots = {}
+        elif kind == "cover":
+            if ev["game"] == self.game and ev["seq"] == self.seq:
+                self.cover_turn(ev["seat"])
+        elif kind == "pause":
+            assert ev["game"] == self.game
+            self.paused = ev["paused"]
         elif kind == "end":
             assert ev["game"] == self.game
             self.ended = True
+            self.paused = False
         else:
             raise ValueError(f"unknown event {kind!r}")
         self.events += 1

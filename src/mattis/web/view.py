@@ -44,16 +44,30 @@ def _obs_json(table: Table, obs: Observation, public: bool, lang: Lang, history:
     return out
 
 
+def timer_json(table: Table, now: float | None) -> dict[str, Any] | None:
+    """The clock running for the seat to act, as the page counts it down: ``left`` seconds when
+    the frame was built (the page counts from when it arrives), of ``total``; ``kind``: ``clock``
+    (the turn clock: a bot plays the turn), ``grace`` (she is away: a bot plays for her) or
+    ``host`` (the host is away from the lobby: anyone may start).  Frozen while paused."""
+    t = table.timer
+    if t is None or now is None or (t.game, t.seq) != (table.game, table.seq):
+        return None
+    return {"seat": t.seat, "kind": t.kind, "left": round(t.left_at(now), 1), "total": t.total,
+            "paused": t.left is not None}
+
+
 def frame(table: Table, viewer: int | None, lang: Lang, *, connected: set[int] | frozenset[int] = frozenset(),
           error: Refusal | None = None, echo: int | None = None, extra: dict[str, Any] | None = None,
-          history: bool = False) -> str:
+          history: bool = False, now: float | None = None, heartbeat: float | None = None) -> str:
     """The JSON text one viewer is sent: the table as that seat (or a spectator) may see it,
     plus an optional refusal of that viewer's own request (or the number of its ``sync`` request).
     ``history``: the observation keeps the game's whole public history (asked for in the hello
-    by a terminal seat; a page reads only the log)."""
+    by a terminal seat; a page reads only the log).  ``now``: the hub's time, for the clock's
+    seconds left; ``heartbeat``: how often the page pings."""
     rules = table.rules
     seats = [{"name": s.name, "kind": s.kind, "level": s.level if s.kind == "bot" else None,
-              "connected": s.kind == "bot" or i in connected, "standin": i in table.standin}
+              "connected": s.kind == "bot" or i in connected, "standin": i in table.standin,
+              "covered": table.covered(i), "back": s.kind == "bot" and s.former is not None}
              for i, s in enumerate(table.seats)]
     out: dict[str, Any] = {
         "type": "state",
@@ -76,6 +90,10 @@ def frame(table: Table, viewer: int | None, lang: Lang, *, connected: set[int] |
         "invite": table.invite if viewer is not None and table.status == "lobby" else None,
         "grace": table.grace,
         "host_away": table.host_away,  # the host left the lobby: anyone seated may start
+        "clock": table.clock,  # the turn clock's seconds (None: no clock)
+        "paused": table.paused,
+        "timer": timer_json(table, now),
+        "heartbeat": heartbeat,
     }
     ref = table.referee
     if ref is not None:

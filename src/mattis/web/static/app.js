@@ -15,6 +15,11 @@
   const touch = () => window.matchMedia("(pointer: coarse)").matches || window.matchMedia("(hover: none)").matches;
   const narrow = () => window.matchMedia("(max-width: 600px)").matches;
   const keyHint = (k) => (touch() ? "" : " (" + k + ")");
+  // The turn clock: the server sends the seconds left with each frame, the page counts down from
+  // when the frame came.  The heartbeat: a ping every view.heartbeat seconds; a page that hears
+  // nothing (not even a pong) for 3 beats takes its network as dead and connects again.
+  let timerEnd = 0, timerTick = null, pingTimer = null, lastHeard = 0, nudge = null, nudged = null;
+  const num = (v) => (lang === "nb" ? String(v).replace(".", ",") : String(v));  // 1,5 sek
   const pace = () => { const v = parseFloat(localStorage.getItem("mattis.pace")); return isNaN(v) ? 1.5 : v; };
 
   // The catalogue's words (i18n.json is generated from mattis.core.catalogue); named {fields}.
@@ -179,6 +184,9 @@
     const grace = h("select", { id: "grace", name: "grace" }, meta.grace.choices.map((g) => h("option", {
       value: g === null ? "never" : String(g), selected: g === meta.grace.default,
       text: g === null ? t("web.grace_never") : t("web.grace_n", { n: g }) })));
+    const clockText = (c) => (c === null ? t("web.clock_off") : c >= 120 && c % 60 === 0 ? t("web.clock_min", { n: c / 60 }) : t("web.clock_s", { n: c }));
+    const clock = h("select", { id: "clock", name: "clock" }, (meta.clock ? meta.clock.choices : [null]).map((c) => h("option", {
+      value: c === null ? "off" : String(c), selected: c === (meta.clock ? meta.clock.default : null), text: clockText(c) })));
     const err = h("p", { class: "error", role: "alert", id: "error" });
     const form = h("form", { class: "panel lobby", onsubmit: async (ev) => {
       ev.preventDefault();
@@ -191,7 +199,7 @@
       try {
         localStorage.setItem("mattis.name", name.value);
         const body = { preset: presetSel.value, players: n, overrides: ov, seats, name: name.value,
-          grace: grace.value === "never" ? null : +grace.value };
+          grace: grace.value === "never" ? null : +grace.value, clock: clock.value === "off" ? null : +clock.value };
         const q = new URLSearchParams(location.search);
         if (q.get("seed")) body.seed = +q.get("seed");  // honoured only by test servers
         if (q.get("grace")) body.grace = +q.get("grace");  // a grace period not in the list (tests: 1 s)
@@ -207,6 +215,7 @@
       h("label", {}, t("label.players"), players),
       seatsBox,
       h("label", {}, t("web.grace"), grace),
+      h("label", {}, t("web.clock"), clock), h("p", { class: "hint", id: "clock-hint", text: t("web.clock_hint") }),
       houseBox,
       h("button", { type: "submit", id: "create", class: "primary", text: t("web.create") }), err);
     const mine = myTables();
@@ -248,9 +257,11 @@
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
     ws = new WebSocket(proto + "//" + location.host + "/ws/" + tid);
     setConn(unsent ? "web.not_sent_move" : "web.connecting");  // a move not sent stays said until it is
-    ws.onopen = () => { retry = 0; setConn(""); setOffline(false); ws.send(JSON.stringify({ type: "hello", token: token || undefined, lang })); };
+    ws.onopen = () => { retry = 0; setConn(""); setOffline(false); lastHeard = Date.now(); ws.send(JSON.stringify({ type: "hello", token: token || undefined, lang })); };
     ws.onmessage = (m) => {
+      lastHeard = Date.now();
       const msg = JSON.parse(m.data);
+      if (msg.type === "pong") return;
       if (msg.type === "refused") {
         const sock = ws;
         sock.onclose = (e) => showRefused(msg.error, tid, e.code);
@@ -258,6 +269,11 @@
       }
       if (view && (msg.game !== view.game || msg.seq !== view.seq)) { selected.clear(); showLast = false; }
       if (msg.reinvite) reinvite = { seat: msg.reinvite.seat, link: resumeLink(tid, msg.reinvite.token) };
+      if (view && (msg.game !== view.game || msg.seq !== view.seq)) { nudge = null; nudged = null; }
+      if (msg.nudge) { nudge = msg.nudge; buzz(); }
+      if (msg.nudged !== undefined && msg.nudged !== null) nudged = msg.nudged;
+      timerEnd = msg.timer && !msg.timer.paused ? Date.now() + msg.timer.left * 1000 : 0;
+      heartbeat(msg.heartbeat);
       noteTrick(msg);
       view = msg;
       sentSeq = null;
@@ -274,11 +290,56 @@
       render();
     };
     ws.onclose = () => {
+      clearInterval(pingTimer); pingTimer = null;
       setConn(unsent ? "web.not_sent_move" : "web.reconnecting");
       setOffline(true);
       retry = Math.min(retry + 1, 6);
       setTimeout(() => connect(tid, token), 300 * retry);
     };
+  }
+  // Ping every beat; nothing heard for 3 beats: the network is dead, connect again (said, greyed).
+  function heartbeat(seconds) {
+    if (!seconds || pingTimer) return;
+    const sock = ws;
+    pingTimer = setInterval(() => {
+      if (sock !== ws || sock.readyState !== 1) { clearInterval(pingTimer); pingTimer = null; return; }
+      if (Date.now() - lastHeard > 3 * seconds * 1000 + 500) {
+        clearInterval(pingTimer); pingTimer = null;
+        const onclose = sock.onclose;
+        sock.onclose = null;
+        try { sock.close(); } catch (e) { /* closing a dead socket */ }
+        if (onclose) onclose();
+        return;
+      }
+      try { sock.send('{"type":"ping"}'); } catch (e) { /* the close handler reconnects */ }
+    }, seconds * 1000);
+  }
+  // A nudge from the host: seen (a banner), felt (vibration) and heard (a short beep, if the page may play sound).
+  function buzz() {
+    if (navigator.vibrate) { try { navigator.vibrate([150, 80, 150]); } catch (e) { /* not allowed */ } }
+    try {
+      const A = window.AudioContext || window.webkitAudioContext;
+      if (!A) return;
+      const ctx = new A(), o = ctx.createOscillator(), g = ctx.createGain();
+      o.frequency.value = 880; g.gain.value = 0.08;
+      o.connect(g); g.connect(ctx.destination);
+      o.start(); o.stop(ctx.currentTime + 0.18);
+      o.onended = () => ctx.close();
+    } catch (e) { /* no sound: the banner says it */ }
+  }
+  // The countdown of the player to act, from the frame's seconds left.
+  function timerText() {
+    const tm = view && view.timer;
+    if (!tm) return "";
+    const s = tm.paused ? Math.ceil(tm.left) : Math.max(0, Math.ceil((timerEnd - Date.now()) / 1000));
+    const who = name(tm.seat);
+    const text = tm.kind === "clock" ? (tm.seat === view.you ? t("web.timer.clock_you", { s }) : t("web.timer.clock", { name: who, s }))
+      : tm.kind === "grace" ? t("web.timer.grace", { name: who, s }) : t("web.timer.host", { s });
+    return tm.paused ? text + " " + t("web.timer.paused") : text;
+  }
+  function tickTimer() {
+    const el = document.getElementById("timer");
+    if (el) { el.textContent = timerText(); el.dataset.left = view && view.timer ? el.textContent.match(/\d+/)[0] : ""; }
   }
   // A refused hello.  Only a token the table does not know (4401) is forgotten; a table the
   // server does not know (4404) keeps the token: the server may have been started on another database.
@@ -350,6 +411,7 @@
     if (s.kind === "bot") tags.push(t("web.bot_tag", { level: t("level." + s.level) }));
     if (s.kind === "open") tags.push(t("web.open_seat"));
     if (s.standin) tags.push(t("web.standin", { name: s.name }));
+    else if (s.covered) tags.push(t("web.covered"));
     else if (s.kind === "human" && !s.connected) tags.push(view.grace === null || view.status !== "playing" ? t("web.offline") : t("web.offline_grace", { n: view.grace }));
     const box = h("div", { class: "seat", id: "seat-" + i, "data-seat": i });
     box.appendChild(h("div", { class: "seatname" },
@@ -451,7 +513,7 @@
   }
   function clickCard(code) {
     const o = view.obs, L = legalSets(o);
-    if (!o || o.to_act !== view.you) return;
+    if (!o || o.to_act !== view.you || view.paused) return;
     if (L.inSeq.has(code) || selected.size) {
       if (selected.has(code)) selected.delete(code); else selected.add(code);
       render();
@@ -460,7 +522,7 @@
     sendMove("play " + code);
   }
   function handArea(o) {
-    const mine = o.to_act === view.you && o.phase !== 3;
+    const mine = o.to_act === view.you && o.phase !== 3 && !view.paused;
     const L = legalSets(o);
     const hand = h("div", { class: "hand" + (o.hand.length > 12 ? " many" : ""), id: "hand", role: "group", "aria-label": t("label.hand") });
     sortHand(o.hand, o).forEach((c, k) => {
@@ -563,7 +625,8 @@
       if (lobby && s.kind === "bot") act("open", t("web.make_friend"), "seat-open");
       if (lobby && s.kind === "human") act("open", t("web.remove", { name: s.name }), "seat-remove");
       if (!lobby && s.kind === "human") act("bot", t("web.replace_bot", { name: s.name }), "seat-replace");
-      if (s.kind === "human") act("reinvite", t("web.reinvite", { name: s.name }), "seat-reinvite");
+      if (s.kind === "bot" && s.back) act("back", t("web.give_back", { name: s.name }), "seat-back");
+      if (s.kind === "human" || (s.kind === "bot" && s.back)) act("reinvite", t("web.reinvite", { name: s.name }), "seat-reinvite");
       if (btns.length) rows.push(h("li", {}, h("span", { text: t("web.seat_n", { n: i + 1 }) + ": " + (s.kind === "open" ? t("web.open_seat") : s.name) + " " }), ...btns));
     });
     const box = details("host-tools", "panel hostbox", lobby || !!reinvite, h("summary", { text: t("web.host_tools") }),
@@ -576,6 +639,23 @@
           h("button", { type: "button", text: t("web.cancel"), onclick: () => { panel = null; render(); } }))
         : h("button", { type: "button", id: "btn-end", text: t("web.end_game"), onclick: () => { panel = "confirm-end"; render(); } }));
     }
+    return box;
+  }
+  // The host's turn controls, in view during the game: nudge or skip the person to act, pause.
+  function turnControls(o) {
+    if (!view.host || view.status !== "playing" || !o) return null;
+    const s = o.to_act === null || o.to_act === undefined ? null : view.seats[o.to_act];
+    const person = s && o.to_act !== 0 && s.kind === "human" && !s.standin && !s.covered;
+    const box = h("div", { class: "actions hostturn", id: "host-turn" });
+    if (person && !view.paused) {
+      box.appendChild(h("button", { type: "button", class: "small", id: "btn-nudge", disabled: nudged === o.to_act,
+        text: t("web.nudge", { name: s.name }), onclick: () => send({ type: "nudge", at: o.to_act }) }));
+      box.appendChild(h("button", { type: "button", class: "small", id: "btn-skip",
+        text: t("web.skip", { name: s.name }), onclick: () => send({ type: "skip" }) }));
+    }
+    box.appendChild(h("button", { type: "button", class: "small", id: "btn-pause", "aria-pressed": view.paused ? "true" : "false",
+      text: view.paused ? t("web.resume") : t("web.pause"), onclick: () => send({ type: "pause", paused: !view.paused }) }));
+    if (nudged !== null && s) box.appendChild(h("span", { class: "hint", id: "nudged", "aria-live": "polite", text: t("web.nudged", { name: name(nudged) }) }));
     return box;
   }
   // This seat's own resume link (open it on another device to take the seat there).
@@ -755,7 +835,9 @@
     document.body.dataset.status = view.status;
     document.body.dataset.seq = view.seq;
     document.body.dataset.phase = o ? o.phase : 0;
-    document.body.dataset.myturn = o && o.to_act === view.you && o.phase !== 3 ? "1" : "0";
+    document.body.dataset.myturn = o && o.to_act === view.you && o.phase !== 3 && !view.paused ? "1" : "0";
+    document.body.dataset.paused = view.paused ? "1" : "0";
+    document.body.dataset.timer = view.timer ? view.timer.kind + ":" + view.timer.seat : "";
     delete document.body.dataset.sent;
     const focusKey = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.card : null;
     const sliderFocused = document.activeElement && document.activeElement.id === "replay-slider";
@@ -765,10 +847,12 @@
     if (myTurn && !wasMyTurn && navigator.vibrate) { try { navigator.vibrate(200); } catch (e) { /* not allowed */ } }
     wasMyTurn = myTurn;
     const paceSel = h("select", { id: "pace", "aria-label": t("web.pace"), onchange: (e) => { localStorage.setItem("mattis.pace", e.target.value); } },
-      [0, 0.8, 1.5, 3].map((v) => h("option", { value: String(v), selected: v === pace(), text: t("web.pace_s", { n: v }) })));
+      [0, 0.8, 1.5, 3].map((v) => h("option", { value: String(v), selected: v === pace(), text: t("web.pace_s", { n: num(v) }) })));
     parts.push(h("div", { class: "bar" },
       h("span", { class: "rulesname", text: view.rules_name + (view.game ? " · " + t("web.game_n", { n: view.game }) : "") }),
       o ? h("strong", { id: "turn", text: view.status === "ended" ? t("web.ended") : turnText(o) }) : null,
+      view.timer ? h("span", { class: "badge timer" + (view.timer.seat === view.you ? " mine" : ""), id: "timer", "data-kind": view.timer.kind,
+        "aria-live": "off", text: timerText() }) : null,
       view.you === null ? h("span", { class: "badge", text: t("web.spectator") }) : null,
       o ? h("span", { class: "phase", text: t(o.phase === 3 ? "phase.over" : "phase." + o.phase) }) : null,
       h("button", { type: "button", class: "small", id: "btn-rules", text: t("web.rules_page"), onclick: openRules }),
@@ -778,6 +862,8 @@
     // A refusal is said right above the hand (so it never pushes the hand away), else at the top.
     const seatedInGame = !!(o && view.you !== null && !["rules", "howto", "replay", "analysis"].includes(panel));
     if (view.error && !seatedInGame) parts.push(h("p", { class: "error", role: "alert", id: "error", text: view.error }));
+    if (view.paused) parts.push(h("p", { class: "lastaction notice", role: "status", id: "paused" }, h("strong", { text: t("web.paused") }), " " + t("web.paused_hint")));
+    if (nudge && myTurn) parts.push(h("p", { class: "error nudge", role: "alert", id: "nudge", text: t("web.nudge_got", { by: nudge.by }) }));
     if (panel === "rules") {
       parts.push(rulesArea());
     } else if (panel === "howto") {
@@ -796,6 +882,7 @@
       for (let k = view.you === null ? 0 : 1; k < n; k++) others.appendChild(seatBox((me + k) % n));
       parts.push(others);
       parts.push(tableArea(o));
+      const tc = turnControls(o); if (tc) parts.push(tc);
       if (view.status === "ended") parts.push(endedArea());
       else if (o.phase === 3) parts.push(resultArea(o));
       if (view.you !== null) { parts.push(seatBox(view.you)); parts.push(handArea(o)); }
@@ -806,6 +893,7 @@
       const ra = resumeArea(); if (ra) parts.push(ra);
     }
     app.replaceChildren(...parts);
+    clearInterval(timerTick); timerTick = view.timer && !view.timer.paused ? setInterval(tickTimer, 250) : null;
     if (focusKey) { const f = app.querySelector('[data-card="' + focusKey + '"]'); if (f) f.focus(); }
     if (sliderFocused) { const f = document.getElementById("replay-slider"); if (f) f.focus(); }
   }
