@@ -1075,7 +1075,6 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "web.skip": ("La en bot ta dette trekket for {name}", "Let a bot play this turn for {name}"),
     "web.covered": ("tiden rant ut – en bot tar dette trekket", "time ran out – a bot plays this turn"),
     "web.give_back": ("Gi plassen tilbake til {name}", "Give the seat back to {name}"),
-    "web.away": ("borte", "away"),
     "web.refused.bad_clock": ("tenketiden må være av, 30 sek, 60 sek eller 2 min",
                               "the turn clock must be off, 30 s, 60 s or 2 min"),
     "web.refused.bad_pause": ("si om spillet skal stå på pause eller fortsette", "say whether to pause or resume"),

@@ -1,0 +1,167 @@
+"""The turn clock and the heartbeat in Debian's Chromium, on a phone (390x844): a player who stops
+acting gets a stand-in for that turn when her clock runs out, keeps her seat and plays her next
+turn herself; a phone that goes silent with its socket open (a dead network) is seen as away by
+the heartbeat, and is back when it is heard again.
+
+The server runs in this process with the hub's clock replaced (:class:`ManualClock`): the turn
+clock's time moves only when the test says; the heartbeat runs in real time (a browser pings in
+real time).  Every wait is on a condition (the server's state, the page's), never a sleep."""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import os
+import re
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pytest
+
+pw = pytest.importorskip("playwright.sync_api")
+uvicorn = pytest.importorskip("uvicorn")
+
+from clock_helpers import ManualClock  # noqa: E402
+from test_web_browser import CHROMIUM, act, dataset  # noqa: E402
+from test_web_evening_browser import PHONE  # noqa: E402
+from test_web_restart import free_port  # noqa: E402
+
+from mattis.web.app import HEARTBEAT_MISSES, Hub, create_app  # noqa: E402
+from mattis.web.table import Table  # noqa: E402
+from tiers import HUNG, wait_until  # noqa: E402
+
+pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium at /usr/bin/chromium")
+T = TypeVar("T")
+
+
+class Server:
+    """The app under uvicorn in a thread of this process, its hub's clock the test's."""
+
+    def __init__(self, db: Path) -> None:
+        self.clock = ManualClock(real=frozenset({"heartbeat"}))
+        app = create_app(str(db), bot_delay=0, test_mode=True)
+        self.hub: Hub = app.state.hub
+        self.hub.waits = self.clock
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning",
+                                                    lifespan="on"))
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+        wait_until(lambda: self.server.started, "the server started")
+
+    def _run(self) -> None:
+        async def serve() -> None:
+            self.loop = asyncio.get_running_loop()
+            await self.server.serve()
+
+        asyncio.run(serve())
+
+    def on_loop(self, fn: Callable[[], T]) -> T:
+        """``fn()`` run on the server's loop (the hub is touched only there); its result."""
+        assert self.loop is not None
+        done: concurrent.futures.Future[T] = concurrent.futures.Future()
+
+        def call() -> None:
+            try:
+                done.set_result(fn())
+            except BaseException as e:
+                done.set_exception(e)
+
+        self.loop.call_soon_threadsafe(call)
+        return done.result(timeout=HUNG)
+
+    def advance(self, seconds: float) -> None:
+        """Move the hub's clock on (the turn clocks' time)."""
+        self.on_loop(lambda: self.clock.advance(seconds))
+
+    def table(self) -> Table:
+        return self.on_loop(lambda: next(iter(self.hub.tables.values())))
+
+    def events(self, tid: str) -> list[dict[str, Any]]:
+        def read() -> list[dict[str, Any]]:
+            assert self.hub.store is not None
+            return self.hub.store.events(tid, 0)
+
+        return self.on_loop(read)
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(HUNG)
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    s = Server(tmp_path / "clock.db")
+    yield s
+    s.stop()
+
+
+WORDS: dict[str, dict[str, Any]] = {
+    "en": {"clock": ["off", "30 s", "60 s", "2 min"], "you": r"You have \d+ s left"},
+    "nb": {"clock": ["av", "30 sek", "60 sek", "2 min"], "you": r"Du har \d+ sek igjen"},
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "nb"])
+def test_a_phone_that_stops_acting_gets_a_stand_in_keeps_her_seat_and_a_dead_network_is_noticed(
+        browser: Any, server: Server, lang: str) -> None:
+    words = WORDS[lang]
+    ctx = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    ctx.add_init_script(f"localStorage.setItem('mattis.lang', '{lang}')")
+    try:
+        page = ctx.new_page()
+        page.goto(f"{server.base}/?seed=5")
+        assert [o.strip() for o in page.locator("#clock option").all_inner_texts()] == words["clock"]
+        page.fill("#name", "Kari")
+        page.select_option("#preset", "mattis")
+        page.select_option("#players", "3")
+        for i in (1, 2):
+            page.select_option(f"#seat-kind-{i}", "bot")
+        page.select_option("#clock", "30")
+        page.click("#create")
+        page.click("#btn-start")
+        table = server.table()
+        assert server.events(table.id)[0]["clock"] == 30  # logged in the create event
+        token = page.evaluate(f"() => JSON.parse(localStorage.getItem('mattis.seat.{table.id}')).token")
+
+        # Her turn: everyone sees her countdown; she does nothing, and her 30 s run out.
+        page.wait_for_function("() => document.body.dataset.myturn === '1'"
+                               " && document.body.dataset.timer === 'clock:0'")
+        assert re.fullmatch(str(words["you"]), page.inner_text("#timer"))
+        seq = int(dataset(page)["seq"])
+        server.advance(29)
+        assert int(dataset(page)["seq"]) == seq  # not yet: still her turn
+        server.advance(1)
+        page.wait_for_function(f"() => +document.body.dataset.seq > {seq}")
+        covers = [e for e in server.events(table.id) if e["type"] == "cover"]
+        assert covers == [{"type": "cover", "game": 1, "seq": seq, "seat": 0, "why": "clock"}]
+        moved = [e for e in server.events(table.id) if e["type"] == "move" and e["seq"] == seq]
+        assert moved and moved[0]["seat"] == 0  # a bot made her move for her
+
+        # Her seat stays hers: the same token, not stood in for; her next turn she plays herself.
+        t = server.table()
+        assert server.on_loop(lambda: (t.seat_of(token), t.seats[0].kind, sorted(t.standin))) == (0, "human", [])
+        page.wait_for_function(f"() => document.body.dataset.myturn === '1' && +document.body.dataset.seq > {seq}")
+        mine = int(dataset(page)["seq"])
+        act(page)
+        page.wait_for_function(f"() => +document.body.dataset.seq > {mine}")
+        log = server.events(table.id)
+        assert [e["seat"] for e in log if e["type"] == "move" and e["seq"] == mine] == [0]
+        assert not [e for e in log if e["type"] == "cover" and e["seq"] == mine]  # she played it herself
+
+        # A dead network: the phone goes offline; nothing more comes from it, and its socket is not closed.
+        assert server.hub.heartbeat * (HEARTBEAT_MISSES + 1) <= 10  # noticed within 10 s, as configured
+        wait_until(lambda: server.on_loop(lambda: [c.pings for c in server.hub.conns[t.id]]) == [True],
+                   "her page's heartbeat heard")
+        ctx.set_offline(True)
+        wait_until(lambda: server.on_loop(lambda: 0 not in server.hub.connected(t)), "her seat away by the heartbeat")
+        assert server.on_loop(lambda: [c.away for c in server.hub.conns[t.id]]) == [True]  # its socket still open
+        ctx.set_offline(False)  # her network is back: she is heard again
+        wait_until(lambda: server.on_loop(lambda: 0 in server.hub.connected(t)), "her seat back")
+        assert server.on_loop(lambda: 0 not in t.standin)
+    finally:
+        ctx.close()
