@@ -165,3 +165,47 @@ def test_a_phone_that_stops_acting_gets_a_stand_in_keeps_her_seat_and_a_dead_net
         assert server.on_loop(lambda: 0 not in t.standin)
     finally:
         ctx.close()
+
+
+def test_the_host_nudges_pauses_and_skips_in_both_languages(browser: Any, server: Server) -> None:
+    """The host (a laptop, in English) nudges her friend (a phone, in Norwegian), who sees and is
+    told it; pauses the table (both see it, in their languages, and the friend cannot play);
+    resumes; then lets a bot play the friend's turn, and the friend plays her next one herself."""
+    from test_web_evening_browser import LAPTOP, context, join, new_table, play_while
+
+    hctx, fctx = context(browser, server.base, LAPTOP, "en"), context(browser, server.base, PHONE, "nb")
+    try:
+        host, friend = hctx.new_page(), fctx.new_page()
+        invite = new_table(host, server.base, friends=1, bots=1, seed=7, grace=None)
+        join(friend, invite, "Ola")
+        host.click("#btn-start")
+        play_while([host], lambda: dataset(friend).get("myturn") == "1")
+        host.click("#btn-nudge")
+        pw.expect(friend.locator("#nudge")).to_have_text("Anne minner deg på at det er din tur!")
+        pw.expect(host.locator("#nudged")).to_have_text("Ola has been nudged.")
+        pw.expect(host.locator("#btn-nudge")).to_be_disabled()  # once a turn
+
+        host.click("#btn-pause")
+        pw.expect(friend.locator("#paused")).to_contain_text("Spillet står på pause")
+        pw.expect(host.locator("#paused")).to_contain_text("The game is paused")
+        friend.wait_for_function("() => document.body.dataset.paused === '1' && document.body.dataset.myturn === '0'")
+        assert friend.locator(".hand .card.legal").count() == 0
+        t = server.table()
+        assert server.on_loop(lambda: (t.paused, t.timer)) == (True, None)  # no clock at this table
+        host.click("#btn-pause")  # resume
+        friend.wait_for_function("() => document.body.dataset.paused === '0' && document.body.dataset.myturn === '1'")
+
+        seq = int(dataset(friend)["seq"])
+        host.click("#btn-skip")
+        friend.wait_for_function(f"() => +document.body.dataset.seq > {seq}")
+        covers = [e for e in server.events(t.id) if e["type"] == "cover"]
+        assert covers == [{"type": "cover", "game": 1, "seq": seq, "seat": 1, "why": "host"}]
+        play_while([host], lambda: dataset(friend).get("myturn") == "1" or dataset(friend).get("status") != "playing")
+        if dataset(friend).get("status") == "playing":
+            mine = int(dataset(friend)["seq"])
+            act(friend)
+            friend.wait_for_function(f"() => +document.body.dataset.seq > {mine}")
+            assert [e["seat"] for e in server.events(t.id) if e["type"] == "move" and e["seq"] == mine] == [1]
+    finally:
+        hctx.close()
+        fctx.close()
