@@ -328,3 +328,31 @@ def test_the_frame_names_the_clock_for_every_viewer(tmp_path: Path) -> None:
             await hub.close()
 
     asyncio.run(main())
+
+
+def test_reactions_are_from_the_list_shown_to_the_table_and_rate_limited(tmp_path: Path) -> None:
+    from mattis.web.app import REACTION_GAP, REACTIONS
+
+    async def main() -> None:
+        clock = ManualClock()
+        hub = await new_hub(tmp_path, clock)
+        try:
+            table, _ = await table_at(hub, ("host", "friend"), clock=None)
+            host, ola, watcher = seat_conn(hub, table, 0), seat_conn(hub, table, 1, "nb"), seat_conn(hub, table, None)
+            await send(hub, table, ola, type="react", emote=REACTIONS[0])
+            for c in (host, ola, watcher):
+                assert last_state(c)["reaction"] == {"seat": 1, "emote": REACTIONS[0], "n": 1}
+            await send(hub, table, ola, type="react", emote=REACTIONS[1])  # too soon
+            assert last_state(ola)["error"] == "vent litt før du sender en ny reaksjon"
+            assert not frames(host)
+            await send(hub, table, host, type="react", emote="free text")
+            assert last_state(host)["error"] == "unknown reaction"
+            await send(hub, table, watcher, type="react", emote=REACTIONS[0])
+            assert last_state(watcher)["error"] == "spectators cannot play"
+            clock.advance(REACTION_GAP)
+            await send(hub, table, ola, type="react", emote=REACTIONS[1])
+            assert last_state(host)["reaction"] == {"seat": 1, "emote": REACTIONS[1], "n": 2}
+        finally:
+            await hub.close()
+
+    asyncio.run(main())

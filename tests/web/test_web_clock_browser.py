@@ -169,7 +169,8 @@ def test_a_phone_that_stops_acting_gets_a_stand_in_keeps_her_seat_and_a_dead_net
 
 def test_the_host_nudges_pauses_and_skips_in_both_languages(browser: Any, server: Server) -> None:
     """The host (a laptop, in English) nudges her friend (a phone, in Norwegian), who sees and is
-    told it; pauses the table (both see it, in their languages, and the friend cannot play);
+    told it; the friend's quick reaction is shown to the host (a second one at once is refused);
+    the host pauses the table (both see it, in their languages, and the friend cannot play);
     resumes; then lets a bot play the friend's turn, and the friend plays her next one herself."""
     from test_web_evening_browser import LAPTOP, context, join, new_table, play_while
 
@@ -184,6 +185,11 @@ def test_the_host_nudges_pauses_and_skips_in_both_languages(browser: Any, server
         pw.expect(friend.locator("#nudge")).to_have_text("Anne minner deg på at det er din tur!")
         pw.expect(host.locator("#nudged")).to_have_text("Ola has been nudged.")
         pw.expect(host.locator("#btn-nudge")).to_be_disabled()  # once a turn
+
+        friend.click("#react-0")  # a quick reaction, shown to the table
+        pw.expect(host.locator("#reactions")).to_have_text("Ola: 👍")
+        friend.click("#react-1")  # too soon after the last: refused in words
+        pw.expect(friend.locator("#error")).to_have_text("vent litt før du sender en ny reaksjon")
 
         host.click("#btn-pause")
         pw.expect(friend.locator("#paused")).to_contain_text("Spillet står på pause")

@@ -117,6 +117,8 @@ class Conn:
     """Heartbeat looks in a row that found nothing from the page."""
     away: bool = False
     """Not heard for :data:`HEARTBEAT_MISSES` looks: its seat counts as not connected."""
+    reacted: float | None = None
+    """When (the hub's clock) this page last showed a reaction."""
     former: int | None = None
     """The seat this connection had before the host gave it to a bot (given back: it has it again)."""
 
@@ -127,6 +129,10 @@ class Conn:
 
 
 LANGS: Final[tuple[Lang, ...]] = ("nb", "en")
+REACTIONS: Final = ("👍", "😄", "😮", "😬", "👏", "🙈")
+"""The quick reactions a seated player may show the table (no free text)."""
+REACTION_GAP: Final = 3.0
+"""Seconds between two reactions from one page (more often: refused, in words)."""
 PONG: Final = '{"type":"pong"}'
 """The answer to a page's heartbeat (a page that hears nothing for a while knows its network is down)."""
 GRACE_CHOICES: Final = (15, 30, 60, 120, 300, None)
@@ -196,6 +202,8 @@ class Hub:
         self.limits = guard.Limits()  # set by create_app
         self.grace_tasks: dict[str, tuple[tuple[int, int, int], asyncio.Task[None]]] = {}
         self.waits = Waits()
+        self.reactions = 0
+        """Reactions shown so far (numbers them, so a page shows each once)."""
         self.restarts: Counter[str] = Counter()
         """Bot and timer tasks that failed and were restarted, by kind (``bots``, ``timer``, ``heartbeat``)."""
         self.failed_at: dict[str, tuple[int, int, int]] = {}
@@ -785,6 +793,20 @@ class Hub:
             table = self.tables.get(tid)
         return table
 
+    def react(self, table: Table, conn: Conn, emote: object) -> None:
+        """A seated player's quick reaction, shown to everyone at the table (this worker's pages;
+        not logged); one of :data:`REACTIONS`, at most one per :data:`REACTION_GAP` seconds."""
+        if not isinstance(emote, str) or emote not in REACTIONS:
+            raise Refusal("bad_reaction")
+        now = self.waits.now()
+        if conn.reacted is not None and now - conn.reacted < REACTION_GAP:
+            raise Refusal("react_slow")
+        conn.reacted = now
+        self.reactions += 1
+        shown = {"seat": conn.seat, "emote": emote, "n": self.reactions}
+        for c in self.conns.get(table.id, ()):
+            self.reply(table, c, extra={"reaction": shown})
+
     def nudge(self, table: Table, conn: Conn, at: object) -> None:
         """The host nudges the person to act: her pages are told (they show it and beep), the
         host's page is told it went (not logged; once a turn)."""
@@ -828,6 +850,9 @@ class Hub:
                 raise Refusal("spectator")
             if "seat" in msg and msg["seat"] != conn.seat:
                 raise Refusal("other_seat")
+            if kind == "react":
+                self.react(table, conn, msg.get("emote"))
+                return
             async with self.lock(table.id):  # checked against the table as it is when logged
                 token: str | None = None
                 if kind == "move":
@@ -934,7 +959,7 @@ def create_app(db_path: str = "mattis.db", bot_delay: float = 0.8, test_mode: bo
                 "options": house_options(),
                 "choices": CHOICES, "levels": list(LEVELS), "default_level": DEFAULT_LEVEL,
                 "grace": {"default": GRACE_DEFAULT, "choices": list(GRACE_CHOICES)},
-                "clock": {"default": None, "choices": list(CLOCK_CHOICES)},
+                "clock": {"default": None, "choices": list(CLOCK_CHOICES)}, "reactions": list(REACTIONS),
                 "db": describe(hub.db_path)})
         return meta_cache
 

@@ -254,6 +254,7 @@
     if (ws) { ws.onclose = null; ws.close(); }
     if (tableId !== tid) { lastTrickKey = null; held = null; }
     tableId = tid;
+    if (!meta) loadMeta().then(() => { if (view) render(); }).catch(() => { /* no reactions bar: the table works */ });
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
     ws = new WebSocket(proto + "//" + location.host + "/ws/" + tid);
     setConn(unsent ? "web.not_sent_move" : "web.connecting");  // a move not sent stays said until it is
@@ -271,6 +272,12 @@
       if (msg.reinvite) reinvite = { seat: msg.reinvite.seat, link: resumeLink(tid, msg.reinvite.token) };
       if (view && (msg.game !== view.game || msg.seq !== view.seq)) { nudge = null; nudged = null; }
       if (msg.nudge) { nudge = msg.nudge; buzz(); }
+      if (msg.reaction && msg.reaction.n > lastReaction) {
+        const r = msg.reaction;
+        lastReaction = r.n;
+        reactions[r.seat] = r;
+        setTimeout(() => { if (reactions[r.seat] === r) { delete reactions[r.seat]; render(); } }, 4000);
+      }
       if (msg.nudged !== undefined && msg.nudged !== null) nudged = msg.nudged;
       timerEnd = msg.timer && !msg.timer.paused ? Date.now() + msg.timer.left * 1000 : 0;
       heartbeat(msg.heartbeat);
@@ -317,16 +324,24 @@
   // A nudge from the host: seen (a banner), felt (vibration) and heard (a short beep, if the page may play sound).
   function buzz() {
     if (navigator.vibrate) { try { navigator.vibrate([150, 80, 150]); } catch (e) { /* not allowed */ } }
+    tone(880);
+  }
+  function tone(freq) {
     try {
       const A = window.AudioContext || window.webkitAudioContext;
       if (!A) return;
       const ctx = new A(), o = ctx.createOscillator(), g = ctx.createGain();
-      o.frequency.value = 880; g.gain.value = 0.08;
+      o.frequency.value = freq; g.gain.value = 0.08;
       o.connect(g); g.connect(ctx.destination);
       o.start(); o.stop(ctx.currentTime + 0.18);
       o.onended = () => ctx.close();
-    } catch (e) { /* no sound: the banner says it */ }
+    } catch (e) { /* no sound: the page says it in words */ }
   }
+  // Sounds (off unless the player turns them on, kept by the browser): her turn, a trick taken.
+  const soundOn = () => localStorage.getItem("mattis.sound") === "1";
+  // Quick reactions: a few emotes from the server's list, shown by the seat for a few seconds.
+  const reactions = {};  // seat -> { emote, n }
+  let lastReaction = 0;
   // The countdown of the player to act, from the frame's seconds left.
   function timerText() {
     const tm = view && view.timer;
@@ -373,6 +388,7 @@
       heldUntil = Date.now() + pace() * 1000;
       clearTimeout(heldTimer);
       heldTimer = setTimeout(() => { held = null; render(); }, pace() * 1000 + 20);
+      if (soundOn()) tone(440);
     }
     lastTrickKey = key;
   }
@@ -845,6 +861,7 @@
     const myTurn = !!(o && o.to_act === view.you && o.phase !== 3 && view.status === "playing");
     document.title = myTurn ? t("web.title_turn") : t("web.title");
     if (myTurn && !wasMyTurn && navigator.vibrate) { try { navigator.vibrate(200); } catch (e) { /* not allowed */ } }
+    if (myTurn && !wasMyTurn && soundOn()) tone(660);
     wasMyTurn = myTurn;
     const paceSel = h("select", { id: "pace", "aria-label": t("web.pace"), onchange: (e) => { localStorage.setItem("mattis.pace", e.target.value); } },
       [0, 0.8, 1.5, 3].map((v) => h("option", { value: String(v), selected: v === pace(), text: t("web.pace_s", { n: num(v) }) })));
@@ -883,6 +900,13 @@
       parts.push(others);
       parts.push(tableArea(o));
       const tc = turnControls(o); if (tc) parts.push(tc);
+      const shown = Object.values(reactions);
+      if (shown.length) parts.push(h("p", { class: "lastaction", id: "reactions", "aria-live": "polite",
+        text: shown.map((r) => t("web.reacted", { name: name(r.seat), emote: r.emote })).join(" · ") }));
+      if (view.you !== null && meta && meta.reactions) parts.push(h("div", { class: "actions reacts", id: "react-bar", role: "group", "aria-label": t("web.react") },
+        meta.reactions.map((e, k) => h("button", { type: "button", class: "small", id: "react-" + k, text: e, onclick: () => send({ type: "react", emote: e }) })),
+        h("label", { class: "pace", title: t("web.sound_hint") }, h("input", { type: "checkbox", id: "sound", checked: soundOn(),
+          onchange: (e) => { localStorage.setItem("mattis.sound", e.target.checked ? "1" : "0"); } }), " " + t("web.sound"))));
       if (view.status === "ended") parts.push(endedArea());
       else if (o.phase === 3) parts.push(resultArea(o));
       if (view.you !== null) { parts.push(seatBox(view.you)); parts.push(handArea(o)); }
