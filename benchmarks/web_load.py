@@ -62,6 +62,15 @@ import httpx
 import websockets
 
 
+def loadavg() -> str:
+    """The machine's load average (1, 5, 15 minutes), to print beside every figure."""
+    try:
+        with open("/proc/loadavg") as f:
+            return " ".join(f.read().split()[:3])
+    except OSError:
+        return "unknown"
+
+
 class Stats:
     def __init__(self) -> None:
         self.latencies: list[float] = []
@@ -232,6 +241,7 @@ def get_flood_process(base: str, path: str, connections: int, start: float, stop
 
 async def main_async(args: argparse.Namespace, base: str) -> Stats:
     stats = Stats()
+    print(f"load average at the start: {loadavg()}", flush=True)
     tables: list[tuple[str, list[str]]] = []
     async with httpx.AsyncClient(base_url=base, timeout=30) as client:
         for _ in range(args.tables):
@@ -300,6 +310,7 @@ async def main_async(args: argparse.Namespace, base: str) -> Stats:
               f"(mean {statistics.mean(lat) * 1000:.1f})")
     print(f"refusals: {len(stats.errors)} {stats.errors[:3]}")
     print(f"refused sockets (this benchmark's own): {sum(stats.refused.values())} {stats.refused}")
+    print(f"load average at the end: {loadavg()}", flush=True)
     if getter is not None:
         flood_codes = got.get(timeout=60)
         getter.join(30)

@@ -32,6 +32,9 @@ class FakeTable:
 class FakeHub:
     tables: dict[str, FakeTable] = field(default_factory=dict)
 
+    def table(self, tid: str) -> FakeTable | None:
+        return self.tables.get(tid)
+
 
 def finished_record(seed: int) -> str:
     ref = Referee.new(preset("mattis"), 3, seed=seed)

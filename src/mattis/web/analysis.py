@@ -82,8 +82,9 @@ class _Table(Protocol):
 
 
 class _Hub(Protocol):
-    @property
-    def tables(self) -> Mapping[str, _Table]: ...
+    def table(self, tid: str) -> _Table | None:
+        """A table by id (with several workers, read from the log if this worker holds no copy)."""
+        ...
 
 
 _progress: Any = None
@@ -341,7 +342,7 @@ def router(hub: _Hub, analyses: Analyses | None = None) -> APIRouter:
     @api.get("/api/tables/{tid}/games/{game}/analysis")
     async def analysis(tid: str, game: int, seat: int = 0, lang: str = "en") -> JSONResponse:
         words = _lang(lang)
-        t = hub.tables.get(tid)
+        t = hub.table(tid)
         text = t.records.get(game) if t is not None else None
         if t is None or text is None:
             return _refuse(Refusal("no_record"), words, 404)

@@ -211,6 +211,11 @@ class Hub:
         self.locks: dict[str, asyncio.Lock] = {}
         """One per table: a request is checked, logged and applied under it (the log write may
         wait for the database while other tables go on)."""
+        self.gate: guard.Hub | None = None
+        """The guard's per-address limits (set by ``create_app``; shared by the workers on PostgreSQL)."""
+        self.used: dict[str, float] = {}
+        """With several workers: when each table held here was last asked for by a request (a
+        table neither owned here nor with a client here is dropped once idle, :meth:`evict`)."""
 
     # ----------------------------------------------------------- lifecycle
     async def start(self) -> None:
@@ -219,6 +224,8 @@ class Hub:
         if isinstance(self.store, PgStore):
             self.cluster = Cluster(self, self.store, self.db_path, self.limits.lease_seconds)
             await self.cluster.start()
+            if self.gate is not None:  # every worker's clients count against the same limits
+                self.gate.shared = self.cluster.limits
         if self.bot_processes > 0:
             self.pool = self._new_pool()
         self.load()
@@ -233,8 +240,11 @@ class Hub:
         return ProcessPoolExecutor(self.bot_processes, mp_context=multiprocessing.get_context("spawn"))
 
     def load(self) -> None:
-        """Rebuild every table by replaying its events."""
+        """Rebuild every table by replaying its events (with several workers, none: each worker
+        reads a table when it takes its lease or a client asks for it, :meth:`table`)."""
         assert self.store is not None
+        if self.cluster is not None:
+            return
         for tid, events in self.store.tables():
             try:
                 t = Table.from_create(events[0])
@@ -287,6 +297,7 @@ class Hub:
         if not events:
             return
         try:
+            new = table is None
             if table is None:
                 table = Table.from_create(events[0])
                 events = events[1:]
@@ -294,6 +305,8 @@ class Hub:
                 if ev["type"] == "seat":
                     self.drop_seat(table, ev["seat"], ev)
                 table.apply(ev)
+            if new and self.cluster is not None:  # who a bot stands in for, as its owner last said
+                self.cluster.restore_state(table)
         except Exception as e:
             log.error("table %s could not be brought up to date from its log (%s: %s); dropped",
                       tid, type(e).__name__, e)
@@ -312,6 +325,8 @@ class Hub:
     def heard(self, tid: str, n: int | None = None, event: Event | None = None) -> None:
         """Another worker committed event ``n`` of a table (a notification; ``None``: read the
         log to its end): apply it once no request of this worker is being written at that table."""
+        if tid not in self.tables:
+            return  # a table this worker holds no copy of: read from the log when it is needed
         lock = self.locks.get(tid)
         if lock is None or not lock.locked():
             self.refresh(tid, n, event)
@@ -351,6 +366,7 @@ class Hub:
         self.tables.pop(tid, None)
         self.conns.pop(tid, None)
         self.locks.pop(tid, None)
+        self.used.pop(tid, None)
 
     def presence_changed(self, tid: str) -> None:
         """Who is connected at another worker changed: the owner hands seats back and restarts its timers."""
@@ -788,9 +804,13 @@ class Hub:
     def table(self, tid: str) -> Table | None:
         """A table by id (with several workers, one just made at another worker is read from the log)."""
         table = self.tables.get(tid)
-        if table is None and self.cluster is not None and len(tid) < 40:
+        if self.cluster is None:
+            return table
+        if table is None and len(tid) < 40:
             self.refresh(tid)
             table = self.tables.get(tid)
+        if table is not None:
+            self.used[tid] = asyncio.get_running_loop().time()
         return table
 
     def react(self, table: Table, conn: Conn, emote: object) -> None:
@@ -817,6 +837,31 @@ class Hub:
             if c.seat == seat:
                 self.reply(table, c, extra={"nudge": {"by": by}})
         self.reply(table, conn, extra={"nudged": seat})
+
+    def evict(self) -> list[str]:
+        """With several workers: drop the copies of tables this worker neither owns nor has a
+        client at, once no request has asked for them for a lease (they are read from the log
+        again when needed); the tables dropped."""
+        if self.cluster is None:
+            return []
+        now = asyncio.get_running_loop().time()
+        idle = [tid for tid in self.tables
+                if not self.cluster.owns(tid) and not self.conns.get(tid)
+                and now - self.used.get(tid, 0.0) > self.limits.lease_seconds
+                and not (tid in self.locks and self.locks[tid].locked())]
+        for tid in idle:
+            self.tables.pop(tid, None)
+            self.conns.pop(tid, None)
+            self.locks.pop(tid, None)
+            self.used.pop(tid, None)
+            self.failed_at.pop(tid, None)
+        return idle
+
+    async def count_tables(self) -> int:
+        """Tables the server holds (with several workers, in the log: each worker holds only some)."""
+        if isinstance(self.store, PgStore):
+            return await asyncio.to_thread(self.store.tables_held)
+        return len(self.tables)
 
     async def handle(self, table: Table, conn: Conn, text: str, again: bool = False) -> None:
         """One request from a connection; refusals go back to that connection only.  If another
@@ -927,7 +972,8 @@ def create_app(db_path: str = "mattis.db", bot_delay: float = 0.8, test_mode: bo
     app = FastAPI(lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     app.state.hub = hub
     app.state.analyses = analyses  # the reviews' queue and cache (tests set its budget)
-    app.add_middleware(guard.Guard, hub=guard.Hub(hub.limits), hosts=hub.hosts, words=guard.words)
+    hub.gate = guard.Hub(hub.limits)
+    app.add_middleware(guard.Guard, hub=hub.gate, hosts=hub.hosts, words=guard.words)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.include_router(analysis.router(hub, analyses))  # "Analyse": reviews of finished games (web/analysis.py)
 
@@ -1015,7 +1061,7 @@ def create_app(db_path: str = "mattis.db", bot_delay: float = 0.8, test_mode: bo
             ev, token = Table.create_event(data.get("preset", "mattis"), data.get("overrides"), data.get("players"),
                                            data.get("seats"), data.get("name"), seed,
                                            data.get("grace", GRACE_DEFAULT), data.get("clock"))
-            if len(hub.tables) >= hub.limits.max_tables:  # full: the hourly sweep may make room
+            if await hub.count_tables() >= hub.limits.max_tables:  # full: the hourly sweep may make room
                 return JSONResponse({"error": Refusal("server_full").text(_lang(lang))}, status_code=503,
                                     headers={"Retry-After": str(FULL_RETRY_AFTER)})
             t = await hub.create(ev)

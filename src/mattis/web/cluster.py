@@ -1,12 +1,15 @@
 """Several web workers on one PostgreSQL database (``mattis serve --db postgresql://... --workers N``).
 
-Every worker keeps every table in memory, rebuilt from the one event log and kept
-current from it; the workers talk only through PostgreSQL's LISTEN/NOTIFY on one
-channel (:data:`mattis.web.pgstore.CHANNEL`), with small JSON messages:
+A worker keeps in memory only the tables it needs (*lazy copies*): those it owns (see
+below) and those its clients sit at or ask for, each rebuilt from the one event log when
+first needed and kept current from it; a copy neither owned nor used here for a lease is
+dropped (:meth:`mattis.web.app.Hub.evict`).  The workers talk only through PostgreSQL's
+LISTEN/NOTIFY on one channel (:data:`mattis.web.pgstore.CHANNEL`), with small JSON
+messages:
 
 ``ev`` (table, number, and the event when it fits in a notification)
     an event was committed (sent by the append itself, in the same statement, so it
-    arrives only once the event can be read).  Each worker applies it (reading the log
+    arrives only once the event can be read).  Each worker holding the table applies it (reading the log
     instead when the event did not fit, or when it has missed one before it), and
     sends *its own* clients their frames, each built from that seat's observation
     (:func:`mattis.web.view.frame`): frames never travel between workers, only events
@@ -15,7 +18,8 @@ channel (:data:`mattis.web.pgstore.CHANNEL`), with small JSON messages:
     the seats connected to that worker at that table (a seat is online if it is
     connected to any worker that is alive).
 ``st`` (table, stood-in seats, host away)
-    the owner's connection state of a table (who a bot plays for, :meth:`Table.stand_in`).
+    the owner's connection state of a table (who a bot plays for, :meth:`Table.stand_in`);
+    every worker keeps the last one of each table, for a copy it reads later.
 ``hb`` (worker)
     a heartbeat, every third of a lease; a worker not heard from for a lease is gone,
     and its clients' presence with it.
@@ -49,7 +53,7 @@ import secrets
 import time
 from typing import TYPE_CHECKING, Any
 
-from .pgstore import CHANNEL, PgStore
+from .pgstore import CHANNEL, PgLimits, PgStore
 from .store import StoreError
 
 if TYPE_CHECKING:
@@ -80,6 +84,10 @@ class Cluster:
         self.flusher: asyncio.Task[None] | None = None
         self.listener: Any = None
         self.ready = asyncio.Event()
+        self.states: dict[str, tuple[frozenset[int], bool]] = {}
+        """table -> (stood-in seats, host away), as its owner last said (for copies read later)."""
+        self.limits = PgLimits(store, self.me, ttl)
+        """The per-address limits of all workers together (the guard's :attr:`~mattis.web.guard.Hub.shared`)."""
 
     # ----------------------------------------------------------- lifecycle
     async def start(self) -> None:
@@ -97,6 +105,7 @@ class Cluster:
     async def stop(self) -> None:
         for task in self.tasks:
             task.cancel()
+        self.limits.release()
         self.store.release(self.me)  # the others take these tables at their next tick
         with contextlib.suppress(StoreError):
             self.store.notify_many([*self.outbox, {"k": "bye", "w": self.me}])
@@ -161,6 +170,8 @@ class Cluster:
         for w, when in list(self.heard.items()):
             if now - when > self.ttl:
                 self.forget_worker(w)
+        self.limits.renew()
+        self.hub.evict()
 
     def forget_worker(self, w: str) -> None:
         self.heard.pop(w, None)
@@ -195,6 +206,7 @@ class Cluster:
             self.presence.setdefault(w, {})[m["t"]] = frozenset(m["s"])
             self.hub.presence_changed(m["t"])
         elif kind == "st":
+            self.states[m["t"]] = (frozenset(m["s"]), bool(m["a"]))
             table = self.hub.tables.get(m["t"])
             if table is not None and not self.owns(table.id):
                 table.standin = set(m["s"])
@@ -210,7 +222,15 @@ class Cluster:
         elif kind == "bye":
             self.forget_worker(w)
         elif kind == "del":
+            self.states.pop(m["t"], None)
             self.hub.forget(m["t"])
+
+    def restore_state(self, table: Table) -> None:
+        """A copy just read from the log: who a bot stands in for, as its owner last said."""
+        state = self.states.get(table.id)
+        if state is not None and not self.owns(table.id):
+            table.standin = set(state[0])
+            table.host_away = state[1]
 
     def remote_seats(self, tid: str) -> set[int]:
         """Seats connected to the other live workers at a table."""
@@ -235,6 +255,7 @@ class Cluster:
 
     def deleted(self, tid: str) -> None:
         self.owned.discard(tid)
+        self.states.pop(tid, None)
         self.sent_presence.pop(tid, None)
         self.sent_state.pop(tid, None)
         self.send({"k": "del", "w": self.me, "t": tid})

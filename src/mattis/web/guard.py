@@ -33,7 +33,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, Protocol
 from urllib.parse import urlsplit
 
 log = logging.getLogger("mattis.web")
@@ -242,12 +242,39 @@ class Pace:
         return min(max(own, self.address.take(now)), self.limits.max_wait)
 
 
+class Shared(Protocol):
+    """Per-address buckets and WebSocket counts kept where every worker sees them (with a
+    PostgreSQL store: :class:`mattis.web.pgstore.PgLimits`).  Its calls block (a database
+    round trip): the guard makes them in a thread."""
+
+    def take(self, key: str, rate: float, burst: float, cost: float, most_wait: float) -> tuple[bool, float]:
+        """Take ``cost`` tokens from the bucket ``key`` (``rate`` a second, at most ``burst``)
+        unless the debt would take longer than ``most_wait`` seconds to wait off:
+        ``(taken, wait)``, the wait (0 if none) whether taken or not (then it is ``Retry-After``)."""
+        ...
+
+    def open_socket(self, address: str, cap: int) -> bool:
+        """Count one more WebSocket of ``address`` unless all the workers together hold ``cap``."""
+        ...
+
+    def close_socket(self, address: str) -> None:
+        """One WebSocket of ``address`` counted by :meth:`open_socket` closed."""
+        ...
+
+
 class Hub:
-    """The guard's shared state: the address buckets and the open WebSockets per address."""
+    """The guard's shared state: the address buckets and the open WebSockets per address.
+    With :attr:`shared` set (several workers on PostgreSQL), the buckets of every request
+    (its cost class and table creation) and the count of WebSockets per address are
+    those of all workers together; the local ones serve only if the database cannot be
+    reached (said once in the log)."""
 
     def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic) -> None:
         self.limits = limits
         self.clock = clock
+        self.shared: Shared | None = None
+        """Set by the server when it runs on PostgreSQL (:class:`mattis.web.pgstore.PgLimits`)."""
+        self.shared_failed = False
         self.messages = Buckets(limits.address_rate, limits.address_burst, limits.max_addresses, clock)
         self.api = Buckets(limits.api_rate, limits.api_burst, limits.max_addresses, clock)
         self.gets = {"get": Buckets(limits.get_rate, limits.get_burst, limits.max_addresses, clock),
@@ -284,6 +311,77 @@ class Hub:
                 self.refused["create"] = self.refused.get("create", 0) + 1
                 return made, "web.refused.too_many_tables"
         return wait, ""
+
+    async def check(self, address: str, method: str, path: str) -> tuple[float, str]:
+        """:meth:`admit` against the buckets of all workers (:attr:`shared`), or this
+        worker's own when there is none or it cannot be reached."""
+        if self.shared is None:
+            return self.admit(address, method, path)
+        try:
+            wait, key, kind = await asyncio.to_thread(self._admit_shared, self.shared, address, method, path)
+        except Exception as e:
+            self._shared_down(e)
+            return self.admit(address, method, path)
+        self.shared_failed = False
+        if key:
+            self.refused[kind] = self.refused.get(kind, 0) + 1
+        return wait, key
+
+    def _shared_down(self, e: Exception) -> None:
+        if not self.shared_failed:
+            log.error("the per-address limits shared by the workers cannot be read (%s: %s); "
+                      "this worker's own serve until they can", type(e).__name__, e)
+        self.shared_failed = True
+
+    def _admit_shared(self, shared: Shared, address: str, method: str, path: str) -> tuple[float, str, str]:
+        """:meth:`admit`'s decision on the shared buckets (in a thread): ``(wait, key, kind)``."""
+        kind = cost_class(method, path)
+        b = self.gets[kind]
+        taken, wait = shared.take(f"{kind} {address}", b.rate, b.burst, 1.0,
+                                  self.limits.get_wait if kind != "api" else 0.0)
+        if not taken:
+            return wait, "web.refused.slow_down", kind
+        if method == "POST" and path == "/api/tables":
+            c = self.creates
+            made, later = shared.take(f"create {address}", c.rate, c.burst, 1.0, 0.0)
+            if not made:
+                shared.take(f"{kind} {address}", b.rate, b.burst, -1.0, math.inf)  # the refund
+                return later, "web.refused.too_many_tables", "create"
+        return wait, "", kind
+
+    async def open_socket(self, address: str) -> bool:
+        """Whether ``address`` may open one more WebSocket (counted here, and at :attr:`shared`)."""
+        cap = self.limits.max_sockets_per_address
+        if self.shared is not None:
+            try:
+                ok = await asyncio.to_thread(self.shared.open_socket, address, cap)
+            except Exception as e:
+                self._shared_down(e)
+            else:
+                self.shared_failed = False
+                if not ok:
+                    return False
+                self.sockets[address] = self.sockets.get(address, 0) + 1
+                return True
+        if self.sockets.get(address, 0) >= cap:
+            return False
+        self.sockets[address] = self.sockets.get(address, 0) + 1
+        return True
+
+    def close_socket(self, address: str) -> None:
+        left = self.sockets.get(address, 0) - 1
+        if left > 0:
+            self.sockets[address] = left
+        else:
+            self.sockets.pop(address, None)
+        if self.shared is not None:  # in a thread, not awaited: a closing socket waits for nothing
+            asyncio.get_running_loop().run_in_executor(None, self._close_shared, self.shared, address)
+
+    def _close_shared(self, shared: Shared, address: str) -> None:
+        try:
+            shared.close_socket(address)
+        except Exception as e:
+            self._shared_down(e)
 
 
 # ------------------------------------------------------------------- input
@@ -488,7 +586,7 @@ class Guard:
             return
         method = scope.get("method", "GET")
         path = str(scope.get("path", ""))
-        wait, key = self.hub.admit(address, method, path)
+        wait, key = await self.hub.check(address, method, path)
         if key:
             if method in ("GET", "HEAD"):  # a flooder's connection waits before its refusal, too
                 await asyncio.sleep(self.hub.limits.get_wait)
@@ -530,21 +628,15 @@ class Guard:
                 await self.answer(send, scope, r.status, r.key)
 
     async def websocket(self, scope: Scope, receive: Receive, send: Send, address: str, name: str) -> None:
-        limits = self.hub.limits
         if not self.hosts.allowed(name) or not origin_ok(scope, self.hosts) \
-                or self.hub.sockets.get(address, 0) >= limits.max_sockets_per_address:
+                or not await self.hub.open_socket(address):
             await send({"type": "websocket.close", "code": CLOSE_POLICY})  # before accept: HTTP 403
             return
-        self.hub.sockets[address] = self.hub.sockets.get(address, 0) + 1
         scope[PACE] = self.hub.pace(address)
         try:
             await self.app(scope, receive, send)
         finally:
-            left = self.hub.sockets[address] - 1
-            if left:
-                self.hub.sockets[address] = left
-            else:
-                del self.hub.sockets[address]
+            self.hub.close_socket(address)
 
 
 async def receive_text(ws: Any, pace: Pace | None, max_message: int) -> str | None:

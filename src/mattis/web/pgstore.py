@@ -52,7 +52,55 @@ CREATE TABLE IF NOT EXISTS leases (
     owner TEXT NOT NULL,
     expires TIMESTAMPTZ NOT NULL
 );
+CREATE TABLE IF NOT EXISTS buckets (
+    key TEXT PRIMARY KEY,
+    level DOUBLE PRECISION NOT NULL,
+    at DOUBLE PRECISION NOT NULL,
+    full_at DOUBLE PRECISION NOT NULL
+);
+CREATE TABLE IF NOT EXISTS sockets (
+    address TEXT NOT NULL,
+    worker TEXT NOT NULL,
+    n INTEGER NOT NULL,
+    expires TIMESTAMPTZ NOT NULL,
+    PRIMARY KEY (address, worker)
+);
 """
+
+FUNCTIONS: Final = ("""
+CREATE OR REPLACE FUNCTION mattis_take(k TEXT, rate DOUBLE PRECISION, burst DOUBLE PRECISION,
+    cost DOUBLE PRECISION, most DOUBLE PRECISION, OUT taken BOOLEAN, OUT wait DOUBLE PRECISION) AS $$
+DECLARE
+    t DOUBLE PRECISION := extract(epoch FROM clock_timestamp());
+    lvl DOUBLE PRECISION;
+    was DOUBLE PRECISION;
+BEGIN
+    INSERT INTO buckets (key, level, at, full_at) VALUES (k, burst, t, t)
+        ON CONFLICT (key) DO UPDATE SET key = EXCLUDED.key RETURNING level, at INTO lvl, was;
+    lvl := least(burst, lvl + greatest(0, t - was) * rate);
+    lvl := lvl - cost;
+    wait := CASE WHEN lvl >= 0 THEN 0 ELSE -lvl / rate END;
+    taken := wait <= most;
+    IF NOT taken THEN
+        lvl := lvl + cost;
+    END IF;
+    UPDATE buckets SET level = lvl, at = t, full_at = t + greatest(0, burst - lvl) / rate WHERE key = k;
+END $$ LANGUAGE plpgsql
+""", """
+CREATE OR REPLACE FUNCTION mattis_socket(a TEXT, w TEXT, cap INTEGER, ttl DOUBLE PRECISION) RETURNS BOOLEAN AS $$
+BEGIN
+    PERFORM pg_advisory_xact_lock(hashtext('mattis_socket ' || a));
+    IF (SELECT coalesce(sum(n), 0) FROM sockets WHERE address = a AND expires >= now()) >= cap THEN
+        RETURN false;
+    END IF;
+    INSERT INTO sockets (address, worker, n, expires) VALUES (a, w, 1, now() + make_interval(secs => ttl))
+        ON CONFLICT (address, worker) DO UPDATE SET n = sockets.n + 1, expires = EXCLUDED.expires;
+    RETURN true;
+END $$ LANGUAGE plpgsql
+""")
+"""The shared per-address limits' two operations, each one statement (so one round trip):
+a token bucket taken atomically (the database's clock, so workers on several machines
+agree), and a WebSocket counted unless all workers together hold the cap."""
 
 
 def safe_url(url: str) -> str:
@@ -89,6 +137,8 @@ class PgStore:
                 for statement in SCHEMA.split(";"):
                     if statement.strip():
                         self.db.execute(statement)
+                for function in FUNCTIONS:
+                    self.db.execute(function)
         except psycopg.Error as e:
             raise StoreError(f"cannot open database {safe_url(url)}: {str(e).strip()}") from None
         self.local = threading.local()
@@ -200,6 +250,14 @@ class PgStore:
                               (table_id,)).fetchone()
         return None if row is None else str(row[0])
 
+    def tables_held(self) -> int:
+        """How many tables the log holds (one lease row each), for the ``max_tables`` cap."""
+        try:
+            row = self.db.execute("SELECT count(*) FROM leases").fetchone()
+        except self.errors as e:
+            raise StoreError(f"cannot read the event log: {str(e).strip()}") from None
+        return int(row[0])
+
     def notify_many(self, messages: list[dict[str, Any]]) -> None:
         """Send messages to every worker, in order, in one statement (each at most 8000 bytes,
         PostgreSQL's limit)."""
@@ -211,6 +269,60 @@ class PgStore:
                                    "ORDER BY i", (CHANNEL, texts))
         except self.errors as e:
             raise StoreError(f"cannot reach the database: {str(e).strip()}") from None
+
+
+# ------------------------------------------------------ limits shared by the workers
+class PgLimits:
+    """The per-address limits of every worker together (:class:`mattis.web.guard.Shared`):
+    token buckets (``buckets``: one row per address and kind, deleted once full again, so
+    a forgotten address costs nothing) and the WebSockets each worker holds per address
+    (``sockets``: counted only while that worker renews them, every third of a lease, so a
+    killed worker's sockets stop counting when its leases run out)."""
+
+    def __init__(self, store: PgStore, worker: str, ttl: float) -> None:
+        self.store = store
+        self.worker = worker
+        self.ttl = ttl
+
+    def take(self, key: str, rate: float, burst: float, cost: float, most_wait: float) -> tuple[bool, float]:
+        try:
+            row = self.store._writer().execute("SELECT taken, wait FROM mattis_take(%s, %s, %s, %s, %s)",
+                                               (key, rate, burst, cost, most_wait)).fetchone()
+        except self.store.errors as e:
+            raise StoreError(f"cannot reach the database: {str(e).strip()}") from None
+        return bool(row[0]), float(row[1])
+
+    def open_socket(self, address: str, cap: int) -> bool:
+        try:
+            row = self.store._writer().execute("SELECT mattis_socket(%s, %s, %s, %s)",
+                                               (address, self.worker, cap, self.ttl)).fetchone()
+        except self.store.errors as e:
+            raise StoreError(f"cannot reach the database: {str(e).strip()}") from None
+        return bool(row[0])
+
+    def close_socket(self, address: str) -> None:
+        db = self.store._writer()
+        try:
+            gone = db.execute("DELETE FROM sockets WHERE address = %s AND worker = %s AND n <= 1",
+                              (address, self.worker)).rowcount
+            if not gone:
+                db.execute("UPDATE sockets SET n = n - 1 WHERE address = %s AND worker = %s",
+                           (address, self.worker))
+        except self.store.errors as e:
+            raise StoreError(f"cannot reach the database: {str(e).strip()}") from None
+
+    def renew(self) -> None:
+        """This worker's sockets still count (with its leases); full buckets are forgotten."""
+        db = self.store.db
+        db.execute("UPDATE sockets SET expires = now() + make_interval(secs => %s) WHERE worker = %s",
+                   (self.ttl, self.worker))
+        db.execute("DELETE FROM sockets WHERE expires < now() - interval '1 minute'")
+        db.execute("DELETE FROM buckets WHERE full_at < extract(epoch FROM clock_timestamp())")
+
+    def release(self) -> None:
+        """This worker stops: its sockets no longer count."""
+        with contextlib.suppress(Exception):
+            self.store.db.execute("DELETE FROM sockets WHERE worker = %s", (self.worker,))
 
 
 # ------------------------------------------------------------ a throwaway server

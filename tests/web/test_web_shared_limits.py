@@ -1,0 +1,215 @@
+"""The per-address limits of several workers on one PostgreSQL database are those of all
+of them together: one address gets each documented limit once in total, whichever worker
+its requests and sockets land on (table creation, a GET cost class, WebSockets).
+
+Two real ``mattis serve`` workers on their own ports share a throwaway PostgreSQL (the
+separate-ports layout behind a proxy; ``--workers 2`` on one port shares the same way,
+but there the kernel picks the worker), and every request alternates between them, so a
+worker-local limit would let twice as much through.  Each bucket's rate is set so low
+that no token comes back during the test: the counts do not depend on how fast the
+machine is.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from web_helpers import wait_up
+from websockets.exceptions import InvalidStatus
+from websockets.sync.client import ClientConnection, connect
+from websockets.typing import Origin
+
+from mattis.web.guard import TEST_SERVER, Limits
+from mattis.web.pgstore import PgLimits, PgStore, bindir, temporary_server
+from tiers import HUNG, wait_until
+
+pytest.importorskip("psycopg", reason="the PostgreSQL tests need psycopg (the 'pg' extra)")
+if bindir() is None:
+    pytest.skip("no PostgreSQL server binaries (initdb, postgres); apt-get install postgresql",
+                allow_module_level=True)
+
+CREATE_BURST = 3
+HEAVY_BURST = 5
+SOCKETS = 4
+SLOW = "0.00001"  # tokens a second: none comes back while the test runs
+
+
+@pytest.fixture(scope="module")
+def pg() -> Iterator[str]:
+    with temporary_server() as url:
+        yield url
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def start_worker(url: str, port: int, log: Path) -> subprocess.Popen[bytes]:
+    limits = {"create_burst": CREATE_BURST, "create_rate": SLOW, "heavy_burst": HEAVY_BURST, "heavy_rate": SLOW,
+              "get_wait": "0.01", "max_sockets_per_address": SOCKETS, "lease_seconds": "1.5"}
+    cmd = [sys.executable, "-m", "mattis.cli.main", "serve", "--host", "127.0.0.1", "--port", str(port),
+           "--db", url, "--bot-delay", "0", "--bot-processes", "0"]
+    for name, value in limits.items():
+        cmd += ["--limit", f"{name}={value}"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=open(log, "ab"))  # noqa: SIM115
+    wait_up(proc, f"http://127.0.0.1:{port}", log)
+    return proc
+
+
+@pytest.fixture(scope="module")
+def workers(pg: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[str]]:
+    folder = tmp_path_factory.mktemp("workers")
+    ports = [free_port(), free_port()]
+    procs = [start_worker(pg, p, folder / f"w{i}.log") for i, p in enumerate(ports)]
+    try:
+        yield [f"http://127.0.0.1:{p}" for p in ports]
+    finally:
+        for p in procs:
+            p.terminate()
+        for p in procs:
+            try:
+                p.wait(timeout=HUNG)
+            except subprocess.TimeoutExpired:
+                p.kill()
+        for i in range(2):
+            text = (folder / f"w{i}.log").read_text()
+            assert "Traceback" not in text, text
+
+
+def test_table_creation_is_limited_per_address_across_the_workers(workers: list[str]) -> None:
+    made = []
+    for i in range(2 * CREATE_BURST + 2):
+        r = httpx.post(workers[i % 2] + "/api/tables", json={"preset": "mattis", "players": 3, "name": "Ola"},
+                       timeout=HUNG)
+        assert r.status_code in (200, 429), r.text
+        if r.status_code == 429:
+            assert "too many new tables" in r.json()["error"] and int(r.headers["retry-after"]) > 0
+        made.append(r.status_code == 200)
+    assert made.count(True) == CREATE_BURST  # not CREATE_BURST on each worker
+    assert made[:CREATE_BURST] == [True] * CREATE_BURST
+
+
+def test_a_get_cost_class_is_limited_per_address_across_the_workers(workers: list[str]) -> None:
+    codes = [httpx.get(workers[i % 2] + f"/api/tables/nosuch/games/{i}/record", timeout=HUNG).status_code
+             for i in range(2 * HEAVY_BURST + 2)]
+    assert codes.count(404) == HEAVY_BURST and codes.count(429) == HEAVY_BURST + 2, codes  # the app answers 404
+    assert codes[:HEAVY_BURST] == [404] * HEAVY_BURST
+
+
+def spectate(base: str, tid: str) -> ClientConnection:
+    ws = connect(base.replace("http://", "ws://") + f"/ws/{tid}", origin=Origin(base), open_timeout=HUNG)
+    ws.send(json.dumps({"type": "hello"}))
+    assert json.loads(ws.recv(timeout=HUNG))["table"] == tid  # in, and sent the table
+    return ws
+
+
+def refused(base: str, tid: str) -> bool:
+    try:
+        spectate(base, tid).close()
+    except InvalidStatus as e:
+        assert e.response.status_code == 403
+        return True
+    return False
+
+
+def test_websockets_are_counted_per_address_across_the_workers(pg: str, workers: list[str]) -> None:
+    store = PgStore(pg)
+    try:
+        tid = next(t for t, _ in store.tables())  # a table made by the first test
+    finally:
+        store.close()
+    with contextlib.ExitStack() as stack:
+        held = []
+        for i in range(SOCKETS):
+            ws = spectate(workers[i % 2], tid)
+            stack.callback(ws.close)
+            held.append(ws)
+        assert refused(workers[0], tid) and refused(workers[1], tid)  # SOCKETS in all, not on each
+        held[1].close()  # one of the second worker's closes: a socket is free again, at either worker
+        wait_until(lambda: not refused(workers[0], tid), "the closed socket no longer counted")
+
+
+def test_the_shared_bucket_takes_refunds_and_refuses_as_the_local_one(pg: str) -> None:
+    store = PgStore(pg)
+    try:
+        shared = PgLimits(store, "w", 30)
+        rate, burst = 1e-5, 2.0
+        assert shared.take("t 10.0.0.9", rate, burst, 1, 0) == (True, 0.0)
+        assert shared.take("t 10.0.0.9", rate, burst, 1, 0) == (True, 0.0)
+        taken, wait = shared.take("t 10.0.0.9", rate, burst, 1, 0)
+        assert not taken and wait == pytest.approx(1 / rate, rel=0.01)  # Retry-After: a token's time
+        shared.take("t 10.0.0.9", rate, burst, -1, float("inf"))  # a refund
+        assert shared.take("t 10.0.0.9", rate, burst, 1, 0)[0]
+        assert shared.take("t 10.0.0.8", rate, burst, 1, 0)[0]  # another address has its own
+        assert shared.open_socket("10.0.0.9", 1) and not shared.open_socket("10.0.0.9", 1)
+        shared.close_socket("10.0.0.9")
+        assert shared.open_socket("10.0.0.9", 1)
+        other = PgLimits(store, "gone", 0.001)  # a worker that stopped renewing: its sockets stop counting
+        assert other.open_socket("10.0.0.7", 1)
+        wait_until(lambda: shared.open_socket("10.0.0.7", 1), "the gone worker's socket expired")
+        shared.release()
+        assert shared.open_socket("10.0.0.9", 1)
+    finally:
+        store.close()
+
+
+def test_the_defaults_tested_here_are_the_documented_ones() -> None:
+    doc = (Path(__file__).parents[2] / "docs" / "web.md").read_text()
+    for name in ("create_burst", "heavy_burst", "max_sockets_per_address"):
+        assert f"`{name}`: {getattr(Limits(), name):g}" in doc
+
+
+# ------------------------------------------------------------------ lazy copies
+def test_a_worker_holds_only_the_tables_it_owns_or_its_clients_use(pg: str) -> None:
+    """Two workers in this process (two apps on one database): the tables made at the first
+    are not copied to the second until a client of the second sits at one; the second then
+    follows that table's moves, and drops its copy once nobody of its own uses it."""
+    from starlette.testclient import TestClient
+    from web_helpers import ORIGIN
+
+    from mattis.web.app import create_app
+
+    limits = Limits(**{**TEST_SERVER, "lease_seconds": 0.5})
+    one, two = (create_app(pg, bot_delay=0, test_mode=True, limits=limits) for _ in range(2))
+    with TestClient(one) as a, TestClient(two) as b:
+        hub_a, hub_b = one.state.hub, two.state.hub
+        made = [a.post("/api/tables", json={"preset": "mattis", "players": 2, "name": "Kari", "seed": i,
+                                           "seats": [{"kind": "human"}, {"kind": "bot"}]}).json()
+                for i in range(3)]
+        tids = {m["table"] for m in made}
+        assert tids <= set(hub_a.tables)  # made there: owned and held there
+        assert not tids & set(hub_b.tables)  # nothing copied to the other worker
+        tid, token = made[0]["table"], made[0]["token"]
+        with b.websocket_connect(f"/ws/{tid}", headers=dict(ORIGIN)) as host:  # the host sits at the second worker
+            host.send_json({"type": "hello", "token": token})
+            assert host.receive_json()["table"] == tid
+            assert tid in hub_b.tables and not (tids - {tid}) & set(hub_b.tables)
+            host.send_json({"type": "start"})
+            bot_moved = False
+            while not bot_moved:  # the bot plays at its owner (the first worker); the second's copy follows
+                f = host.receive_json()
+                obs = f.get("obs") or {}
+                bot_moved = any(e["seat"] == 1 for e in obs.get("log", ()))
+                if f["status"] == "playing" and obs.get("legal") and obs.get("to_act") == 0:
+                    host.send_json({"type": "move", "game": f["game"], "seq": f["seq"], "move": obs["legal"][0]})
+            assert not (tids - {tid}) & set(hub_b.tables)
+        portal = b.portal
+        assert portal is not None
+        wait_until(lambda: tid not in portal.call(_evict, hub_b), "the unused copy dropped")
+        assert tids <= set(hub_a.tables)  # the owner keeps its tables
+
+
+async def _evict(hub: object) -> set[str]:
+    hub.evict()  # type: ignore[attr-defined]
+    return set(hub.tables)  # type: ignore[attr-defined]
