@@ -333,20 +333,55 @@ async def main_async(args: argparse.Namespace, base: str) -> Stats:
     if flooder is not None:
         flooder.join(30)
     stats.row = {"held": len(held), "moves/s": stats.moves / elapsed, "p50": p(0.5) if stats.latencies else None,
-                 "p99": p(0.99) if stats.latencies else None, "failed": len(failed)}
+                 "p99": p(0.99) if stats.latencies else None, "failed": len(failed),
+                 "refused": sum(stats.refused.values()), "load": loadavg()}
     if stats.latencies:
         print(f"ROW think={args.think} spectators={args.spectators} flood={args.flood} "
-              f"moves/s={stats.moves / elapsed:.0f} p50={p(0.5):.1f} p99={p(0.99):.1f} held={len(held)}", flush=True)
+              f"moves/s={stats.moves / elapsed:.0f} p50={p(0.5):.1f} p99={p(0.99):.1f} held={len(held)} "
+              f"refused_sockets={stats.row['refused']} load={stats.row['load']}", flush=True)
     return stats
 
 
-def start_server(args: argparse.Namespace, db: str, workers: int) -> tuple[subprocess.Popen[bytes], str]:
-    """``mattis serve`` on a free port of 127.0.0.1 with ``workers`` workers on ``db``."""
+def tree_rss(pid: int) -> dict[int, float]:
+    """The resident memory (MiB) of process ``pid`` and of every process under it."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    parent = int(f.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(parent, []).append(int(entry))
+    out: dict[int, float] = {}
+    todo = [pid]
+    while todo:
+        p = todo.pop()
+        try:
+            with open(f"/proc/{p}/status") as f:
+                kib = next(int(line.split()[1]) for line in f if line.startswith("VmRSS:"))
+            out[p] = kib / 1024
+        except (OSError, StopIteration):
+            pass
+        todo += children.get(p, [])
+    return out
+
+
+def workers_rss(proc: subprocess.Popen[bytes], workers: int) -> list[float]:
+    """The resident memory (MiB) of each worker of the server ``proc`` (the largest ``workers``
+    processes of its tree: the supervisor and the helper processes are small)."""
+    return sorted(tree_rss(proc.pid).values(), reverse=True)[:workers]
+
+
+def start_server(args: argparse.Namespace, db: str, workers: int,
+                 port: int | None = None) -> tuple[subprocess.Popen[bytes], str]:
+    """``mattis serve`` on a free port of 127.0.0.1 (or ``port``) with ``workers`` workers on ``db``."""
     import socket
 
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    if port is None:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
     env = dict(os.environ)
     if args.server_src:
         env["PYTHONPATH"] = args.server_src
@@ -386,10 +421,33 @@ def run_one(args: argparse.Namespace, db: str, workers: int) -> Stats:
         db += f"?options=-c%20synchronous_commit%3D{args.pg_commit}"
     proc, base = start_server(args, db, workers)
     try:
-        return asyncio.run(main_async(args, base))
+        stats = asyncio.run(main_async(args, base))
+        stats.row["rss"] = workers_rss(proc, workers)
+        print(f"the workers' resident memory at the end: {', '.join(f'{m:.0f} MiB' for m in stats.row['rss'])}",
+              flush=True)
+        if workers > 1 and not args.no_join:
+            stats.row["join"] = join_worker(args, db)
+        return stats
     finally:
         proc.terminate()
         proc.wait()
+
+
+def join_worker(args: argparse.Namespace, db: str) -> tuple[float, float]:
+    """One more worker joins the running ones on the same database (on a port of its own, as
+    behind a proxy): the seconds until it answers, and its resident memory (MiB) once it has
+    taken its first leases (a lease's time later); no client of the run sits at its tables."""
+    t0 = time.monotonic()
+    proc, base = start_server(args, db, 1)
+    try:
+        up = time.monotonic() - t0
+        time.sleep(6)
+        rss = workers_rss(proc, 1)[0]
+    finally:
+        proc.terminate()
+        proc.wait()
+    print(f"a worker joining the running ones: answered after {up:.1f} s, {rss:.0f} MiB resident", flush=True)
+    return up, rss
 
 
 def compare(args: argparse.Namespace) -> None:
@@ -410,15 +468,21 @@ def compare(args: argparse.Namespace) -> None:
         return "—" if v is None else f"{v:,.1f} ms"
 
     def cell(r: dict[str, Any]) -> str:
-        return f"{r['held']} | {r['moves/s']:,.0f} | {ms(r['p50'])} | {ms(r['p99'])}"
+        return (f"{r['held']} | {r['moves/s']:,.0f} | {ms(r['p50'])} | {ms(r['p99'])} | {r['refused']} | "
+                f"{' + '.join(f'{m:.0f}' for m in r['rss'])} MiB | {r['load']}")
 
     print(f"\n{args.tables} tables x {args.players} seats, {args.seconds:g} s measured after a 5 s warm-up")
-    print("| pace | 1 worker, SQLite: tables held | moves/s | p50 | p99 "
-          "| 2 workers, PostgreSQL: tables held | moves/s | p50 | p99 |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("| pace | 1 worker, SQLite: tables held | moves/s | p50 | p99 | refused sockets | memory | load after "
+          "| 2 workers, PostgreSQL: tables held | moves/s | p50 | p99 | refused sockets | memory | load after |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for think in (pace, 0.0):
         name = f"human pace (`--think {pace:g}`)" if think else "flat out (`--think 0`)"
         print(f"| {name} | {cell(rows['sqlite', think])} | {cell(rows['pg', think])} |", flush=True)
+    for think in (pace, 0.0):
+        if "join" in rows["pg", think]:
+            up, rss = rows["pg", think]["join"]
+            print(f"a third worker joining after the PostgreSQL run at think {think:g}: answered after {up:.1f} s, "
+                  f"{rss:.0f} MiB", flush=True)
 
 
 def main() -> int:
@@ -453,6 +517,9 @@ def main() -> int:
                     help="PostgreSQL's synchronous_commit for the server's connections (default off: like the "
                          "SQLite store's synchronous=NORMAL, a committed event survives a killed worker but "
                          "not a power cut; on: each commit waits for its fsync)")
+    ap.add_argument("--no-join", action="store_true",
+                    help="with several workers, do not start one more worker at the end of the run (it measures "
+                         "what a worker joining a running server holds: its time to answer and its memory)")
     ap.add_argument("--compare", action="store_true",
                     help="1 worker with SQLite vs 2 workers with PostgreSQL, at --think and flat out")
     args = ap.parse_args()

@@ -13,6 +13,7 @@ machine is.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import subprocess
 import sys
@@ -158,16 +159,30 @@ def test_the_shared_bucket_takes_refunds_and_refuses_as_the_local_one(pg: str) -
         other = PgLimits(store, "gone", 0.001)  # a worker that stopped renewing: its sockets stop counting
         assert other.open_socket("10.0.0.7", 1)
         wait_until(lambda: shared.open_socket("10.0.0.7", 1), "the gone worker's socket expired")
-        shared.release()
+        shared.release()  # a worker stopping: its sockets no longer count
         assert shared.open_socket("10.0.0.9", 1)
+        other.release()
     finally:
+        shared.release()
         store.close()
 
 
-def test_the_defaults_tested_here_are_the_documented_ones() -> None:
+def test_every_limit_is_documented_with_its_default_and_how_several_workers_count_it() -> None:
     doc = (Path(__file__).parents[2] / "docs" / "web.md").read_text()
-    for name in ("create_burst", "heavy_burst", "max_sockets_per_address"):
-        assert f"`{name}`: {getattr(Limits(), name):g}" in doc
+    table = doc[doc.index("| what | limit (`NAME`: default)"):]
+    rows = table[:table.index("\n\n")].splitlines()[2:]
+    kinds = {"per connection", "per worker", "per message", "per request", "**shared**", "the same at every worker"}
+    for f in dataclasses.fields(Limits):
+        value = getattr(Limits(), f.name)
+        text = (f"{value // 1024} KiB" if f.name in ("max_body", "max_head")
+                else f"{value * 3600:g} an hour" if f.name == "create_rate" else f"{value:g}")
+        row = [r for r in rows if f"`{f.name}`: {text}" in r]
+        assert len(row) == 1, f"{f.name} = {text} is not in the limits table of docs/web.md"
+        workers = row[0].rstrip(" |").rsplit("|", 1)[1].strip()
+        assert any(workers.startswith(k) for k in kinds), (f.name, workers)
+    shared = [r for r in rows if r.endswith("| **shared** |") or "| **shared** (" in r]
+    for name in ("create_burst", "heavy_burst", "max_sockets_per_address"):  # what the tests above count
+        assert any(f"`{name}`" in r for r in shared)
 
 
 # ------------------------------------------------------------------ lazy copies

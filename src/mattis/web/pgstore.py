@@ -52,13 +52,13 @@ CREATE TABLE IF NOT EXISTS leases (
     owner TEXT NOT NULL,
     expires TIMESTAMPTZ NOT NULL
 );
-CREATE TABLE IF NOT EXISTS buckets (
+CREATE UNLOGGED TABLE IF NOT EXISTS buckets (
     key TEXT PRIMARY KEY,
     level DOUBLE PRECISION NOT NULL,
     at DOUBLE PRECISION NOT NULL,
     full_at DOUBLE PRECISION NOT NULL
 );
-CREATE TABLE IF NOT EXISTS sockets (
+CREATE UNLOGGED TABLE IF NOT EXISTS sockets (
     address TEXT NOT NULL,
     worker TEXT NOT NULL,
     n INTEGER NOT NULL,
@@ -100,7 +100,9 @@ END $$ LANGUAGE plpgsql
 """)
 """The shared per-address limits' two operations, each one statement (so one round trip):
 a token bucket taken atomically (the database's clock, so workers on several machines
-agree), and a WebSocket counted unless all workers together hold the cap."""
+agree), and a WebSocket counted unless all workers together hold the cap.  Their tables
+are unlogged and their commits do not wait for the disk: after a crash of PostgreSQL
+the limits start afresh, which costs nothing worth a disk write per request."""
 
 
 def safe_url(url: str) -> str:
@@ -283,10 +285,26 @@ class PgLimits:
         self.store = store
         self.worker = worker
         self.ttl = ttl
+        self.local = threading.local()
+        self.conns: list[Any] = []
+
+    def _db(self) -> Any:
+        """This thread's connection for the limits (their commits never wait for the disk)."""
+        db = getattr(self.local, "db", None)
+        if db is None:
+            psycopg = _psycopg()
+            try:
+                db = psycopg.connect(self.store.url, autocommit=True, connect_timeout=10)
+                db.execute("SET synchronous_commit = off")
+            except psycopg.Error as e:
+                raise StoreError(f"cannot reach database {safe_url(self.store.url)}: {str(e).strip()}") from None
+            self.local.db = db
+            self.conns.append(db)
+        return db
 
     def take(self, key: str, rate: float, burst: float, cost: float, most_wait: float) -> tuple[bool, float]:
         try:
-            row = self.store._writer().execute("SELECT taken, wait FROM mattis_take(%s, %s, %s, %s, %s)",
+            row = self._db().execute("SELECT taken, wait FROM mattis_take(%s, %s, %s, %s, %s)",
                                                (key, rate, burst, cost, most_wait)).fetchone()
         except self.store.errors as e:
             raise StoreError(f"cannot reach the database: {str(e).strip()}") from None
@@ -294,14 +312,14 @@ class PgLimits:
 
     def open_socket(self, address: str, cap: int) -> bool:
         try:
-            row = self.store._writer().execute("SELECT mattis_socket(%s, %s, %s, %s)",
+            row = self._db().execute("SELECT mattis_socket(%s, %s, %s, %s)",
                                                (address, self.worker, cap, self.ttl)).fetchone()
         except self.store.errors as e:
             raise StoreError(f"cannot reach the database: {str(e).strip()}") from None
         return bool(row[0])
 
     def close_socket(self, address: str) -> None:
-        db = self.store._writer()
+        db = self._db()
         try:
             gone = db.execute("DELETE FROM sockets WHERE address = %s AND worker = %s AND n <= 1",
                               (address, self.worker)).rowcount
@@ -320,9 +338,14 @@ class PgLimits:
         db.execute("DELETE FROM buckets WHERE full_at < extract(epoch FROM clock_timestamp())")
 
     def release(self) -> None:
-        """This worker stops: its sockets no longer count."""
+        """This worker stops: its sockets no longer count; its connections close."""
         with contextlib.suppress(Exception):
             self.store.db.execute("DELETE FROM sockets WHERE worker = %s", (self.worker,))
+        for db in self.conns:
+            with contextlib.suppress(Exception):
+                db.close()
+        self.conns = []
+        self.local = threading.local()
 
 
 # ------------------------------------------------------------ a throwaway server
