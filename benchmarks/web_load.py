@@ -187,7 +187,7 @@ def flood_process(url: str, seconds: float) -> None:
 async def long_game(base: str, preset: str, seed: int, at_least: int) -> tuple[str, int, int]:
     """A finished game to replay: one client plays random moves against two of the server's
     bots (``--bot-delay 0``), game after game (rematches) until one has ``at_least`` moves
-    (at most 30 games; the longest then); the table, that game's number and its moves."""
+    (at most 100 games; the longest then); the table, that game's number and its moves."""
     async with httpx.AsyncClient(base_url=base, timeout=30) as client:
         seats = [{"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}]
         t = (await client.post("/api/tables", json={"preset": preset, "players": 3, "name": "Long",
@@ -205,7 +205,7 @@ async def long_game(base: str, preset: str, seed: int, at_least: int) -> tuple[s
                 await ws.send(json.dumps({"type": "start"}))
             elif f["status"] == "over" and asked == f["game"]:
                 best = max(best, (f["seq"], f["game"]))
-                if best[0] >= at_least or f["game"] >= 30:
+                if best[0] >= at_least or f["game"] >= 100:
                     break
                 asked = f["game"] + 1
                 await ws.send(json.dumps({"type": "rematch", "game": f["game"]}))
