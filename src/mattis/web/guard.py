@@ -13,6 +13,9 @@ Everything here is bounded in count and in time, and nothing here knows the game
 * :class:`Guard`: the ASGI middleware: the ``Host`` allowlist (against DNS rebinding),
   the scheme-exact ``Origin`` check for WebSockets, request body size, a cap on
   WebSockets per address, and rate limits on API requests and table creation.
+* :class:`Hub`: the per-address buckets and socket counts; with several workers on
+  PostgreSQL they are those of all workers together (:class:`Shared`, kept by
+  :class:`mattis.web.pgstore.PgLimits`), so an address gets each limit once in all.
 * :func:`guarded_protocol`: the HTTP protocol class for uvicorn: a socket that has
   not sent a whole request head within ``first_request_timeout`` seconds (its first,
   or a later one on a kept-alive socket), or whose head grows past ``max_head``, is
