@@ -378,7 +378,10 @@ class Hub:
         else:
             self.sockets.pop(address, None)
         if self.shared is not None:  # in a thread, not awaited: a closing socket waits for nothing
-            asyncio.get_running_loop().run_in_executor(None, self._close_shared, self.shared, address)
+            try:
+                asyncio.get_running_loop().run_in_executor(None, self._close_shared, self.shared, address)
+            except RuntimeError:  # the server is stopping: its sockets stop counting with it (PgLimits.release)
+                pass
 
     def _close_shared(self, shared: Shared, address: str) -> None:
         try:
