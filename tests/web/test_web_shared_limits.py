@@ -141,6 +141,36 @@ def test_websockets_are_counted_per_address_across_the_workers(pg: str, workers:
         wait_until(lambda: not refused(workers[0], tid), "the closed socket no longer counted")
 
 
+def test_workers_sharing_one_port_give_an_address_the_limit_once(pg: str, tmp_path: Path) -> None:
+    """``mattis serve --workers 2``: the kernel hands each new connection to either worker;
+    whichever it picks, the address gets the limit once."""
+    store = PgStore(pg)
+    try:
+        store.db.execute("DELETE FROM buckets")  # the other tests' requests came from this address too
+    finally:
+        store.close()
+    port, log = free_port(), tmp_path / "serve.log"
+    proc = subprocess.Popen([sys.executable, "-m", "mattis.cli.main", "serve", "--host", "127.0.0.1",
+                             "--port", str(port), "--db", pg, "--workers", "2", "--bot-delay", "0",
+                             "--bot-processes", "0", "--limit", f"create_burst={CREATE_BURST}",
+                             "--limit", f"create_rate={SLOW}"],
+                            stdout=subprocess.DEVNULL, stderr=open(log, "ab"))  # noqa: SIM115
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_up(proc, base, log)
+        codes = [httpx.post(base + "/api/tables", json={"preset": "mattis", "players": 3, "name": "Ola"},
+                            headers={"connection": "close"}, timeout=HUNG).status_code  # a new connection each
+                 for _ in range(4 * CREATE_BURST)]
+        assert codes.count(200) == CREATE_BURST and codes.count(429) == 3 * CREATE_BURST, codes
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=HUNG)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+    assert "Traceback" not in log.read_text()
+
+
 def test_the_shared_bucket_takes_refunds_and_refuses_as_the_local_one(pg: str) -> None:
     store = PgStore(pg)
     try:
