@@ -310,7 +310,7 @@ async def main_async(args: argparse.Namespace, base: str) -> Stats:
               f"(mean {statistics.mean(lat) * 1000:.1f})")
     print(f"refusals: {len(stats.errors)} {stats.errors[:3]}")
     print(f"refused sockets (this benchmark's own): {sum(stats.refused.values())} {stats.refused}")
-    if stats.refused and not args.flood:
+    if stats.refused:
         print("WARNING: the server refused or closed some of this benchmark's own sockets, so this run "
               "measures the limits, not the server (with --url, raise the server's limits)", flush=True)
     print(f"load average at the end: {loadavg()}", flush=True)
