@@ -258,3 +258,21 @@ def test_a_worker_holds_only_the_tables_it_owns_or_its_clients_use(pg: str) -> N
 async def _evict(hub: object) -> set[str]:
     hub.evict()  # type: ignore[attr-defined]
     return set(hub.tables)  # type: ignore[attr-defined]
+
+
+def test_workers_started_together_split_the_leases_that_ran_out() -> None:
+    """A worker takes one in as many leases that ran out as there are live workers (rounded
+    up), so workers started together on an old log each hold their share, not one all."""
+    with temporary_server() as url:
+        store = PgStore(url)
+        try:
+            for i in range(9):
+                store.append(f"old{i}", 0, {"type": "create"})
+            store.adopt_unleased()  # a log from before: every lease has run out
+            first = store.take_expired("w1", 30, share=2)
+            second = store.take_expired("w2", 30, share=2)
+            assert len(first) == 5 and len(second) == 2  # 9/2 and then 4/2, rounded up
+            assert not set(first) & set(second)
+            assert store.take_expired("w2", 30) == sorted({f"old{i}" for i in range(9)} - set(first) - set(second))
+        finally:
+            store.close()

@@ -96,9 +96,11 @@ class Cluster:
         self.tasks.append(asyncio.get_running_loop().create_task(self._listen()))
 
     def begin(self) -> None:
-        """After the tables are loaded: adopt old logs, take the leases that ran out, say hello."""
+        """After the tables are loaded: adopt old logs, say hello.  The leases that ran out are
+        taken from the next tick on, a third of a lease later, once the other workers' heartbeats
+        have said how many share them (so workers started together split them)."""
         self.store.adopt_unleased()
-        self.tick()
+        self.tick(take=False)
         self.send({"k": "hi", "w": self.me})
         self.tasks.append(asyncio.get_running_loop().create_task(self._leases()))
 
@@ -154,8 +156,9 @@ class Cluster:
         if self.store.claim(tid, self.me, self.ttl):
             self.owned.add(tid)
 
-    def tick(self) -> None:
-        """Heartbeat, renew, notice lost leases, take over leases that ran out, forget gone workers."""
+    def tick(self, take: bool = True) -> None:
+        """Heartbeat, renew, notice lost leases, take over leases that ran out (this worker's share
+        of them: one in as many as there are live workers), forget gone workers."""
         self.send({"k": "hb", "w": self.me})
         held = self.store.renew(self.me, self.ttl)
         for tid in self.owned - held:
@@ -163,10 +166,11 @@ class Cluster:
             self.owned.discard(tid)
             self.hub.lost(tid)
         self.owned |= held
-        for tid in self.store.take_expired(self.me, self.ttl):
+        now = time.monotonic()
+        live = 1 + sum(1 for when in self.heard.values() if now - when <= self.ttl)
+        for tid in self.store.take_expired(self.me, self.ttl, share=live) if take else ():
             self.owned.add(tid)
             self.hub.taken(tid)
-        now = time.monotonic()
         for w, when in list(self.heard.items()):
             if now - when > self.ttl:
                 self.forget_worker(w)

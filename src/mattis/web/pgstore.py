@@ -228,12 +228,14 @@ class PgStore:
                                "WHERE owner = %s RETURNING table_id", (ttl, owner)).fetchall()
         return {r[0] for r in rows}
 
-    def take_expired(self, owner: str, ttl: float, limit: int = 1000) -> list[str]:
-        """Take over leases that ran out (their owner stopped renewing): the tables taken."""
+    def take_expired(self, owner: str, ttl: float, limit: int = 1000, share: int = 1) -> list[str]:
+        """Take over leases that ran out (their owner stopped renewing), one in ``share`` of them
+        (rounded up; at most ``limit``): the tables taken."""
         rows = self.db.execute(
             "UPDATE leases SET owner = %s, expires = now() + make_interval(secs => %s) WHERE table_id IN "
-            "(SELECT table_id FROM leases WHERE expires < now() ORDER BY table_id LIMIT %s FOR UPDATE SKIP LOCKED) "
-            "RETURNING table_id", (owner, ttl, limit)).fetchall()
+            "(SELECT table_id FROM leases WHERE expires < now() ORDER BY random() LIMIT least(%s, "
+            "(SELECT ceil(count(*)::float8 / %s)::int FROM leases WHERE expires < now())) FOR UPDATE SKIP LOCKED) "
+            "RETURNING table_id", (owner, ttl, limit, max(1, share))).fetchall()
         return sorted(r[0] for r in rows)
 
     def adopt_unleased(self) -> None:
