@@ -8,6 +8,10 @@ but there the kernel picks the worker), and every request alternates between the
 worker-local limit would let twice as much through.  Each bucket's rate is set so low
 that no token comes back during the test: the counts do not depend on how fast the
 machine is.
+
+Also here, since they are the other half of what several workers share: a worker holds
+only the tables it owns or its clients use (lazy copies), and workers started together
+split the leases that ran out.
 """
 
 from __future__ import annotations
