@@ -6,8 +6,9 @@ clients use (docs/deploy.md); before, every worker read every table of the log w
 started and applied every event of every table.  This fills a throwaway PostgreSQL with
 ``--tables`` tables of ``--games`` finished three-player games each (random bots, played
 through the web table's own events, so the log is what a server writes), starts a first
-worker (it takes every lease: it holds every table), then a second one on the same
-database, and prints each one's time to answer and resident memory::
+worker (it takes every lease: it holds every table; the second is started once the first
+has read them all, i.e. has gone quiet), then a second one on the same database, and
+prints each one's time to answer and resident memory::
 
     python benchmarks/web_lazy.py --tables 400 --games 3
     python benchmarks/web_lazy.py --tables 400 --games 3 --server-src OLD/src   # the second worker from before
@@ -67,6 +68,24 @@ def rss_mib(pid: int) -> float:
         return next(int(line.split()[1]) for line in f if line.startswith("VmRSS:")) / 1024
 
 
+def settle(pid: int) -> float:
+    """Wait until process ``pid`` has used under 0.05 s of processor time in a second (it has
+    read the tables it took over); the seconds waited."""
+    def cpu() -> int:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return int(fields[11]) + int(fields[12])
+
+    t0 = time.monotonic()
+    last = cpu()
+    while True:
+        time.sleep(1)
+        now = cpu()
+        if now - last < 0.05 * os.sysconf("SC_CLK_TCK"):
+            return time.monotonic() - t0
+        last = now
+
+
 def worker(url: str, src: str | None) -> tuple[subprocess.Popen[bytes], float]:
     """One ``mattis serve`` on a free port of ``url``; the process and its seconds to answer."""
     with socket.socket() as s:
@@ -104,9 +123,9 @@ def main() -> int:
               f"(written in {time.monotonic() - t0:.0f} s)", flush=True)
         first, up1 = worker(url, None)
         try:
-            time.sleep(3)
+            busy = settle(first.pid)
             print(f"first worker (takes every lease, holds every table): answered after {up1:.1f} s, "
-                  f"{rss_mib(first.pid):.0f} MiB resident", flush=True)
+                  f"busy {busy:.0f} s more, then {rss_mib(first.pid):.0f} MiB resident", flush=True)
             second, up2 = worker(url, args.server_src)
             try:
                 time.sleep(3)

@@ -25,7 +25,7 @@ import contextlib
 import json
 import logging
 import time
-from collections import Counter, OrderedDict
+from collections import Counter, OrderedDict, deque
 from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import BrokenExecutor, Executor
 from dataclasses import dataclass, field
@@ -211,6 +211,9 @@ class Hub:
         self.locks: dict[str, asyncio.Lock] = {}
         """One per table: a request is checked, logged and applied under it (the log write may
         wait for the database while other tables go on)."""
+        self.to_take: deque[str] = deque()
+        """Tables this worker took over (a lease that ran out) and has yet to read (:meth:`taken`)."""
+        self.taker: asyncio.Task[None] | None = None
         self.gate: guard.Hub | None = None
         """The guard's per-address limits (set by ``create_app``; shared by the workers on PostgreSQL)."""
         self.used: dict[str, float] = {}
@@ -260,6 +263,8 @@ class Hub:
     async def close(self) -> None:
         if self.beats is not None:
             self.beats.cancel()
+        if self.taker is not None:
+            self.taker.cancel()
         for task in list(self.bot_tasks.values()):
             task.cancel()
         for _key, task in list(self.grace_tasks.values()):
@@ -339,8 +344,17 @@ class Hub:
         asyncio.get_running_loop().create_task(later())
 
     def taken(self, tid: str) -> None:
-        """This worker took a table over: read its log to the end, then its bots and timers run here."""
-        async def take() -> None:
+        """This worker took a table over: read its log to the end, then its bots and timers run here.
+        The tables taken are read one at a time, the loop free between two (so a worker taking
+        over hundreds of tables still renews its leases and answers while it reads them)."""
+        self.to_take.append(tid)
+        if self.taker is None or self.taker.done():
+            self.taker = asyncio.get_running_loop().create_task(self._take_all())
+            self.taker.add_done_callback(self._taker_ended)
+
+    async def _take_all(self) -> None:
+        while self.to_take:
+            tid = self.to_take.popleft()
             async with self.lock(tid):
                 self.refresh(tid)
             table = self.tables.get(tid)
@@ -348,8 +362,15 @@ class Hub:
                 if self.cluster is not None:
                     self.cluster.publish_state(table)
                 self.kick_bots(table)
+            await asyncio.sleep(0)  # the loop's other work (lease renewals, requests) between two tables
 
-        asyncio.get_running_loop().create_task(take())
+    def _taker_ended(self, task: asyncio.Task[None]) -> None:
+        if not task.cancelled() and task.exception() is not None:
+            e = task.exception()
+            log.error("reading the tables taken over failed (%s: %s); the rest are read again", type(e).__name__, e)
+            if self.to_take:
+                self.taker = asyncio.get_running_loop().create_task(self._take_all())
+                self.taker.add_done_callback(self._taker_ended)
 
     def lost(self, tid: str) -> None:
         """Another worker owns the table now: stop its bots and timers here."""
