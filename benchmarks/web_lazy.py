@@ -69,8 +69,9 @@ def rss_mib(pid: int) -> float:
 
 
 def settle(pid: int) -> float:
-    """Wait until process ``pid`` has used under 0.05 s of processor time in a second (it has
-    read the tables it took over); the seconds waited."""
+    """Wait until process ``pid`` has used under 0.05 s of processor time in 3 s (it has read
+    the tables it took over: it takes them over a third of a lease, 2 s, after it starts);
+    the seconds waited."""
     def cpu() -> int:
         with open(f"/proc/{pid}/stat") as f:
             fields = f.read().rsplit(")", 1)[1].split()
@@ -79,7 +80,7 @@ def settle(pid: int) -> float:
     t0 = time.monotonic()
     last = cpu()
     while True:
-        time.sleep(1)
+        time.sleep(3)
         now = cpu()
         if now - last < 0.05 * os.sysconf("SC_CLK_TCK"):
             return time.monotonic() - t0
