@@ -8,7 +8,8 @@ It starts ``mattis serve --test-mode --bot-delay 0`` on a free port with a datab
 temporary folder (test mode lets the page ask for a seeded deal: ``/?seed=N``) and takes:
 
 * ``web-table.png``: a laptop (1000×760), in English: Mattis, Anne against two bots, in
-  phase 1 with a trick held on the table ("… takes the trick");
+  phase 1 with a trick held on the table ("… takes the trick"), a 60 s turn clock
+  counting down and the host's buttons (nudge, skip, pause);
 * ``web-phone.png``: a phone (390×844, touch), in Norwegian: phase 2 of a two-player
   game with 27 cards in Anne's hand, on her turn (the hand and the buttons docked at the
   bottom);
@@ -75,11 +76,12 @@ def dataset(page: Any) -> dict[str, str]:
     return d
 
 
-def create_table(page: Any, base: str, players: int, seed: int) -> None:
+def create_table(page: Any, base: str, players: int, seed: int, clock: str = "off") -> None:
     page.goto(f"{base}/?seed={seed}")
     page.fill("#name", "Anne")
     page.select_option("#preset", "mattis")
     page.select_option("#players", str(players))
+    page.select_option("#clock", clock)
     for i in range(1, players):
         page.select_option(f"#seat-kind-{i}", "bot")
     page.click("#create")
@@ -161,7 +163,7 @@ def main() -> int:
                 # The laptop: phase 1, a trick held on the table with who took it.
                 laptop = context(LAPTOP, "en")
                 page = laptop.new_page()
-                create_table(page, base, 3, seed=11)
+                create_table(page, base, 3, seed=11, clock="60")
                 for _ in range(40):  # until a trick is held on the table on her turn
                     if my_turn(page) is None:
                         raise SystemExit("the game ended before a trick was held")

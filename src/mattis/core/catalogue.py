@@ -852,6 +852,7 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "web.dealer": ("Giver", "Dealer"),
     "web.dealer_short": ("G", "D"),
     "web.won_cards": ("vunnet {cards} kort i {tricks} stikk", "won {cards} cards in {tricks} tricks"),
+    "web.won_cards_one": ("vunnet {cards} kort i ett stikk", "won {cards} cards in one trick"),
     "web.place_n": ("{place}. plass", "place {place}"),
     "web.last_trick_by": ("Siste stikk ({name})", "Last trick ({name})"),
     "web.no_cards": ("Ingen kort på hånden", "No cards in hand"),

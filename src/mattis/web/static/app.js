@@ -440,7 +440,7 @@
       const fin = o.finished.indexOf(i), lost = o.losers.indexOf(i);
       const stats = h("div", { class: "stats" },
         h("span", { class: "mini" }, Cards.svg(null, "tiny"), " × " + o.hand_counts[i]),
-        o.phase === 1 ? h("span", { text: t("web.won_cards", { cards: o.piles[i].length, tricks: o.tricks_won[i] }) }) : null);
+        o.phase === 1 ? h("span", { text: t(o.tricks_won[i] === 1 ? "web.won_cards_one" : "web.won_cards", { cards: o.piles[i].length, tricks: o.tricks_won[i] }) }) : null);
       box.appendChild(stats);
       if (o.known[i].length && i !== view.you) {  // on a phone behind a tap (open as the player left it)
         const words = t("status.known", { cards: o.known[i].map(Cards.text).join(" ") });
