@@ -9,12 +9,22 @@ is still being handled (a window closing); the tests then wait until the app has
 handled them all (``settle`` in tests/conftest.py), so what they assert does not depend on how
 fast the machine is.
 
-Fast tier: a few hundred keys; slow tier (``--slow``): more than 6,000."""
+Every window is stormed at its own size, drawn from the seed (80x24 up to 160x50: the
+terminal is resized before each storm).  Fast tier: a few hundred keys; slow tier
+(``--slow``): more than 6,000, while two busy processes (at nice 10, started by the
+test and stopped in its teardown, :func:`cpu_load`) load both cores, so that every CI
+run storms the windows on a loaded machine.  Nothing asserted depends on how fast the
+keys arrive or are handled."""
 
 from __future__ import annotations
 
 import asyncio
+import os
 import random
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -27,7 +37,7 @@ from mattis.tui.analysis import AnalysisScreen
 from mattis.tui.app import MattisApp
 from mattis.tui.screens import EndScreen, HistoryScreen, InfoScreen, SettingsScreen
 from mattis.tui.session import HUMAN, Session
-from tiers import scale
+from tiers import HUNG, SLOW, scale
 
 KEYS = [
     "left", "right", "up", "down", "home", "end", "pageup", "pagedown", "enter", "space", "escape", "tab",
@@ -36,10 +46,40 @@ KEYS = [
 ]
 BURSTY = ["enter", "escape", "space", "right", "left", "down", "r", "l", "h", "u", "n", "c", "p", "i", "s", "a",
           "question_mark"]
-OPENERS = {"": "Screen", "r": "InfoScreen", "l": "HistoryScreen", "question_mark": "InfoScreen",
-           "i": "InfoScreen", "s": "SettingsScreen", "h": "Screen", "u": "Screen"}
+OPENERS = {"": ("table", "Screen"), "r": ("rules", "InfoScreen"), "l": ("history", "HistoryScreen"),
+           "question_mark": ("how to play", "InfoScreen"), "i": ("statistics", "InfoScreen"),
+           "s": ("settings", "SettingsScreen"), "h": ("hint", "Screen"), "u": ("take-back", "Screen")}
 """Keys that open each window on the table (rules, history, how to play, statistics,
-settings; h and u act on the table), with the window each opens."""
+settings; h and u act on the table), with the window's name and class."""
+
+EVERY_WINDOW = {"table", "hint", "take-back", "rules", "history", "how to play", "statistics", "settings",
+                "end screen", "analysis"}
+
+LOAD_NICE = 10
+"""The niceness of the busy processes of :func:`cpu_load`."""
+
+
+@contextmanager
+def cpu_load(processes: int = 2) -> Iterator[list[subprocess.Popen[bytes]]]:
+    """``processes`` busy Python processes at nice :data:`LOAD_NICE` (one per core of a
+    two-core CI machine) while the block runs; stopped (terminated, then killed) and
+    reaped on the way out, whatever happened, so none outlives the test."""
+    busy: list[subprocess.Popen[bytes]] = []
+    try:
+        for _ in range(processes):
+            busy.append(subprocess.Popen([sys.executable, "-c", "while True: pass"], stdin=subprocess.DEVNULL,
+                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                         preexec_fn=lambda: os.nice(LOAD_NICE)))
+        yield busy
+    finally:
+        for proc in busy:
+            proc.terminate()
+        for proc in busy:
+            try:
+                proc.wait(timeout=HUNG)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
 
 
 @pytest.fixture(autouse=True)
@@ -91,8 +131,9 @@ async def storm(pilot: Pilot[Path | None], rng: random.Random, keys: int) -> int
 
 
 def run_storm(tmp_path: Path, rules: str, seed: int, lang: str, keys_per_window: int) -> tuple[int, list[str]]:
-    """Storm the table and each window in turn, then the end screen and the analysis;
-    return the keys sent and the windows stormed (the screen on top as each storm began)."""
+    """Storm the table and each window in turn, then the end screen and the analysis,
+    each at a size drawn from the seed; return the keys sent and the windows stormed
+    (named as in :data:`EVERY_WINDOW`)."""
     session = Session(rules=preset(rules), players=3, levels=["easy"] * 3, lang=lang,  # type: ignore[arg-type]
                       seed=seed, save_path=tmp_path / "game.json", stats_path=tmp_path / "stats.json")
     session.start()
@@ -111,10 +152,14 @@ def run_storm(tmp_path: Path, rules: str, seed: int, lang: str, keys_per_window:
     sent = 0
     stormed: list[str] = []
 
-    async def storm_here(pilot: Pilot[Path | None]) -> None:
+    async def storm_here(pilot: Pilot[Path | None], window: str) -> None:
         nonlocal sent
-        stormed.append(type(app.screen).__name__)
+        stormed.append(window)
         sent += await storm(pilot, rng, keys_per_window)
+
+    async def resize(pilot: Pilot[Path | None]) -> None:
+        await pilot.resize_terminal(rng.randint(80, 160), rng.randint(24, 50))
+        await pilot.pause()
 
     async def to_table(pilot: Pilot[Path | None]) -> None:
         while len(app.screen_stack) > 1 and not isinstance(app.screen, EndScreen):
@@ -132,22 +177,25 @@ def run_storm(tmp_path: Path, rules: str, seed: int, lang: str, keys_per_window:
 
     async def scenario() -> None:
         async with app.run_test(size=rng.choice([(80, 24), (100, 30), (120, 40)])) as pilot:
-            for opener, window in [*OPENERS.items()] * 2:
+            for opener, (window, kind) in [*OPENERS.items()] * 2:
                 await to_table(pilot)
                 if isinstance(app.screen, EndScreen):  # a storm finished the game: the next one
                     await pilot.press("n")
+                await resize(pilot)
                 if opener:
                     await pilot.press(opener)
-                assert type(app.screen).__name__ == window, (opener, app.screen)
-                await storm_here(pilot)
+                assert type(app.screen).__name__ == kind, (opener, app.screen)
+                await storm_here(pilot, window)
             # the end of a game: play it out and storm the end screen (which may deal the
             # next game); then play out again and storm the analysis
             await to_end_screen(pilot)
-            await storm_here(pilot)
+            await resize(pilot)
+            await storm_here(pilot, "end screen")
             await to_end_screen(pilot)
             await pilot.press("a")
             assert isinstance(app.screen, AnalysisScreen)
-            await storm_here(pilot)
+            await resize(pilot)
+            await storm_here(pilot, "analysis")
             await to_table(pilot)
             assert app.is_running
     asyncio.run(scenario())
@@ -160,9 +208,34 @@ def run_storm(tmp_path: Path, rules: str, seed: int, lang: str, keys_per_window:
 @pytest.mark.parametrize(("rules", "seed", "lang"), [("mattis", 1, "nb"), ("skitgubbe", 2, "en")])
 def test_key_storms_never_raise_and_only_legal_moves_change_the_game(tmp_path: Path, rules: str, seed: int,
                                                                      lang: str) -> None:
-    sent, stormed = run_storm(tmp_path, rules, seed, lang, keys_per_window=scale(20, 250))
+    """In the slow tier under CPU load (:func:`cpu_load`): CI storms every window on a
+    busy machine in every run."""
+    with cpu_load(2 if SLOW else 0) as busy:
+        sent, stormed = run_storm(tmp_path, rules, seed, lang, keys_per_window=scale(20, 250))
+        assert all(proc.poll() is None for proc in busy)  # the load lasted the whole storm
     assert sent >= scale(250, 3000)
-    assert {"Screen", "InfoScreen", "HistoryScreen", "SettingsScreen", "AnalysisScreen", "EndScreen"} <= set(stormed)
+    assert set(stormed) == EVERY_WINDOW
+
+
+def test_the_cpu_load_runs_at_nice_10_and_leaves_no_process_behind() -> None:
+    with cpu_load() as busy:
+        assert len(busy) == 2
+        for proc in busy:
+            assert proc.poll() is None
+            assert os.getpriority(os.PRIO_PROCESS, proc.pid) >= LOAD_NICE
+        pids = [proc.pid for proc in busy]
+    for proc, pid in zip(busy, pids, strict=True):
+        assert proc.returncode is not None  # reaped: no zombie, no orphan
+        assert not Path(f"/proc/{pid}").exists() or _not_ours(pid)
+
+
+def _not_ours(pid: int) -> bool:
+    """A pid reused by another process after ours was reaped (not a child of this test)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return True
+    return int(stat.rsplit(")", 1)[1].split()[1]) != os.getpid()
 
 
 def test_enter_enter_on_a_window_closes_it_once(tmp_path: Path) -> None:
