@@ -14,14 +14,15 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 from textual.widget import Widget
-from textual.widgets import Static
+from textual.widgets import Button, Static
 
 from mattis.core import PHASE2, GameRecord, card_symbol, preset
 from mattis.core.text import how_to_play
-from mattis.play import Referee
+from mattis.play import Referee, make_bot
 from mattis.tui.app import MattisApp
 from mattis.tui.history import tricks
 from mattis.tui.i18n import Lang, t
+from mattis.tui.render import rules_lines
 from mattis.tui.screens import EndScreen, HistoryScreen, InfoScreen, SettingsScreen
 from mattis.tui.session import Session
 from mattis.tui.settings import load_settings
@@ -153,8 +154,9 @@ def test_statistics_window_shows_the_games_finished(tmp_path: Path, lang: Lang) 
 
 
 @pytest.mark.parametrize("lang", ["nb", "en"])
-def test_settings_screen_saves_for_the_next_start(tmp_path: Path, lang: Lang) -> None:
+def test_settings_screen_saves_and_applies_to_the_game_in_progress(tmp_path: Path, lang: Lang) -> None:
     app = make_app(tmp_path, lang)
+    other: Lang = "en" if lang == "nb" else "nb"
 
     async def scenario() -> None:
         async with app.run_test(size=SIZE) as pilot:
@@ -168,16 +170,23 @@ def test_settings_screen_saves_for_the_next_start(tmp_path: Path, lang: Lang) ->
             await pilot.press("down", "down", "right")      # the second house rule: ties
             await pilot.press("enter")
             assert len(app.screen_stack) == 1
-            assert static_text(app.widget("message")) == t(lang, "tui.settings.saved")
-            assert app.session.record_text() == before  # the game itself is unchanged
+            # the language, the name and the pace at once; the house rule from the next game
+            assert static_text(app.widget("message")) == t(other, "tui.settings.applied_next")
+            assert app.lang == app.session.lang == other
+            assert app.session.names[0] == "Kari" and "Kari" in shown(app.widget("players"))
+            assert app.delay == 0.0
+            assert app.session.rules == preset("mattis")  # the game is played out by its rules
+            assert json.loads(app.session.record_text())["moves"] == json.loads(before)["moves"]
 
     asyncio.run(scenario())
     saved = load_settings(tmp_path / "settings.json")
-    assert saved.lang == ("en" if lang == "nb" else "nb")
+    assert saved.lang == other
     assert saved.name == "Kari"
     assert saved.delay == 0.0
     assert set(saved.overrides) == {"ties"}
     assert saved.make_rules().ties.value == saved.overrides["ties"]
+    app.session.next_game()
+    assert app.session.rules == saved.make_rules()
     # Escape leaves without saving
     app = make_app(tmp_path, lang)
 
@@ -185,9 +194,72 @@ def test_settings_screen_saves_for_the_next_start(tmp_path: Path, lang: Lang) ->
         async with app.run_test(size=SIZE) as pilot:
             await pilot.press("s", "right", "down", "right", "escape")
             assert len(app.screen_stack) == 1
+            assert app.lang == lang
 
     asyncio.run(cancel())
     assert load_settings(tmp_path / "settings.json") == saved
+
+
+def change_setting(app: MattisApp, key: str, step: int) -> list[str]:
+    """The keys that move the settings screen to the line ``key`` and change it by ``step``,
+    then save."""
+    window = SettingsScreen(app.session_settings(), app.lang)
+    rows = [k for k, _, _ in window.fields()]
+    return ["s", *["down"] * rows.index(key), *["right" if step > 0 else "left"] * abs(step), "enter"]
+
+
+@pytest.mark.parametrize("lang", ["nb", "en"])
+def test_a_new_language_applies_at_once_to_every_word_on_the_table(tmp_path: Path, lang: Lang) -> None:
+    app = make_app(tmp_path, lang)
+    other: Lang = "en" if lang == "nb" else "nb"
+
+    async def scenario() -> None:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.press(*change_setting(app, "lang", 1))
+            assert app.lang == app.session.lang == other
+            assert static_text(app.widget("message")) == t(other, "tui.settings.applied")
+            assert app.default_screen.query_one("#log").border_title == t(other, "label.log")
+            assert str(app.default_screen.query_one("#b-hint", Button).label) == t(other, "btn.hint")
+            assert app.session.names[0] == t(other, "word.you")
+            await pilot.press("r")  # the rules window speaks it too
+            assert isinstance(app.screen, InfoScreen)
+            rules = "\n".join(app.screen.lines)
+            assert rules == "\n".join(rules_lines(app.session.rules, other, app.session.observation(),
+                                                  app.session.names))
+
+    asyncio.run(scenario())
+
+
+def test_a_new_bot_level_applies_from_the_bots_next_decision(tmp_path: Path) -> None:
+    app = make_app(tmp_path, "en")
+
+    async def scenario() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            old = dict(app.session.agents)
+            await pilot.press(*change_setting(app, "bots", 2))  # easy -> hard
+            assert static_text(app.widget("message")) == t("en", "tui.settings.applied")
+            assert app.session.levels[1:] == ["hard", "hard"]
+            assert all(app.session.agents[seat] is not old[seat] for seat in (1, 2))
+            assert {type(a) for a in app.session.agents.values()} == {type(make_bot("hard", 0))}
+
+    asyncio.run(scenario())
+
+
+def test_other_players_wait_for_the_next_game_and_say_so(tmp_path: Path) -> None:
+    app = make_app(tmp_path, "nb")
+
+    async def scenario() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            before = app.session.record_text()
+            await pilot.press(*change_setting(app, "players", 1))  # 3 -> 4
+            assert static_text(app.widget("message")) == t("nb", "tui.settings.applied_next")
+            assert app.session.players == 3 and app.session.record_text() == before
+            app.session.next_game()
+            assert app.session.players == 4 and app.session.observation().players == 4
+            assert len(app.session.names) == 4 and app.session.names[0] == "Du"
+            assert len(app.session.tally) == 4 and len(app.session.levels) == 4
+
+    asyncio.run(scenario())
 
 
 def test_settings_start_from_the_file_and_change_the_players(tmp_path: Path) -> None:

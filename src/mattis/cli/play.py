@@ -154,7 +154,7 @@ def run(args: argparse.Namespace) -> int:
         read_saved,
         saved_games,
     )
-    from ..tui.settings import read_settings
+    from ..tui.settings import USUAL_DELAY, read_settings
     from ..tui.stats import stats_path
 
     settings, broken = read_settings()
@@ -263,7 +263,7 @@ def run(args: argparse.Namespace) -> int:
     elif args.delay is not None:
         delay = args.delay
     else:
-        delay = 0.8 if default_delay is None else default_delay
+        delay = USUAL_DELAY if default_delay is None else default_delay
     app = MattisApp(session, delay=delay)
     if session.save_error is not None:
         app.message = session.save_error  # also on the table's message line, where it stays in sight

@@ -690,9 +690,11 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "tui.known_count_one": ("ett kjent kort", "one card known"),
     "tui.settings.title": ("Innstillinger", "Settings"),
     "tui.settings.help": ("↑/↓ velg · ←/→ endre · skriv navnet ditt · Enter lagre · Esc avbryt. "
-                          "Innstillingene gjelder fra neste gang du starter mattis play.",
+                          "Språk, navn, tempo og botenes nivå gjelder med en gang; regler og antall spillere "
+                          "fra neste spill.",
                           "↑/↓ choose · ←/→ change · type your name · Enter save · Esc cancel. "
-                          "The settings apply from the next time you start mattis play."),
+                          "Language, name, pace and the bots' level apply at once; rules and the number of "
+                          "players from the next game."),
     "tui.settings.lang": ("Språk", "Language"),
     "tui.settings.rules": ("Regler", "Rules"),
     "tui.settings.players": ("Spillere", "Players"),
@@ -709,8 +711,12 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "tui.settings.house": ("Husregler (* = endret fra reglene):", "House rules (* = changed from the rules):"),
     "tui.settings.bad": ("Det går ikke sammen: {why}", "That does not go together: {why}"),
     "tui.settings.cannot_save": ("Kunne ikke lagre innstillingene: {why}", "Could not save the settings: {why}"),
-    "tui.settings.saved": ("Innstillingene er lagret; de gjelder fra neste gang du starter mattis play.",
-                           "The settings are saved; they apply from the next time you start mattis play."),
+    "tui.settings.applied": ("Innstillingene er lagret og gjelder med en gang.",
+                             "The settings are saved and apply at once."),
+    "tui.settings.applied_next": ("Innstillingene er lagret. De nye reglene (eller antall spillere) gjelder fra "
+                                  "neste spill; resten gjelder med en gang.",
+                                  "The settings are saved. The new rules (or number of players) apply from the "
+                                  "next game; the rest applies at once."),
     # ----------------------------------------------------------- command line
     "cli.rules": ("Regler: {rules}, {players} spillere", "Rules: {rules}, {players} players"),
     "cli.dealer": ("Giver: {name}", "Dealer: {name}"),

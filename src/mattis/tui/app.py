@@ -68,7 +68,7 @@ from .render import (
 )
 from .screens import EndScreen, HistoryScreen, InfoScreen, SettingsScreen
 from .session import HUMAN, Session
-from .settings import Settings, load_settings, settings_path
+from .settings import USUAL_DELAY, Settings, load_settings, settings_path
 from .stats import stats_lines
 
 CELL = 6
@@ -239,6 +239,10 @@ class HandView(Widget):
         self.refresh()
 
 
+BUTTONS = (("lay", "btn.lay"), ("chance", "btn.chance"), ("pickup", "btn.pickup"), ("last", "tui.btn.history"),
+           ("rules", "btn.rules"), ("hint", "btn.hint"), ("save_quit", "btn.quit"))
+"""The buttons under the hand (roomy layout): action, catalogue key of the label."""
+
 TABLE_ACTIONS = frozenset({
     "cursor", "cursor_to", "row", "lay", "mark", "clear", "chance", "pickup", "last", "rules", "hint",
     "take_back", "how_to_play", "stats", "settings",
@@ -303,7 +307,7 @@ class MattisApp(App[Path | None]):
         Binding("ctrl+c,ctrl+q", "save_quit", "quit", show=False, priority=True),
     ]
 
-    def __init__(self, session: Session, delay: float = 0.8, settings_file: Path | None = None) -> None:
+    def __init__(self, session: Session, delay: float = USUAL_DELAY, settings_file: Path | None = None) -> None:
         super().__init__()
         self.session = session
         self.settings_file = settings_file
@@ -343,9 +347,7 @@ class MattisApp(App[Path | None]):
             yield HandView(id="hand")
         yield Static(id="message", markup=False)
         with Horizontal(id="buttons"):
-            for action, key in (("lay", "btn.lay"), ("chance", "btn.chance"), ("pickup", "btn.pickup"),
-                                ("last", "tui.btn.history"), ("rules", "btn.rules"), ("hint", "btn.hint"),
-                                ("save_quit", "btn.quit")):
+            for action, key in BUTTONS:
                 yield Button(t(lang, key), id=f"b-{action}")
         yield Static(id="keys", markup=False)
 
@@ -768,10 +770,15 @@ class MattisApp(App[Path | None]):
         self.push_screen(InfoScreen(lines, t(lang, "info.close")))
 
     def action_settings(self) -> None:
-        """The settings screen; what it saves applies from the next ``mattis play``."""
+        """The settings screen; what it saves applies at once where it can
+        (:meth:`apply_settings`)."""
         path = self.settings_file or settings_path()
         current = load_settings(path) if path.exists() else self.session_settings()
+        self._settings_shown = current
         self.push_screen(SettingsScreen(current, self.lang, self.settings_file), self._after_settings)
+
+    _settings_shown: Settings | None = None
+    """The settings the settings screen opened with (what a save is compared with)."""
 
     def session_settings(self) -> Settings:
         """The settings of the game being played (what the settings screen starts from
@@ -787,7 +794,47 @@ class MattisApp(App[Path | None]):
 
     def _after_settings(self, saved: Settings | None) -> None:
         if saved is not None:
-            self.say(t(self.lang, "tui.settings.saved"))
+            self.say(self.apply_settings(saved, self._settings_shown or self.session_settings()))
+
+    def apply_settings(self, saved: Settings, before: Settings) -> str:
+        """Apply what changed from ``before`` to ``saved`` to the game in progress and
+        say so: the language, your name and the pace at once, the bots' level from their
+        next decision; other rules or players from the next game (a game is played out
+        by the rules it was dealt by).  Returns the line that says which."""
+        s = self.session
+        if saved.lang != before.lang and saved.lang != self.lang:
+            s.change_language(saved.lang)
+            self.lang = saved.lang
+            self.relabel()
+        if saved.name != before.name:
+            s.rename(saved.name)
+        if saved.delay != before.delay:
+            self.delay = USUAL_DELAY if saved.delay is None else saved.delay
+        levels = saved.bot_levels()
+        if saved.bots != before.bots and saved.players == s.players:
+            s.change_levels(levels)
+        waits = False
+        if (saved.rules, saved.players, saved.overrides) != (before.rules, before.players, before.overrides):
+            rules = saved.make_rules()
+            if rules != s.rules or saved.players != s.players:
+                s.change_table(rules, saved.players, levels)
+                waits = True
+        self.refresh_view()
+        return t(self.lang, "tui.settings.applied_next" if waits else "tui.settings.applied")
+
+    def relabel(self) -> None:
+        """The table's fixed words in the language now chosen."""
+        lang = self.lang
+        self.widget("small").update(t(lang, "tui.too_small", w=MIN_SIZE[0], h=MIN_SIZE[1]))
+        screen = self.default_screen
+        for name, key in (("players", "label.players"), ("table", "label.table")):
+            screen.query_one(f"#{name}").border_title = t(lang, key)
+        screen.query_one("#log").border_title = t(lang, "label.log")
+        box = screen.query_one("#hand-box")
+        box.border_title = t(lang, "label.hand")
+        box.border_subtitle = t(lang, "tui.hand.legend_compact" if self.hand.compact else "hand.legend")
+        for action, key in BUTTONS:
+            screen.query_one(f"#b-{action}", Button).label = t(lang, key)
 
     def action_save_quit(self) -> None:
         """Save the game record and leave.  When the save fails (a full or read-only

@@ -323,6 +323,8 @@ class Session:
     """Line mode: the welcome line names its commands, not the terminal table's keys."""
     _told_last_card: bool = field(init=False, default=False)
     """Whether the log has said who got the last card of the stock."""
+    next_table: tuple[Rules, int, list[str]] | None = field(init=False, default=None)
+    """Rules, players and bot levels chosen for the next game (:meth:`change_table`)."""
 
     def __post_init__(self) -> None:
         if not self.names:
@@ -442,10 +444,55 @@ class Session:
     def _make_bots(self) -> dict[int, Agent]:
         return self.sitting.bots({s: self.levels[s] for s in range(self.players) if s != HUMAN})
 
+    # ------------------------------------------------------------ settings, at once
+    def change_language(self, lang: Lang) -> None:
+        """Speak ``lang`` from now on (the log so far stays as it was written); the
+        human's default name follows ("Du" <-> "You")."""
+        if self.names[HUMAN] == say("word.you", self.lang):
+            self.names[HUMAN] = say("word.you", lang)
+        self.lang = lang
+
+    def rename(self, name: str) -> None:
+        """The human's name at the table from now on ("": "Du"/"You")."""
+        self.names[HUMAN] = name.strip() or say("word.you", self.lang)
+
+    def change_levels(self, levels: list[str]) -> None:
+        """The bots' levels (one per bot seat, in seat order) from their next decision."""
+        seats = [s for s in range(self.players) if s != HUMAN]
+        if len(levels) != len(seats):
+            raise ValueError(f"{len(levels)} bot levels for {len(seats)} bots")
+        for seat, level in zip(seats, levels, strict=True):
+            self.levels[seat] = level
+        self.agents = self._make_bots()
+
+    def change_table(self, rules: Rules, players: int, levels: list[str]) -> None:
+        """Other rules or another number of players (bot ``levels`` one per bot seat)
+        from the next game: a game is played to the end by the rules it was dealt by."""
+        self.next_table = (rules, players, levels)
+
+    def _take_next_table(self) -> None:
+        if self.next_table is None:
+            return
+        rules, players, levels = self.next_table
+        self.next_table = None
+        if players == self.players:
+            self.rules = rules
+            self.sitting.rules = rules
+        else:  # another table: a new sitting (a new tally, the first dealer drawn)
+            you = self.names[HUMAN]
+            self.rules, self.players = rules, players
+            self.names[:] = seat_names(players, HUMAN, self.lang)
+            self.names[HUMAN] = you
+            self.sitting = Sitting(rules, players, seed=self.seed)
+            self.sitting.draw_first_dealer()
+        self.levels = [self.levels[HUMAN] if HUMAN < len(self.levels) else "medium", *levels]
+        assert len(self.levels) == players and HUMAN == 0
+
     def next_game(self) -> None:
         """Play again; the loser deals (in its own file when games are saved in
-        :func:`games_folder`)."""
+        :func:`games_folder`).  Rules chosen meanwhile (:meth:`change_table`) apply now."""
         self.sitting.finish(self.referee)
+        self._take_next_table()
         if self._auto:
             self.save_path = new_game_path(self.path.parent)
             prune_finished(self.path.parent)

@@ -24,6 +24,9 @@ from ..core.cards import Lang
 from ..play import atomic_write
 from ..play.agents import DEFAULT_LEVEL
 
+USUAL_DELAY = 0.8
+"""Seconds per bot move at the usual pace of the terminal table (a setting's ``None``)."""
+
 LEVELS = ("easy", "medium", "hard", "expert")
 """The bot levels a player chooses from."""
 
@@ -152,4 +155,4 @@ def save_settings(settings: Settings, path: Path | None = None) -> None:
                  keep=1)
 
 
-__all__ = ["LEVELS", "Settings", "load_settings", "read_settings", "save_settings", "settings_path"]
+__all__ = ["LEVELS", "USUAL_DELAY", "Settings", "load_settings", "read_settings", "save_settings", "settings_path"]
