@@ -160,6 +160,7 @@ def run(args: argparse.Namespace) -> int:
     settings, broken = read_settings()
     lang: Lang = args.lang or settings.lang
     if broken:
+        broken = read_settings(lang=lang)[1] or broken  # the reason in the language spoken
         print(t(lang, "settings.broken", why=broken), file=sys.stderr)
     if args.list:
         return _list(lang)

@@ -28,7 +28,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         read_results(path)
     except StatsFileError as e:  # one line; the file is left as it is (the next game sets it aside)
-        raise CliError(say("stats.unreadable", lang, path=str(path), why=str(e))) from None
+        raise CliError(say("stats.unreadable", lang, path=str(path), why=e.words(lang))) from None
     except OSError as e:
         raise CliError(say("stats.unreadable", lang, path=str(path), why=os_error_words(e, lang))) from None
     for line in stats_lines(lang, path):

@@ -89,7 +89,9 @@ def set_aside(path: Path, label: str = "broken") -> Path:
 
 
 _ERRNO_WORDS = {errno.ENOSPC: "oserr.nospace", errno.EDQUOT: "oserr.nospace", errno.EROFS: "oserr.readonly",
-                errno.EACCES: "oserr.access", errno.EPERM: "oserr.access"}
+                errno.EACCES: "oserr.access", errno.EPERM: "oserr.access", errno.ENOENT: "oserr.missing",
+                errno.ENOTDIR: "oserr.missing", errno.EIO: "oserr.io", errno.ENAMETOOLONG: "oserr.too_long",
+                errno.ELOOP: "oserr.loop", errno.EISDIR: "oserr.notfile"}
 
 
 def os_error_words(e: OSError, lang: Lang = "en") -> str:
@@ -99,4 +101,5 @@ def os_error_words(e: OSError, lang: Lang = "en") -> str:
     key = _ERRNO_WORDS.get(e.errno or 0)
     if key is not None:
         return say(key, lang)
-    return say("oserr.other", lang, code=e.strerror or type(e).__name__)
+    # a rarer error: its code (EXDEV), never the system's English sentence inside another language
+    return say("oserr.other", lang, code=errno.errorcode.get(e.errno or 0) or type(e).__name__)

@@ -64,7 +64,7 @@ class AnalysisScreen(Window[None]):
         except Cancelled:
             return
         except Exception as e:  # shown, never a crash of the table
-            self._post(self._show, t(self.lang, "analyse.failed", detail=str(e)))
+            self._post(self._show, t(self.lang, "analyse.failed", kind=type(e).__name__, detail=str(e)))
             return
         self._post(self._show, text)
 

@@ -216,7 +216,7 @@ class PlainGame:
                         progress=progress)
         except ReviewError as e:
             self.say()
-            self.say(t(lang, "analyse.failed", detail=str(e)))
+            self.say(t(lang, "analyse.failed", kind=type(e).__name__, detail=str(e)))
             return
         self.say()
         for line in player_review_lines(rv, lang):

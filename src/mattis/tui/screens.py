@@ -23,8 +23,9 @@ from textual.widgets import Button, Static
 from ..core import HOUSE_OPTIONS as OPTION_HOUSE
 from ..core import PRESETS, RulesError, preset
 from ..core.text import option_label, option_value_text
+from ..play.saving import os_error_words
 from .i18n import Lang, has, t
-from .settings import LEVELS, Settings, save_settings
+from .settings import LEVELS, Settings, SettingsError, save_settings
 
 R = TypeVar("R")
 
@@ -375,14 +376,14 @@ class SettingsScreen(Window[Settings]):
         try:
             settings.make_rules()
             settings.bot_levels()
-        except (RulesError, ValueError) as e:
-            self.message = t(self.lang, "tui.settings.bad", why=str(e))
+        except SettingsError as e:
+            self.message = t(self.lang, "tui.settings.bad", why=e.words(self.lang))
             self.show()
             return
         try:
             save_settings(settings, self.path)
         except OSError as e:
-            self.message = t(self.lang, "tui.settings.cannot_save", why=e.strerror or str(e))
+            self.message = t(self.lang, "tui.settings.cannot_save", why=os_error_words(e, self.lang))
             self.show()
             return
         self.close(settings)

@@ -78,7 +78,16 @@ def whole(x: object) -> bool:
 
 
 class StatsFileError(ValueError):
-    """The statistics file does not read (the reason in a few words)."""
+    """The statistics file does not read: the reason as a catalogue key
+    (``stats.err.*``), said in either language by :meth:`words`; ``str()`` is the English."""
+
+    def __init__(self, key: str) -> None:
+        self.key = key
+        super().__init__(say(key, "en"))
+
+    def words(self, lang: Lang) -> str:
+        """The reason in ``lang``."""
+        return say(self.key, lang)
 
 
 def read_results(path: Path | None = None) -> list[GameResult]:
@@ -89,9 +98,9 @@ def read_results(path: Path | None = None) -> list[GameResult]:
     if not p.exists() and not p.is_symlink():
         return []
     if not p.is_file():
-        raise StatsFileError("not a regular file")
+        raise StatsFileError("stats.err.not_file")
     if p.stat().st_size > MAX_STATS_BYTES:
-        raise StatsFileError("too large")
+        raise StatsFileError("stats.err.too_large")
     try:
         raw = p.read_bytes()
     except FileNotFoundError:
@@ -99,13 +108,13 @@ def read_results(path: Path | None = None) -> list[GameResult]:
     try:
         data = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):
-        raise StatsFileError("not JSON") from None
+        raise StatsFileError("stats.err.not_json") from None
     games = data.get("games") if isinstance(data, dict) else None
     if not isinstance(games, list):
-        raise StatsFileError("not a statistics file")
+        raise StatsFileError("stats.err.not_stats")
     results = [_from_json(g) for g in games]
     if any(r is None for r in results):
-        raise StatsFileError("an entry is not a game")
+        raise StatsFileError("stats.err.entry")
     return [r for r in results if r is not None]
 
 
@@ -149,7 +158,7 @@ def stats_lines(lang: Lang, path: Path | None = None) -> list[str]:
     try:
         results = read_results(p)
     except (OSError, StatsFileError) as e:
-        why = str(e) if isinstance(e, StatsFileError) else os_error_words(e, lang)
+        why = e.words(lang) if isinstance(e, StatsFileError) else os_error_words(e, lang)
         return [say("stats.unreadable", lang, path=str(p), why=why)]
     if not results:
         return [say("stats.none", lang)]
