@@ -24,12 +24,14 @@ from .screens import SCROLL, Window
 
 
 class AnalysisScreen(Window[None]):
-    """The review of ``seat`` in ``record``, worked out in the background."""
+    """The review of ``seat`` in ``record``, worked out in the background.  No padding
+    inside the border: the review's words are wrapped to 78 columns
+    (:data:`~mattis.tui.review_words.WRAP`), all an 80-column terminal has inside it."""
 
     DEFAULT_CSS = """
     AnalysisScreen { align: center middle; }
     AnalysisScreen > Vertical { width: 100; max-width: 100%; height: 100%;
-                                border: thick $accent; background: $surface; padding: 0 1; }
+                                border: thick $accent; background: $surface; padding: 0; }
     AnalysisScreen VerticalScroll { height: 1fr; }
     AnalysisScreen #analysis-hint { height: auto; color: $text-muted; }
     """
