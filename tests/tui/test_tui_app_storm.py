@@ -37,6 +37,7 @@ from mattis.tui.analysis import AnalysisScreen
 from mattis.tui.app import MattisApp
 from mattis.tui.screens import EndScreen, HistoryScreen, InfoScreen, SettingsScreen
 from mattis.tui.session import HUMAN, Session
+from mattis.tui.settings import Settings
 from tiers import HUNG, SLOW, scale
 
 KEYS = [
@@ -148,6 +149,17 @@ def run_storm(tmp_path: Path, rules: str, seed: int, lang: str, keys_per_window:
         starts.append(session.referee.record())
 
     session.next_game = next_game  # type: ignore[method-assign]
+    real_apply = app.apply_settings
+
+    def apply_settings(saved: Settings, before: Settings) -> str:
+        """The settings window applies what the storm saved there, but the bots stay
+        instant: a pace would have them move on a timer, and what the storm meets would
+        then depend on how fast the machine is."""
+        line = real_apply(saved, before)
+        app.delay = 0
+        return line
+
+    app.apply_settings = apply_settings  # type: ignore[method-assign]
     rng = random.Random(seed)
     sent = 0
     stormed: list[str] = []
@@ -316,6 +328,53 @@ def test_analyse_twice_opens_one_analysis_and_escape_twice_returns_to_the_end_sc
             await burst(pilot, "escape", 2)
             assert [type(s) for s in app.screen_stack[1:]] == [EndScreen]
             assert session.games == games
+
+    asyncio.run(scenario())
+    assert app.return_value is None
+
+
+async def queue(pilot: Pilot[Path | None], keys: list[str]) -> None:
+    """``keys`` queued at once (typed faster than the app handles them), then handled."""
+    app = pilot.app
+    driver = app._driver
+    assert driver is not None
+    for key in keys:
+        event = events.Key(key, {"enter": "\r", "escape": "\x1b", "question_mark": "?"}.get(key, key))
+        event.set_sender(app)
+        driver.send_message(event)
+    await pilot.pause()
+
+
+def test_keys_typed_while_a_window_opens_are_ignored(tmp_path: Path) -> None:
+    """A key typed before a window was on top was meant for what was on screen then:
+    the opener and Escape queued together leave the window open (Escape then closes
+    it); on the end screen "a" and Escape leave the analysis open; after the analysis
+    closes, an "n" typed with its Escape does not deal the next game."""
+    session = Session(rules=preset("mattis"), players=3, levels=["easy"] * 3, lang="en", seed=7,
+                      save_path=tmp_path / "game.json", stats_path=tmp_path / "stats.json")
+    session.start()
+    app = MattisApp(session, delay=0, settings_file=tmp_path / "settings.json")
+
+    async def scenario() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            for opener, (window, kind) in OPENERS.items():
+                if kind == "Screen":
+                    continue
+                before = session.record_text()
+                await queue(pilot, [opener, "escape"])
+                assert type(app.screen).__name__ == kind, window  # still open
+                await pilot.press("escape")
+                assert len(app.screen_stack) == 1, window
+                assert session.record_text() == before
+            await play_to_the_end(pilot, session, random.Random(3))
+            games = session.games
+            await queue(pilot, ["a", "escape"])
+            assert [type(s) for s in app.screen_stack[1:]] == [AnalysisScreen]
+            await queue(pilot, ["escape", "n"])
+            assert [type(s) for s in app.screen_stack[1:]] == [EndScreen]
+            assert session.games == games
+            await pilot.press("n")
+            assert session.games == games + 1 and len(app.screen_stack) == 1
 
     asyncio.run(scenario())
     assert app.return_value is None

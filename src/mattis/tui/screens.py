@@ -5,7 +5,9 @@ Every window closes at most once, and takes every key that reaches it: a key
 that arrives while the window is closing (Enter Enter, key auto-repeat) is ignored,
 rather than popping the table itself (the old ``ScreenStackError: Can't pop
 screen``) or passing on to the table's bindings (Enter on the end screen dealt
-the next game, then laid a card in it).
+the next game, then laid a card in it).  So is a key typed while the window was
+opening (before it was on top): it was meant for what was on the screen then (Enter
+Enter on the last card must not deal the next game past the end screen).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from pathlib import Path
 from typing import Generic, TypeVar
 
 from textual import events
+from textual._time import get_time
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.geometry import Region
@@ -40,11 +43,21 @@ class Window(ModalScreen[R], Generic[R]):
     on top; no key goes on to the app's bindings (the table's), whatever its state."""
 
     _window_closed = False
+    _on_top_since: float | None = None
+    """When this window last came on top (Textual's clock, that of ``Message.time``)."""
 
     @property
     def is_open(self) -> bool:
         """On top and not closing: keys and clicks still act on this window."""
         return not self._window_closed and self.is_attached and self.app.screen is self
+
+    def on_screen_resume(self) -> None:
+        self._on_top_since = get_time()
+
+    def typed_while_open(self, event: events.Key) -> bool:
+        """Whether ``event`` was typed while this window was open and on top (not while
+        it was opening, nor while a window over it was closing)."""
+        return self.is_open and self._on_top_since is not None and event.time >= self._on_top_since
 
     def close(self, result: R | None = None) -> None:
         """Close this window with ``result``, unless it is closing already or not on top."""
@@ -56,7 +69,7 @@ class Window(ModalScreen[R], Generic[R]):
     def on_key(self, event: events.Key) -> None:
         event.stop()
         event.prevent_default()
-        if self.is_open:
+        if self.typed_while_open(event):
             self.key(event)
 
     def key(self, event: events.Key) -> None:
