@@ -38,7 +38,7 @@ from mattis.tui.app import MattisApp
 from mattis.tui.screens import EndScreen, HistoryScreen, InfoScreen, SettingsScreen
 from mattis.tui.session import HUMAN, Session
 from mattis.tui.settings import Settings
-from tiers import HUNG, SLOW, scale
+from tiers import HUNG, SLOW, scale, wait_until
 
 KEYS = [
     "left", "right", "up", "down", "home", "end", "pageup", "pagedown", "enter", "space", "escape", "tab",
@@ -60,15 +60,26 @@ LOAD_NICE = 10
 """The niceness of the busy processes of :func:`cpu_load`."""
 
 
+BUSY = "import os\nwhile os.getppid() == {parent}:\n    pass\n"
+"""A busy loop that lasts while its parent lives."""
+
+
+def busy_command(parent: int) -> list[str]:
+    """A process that keeps a core busy while ``parent`` lives (it stops by itself once
+    its parent is gone, even one killed with no time to clean up)."""
+    return [sys.executable, "-c", BUSY.format(parent=parent)]
+
+
 @contextmanager
 def cpu_load(processes: int = 2) -> Iterator[list[subprocess.Popen[bytes]]]:
     """``processes`` busy Python processes at nice :data:`LOAD_NICE` (one per core of a
     two-core CI machine) while the block runs; stopped (terminated, then killed) and
-    reaped on the way out, whatever happened, so none outlives the test."""
+    reaped on the way out, whatever happened, so none outlives the test (and should
+    the test's process be killed outright, they stop by themselves: :func:`busy_command`)."""
     busy: list[subprocess.Popen[bytes]] = []
     try:
         for _ in range(processes):
-            busy.append(subprocess.Popen([sys.executable, "-c", "while True: pass"], stdin=subprocess.DEVNULL,
+            busy.append(subprocess.Popen(busy_command(os.getpid()), stdin=subprocess.DEVNULL,
                                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                          preexec_fn=lambda: os.nice(LOAD_NICE)))
         yield busy
@@ -239,6 +250,31 @@ def test_the_cpu_load_runs_at_nice_10_and_leaves_no_process_behind() -> None:
     for proc, pid in zip(busy, pids, strict=True):
         assert proc.returncode is not None  # reaped: no zombie, no orphan
         assert not Path(f"/proc/{pid}").exists() or _not_ours(pid)
+
+
+def test_the_cpu_load_stops_when_its_test_is_killed_outright() -> None:
+    """A test process killed with SIGKILL runs no teardown: its busy processes notice
+    that their parent is gone and stop."""
+    script = (f"import os, subprocess, sys, time\n"
+              f"child = subprocess.Popen([sys.executable, '-c', {BUSY!r}.format(parent=os.getpid())])\n"
+              f"print(child.pid, flush=True)\n"
+              f"time.sleep({HUNG})\n")
+    parent = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    assert parent.stdout is not None
+    child = int(parent.stdout.readline())
+    assert running(child)
+    parent.kill()
+    parent.wait()
+    wait_until(lambda: not running(child), "the busy process stopping after its parent was killed")
+
+
+def running(pid: int) -> bool:
+    """Whether ``pid`` is a live process (not gone, not a zombie waiting to be reaped)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
 
 
 def _not_ours(pid: int) -> bool:
