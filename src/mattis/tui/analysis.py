@@ -24,14 +24,16 @@ from .screens import SCROLL, Window
 
 
 class AnalysisScreen(Window[None]):
-    """The review of ``seat`` in ``record``, worked out in the background.  No padding
-    inside the border: the review's words are wrapped to 78 columns
-    (:data:`~mattis.tui.review_words.WRAP`), all an 80-column terminal has inside it."""
+    """The review of ``seat`` in ``record``, worked out in the background.  A border
+    above and below only, and no padding: the review's words are wrapped to 78 columns
+    (:data:`~mattis.tui.review_words.WRAP`), what an 80-column terminal has beside the
+    scroll bar (2 columns)."""
 
     DEFAULT_CSS = """
     AnalysisScreen { align: center middle; }
     AnalysisScreen > Vertical { width: 100; max-width: 100%; height: 100%;
-                                border: thick $accent; background: $surface; padding: 0; }
+                                border: thick $accent; border-left: none; border-right: none;
+                                background: $surface; padding: 0; }
     AnalysisScreen VerticalScroll { height: 1fr; }
     AnalysisScreen #analysis-hint { height: auto; color: $text-muted; }
     """
