@@ -807,7 +807,7 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "review.chart.played": ("med trekket som ble gjort", "with the move made"),
     "review.chart.legend": ("● trekket som ble gjort  · beste trekk  ? ! dyre valg  (trekk {first}–{last})",
                             "● the move made  · the best move  ? ! costly choices  (moves {first}–{last})"),
-    "review.words.top": ("De dyreste valgene ({n}):", "The costliest choices ({n}):"),
+    "review.words.top": ("De {n} dyreste valgene:", "The {n} costliest choices:"),
     "review.words.choice": ("Trekk {n} (fase {phase}): {name} valgte «{played}», men «{best}» var bedre. "
                             "Sjansen for å slippe unna falt fra {before} % til {after} % {sure}.",
                             "Move {n} (phase {phase}): {name} chose \"{played}\", but \"{best}\" was better. "
