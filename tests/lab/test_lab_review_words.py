@@ -92,3 +92,10 @@ def test_the_terminal_prints_the_same_sentences() -> None:
     head = " ".join(line.strip() for line in lines[:lines.index(w.detail)])
     for sentence in (*w.summary, w.heading, *w.choices):
         assert " ".join(sentence.split()) in head
+
+
+@pytest.mark.parametrize("lang", ["nb", "en"])
+def test_one_marked_choice_is_headed_in_the_singular(lang: Lang) -> None:
+    w = player_words(reviewed((decision(10, 0.9, 0.3, 0.02), decision(12, 0.6, 0.58, 0.02))), lang)
+    assert len(w.choices) == 1
+    assert w.heading == ("Det dyreste valget:" if lang == "nb" else "The costliest choice:")

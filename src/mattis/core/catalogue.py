@@ -808,6 +808,7 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "review.chart.legend": ("● trekket som ble gjort  · beste trekk  ? ! dyre valg  (trekk {first}–{last})",
                             "● the move made  · the best move  ? ! costly choices  (moves {first}–{last})"),
     "review.words.top": ("De {n} dyreste valgene:", "The {n} costliest choices:"),
+    "review.words.top_one": ("Det dyreste valget:", "The costliest choice:"),
     "review.words.choice": ("Trekk {n} (fase {phase}): {name} valgte «{played}», men «{best}» var bedre. "
                             "Sjansen for å slippe unna falt fra {before} % til {after} % {sure}.",
                             "Move {n} (phase {phase}): {name} chose \"{played}\", but \"{best}\" was better. "

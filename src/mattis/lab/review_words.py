@@ -101,7 +101,8 @@ class PlayerWords:
 def player_words(rv: Review, lang: Lang) -> PlayerWords:
     """The sentences of the review for a player (see the module docstring)."""
     top = rv.costliest(3)
-    heading = (say("review.words.top", lang, n=len(top)) if top
+    heading = (say("review.words.top_one", lang) if len(top) == 1
+               else say("review.words.top", lang, n=len(top)) if top
                else say("review.none_marked", lang) if rv.decisions
                else say("review.no_decisions", lang, name=rv.name))
     summary = tuple(s for s in (luck_words(rv, lang), accuracy_words(rv, lang)) if s is not None)
