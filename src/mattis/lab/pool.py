@@ -13,6 +13,8 @@ from __future__ import annotations
 import multiprocessing
 import os
 import sys
+import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import TypeVar
 
@@ -23,6 +25,25 @@ R = TypeVar("R")
 class PoolError(RuntimeError):
     """The jobs cannot run where they were asked to (Ray not installed, the cluster
     unreachable); the message is one line for the user (the CLI exits 2 with it)."""
+
+
+def follow_parent(poll: float = 1.0) -> None:
+    """Make this worker process end when the process that started it is gone.
+
+    A pool's initializer in every worker (the job pool, the web server's bot and
+    analysis pools): a worker blocked on its pool's queue would otherwise live on for
+    good when its parent is killed outright (``kill -9``), since it holds both ends of
+    the queue's pipe itself and never sees the end of it.  A daemon thread looks at the
+    parent's pid every ``poll`` seconds and ends the process once it has changed.
+    """
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(poll)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="follow-parent", daemon=True).start()
 
 
 def local_workers(requested: int | None, jobs: int) -> int:
@@ -56,7 +77,7 @@ def _run_local(fn: Callable[[J], R], jobs: Sequence[J], workers: int | None) -> 
             yield fn(j)
         return
     ctx = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
-    pool = ctx.Pool(n)
+    pool = ctx.Pool(n, initializer=follow_parent)
     try:
         yield from pool.imap_unordered(fn, jobs, chunksize=1)
         pool.close()

@@ -50,6 +50,7 @@ from fastapi.responses import JSONResponse
 from ..bots.evaluate import Budget
 from ..core import GameRecord, RecordError
 from ..core.cards import Lang
+from ..lab.pool import follow_parent
 from ..lab.review import Review, ReviewError, decisions_of, review, review_text
 from ..lab.review_words import player_words
 from .table import Refusal
@@ -94,6 +95,7 @@ _progress: Any = None
 def _init_process(reports: Any) -> None:
     global _progress
     _progress = reports
+    follow_parent()
 
 
 def _review_in_process(text: str, seat: int, budget: Budget, seed: str, names: list[str],

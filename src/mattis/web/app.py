@@ -240,7 +240,10 @@ class Hub:
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
 
-        return ProcessPoolExecutor(self.bot_processes, mp_context=multiprocessing.get_context("spawn"))
+        from ..lab.pool import follow_parent
+
+        return ProcessPoolExecutor(self.bot_processes, mp_context=multiprocessing.get_context("spawn"),
+                                   initializer=follow_parent)
 
     def load(self) -> None:
         """Rebuild every table by replaying its events (with several workers, none: each worker
