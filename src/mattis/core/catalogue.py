@@ -847,7 +847,7 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "analyse.close": ("Piltastene blar; Esc lukker.", "Arrows scroll; Esc closes."),
     "analyse.cancelled": ("Analysen ble avbrutt.", "The analysis was cancelled."),
     "analyse.failed": ("Spillet kunne ikke analyseres (en feil i programmet: {kind}).",
-                       "The game could not be analysed (an error in the program: {kind}: {detail})."),
+                       "The game could not be analysed (an error in the program: {kind})."),
     "web.refused.no_such_seat": ("det finnes ingen slik plass ved bordet", "there is no such seat at this table"),
     "web.refused.busy": ("for mange analyser venter nå; prøv igjen om litt",
                          "too many reviews are waiting now; try again in a moment"),

@@ -8,6 +8,7 @@ next decision.
 
 from __future__ import annotations
 
+import logging
 import threading
 
 from textual import events
@@ -68,6 +69,7 @@ class AnalysisScreen(Window[None]):
         except Cancelled:
             return
         except Exception as e:  # shown, never a crash of the table
+            logging.getLogger(__name__).exception("the analysis failed")
             self._post(self._show, t(self.lang, "analyse.failed", kind=type(e).__name__, detail=str(e)))
             return
         self._post(self._show, text)

@@ -11,6 +11,7 @@ again?"; so does a third answer there that is neither yes nor no.
 
 from __future__ import annotations
 
+import logging
 import time
 from typing import TextIO
 
@@ -215,6 +216,7 @@ class PlainGame:
             rv = review(s.referee.record(), HUMAN, BUDGET, seed=0, names=list(s.names), lang=lang,
                         progress=progress)
         except ReviewError as e:
+            logging.getLogger(__name__).warning("the analysis failed: %s", e)
             self.say()
             self.say(t(lang, "analyse.failed", kind=type(e).__name__, detail=str(e)))
             return
