@@ -10,13 +10,16 @@ from typing import TypeVar
 
 T = TypeVar("T")
 
-SLOW = os.environ.get("MATTIS_SLOW") == "1"
-"""Whether this run includes the slow tier (``pytest --slow``)."""
+def is_slow() -> bool:
+    """Whether this run includes the slow tier (``pytest --slow``, which conftest.py's
+    ``pytest_configure`` marks in the environment; read at each call, since this module is
+    imported by conftest.py before that hook runs)."""
+    return os.environ.get("MATTIS_SLOW") == "1"
 
 
 def scale(fast: int, slow: int) -> int:
     """``slow`` in the slow tier, else ``fast``."""
-    return slow if SLOW else fast
+    return slow if is_slow() else fast
 
 
 HUNG = float(os.environ.get("MATTIS_TEST_HANG", "900"))

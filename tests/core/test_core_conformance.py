@@ -18,7 +18,7 @@ from mattis.core import OPTIONS, PRESETS, Move, Rules, RulesError, State, preset
 from mattis.core.cards import SUIT
 from mattis.core.catalogue import TEXT
 from mattis.core.observation import PHASE2
-from tiers import SLOW, scale
+from tiers import is_slow, scale
 
 NAMES = sorted(PRESETS)
 
@@ -28,7 +28,7 @@ def cases() -> list[tuple[str, str, object]]:
     k = 0
     for spec in OPTIONS:
         for value in spec.values:
-            bases = NAMES if SLOW else [NAMES[k % len(NAMES)]]
+            bases = NAMES if is_slow() else [NAMES[k % len(NAMES)]]
             k += 1
             out.extend((base, spec.name, value) for base in bases)
     return out

@@ -36,11 +36,10 @@ from pathlib import Path
 
 import pytest
 
-from tiers import HUNG
+from tiers import HUNG, is_slow
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
-SLOW = os.environ.get("MATTIS_SLOW") == "1" or "--slow" in sys.argv
 TIMEOUT = HUNG
 """How long an example may run before it counts as hung (tiers.HUNG; not a speed check)."""
 SHELLS = {"console", "sh", "bash", "shell"}
@@ -204,7 +203,7 @@ def serve(command: str, work: Path, env: dict[str, str]) -> None:
 def test_example_runs_as_written(example: Example, sandbox: tuple[Path, dict[str, str]]) -> None:
     if example.marker.startswith("skip"):
         pytest.skip(f"{example.id}: {example.marker[5:]}")
-    if example.marker == "slow" and not SLOW:
+    if example.marker == "slow" and not is_slow():
         pytest.skip("slow tier: run with --slow")
     work, env = sandbox
     if example.kind == "doctest":
