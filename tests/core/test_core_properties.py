@@ -46,7 +46,7 @@ for _n in (5, 6):
     CONFIGS.append(("skitgubbe", {"tricks": "all"}, _n))
 CONFIG_IDS = [f"{n}{'-' + '-'.join(f'{k}={v}' for k, v in o.items()) if o else ''}-{p}p" for n, o, p in CONFIGS]
 
-GAMES_PER_CONFIG = scale(30, 360)
+GAMES_PER_CONFIG = scale(30, 200)
 
 SETTINGS = dict(deadline=None, derandomize=True, database=None, print_blob=True,
                 suppress_health_check=[HealthCheck.too_slow])
@@ -354,7 +354,7 @@ def rule_sets() -> st.SearchStrategy[Rules]:
     )
 
 
-@settings(max_examples=scale(120, 2000), **SETTINGS)  # type: ignore[arg-type]
+@settings(max_examples=scale(120, 1000), **SETTINGS)  # type: ignore[arg-type]
 @given(rules=rule_sets(), data=st.data())
 def test_random_rule_games(rules: Rules, data: st.DataObject) -> None:
     players = data.draw(st.sampled_from(list(rules.allowed_players())), label="players")
