@@ -135,7 +135,7 @@ def test_every_seat_order_plays_to_the_end(tmp_path: Path, preset: str, kinds: t
         hub, rec = hub_at(tmp_path)
         await hub.start()
         try:
-            for seed in range(scale(2, 4)):
+            for seed in range(2):  # friends present in one game, away in the other
                 table, conns = await new_table(hub, preset, kinds, 100 * seed + len(kinds))
                 rec.table = table
                 present = seed % 2 == 0
