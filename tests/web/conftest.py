@@ -50,3 +50,19 @@ def browser() -> Iterator[Any]:
         b.new_context = new_context
         yield b
         b.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A ``mattis serve`` of its own (bots move at once), one per test module; its URL.
+    (For the browser tests: the process is killed on the way out.)"""
+    from test_web_restart import free_port, start_server
+
+    db: Path = tmp_path_factory.mktemp("server") / "s.db"
+    port = free_port()
+    proc = start_server(db, port, bot_delay="0")
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        proc.kill()
+        proc.wait()

@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import re
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -16,20 +15,9 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-f
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium at /usr/bin/chromium")
 
-from test_web_restart import free_port, start_server  # noqa: E402
 
 from mattis.core import GameRecord  # noqa: E402
 from tiers import HUNG  # noqa: E402
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    db = tmp_path_factory.mktemp("browser") / "b.db"
-    port = free_port()
-    proc = start_server(db, port, bot_delay="0")
-    yield f"http://127.0.0.1:{port}"
-    proc.kill()
-    proc.wait()
 
 
 def dataset(page: Any) -> dict[str, str]:

@@ -14,7 +14,7 @@ import pytest
 pw = pytest.importorskip("playwright.sync_api")
 
 from join_helpers import Terminal, check_frames, records  # noqa: E402
-from test_web_browser import CHROMIUM, act, create_table, dataset, server  # noqa: E402, F401
+from test_web_browser import CHROMIUM, act, create_table, dataset  # noqa: E402
 
 from mattis.tui.i18n import t  # noqa: E402
 from mattis.tui.remote import connect_seat, run_plain  # noqa: E402
