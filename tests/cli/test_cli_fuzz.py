@@ -219,7 +219,7 @@ def check_file(home: Home, data: bytes, code: int, grows: bool = False) -> None:
 
 
 # ---------------------------------------------------------------- the fuzz tests
-@settings(max_examples=scale(60, 400), **SETTINGS)  # type: ignore[arg-type]
+@settings(max_examples=scale(60, 200), **SETTINGS)  # type: ignore[arg-type]
 @given(data=st.one_of(fuzzed_json(saved_game_text()), fuzzed_position()))
 def test_replay_reads_any_record_file_with_one_line(home: Home, data: bytes) -> None:
     home.file.write_bytes(data)
@@ -229,7 +229,7 @@ def test_replay_reads_any_record_file_with_one_line(home: Home, data: bytes) -> 
         check_file(home, data, code)
 
 
-@settings(max_examples=scale(25, 150), **SETTINGS)  # type: ignore[arg-type]
+@settings(max_examples=scale(25, 80), **SETTINGS)  # type: ignore[arg-type]
 @given(data=st.one_of(fuzzed_json(saved_game_text()), fuzzed_position()))
 def test_analyze_reads_any_record_file_with_one_line(home: Home, data: bytes) -> None:
     home.file.write_bytes(data)
@@ -238,7 +238,7 @@ def test_analyze_reads_any_record_file_with_one_line(home: Home, data: bytes) ->
     check_file(home, data, code)
 
 
-@settings(max_examples=scale(50, 300), **SETTINGS)  # type: ignore[arg-type]
+@settings(max_examples=scale(50, 150), **SETTINGS)  # type: ignore[arg-type]
 @given(data=st.one_of(fuzzed_json(saved_game_text()), fuzzed_json(saved_game_text(), "session"), fuzzed_position()))
 def test_play_resume_reads_any_saved_game_with_one_line_and_loses_nothing(home: Home, data: bytes) -> None:
     home.file.write_bytes(data)
@@ -256,7 +256,7 @@ stats_base = json.dumps({"version": 1, "games": [
      "blodmattis": False, "place": 2, "take_backs": 3, "when": 2.0}]})
 
 
-@settings(max_examples=scale(60, 400), **SETTINGS)  # type: ignore[arg-type]
+@settings(max_examples=scale(60, 200), **SETTINGS)  # type: ignore[arg-type]
 @given(data=fuzzed_json(stats_base))
 def test_statistics_files_read_with_one_line_and_are_never_lost(home: Home, data: bytes) -> None:
     home.file.write_bytes(data)
@@ -283,7 +283,7 @@ settings_base = json.dumps({"lang": "en", "rules": "hund", "overrides": {"sequen
                             "bots": "easy,medium,hard", "delay": 0.4, "name": "Kari"})
 
 
-@settings(max_examples=scale(60, 400), **SETTINGS)  # type: ignore[arg-type]
+@settings(max_examples=scale(60, 200), **SETTINGS)  # type: ignore[arg-type]
 @given(data=fuzzed_json(settings_base))
 def test_settings_files_read_with_at_most_one_line_and_are_left_alone(home: Home, data: bytes) -> None:
     path = home.root / "config" / "mattis" / "settings.json"
@@ -310,7 +310,7 @@ WORDS = ["nb", "en", "xx", "0", "1", "-1", "3", "7", "99999999999999999999", "ma
          "fuzzed.json", "keep", "1e9", "nan", "Kari", "æøå", "--", "-"]
 
 
-@settings(max_examples=scale(80, 500), **SETTINGS)  # type: ignore[arg-type]
+@settings(max_examples=scale(80, 250), **SETTINGS)  # type: ignore[arg-type]
 @given(command=st.sampled_from(["replay", "analyze", "stats", "selfplay", "play"]),
        args=st.lists(st.sampled_from(FLAGS) | st.sampled_from(WORDS) | st.text(max_size=8), max_size=6))
 def test_any_command_line_gives_one_line_and_exit_2(home: Home, command: str, args: list[str]) -> None:

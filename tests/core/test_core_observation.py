@@ -14,7 +14,7 @@ from mattis.core import PRESETS, Observation, State, card_code, mask_of, preset
 from mattis.core.observation import FIELDS
 from tiers import scale
 
-GAMES = scale(2, 12)
+GAMES = scale(2, 6)
 
 
 def _observations(name: str, players: int, seed: int) -> list[tuple[State, Observation]]:

@@ -62,7 +62,7 @@ def seeded_resampler(seed: int) -> Any:
 @pytest.mark.parametrize("game_string", GAMES)
 def test_records_round_trip_through_openspiel_states(game_string: str) -> None:
     game = pyspiel.load_game(game_string)
-    for seed in range(scale(4, 20)):
+    for seed in range(scale(4, 10)):
         s = played(game, seed, moves=None if seed % 2 else 40 + seed)
         rec = record_from_state(s)
         assert rec.replay().__getstate__() == s.engine.__getstate__() | {"_legal": rec.replay()._legal}
@@ -201,9 +201,9 @@ def test_undo_refuses_what_was_not_the_last_action() -> None:
 
 # ------------------------------------------------- information-state string
 @pytest.mark.parametrize("game_string,games", [
-    ("python_mattis(rules=mattis,players=3,overrides=phase2_cap:120)", scale(8, 40)),
-    ("python_mattis(rules=skitgubbe,players=2)", scale(4, 30)),
-    ("python_mattis(rules=hund,players=4)", scale(4, 20)),
+    ("python_mattis(rules=mattis,players=3,overrides=phase2_cap:120)", scale(8, 20)),
+    ("python_mattis(rules=skitgubbe,players=2)", scale(4, 15)),
+    ("python_mattis(rules=hund,players=4)", scale(4, 10)),
 ])
 def test_the_information_state_string_is_compact_and_one_to_one(game_string: str, games: int) -> None:
     """Over long random games, every seat at every decision: distinct information

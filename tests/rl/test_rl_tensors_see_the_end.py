@@ -26,7 +26,7 @@ def test_the_counts_that_end_a_game_are_in_the_observation_and_public() -> None:
     rng = random.Random(1)
     top_rep = 0
     ends: set[Termination] = set()
-    for g in range(scale(12, 40)):
+    for g in range(scale(12, 20)):
         s = State.new(rules, 3, seed=g)
         while not s.is_over:
             s.apply(rng.choice(s.legal_moves()))
@@ -93,8 +93,8 @@ def test_both_tensors_hold_the_counts() -> None:
 @pytest.mark.parametrize("game_string,games", [
     ("python_mattis(rules=blodmattis,players=4,overrides=phase2_cap:300)", scale(3, 10)),
     pytest.param("python_mattis(rules=blodmattis,players=4)", 2, marks=pytest.mark.slow),  # to the cap: minutes a game
-    ("python_mattis(rules=mattis,players=3,overrides=phase2_cap:120)", scale(10, 60)),
-    ("python_mattis(rules=skitgubbe,players=2)", scale(6, 40)),
+    ("python_mattis(rules=mattis,players=3,overrides=phase2_cap:120)", scale(10, 30)),
+    ("python_mattis(rules=skitgubbe,players=2)", scale(6, 20)),
 ])
 def test_the_information_state_tensor_is_one_to_one(game_string: str, games: int) -> None:
     """Over long random games, every decision of every seat: no two different
