@@ -6,7 +6,7 @@ import hashlib
 from pathlib import Path
 
 COMPILED: tuple[str, ...] = (
-    "cards", "moves", "vocabulary", "rules", "legal", "state", "observation", "layout", "determinize",
+    "cards", "moves", "vocabulary", "rules", "legal", "state", "observation", "layout", "determinize", "batch",
 )
 """The modules of ``mattis.core`` compiled with mypyc when a C compiler is present."""
 

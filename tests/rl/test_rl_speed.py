@@ -13,7 +13,8 @@ from mattis.cli.main import main as cli_main  # noqa: E402
 from mattis.rl.speed import _openspiel, _raw, format_table, main, main_race, race  # noqa: E402
 
 ROWS = ["mattis raw", "mattis openspiel", "mattis openspiel + obs tensor", "mattis openspiel + infostate tensor",
-        "mattis pettingzoo", "mattis gymnasium", "mattis batched x16", "crazy_eights", "crazy_eights + obs tensor",
+        "mattis pettingzoo", "mattis gymnasium", "mattis batched x16", "mattis batched engine x64", "crazy_eights",
+        "crazy_eights + obs tensor",
         "hearts", "hearts + infostate tensor"]
 
 
@@ -21,16 +22,16 @@ def test_race_rows_ratios_and_table() -> None:
     rows = race(0.02, "hund", 4)
     names = [r["name"] for r in rows]
     assert names[0].startswith("mattis raw (") and names[1:] == ROWS[1:]
-    assert all("hund 4p" in r["detail"] for r in rows[:7])
-    base = rows[7]["decisions_per_s"]
+    assert all("hund 4p" in r["detail"] for r in rows[:8])
+    base = rows[8]["decisions_per_s"]
     raw = rows[0]["decisions_per_s"]
     for r in rows:
         assert r["games"] >= 1 and r["decisions"] > 0
         assert r["ratio_vs_crazy_eights"] == pytest.approx(r["decisions_per_s"] / base)
         assert r["decisions_per_s"] == pytest.approx(r["decisions"] / r["seconds"])
-    for r in rows[:7]:
+    for r in rows[:8]:
         assert r["ratio_vs_raw"] == pytest.approx(r["decisions_per_s"] / raw)
-    assert rows[8]["ratio_vs_raw"] == pytest.approx(rows[8]["decisions_per_s"] / base)
+    assert rows[9]["ratio_vs_raw"] == pytest.approx(rows[9]["decisions_per_s"] / base)
     table = format_table(rows)
     assert table.count("\n") == 1 + len(rows) and "1.00x" in table
 

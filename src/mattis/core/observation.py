@@ -511,8 +511,13 @@ _SEATS_OF: Final[tuple[tuple[int, ...], ...]] = tuple(tuple(s for s in range(6) 
 _ALL_SEATS: Final[tuple[tuple[int, ...], ...]] = tuple(tuple(range(n)) for n in range(7))
 
 
-def observe(state: State, seat: int) -> Observation:
-    """The observer: what ``seat`` may know of ``state`` now, and nothing else."""
+def observe(state: State, seat: int, history: bool = True) -> Observation:
+    """The observer: what ``seat`` may know of ``state`` now, and nothing else.
+
+    ``history=False`` leaves the public history out (an empty ``history``): for the
+    batched tensor encoder (:mod:`mattis.core.batch`), which reads the new moves from
+    the state's move log itself, so that an observation costs the same late in a long
+    game as early."""
     n = state.n
     if not 0 <= seat < n:
         raise ValueError(f"no seat {seat}")
@@ -553,7 +558,7 @@ def observe(state: State, seat: int) -> Observation:
         tuple(state.blodmattis),
         state.last_trick,
         _count(state.out),
-        state.history_tuple(),
+        state.history_tuple() if history else (),
         state.end_reason,
         state.p2_moves,
         state.repetitions(),

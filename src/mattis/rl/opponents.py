@@ -57,6 +57,24 @@ class PolicyAgent:
         return self.space.move(a)
 
 
+class BatchPolicy:
+    """A policy asked for many games at once: ``fn(observations, masks) -> actions``
+    with ``observations`` float32 ``(k, obs_size)``, ``masks`` bool ``(k, actions)``
+    and one action per row back.  The batched engine (:mod:`mattis.rl.batched`, and
+    :class:`~mattis.rl.vector_env.MattisVectorEnv` on it) asks it once for every game
+    waiting on it; anywhere else it is an ordinary policy callable, asked with a batch
+    of one."""
+
+    def __init__(self, fn: Callable[[Obs, Mask], Any], name: str = "batch_policy") -> None:
+        self.fn = fn
+        self.name = name
+        self.__name__ = name
+
+    def __call__(self, obs: Obs, mask: Mask) -> int:
+        actions = np.asarray(self.fn(obs[None, :], mask[None, :])).reshape(-1)
+        return int(actions[0])
+
+
 def frozen_policy(model: Any, deterministic: bool = False) -> PolicyFn:
     """A frozen snapshot of a learner as a policy callable.
 
@@ -146,5 +164,5 @@ def resolve(spec: Opponent, rules: Rules, players: int, seed: Seed, episode: int
     raise ValueError(f"not an opponent: {spec!r}")
 
 
-__all__ = ["Opponent", "OpponentPool", "PolicyAgent", "PolicyFn", "check_opponent", "frozen_policy",
+__all__ = ["BatchPolicy", "Opponent", "OpponentPool", "PolicyAgent", "PolicyFn", "check_opponent", "frozen_policy",
            "random_policy", "resolve"]

@@ -23,6 +23,10 @@ steps are timed but not counted).  Time is this process's CPU time
   against ``random`` opponents (decisions: the learner's and the opponents' moves);
 * ``mattis batched xN``: :class:`~mattis.rl.vector_env.MattisVectorEnv` with N games,
   a random action per game from the mask array (decisions counted the same way);
+* ``mattis batched engine xN``: :class:`~mattis.rl.batched.BatchedGames`, the
+  compiled batched step: N games per call, a random legal action per game, the
+  learners' observation tensors and masks written into NumPy arrays at every call,
+  ``random`` opponents played inside the compiled step (decisions counted the same way);
 * ``crazy_eights`` and ``hearts``: OpenSpiel's C++ games through the same pyspiel loop,
   without and with their tensor (crazy_eights' observation tensor; hearts has only an
   information-state tensor).
@@ -152,12 +156,31 @@ def _batched(rules_name: str, players: int, n: int) -> Game:
 
     def game(i: int) -> int:
         """One batched step of ``n`` games (a 'game' of this row is one call)."""
-        before = sum(e.decisions for e in venv.envs)
+        before = venv.decisions
         masks = venv.action_masks()
         # a random legal action per row: argmax of random keys over the mask
         keys = rng.random(masks.shape) * masks
         venv.step(keys.argmax(axis=1))
-        return sum(e.decisions for e in venv.envs) - before
+        return venv.decisions - before
+
+    return game
+
+
+def _batched_engine(rules_name: str, players: int, n: int) -> Game:
+    import numpy as np
+
+    from .batched import BatchedGames
+
+    games = BatchedGames(n, rules=rules_name, players=players, opponents="random", seat="rotate")
+    games.reset(seed=0)
+    rng = np.random.default_rng(1)
+
+    def game(i: int) -> int:
+        """One call stepping ``n`` games, tensors and masks written (a 'game' of this row is one call)."""
+        before = games.decisions
+        keys = rng.random(games.masks.shape) * games.masks
+        games.step(keys.argmax(axis=1))
+        return games.decisions - before
 
     return game
 
@@ -204,6 +227,8 @@ def _openspiel(game_string: str, tensor: str | None = None) -> Game:
 
 BATCH = 16
 """Games in the batched env's row."""
+ENGINE_BATCH = 64
+"""Games in the batched engine's row (:class:`mattis.rl.batched.BatchedGames`)."""
 
 
 def plan(rules: str, players: int, raw: bool = True) -> list[tuple[str, str, Callable[[], Game]]]:
@@ -223,6 +248,8 @@ def plan(rules: str, players: int, raw: bool = True) -> list[tuple[str, str, Cal
         ("mattis gymnasium", f"{tag}, MattisEnv step() vs random opponents", lambda: _gymnasium(rules, players)),
         (f"mattis batched x{BATCH}", f"{tag}, MattisVectorEnv step() vs random opponents",
          lambda: _batched(rules, players, BATCH)),
+        (f"mattis batched engine x{ENGINE_BATCH}", f"{tag}, BatchedGames step(), tensors and masks, "
+         "vs random opponents", lambda: _batched_engine(rules, players, ENGINE_BATCH)),
     ]
     return rows
 

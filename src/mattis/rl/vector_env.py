@@ -1,5 +1,6 @@
 """A batched environment: ``num_envs`` games of :class:`~mattis.rl.gym_env.MattisEnv`
-stepped per call, with NumPy arrays in and out (Gymnasium's vector API).
+stepped per call, with NumPy arrays in and out (Gymnasium's vector API), on the
+compiled batched engine (:class:`mattis.rl.batched.BatchedGames`).
 
 >>> from mattis.rl.vector_env import MattisVectorEnv
 >>> venv = MattisVectorEnv(4, players=3, opponents="random")
@@ -27,10 +28,12 @@ stepped per call, with NumPy arrays in and out (Gymnasium's vector API).
   it: :mod:`mattis.rl.sb3` adapts this env to its ``VecEnv``.
 * The phase 2 cap is a truncation (``truncations[i]``), every other end a termination.
 
-The games run one after another in this process (the engine is pure Python; a
-process pool would add more in transfer than it saves at these step costs);
-the speed race (:mod:`mattis.rl.speed`) reports its decisions per second beside the
-single environment's.
+The games run in this process, inside one compiled call per step
+(:class:`mattis.core.batch.Batch`; the pure-Python core runs the same code and gives
+the same arrays); ``envs[i]`` is a light view of game ``i`` (its ``players``,
+``rules``, ``space``, ``seat`` and ``action_masks()``, what Stable-Baselines3's
+``get_attr``/``env_method`` ask for).  The speed race (:mod:`mattis.rl.speed`) reports
+its decisions per second beside the single environment's.
 """
 
 from __future__ import annotations
@@ -44,118 +47,144 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from .encoding import obs_size
-from .gym_env import MattisEnv
+from ..core import Rules
+from .batched import BatchedGames
+from .encoding import ActionSpace
+from .opponents import Opponent
+
+
+class GameView:
+    """Game ``index`` of a :class:`MattisVectorEnv`, as code written for a list of
+    single environments asks for it (Stable-Baselines3's ``get_attr`` and
+    ``env_method``)."""
+
+    def __init__(self, games: BatchedGames, index: int) -> None:
+        self._games = games
+        self.index = index
+
+    @property
+    def players(self) -> int:
+        return self._games.players
+
+    @property
+    def rules(self) -> Rules:
+        return self._games.rules
+
+    @property
+    def space(self) -> ActionSpace:
+        return self._games.space
+
+    @property
+    def seat(self) -> int:
+        """The learner's seat in this game's current episode."""
+        return self._games.seat(self.index)
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """This game's learner's legal actions now."""
+        mask: npt.NDArray[np.bool_] = self._games.masks[self.index].copy()
+        return mask
+
+    def set_opponents(self, opponents: Opponent | Sequence[Opponent]) -> None:
+        """Every game's opponents change together: see :meth:`MattisVectorEnv.set_opponents`."""
+        raise ValueError("the games of a MattisVectorEnv share their opponents: call set_opponents on it")
+
+    def close(self) -> None:
+        """Nothing to close (the games live in the vector env)."""
 
 
 class MattisVectorEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64], npt.NDArray[Any]]):
     """``num_envs`` :class:`MattisEnv` games stepped together (see the module docstring).
 
-    Keyword arguments go to every :class:`MattisEnv` (rules, players, overrides, seat,
-    dealer, opponents)."""
+    Keyword arguments are :class:`MattisEnv`'s (rules, players, overrides, seat,
+    dealer, opponents, zero_sum, card_order)."""
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
 
     def __init__(self, num_envs: int, **env_kwargs: Any) -> None:
         if num_envs < 1:
             raise ValueError("num_envs must be at least 1")
-        if env_kwargs.get("render_mode") is not None:
+        if env_kwargs.pop("render_mode", None) is not None:
             raise ValueError("the batched environment does not render; render one MattisEnv instead")
+        env_kwargs.pop("render_seat", None)
         self.num_envs = num_envs
-        self.envs = [MattisEnv(**env_kwargs) for _ in range(num_envs)]
-        first = self.envs[0]
-        self.single_observation_space = first.observation_space
-        self.single_action_space = first.action_space
+        self.games = games = BatchedGames(num_envs, **env_kwargs)
+        self.envs = [GameView(games, i) for i in range(num_envs)]
+        self.players = games.players
+        self.single_observation_space = spaces.Box(0.0, 1.0, (games.size,), np.float32)
+        self.single_action_space = spaces.Discrete(games.actions)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
-        assert isinstance(self.single_action_space, spaces.Discrete)
-        self._actions = int(self.single_action_space.n)
-        size = obs_size(first.players)
-        self._obs = np.zeros((num_envs, size), np.float32)
-        self._masks = np.zeros((num_envs, self._actions), np.bool_)
         self._started = False
+
+    @property
+    def decisions(self) -> int:
+        """Moves made by every seat (learners and opponents) in these games so far."""
+        return self.games.decisions
 
     def reset(self, *, seed: int | Sequence[int | None] | None = None,
               options: dict[str, Any] | None = None) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
-        if seed is None:
-            seeds: list[int | None] = [None] * self.num_envs
-        elif isinstance(seed, int):
-            seeds = [seed + i for i in range(self.num_envs)]
-        else:
-            seeds = list(seed)
-            if len(seeds) != self.num_envs:
-                raise ValueError(f"need {self.num_envs} seeds, got {len(seeds)}")
-        infos: dict[str, Any] = {}
-        for i, (env, s) in enumerate(zip(self.envs, seeds, strict=True)):
-            self._obs[i], info = env.reset(seed=s)
-            self._masks[i] = info["action_mask"]
-            infos = self._add_info(infos, info, i)
+        self.games.reset(seed)
         self._started = True
-        return self._obs.copy(), infos
+        return self.games.obs.copy(), self._infos({})
 
     def step(self, actions: npt.NDArray[np.int64] | Sequence[int]) -> tuple[
             npt.NDArray[np.float32], npt.NDArray[np.float64], npt.NDArray[np.bool_],
             npt.NDArray[np.bool_], dict[str, Any]]:
         if not self._started:
             raise RuntimeError("call reset() first")
-        acts = np.asarray(actions).reshape(-1)
-        if acts.shape[0] != self.num_envs:
-            raise ValueError(f"need {self.num_envs} actions, got {acts.shape[0]}")
-        rewards = np.zeros(self.num_envs, np.float64)  # as SyncVectorEnv
-        terms = np.zeros(self.num_envs, np.bool_)
-        truncs = np.zeros(self.num_envs, np.bool_)
+        g = self.games
+        g.step(actions)
         infos: dict[str, Any] = {}
-        step_infos: list[dict[str, Any]] = []
-        for i, env in enumerate(self.envs):
-            obs, reward, term, trunc, info = env._step(int(acts[i]))
-            rewards[i] = reward
-            if term or trunc:
-                terms[i], truncs[i] = term, trunc
-                infos = self._add_info(infos, {"final_obs": env._encoder.encode(obs), "final_info": info}, i)
-                self._obs[i], info = env.reset()
-            else:
-                env._encoder.encode(obs, self._obs[i])
-            self._masks[i] = info["action_mask"]  # the same mask action_masks() gives, as int8
-            step_infos.append(info)
-        return self._obs.copy(), rewards, terms, truncs, self._batch_infos(infos, step_infos)
+        ended = g.terminations | g.truncations
+        if ended.any():
+            zeros = np.zeros(g.actions, np.int8)
+            for i in np.flatnonzero(ended).tolist():
+                facts = g.final_facts[i]
+                assert facts is not None
+                phase, dealer, finished, ranked, losers = facts
+                info: dict[str, Any] = {"action_mask": zeros.copy(), "phase": phase, "seat": int(g.final_seats[i]),
+                                        "dealer": dealer, "finished": finished, "ranked": ranked, "losers": losers}
+                if g.illegal[i]:
+                    info["illegal_action"] = True
+                infos = self._add_info(infos, {"final_obs": g.final_obs[i].copy(), "final_info": info}, i)
+        return (g.obs.copy(), g.rewards.copy(), g.terminations.copy(), g.truncations.copy(), self._infos(infos))
 
-    def _batch_infos(self, infos: dict[str, Any], step_infos: list[dict[str, Any]]) -> dict[str, Any]:
+    def _infos(self, infos: dict[str, Any]) -> dict[str, Any]:
         """Every game's info in Gymnasium's layout, as ``VectorEnv._add_info`` would
-        build it game by game (the same arrays and dtypes; a test compares them), key
-        by key when every game has the same keys (the usual case)."""
-        keys = step_infos[0].keys()
-        if any(info.keys() != keys for info in step_infos):
-            for i, info in enumerate(step_infos):
-                infos = self._add_info(infos, info, i)
-            return infos
-        every = np.ones(self.num_envs, np.bool_)
-        for key in keys:
-            first = step_infos[0][key]
-            if key == "action_mask":
-                infos[key] = self._masks.astype(np.int8)
-            elif type(first) is int:
-                infos[key] = np.array([info[key] for info in step_infos], dtype=int)
-            else:
-                column = np.full(self.num_envs, None, dtype=object)
-                for i, info in enumerate(step_infos):
-                    column[i] = info[key]
-                infos[key] = column
+        build it game by game from :class:`MattisEnv`'s infos (the same arrays and
+        dtypes; a test compares them)."""
+        g = self.games
+        n = self.num_envs
+        every = np.ones(n, np.bool_)
+        phase = np.full(n, None, dtype=object)
+        finished = np.full(n, None, dtype=object)
+        ranked = np.full(n, None, dtype=object)
+        losers = np.full(n, None, dtype=object)
+        dealer = np.zeros(n, dtype=int)
+        for i in range(n):
+            phase[i], dealer[i], finished[i], ranked[i], losers[i] = g.facts(i)
+        infos["action_mask"] = g.masks.astype(np.int8)
+        infos["phase"] = phase
+        infos["seat"] = np.array([g.seat(i) for i in range(n)], dtype=int)
+        infos["dealer"] = dealer
+        infos["finished"] = finished
+        infos["ranked"] = ranked
+        infos["losers"] = losers
+        for key in ("action_mask", "phase", "seat", "dealer", "finished", "ranked", "losers"):
             infos["_" + key] = every.copy()
         return infos
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal actions of every game's learner now, shape ``(num_envs, actions)``."""
-        return self._masks.copy()
+        return self.games.masks.copy()
 
-    def set_opponents(self, opponents: Any) -> None:
+    def set_opponents(self, opponents: Opponent | Sequence[Opponent]) -> None:
         """Set the opponents of every game from its next episode on
         (see :meth:`MattisEnv.set_opponents`)."""
-        for env in self.envs:
-            env.set_opponents(opponents)
+        self.games.set_opponents(opponents)
 
     def close_extras(self, **kwargs: Any) -> None:
-        for env in self.envs:
-            env.close()
+        """Nothing to release: the games live in this process."""
 
 
-__all__ = ["MattisVectorEnv"]
+__all__ = ["GameView", "MattisVectorEnv"]

@@ -1,0 +1,345 @@
+"""The batched engine path: ``N`` games stepped by action ids in one call, their
+observation tensors, legal-action masks, rewards, terminations and truncations
+written into preallocated NumPy arrays.
+
+>>> from mattis.rl.batched import BatchedGames
+>>> games = BatchedGames(8, rules="mattis", players=3, opponents="random")
+>>> games.reset(seed=0)
+>>> games.obs.shape, games.masks.shape, bool(games.masks.any(axis=1).all())
+((8, 1132), (8, 54), True)
+>>> games.step(games.masks.argmax(axis=1))  # the first legal action of every game
+>>> games.rewards.shape, games.terminations.dtype.name
+((8,), 'bool')
+
+The per-game work (the learner's move and its legality check, the ``random``
+opponents' moves, the tensor's bits, counts and mask) runs in
+:class:`mattis.core.batch.Batch`, compiled with the core (``mattis/_build.py``); it
+writes byte buffers that NumPy views without copying, and one vectorised step per
+batch here turns them into float32 and bool (:meth:`BatchedGames.step`).  On the pure
+core the same code runs as Python and gives the same arrays (a test compares the two
+builds game for game).
+
+The games are :class:`~mattis.rl.gym_env.MattisEnv`'s, step for step: the same seed
+scheme (game ``i`` of ``reset(seed=s)`` is seeded ``s + i``; deals, bots, pools, seats
+and dealers per episode by :func:`mattis.play.derive_seed`), the same opponents
+(:mod:`mattis.rl.opponents`), the same rewards, the same skip of a deal that settles
+the learner's fate before it acts, and an auto-reset in the same step: a game whose
+episode ends is dealt anew at once (``final_obs`` holds the ended episode's last
+tensor).  ``random`` opponents are played inside the compiled step; any other bot
+(``easy``, ...) and a per-observation policy callable are asked game by game; a
+:class:`~mattis.rl.opponents.BatchPolicy` is asked once for every game waiting on it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ..bots.base import RandomBot
+from ..core import Phase, Rules, State
+from ..core.batch import COUNTS, ILLEGAL, PLAYING, TRUNCATED, WAITING, Batch, count_scales
+from ..core.layout import FLAG_BLOCKS
+from ..play import Agent, Seed, derive_seed
+from .common import check_zero_sum, make_rules
+from .encoding import ActionSpace, _card_permutation, card_index, check_card_order, obs_size, offsets
+from .opponents import BatchPolicy, Opponent, OpponentPool, PolicyAgent, check_opponent, resolve
+
+SeatChoice = int | str
+
+
+def _choose(choice: SeatChoice, what: str, players: int, seed: Seed, episode: int) -> int:
+    from .gym_env import _choose as choose
+
+    return choose(choice, what, players, seed, episode)
+
+
+class _Buffers:
+    """``rows`` rows of the compiled batch's byte buffers and their float32/bool form."""
+
+    def __init__(self, rows: int, core: Batch, size: int, actions: int) -> None:
+        self.flags = bytearray(rows * core.flag_bytes)
+        self.counts = bytearray(rows * core.count_bytes)
+        self.masks = bytearray(rows * core.mask_bytes)
+
+
+class BatchedGames:
+    """``num_games`` games of one seat against opponents, stepped together (see the
+    module docstring).  The arguments are :class:`~mattis.rl.gym_env.MattisEnv`'s.
+
+    After :meth:`reset` and each :meth:`step` the preallocated arrays hold: ``obs``
+    float32 ``(N, obs_size)``, ``masks`` bool ``(N, actions)`` (the learner's legal
+    actions now), ``rewards`` float64, ``terminations`` and ``truncations`` bool,
+    ``illegal`` bool (the step's action was not legal: the episode ended with -1), and
+    for the games whose episode ended in that step ``final_obs`` (the ended episode's
+    last tensor) and ``final_seats`` (its learner's seat)."""
+
+    def __init__(self, num_games: int, rules: str | Rules = "mattis", players: int = 3,
+                 overrides: Mapping[str, Any] | str | None = None, seat: SeatChoice = 0,
+                 opponents: Opponent | Sequence[Opponent] = "easy", dealer: SeatChoice = 0,
+                 zero_sum: bool = False, card_order: str = "suit_major") -> None:
+        if num_games < 1:
+            raise ValueError("num_games must be at least 1")
+        self.rules = make_rules(rules, overrides)
+        self.rules.check_players(players)
+        check_card_order(card_order)
+        if zero_sum:
+            check_zero_sum(self.rules, players)
+        for choice, what in ((seat, "seat"), (dealer, "dealer")):
+            if isinstance(choice, int):
+                if not 0 <= choice < players:
+                    raise ValueError(f"{what} must be 0..{players - 1}")
+            else:
+                _choose(choice, what, players, 0, 0)
+        self.num_games = n = num_games
+        self.players = players
+        self.zero_sum = zero_sum
+        self.card_order = card_order
+        self.seat_choice = seat
+        self.dealer_choice = dealer
+        self.set_opponents(opponents)
+        self.space = space = ActionSpace(self.rules, card_order)
+        self.size = size = obs_size(players)
+        self.actions = actions = space.size
+        o = offsets(players)
+        moves = [space.move(a) for a in range(actions)]
+        seqs = {mv.cards: a for a, mv in enumerate(moves) if len(mv.cards) > 1}
+        self._core = Batch(n, players, moves, [card_index(c, card_order) for c in range(52)], seqs,
+                           space.chance_action, space.pickup_action, tuple(o[b] for b in FLAG_BLOCKS), o["laid"],
+                           (size + 7) // 8, (actions + 7) // 8, zero_sum)
+        self._perm = _card_permutation(players, card_order)
+        cols: list[int] = []
+        for name in COUNTS:
+            cols += [o[name] + r for r in range(players)] if name in ("hand_counts", "tricks_won") else [o[name]]
+        self._count_cols = np.array(cols, np.intp)
+        scales = count_scales(players, self.rules.phase2_cap)
+        self._scale = np.array([s for s, _ in scales], np.float64)
+        self._most = np.array([m for _, m in scales], np.float64)
+        core = self._core
+        # the tensors and masks are views of arrays padded to whole bytes, which one
+        # table lookup per batch fills from the compiled step's bytes
+        self._obs_full = np.zeros((n, core.flag_bytes, 8), np.float32)
+        self.obs = self._obs_full.reshape(n, -1)[:, :size]
+        self._mask_full = np.zeros((n, core.mask_bytes, 8), np.bool_)
+        self.masks = self._mask_full.reshape(n, -1)[:, :actions]
+        self.rewards = np.zeros(n, np.float64)
+        self.terminations = np.zeros(n, np.bool_)
+        self.truncations = np.zeros(n, np.bool_)
+        self.illegal = np.zeros(n, np.bool_)
+        self.final_obs = np.zeros((n, size), np.float32)
+        self.final_seats = np.zeros(n, np.int64)
+        self.final_facts: list[tuple[Phase, int, tuple[int, ...], tuple[int, ...], tuple[int, ...]] | None] = \
+            [None] * n
+        """For each game whose episode ended in the last step, :meth:`facts` at its end."""
+        self._views = self._views_of(self._core.flags, self._core.counts, self._core.masks, n)
+        self._scratch = _Buffers(n, self._core, size, actions)
+        self._scratch_views = self._views_of(self._scratch.flags, self._scratch.counts, self._scratch.masks, n)
+        self._seed: list[Seed] = [None] * n
+        self._episode = [0] * n
+        self._agents: list[dict[int, Agent]] = [{} for _ in range(n)]
+        self._started = False
+
+    def _views_of(self, flags: bytearray, counts: bytearray, masks: bytearray, rows: int) -> tuple[
+            npt.NDArray[np.uint8], npt.NDArray[np.uint32], npt.NDArray[np.uint8]]:
+        core = self._core
+        return (np.frombuffer(flags, np.uint8).reshape(rows, core.flag_bytes),
+                np.frombuffer(counts, "<u4").reshape(rows, core.count_bytes // 4),
+                np.frombuffer(masks, np.uint8).reshape(rows, core.mask_bytes))
+
+    # ------------------------------------------------------------------ API
+    @property
+    def decisions(self) -> int:
+        """Moves made by every seat (learners and opponents) in these games so far."""
+        return self._core.decisions
+
+    def set_opponents(self, opponents: Opponent | Sequence[Opponent]) -> None:
+        """The opponents from each game's next episode on (as :meth:`MattisEnv.set_opponents`)."""
+        if isinstance(opponents, (str, OpponentPool)) or callable(opponents) or isinstance(opponents, Agent):
+            specs: list[Opponent] = [opponents] * (self.players - 1)
+        else:
+            specs = list(opponents)
+        if len(specs) != self.players - 1:
+            raise ValueError(f"need {self.players - 1} opponents, got {len(specs)}")
+        for spec in specs:
+            check_opponent(spec)
+        self.opponents = specs
+
+    def reset(self, seed: int | Sequence[int | None] | None = None) -> None:
+        """Deal every game anew (game ``i`` seeded ``seed + i``, or ``seed[i]``; ``None``
+        continues each game's sequence of episodes)."""
+        n = self.num_games
+        if seed is None:
+            seeds: list[int | None] = [None] * n
+        elif isinstance(seed, int):
+            seeds = [seed + i for i in range(n)]
+        else:
+            seeds = list(seed)
+            if len(seeds) != n:
+                raise ValueError(f"need {n} seeds, got {len(seeds)}")
+        for i, s in enumerate(seeds):
+            if s is not None:
+                self._seed[i], self._episode[i] = s, 0
+            self._new_episode(i)
+        self._core.write_all()
+        self._convert_all()
+        self.rewards[:] = 0.0
+        self.terminations[:] = False
+        self.truncations[:] = False
+        self.illegal[:] = False
+        self._started = True
+
+    def step(self, actions: npt.NDArray[np.integer[Any]] | Sequence[int]) -> None:
+        """One action per game (the learner's), then the opponents' answers; the games
+        whose episode ended are dealt anew (their last tensor is in ``final_obs``)."""
+        if not self._started:
+            raise RuntimeError("call reset() first")
+        acts = np.asarray(actions).reshape(-1)
+        n = self.num_games
+        if acts.shape[0] != n:
+            raise ValueError(f"need {n} actions, got {acts.shape[0]}")
+        core = self._core
+        core.step(acts.tolist())
+        status = core.status
+        if WAITING in status:
+            self._play_waiting([i for i in range(n) if status[i] == WAITING])
+        core.write_all()
+        self._convert_all()
+        st = np.array(status, np.int64)
+        self.rewards[:] = core.rewards
+        ended = st != PLAYING
+        np.equal(st, TRUNCATED, out=self.truncations)
+        np.logical_and(ended, ~self.truncations, out=self.terminations)
+        np.equal(st, ILLEGAL, out=self.illegal)
+        if ended.any():
+            rows = np.flatnonzero(ended)
+            self.final_obs[rows] = self.obs[rows]
+            self.final_seats[rows] = [core.seats[i] for i in rows.tolist()]
+            for i in rows.tolist():
+                self.final_facts[i] = self.facts(i)
+                self._new_episode(i)
+                core.write(i)
+            self._convert(self._views, self.obs, self.masks, rows)
+
+    def facts(self, i: int) -> tuple[Phase, int, tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+        """Game ``i``'s public facts now, as its learner's observation has them: the phase,
+        the dealer, who went out, who was ranked at a forced end, who lost."""
+        st = self._core.state(i)
+        return st.phase, st.dealer, tuple(st.finished), tuple(st.ranked), tuple(st.losers)
+
+    def state(self, i: int) -> State:
+        """Game ``i``'s state (for watching and tests; a learner must use ``obs`` only)."""
+        return self._core.state(i)
+
+    def seat(self, i: int) -> int:
+        """The learner's seat in game ``i``'s current episode."""
+        return self._core.seats[i]
+
+    # ------------------------------------------------------------ internals
+    def _new_episode(self, i: int) -> None:
+        core = self._core
+        n = self.players
+        while True:  # skip the rare deal that settles the learner's fate before it acts (as MattisEnv)
+            seed = self._seed[i]
+            k = self._episode[i]
+            self._episode[i] += 1
+            seat = _choose(self.seat_choice, "seat", n, seed, k)
+            dealer = _choose(self.dealer_choice, "dealer", n, seed, k)
+            state = State.new(self.rules, n, seed=derive_seed(seed, "deal", k), dealer=dealer)
+            agents: dict[int, Agent] = {}
+            randoms: list[Any] = [None] * n
+            for j, spec in enumerate(self.opponents):
+                s = (seat + 1 + j) % n
+                if spec == "random":  # the random bot's own generator, as resolve() would seed it
+                    randoms[s] = random.Random(derive_seed(seed, "bot", k, s))
+                    continue
+                agent = resolve(spec, self.rules, n, seed, k, s)
+                if type(agent) is RandomBot:
+                    randoms[s] = agent.rng
+                else:
+                    agents[s] = agent
+            self._agents[i] = agents
+            core.start(i, state, seat, randoms)
+            if core.status[i] == WAITING:
+                self._play_waiting([i])
+            if core.status[i] == PLAYING:
+                return
+
+    def _play_waiting(self, games: list[int]) -> None:
+        """Let the opponents played outside the compiled step move until every game's
+        learner is to act or its episode has ended."""
+        core = self._core
+        pending = games
+        while pending:
+            again: list[int] = []
+            batched: dict[int, tuple[BatchPolicy, list[tuple[int, int]]]] = {}
+            for i in pending:
+                seat = core.to_act(i)
+                agent = self._agents[i][seat]
+                if isinstance(agent, PolicyAgent) and isinstance(agent.policy, BatchPolicy):
+                    batched.setdefault(id(agent.policy), (agent.policy, []))[1].append((i, seat))
+                    continue
+                core.apply(i, agent.act(core.state(i).observation(seat)))
+                if core.status[i] == WAITING:
+                    again.append(i)
+            for policy, todo in batched.values():
+                for row, (i, seat) in enumerate(todo):
+                    core.write_seat(i, seat, row, self._scratch.flags, self._scratch.counts, self._scratch.masks,
+                                    True)
+                k = len(todo)
+                obs = np.zeros((k, self.size), np.float32)
+                masks = np.zeros((k, self.actions), np.bool_)
+                self._convert(self._scratch_views, obs, masks, np.arange(k))
+                chosen = np.asarray(policy.fn(obs, masks)).reshape(-1)
+                if chosen.shape[0] != k:
+                    raise ValueError(f"batch policy {policy.name!r} gave {chosen.shape[0]} actions for {k} games")
+                for row, (i, seat) in enumerate(todo):
+                    a = int(chosen[row])
+                    if not 0 <= a < self.actions or not masks[row, a]:
+                        raise ValueError(f"policy {policy.name!r} chose action {a}, which is not legal for seat "
+                                         f"{seat}")
+                    core.apply(i, self.space.move(a))
+                    if core.status[i] == WAITING:
+                        again.append(i)
+            pending = again
+
+    def _convert_all(self) -> None:
+        """Every row of the compiled step's buffers into ``obs`` and ``masks``."""
+        flags, counts, mask_bytes = self._views
+        np.take(_BYTE_FLAGS, flags, axis=0, out=self._obs_full)
+        np.take(_BYTE_BOOLS, mask_bytes, axis=0, out=self._mask_full)
+        obs = self.obs
+        q = counts.astype(np.float64)
+        q /= self._scale
+        np.minimum(q, self._most, out=q)
+        obs[:, self._count_cols] = q
+        if self._perm is not None:
+            obs[...] = obs[:, self._perm]
+
+    def _convert(self, views: tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint32], npt.NDArray[np.uint8]],
+                 obs: npt.NDArray[np.float32], masks: npt.NDArray[np.bool_],
+                 rows: npt.NDArray[np.intp]) -> None:
+        """Some rows of the byte buffers ``views`` as float32 tensors into the same rows of ``obs``
+        and as bools into ``masks``."""
+        flags, counts, mask_bytes = views
+        flags, counts, mask_bytes = flags[rows], counts[rows], mask_bytes[rows]
+        t = _BYTE_FLAGS.take(flags, axis=0).reshape(len(rows), -1)[:, :self.size]
+        q = counts.astype(np.float64)
+        q /= self._scale
+        np.minimum(q, self._most, out=q)
+        t[:, self._count_cols] = q
+        if self._perm is not None:
+            t = t[:, self._perm]
+        obs[rows] = t
+        masks[rows] = _BYTE_BOOLS.take(mask_bytes, axis=0).reshape(len(rows), -1)[:, :self.actions]
+
+
+_BYTE_FLAGS = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1, bitorder="little").astype(np.float32)
+"""Row ``b``: the eight bits of byte ``b`` (lowest first) as float32 0/1."""
+_BYTE_BOOLS = _BYTE_FLAGS.astype(np.bool_)
+"""Row ``b``: the eight bits of byte ``b`` (lowest first) as bools."""
+
+
+__all__ = ["BatchedGames"]

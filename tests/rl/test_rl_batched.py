@@ -1,0 +1,116 @@
+"""The batched engine path (mattis.rl.batched on mattis.core.batch): the same arrays on
+the compiled and the pure core, and game for game the arrays of the per-step
+environment (MattisEnv) it stands for."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+
+pytest.importorskip("gymnasium")
+
+from mattis.rl.batched import BatchedGames  # noqa: E402
+from mattis.rl.gym_env import MattisEnv  # noqa: E402
+from mattis.rl.opponents import BatchPolicy  # noqa: E402
+from tiers import HUNG, scale  # noqa: E402
+
+SCRIPT = Path(__file__).with_name("batched_games.py")
+
+
+def _run(pure: bool, steps: int) -> dict[str, str]:
+    env = {**os.environ, "MATTIS_PURE": "1" if pure else "0"}
+    done = subprocess.run([sys.executable, str(SCRIPT), str(steps)], env=env, capture_output=True, text=True,
+                          check=True, timeout=HUNG)
+    result: dict[str, str] = json.loads(done.stdout)
+    return result
+
+
+def test_compiled_and_pure_batches_write_the_same_arrays() -> None:
+    """Tensors, masks, rewards, terminations, truncations and final tensors, step by
+    step, every preset (rank-major cards on two, a batch policy, an ``easy`` bot and
+    illegal actions among them): the same bytes on both cores."""
+    steps = scale(60, 200)
+    pure = _run(True, steps)
+    assert pure.pop("build") == "pure"
+    other = _run(False, steps)
+    kind = other.pop("build")
+    if kind != "compiled":
+        pytest.skip("the compiled core is not built here (python setup.py build_ext --inplace builds it)")
+    assert other == pure
+
+
+def _first_legal(obs: npt.NDArray[np.float32], masks: npt.NDArray[np.bool_]) -> Any:
+    return masks.argmax(axis=1)
+
+
+CASES: list[dict[str, Any]] = [
+    {"players": 3, "opponents": "random", "seat": "rotate"},
+    {"players": 4, "rules": "blodmattis", "overrides": {"phase2_cap": 80}, "opponents": "random",
+     "seat": "random", "dealer": "rotate"},
+    {"players": 3, "rules": "hund", "opponents": ["easy", BatchPolicy(_first_legal)], "seat": "rotate"},
+    {"players": 2, "rules": "skitgubbe", "opponents": "random", "zero_sum": True, "card_order": "rank_major"},
+]
+
+
+@pytest.mark.parametrize("kwargs", CASES)
+def test_the_batch_is_game_for_game_the_single_env(kwargs: dict[str, Any]) -> None:
+    """Step for step the tensors, masks, rewards, terminations, truncations, final
+    tensors and move counts of ``n`` seeded :class:`MattisEnv` games (a batch policy
+    is asked once for all games waiting on it; MattisEnv asks it game by game)."""
+    n = 4
+    games = BatchedGames(n, **kwargs)
+    envs = [MattisEnv(**kwargs) for _ in range(n)]
+    games.reset(seed=3)
+    for i, env in enumerate(envs):
+        obs, _ = env.reset(seed=3 + i)
+        assert np.array_equal(games.obs[i], obs) and np.array_equal(games.masks[i], env.action_masks())
+    rng = np.random.default_rng(3)
+    ended = illegal = 0
+    for t in range(scale(120, 300)):
+        acts = (rng.random(games.masks.shape) * games.masks).argmax(axis=1)
+        if t % 29 == 28:
+            acts[t % n] = int(np.flatnonzero(~games.masks[t % n])[0])
+            illegal += 1
+        games.step(acts)
+        for i, env in enumerate(envs):
+            obs, reward, term, trunc, info = env.step(acts[i])
+            assert (reward, term, trunc) == (games.rewards[i], games.terminations[i], games.truncations[i]), t
+            assert bool(info.get("illegal_action", False)) == games.illegal[i]
+            if term or trunc:
+                ended += 1
+                assert np.array_equal(obs, games.final_obs[i])
+                obs, _ = env.reset()
+            assert np.array_equal(obs, games.obs[i]), (t, i)
+            assert np.array_equal(env.action_masks(), games.masks[i]), (t, i)
+    assert games.decisions == sum(env.decisions for env in envs)
+    assert ended > n and illegal
+    assert games.obs.dtype == np.float32 and games.masks.dtype == np.bool_
+
+
+def test_a_batch_policy_is_asked_once_for_every_waiting_game() -> None:
+    sizes: list[int] = []
+
+    def policy(obs: npt.NDArray[np.float32], masks: npt.NDArray[np.bool_]) -> Any:
+        assert obs.shape == (len(masks), games.size) and masks.any(axis=1).all()
+        sizes.append(len(obs))
+        return masks.argmax(axis=1)
+
+    games = BatchedGames(8, players=3, opponents=BatchPolicy(policy))
+    games.reset(seed=1)
+    for _ in range(5):
+        games.step(games.masks.argmax(axis=1))
+    assert max(sizes) > 1 and sum(sizes) >= 8 * 5 * 2
+
+    def cheat(obs: npt.NDArray[np.float32], masks: npt.NDArray[np.bool_]) -> Any:
+        return (~masks).argmax(axis=1)
+
+    with pytest.raises(ValueError, match="not legal"):
+        BatchedGames(2, players=3, opponents=BatchPolicy(cheat)).reset(seed=0)
