@@ -59,6 +59,8 @@ class _BuildExtOrFallBack(build_ext):
                 Path(path).unlink(missing_ok=True)
             _say(f"compiling the core failed ({type(e).__name__}: {e}); installing the pure-Python core")
             return
+        if not self.extensions:  # nothing was compiled (the pure fallback): a stamp would bless older builds
+            return
         # Record which source each compiled module was built from: the import switch
         # runs the Python source of any module edited since (never stale compiled code).
         stamp = "".join(f"{m} {_source_hash(m)}\n" for m in _BUILD["COMPILED"])

@@ -221,21 +221,7 @@ class Batch:
     # ---------------------------------------------------------------- tensors
     def mask_bits(self, legal: tuple[Move, ...]) -> int:
         """The legal actions as bits (bit ``a`` for action ``a``)."""
-        bits = 0
-        cards = self.card_actions
-        for mv in legal:
-            kind = mv.kind
-            if kind is _PLAY:
-                cs = mv.cards
-                if len(cs) == 1:
-                    bits |= 1 << cards[cs[0]]
-                else:
-                    bits |= 1 << self.seq_actions[cs]
-            elif kind is _CHANCE:
-                bits |= 1 << self.chance_action
-            else:
-                bits |= 1 << self.pickup_action
-        return bits
+        return action_bits(legal, self.card_actions, self.seq_actions, self.chance_action, self.pickup_action)
 
     def write(self, i: int) -> None:
         """Lay out game ``i``'s learner's tensor and mask in row ``i`` of ``flags``,
@@ -318,6 +304,28 @@ class Batch:
         counts[row * cb:(row + 1) * cb] = v.to_bytes(cb, "little")
 
 
+def action_bits(moves: tuple[Move, ...] | list[Move], card_actions: list[int], seq_actions: dict[tuple[int, ...], int],
+                chance_action: int, pickup_action: int) -> int:
+    """The action numbers of ``moves`` as the bits of one integer (bit ``a`` for action
+    ``a``): ``card_actions[c]`` is the action of laying card ``c``, ``seq_actions`` the
+    action of each sequence (its cards in rank order).  Raises ``KeyError`` for a
+    sequence without an action."""
+    bits = 0
+    for mv in moves:
+        kind = mv.kind
+        if kind is _PLAY:
+            cs = mv.cards
+            if len(cs) == 1:
+                bits |= 1 << card_actions[cs[0]]
+            else:
+                bits |= 1 << seq_actions[cs]
+        elif kind is _CHANCE:
+            bits |= 1 << chance_action
+        else:
+            bits |= 1 << pickup_action
+    return bits
+
+
 def _below(rng: random.Random, n: int) -> int:
     """``rng.choice``'s draw of an index below ``n`` (``random.Random._randbelow``: the
     same calls of ``getrandbits``, so the same index as the ``random`` bot's choice)."""
@@ -344,4 +352,5 @@ def _same_as_choice() -> bool:
 _SAME_AS_CHOICE: Final = _same_as_choice()
 
 
-__all__ = ["COUNTS", "ILLEGAL", "PLAYING", "TERMINATED", "TRUNCATED", "WAITING", "Batch", "count_scales"]
+__all__ = ["COUNTS", "ILLEGAL", "PLAYING", "TERMINATED", "TRUNCATED", "WAITING", "Batch", "action_bits",
+           "count_scales"]

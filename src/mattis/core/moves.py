@@ -47,6 +47,19 @@ class Move:
         """Pickle and copy to the one shared move of its kind and cards (see :func:`play`)."""
         return (_shared_move, (self.kind, self.cards))
 
+    def __eq__(self, other: object) -> bool:
+        """The same kind and cards (written out, so the compiled core compiles it: the
+        dataclass's generated ``__eq__`` stays interpreted; legality checks compare moves)."""
+        if self is other:
+            return True
+        if not isinstance(other, Move):
+            return NotImplemented
+        return self.kind is other.kind and self.cards == other.cards
+
+    def __hash__(self) -> int:
+        """The dataclass's hash, ``hash((kind, cards))``, written out with :meth:`__eq__`."""
+        return hash((self.kind, self.cards))
+
     def __str__(self) -> str:
         if self.kind is MoveKind.PLAY:
             return "play " + " ".join(card_code(c) for c in self.cards)

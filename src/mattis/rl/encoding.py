@@ -30,6 +30,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..core import CHANCE, PHASE2, PICKUP, Move, MoveKind, Observation, Phase, Rules, play
+from ..core.batch import action_bits
 from ..core.cards import RANK_LETTERS, SUIT_LETTERS, card_code
 from ..core.layout import BLOCKS, FLAG_BLOCKS, PER_SEAT, count_fractions, flag_bits, laid_bits, layout, layout_doc
 
@@ -272,7 +273,8 @@ class ActionSpace:
         object.__setattr__(self, "_moves", tuple(moves))
         #: the action of each shared move object, by identity (the core's moves are shared)
         object.__setattr__(self, "_by_id", {id(mv): (mv, a) for a, mv in enumerate(moves)})
-        #: recent masks by the identity of the legal-move tuple (the core memoises them)
+        object.__setattr__(self, "_card_actions", [card_index(c, order) for c in range(52)])
+        #: recent masks and sorted action lists by the moves' action bits (by content)
         object.__setattr__(self, "_masks", {})
         object.__setattr__(self, "_sorted", {})
 
@@ -322,37 +324,52 @@ class ActionSpace:
             out.append(hit[1] if hit is not None and hit[0] is mv else self.action(mv))
         return out
 
+    def bits(self, moves: Sequence[Move]) -> int:
+        """The action numbers of ``moves`` as the bits of one integer (bit ``a`` for
+        action ``a``; compiled with the core: :func:`mattis.core.batch.action_bits`)."""
+        seq = moves if isinstance(moves, (tuple, list)) else tuple(moves)
+        try:
+            return action_bits(seq, self._card_actions, self._seq_index,  # type: ignore[attr-defined]
+                               self.chance_action, self.pickup_action)
+        except KeyError:
+            for mv in seq:
+                self.action(mv)  # names the move outside the space
+            raise
+
     def legal_actions(self, moves: Sequence[Move]) -> list[int]:
         """The action numbers of ``moves`` in increasing order (a new list each call;
-        memoised by the identity of a ``moves`` tuple, like :meth:`mask`)."""
-        memo: dict[int, tuple[Sequence[Move], list[int]]] = self._sorted  # type: ignore[attr-defined]
-        hit = memo.get(id(moves))
-        if hit is not None and hit[0] is moves:
-            return hit[1][:]
-        acts = sorted(self.actions(moves))
-        if isinstance(moves, tuple):
+        memoised by content: by :meth:`bits`)."""
+        memo: dict[int, list[int]] = self._sorted  # type: ignore[attr-defined]
+        b = self.bits(moves)
+        acts = memo.get(b)
+        if acts is None:
+            acts = []
+            rest = b
+            while rest:
+                low = rest & -rest
+                acts.append(low.bit_length() - 1)
+                rest ^= low
             if len(memo) >= 4096:
                 memo.clear()
-            memo[id(moves)] = (moves, acts[:])
-        return acts
+            memo[b] = acts
+        return acts[:]
 
     def mask(self, moves: Sequence[Move]) -> npt.NDArray[np.int8]:
         """An int8 mask with 1 at each of ``moves`` (a new array each call).
 
-        Memoised by the identity of a ``moves`` tuple (the core hands out the same
-        tuple for the same legal moves), so a repeated tuple costs one array copy."""
-        memo: dict[int, tuple[Sequence[Move], npt.NDArray[np.int8]]] = self._masks  # type: ignore[attr-defined]
-        hit = memo.get(id(moves))
-        if hit is not None and hit[0] is moves:
-            return hit[1].copy()
-        m = np.zeros(self.size, np.int8)
-        if moves:
-            m[self.actions(moves)] = 1
-        if isinstance(moves, tuple):
+        Made from the moves' action bits (:meth:`bits`) and memoised by them (by
+        content: the same legal moves give the same mask, whatever tuple holds them),
+        so a repeated set of moves costs one array copy."""
+        memo: dict[int, npt.NDArray[np.int8]] = self._masks  # type: ignore[attr-defined]
+        b = self.bits(moves)
+        m = memo.get(b)
+        if m is None:
+            m = np.zeros(self.size, np.int8)
+            m[self.legal_actions(moves)] = 1
             if len(memo) >= 4096:
                 memo.clear()
-            memo[id(moves)] = (moves, m.copy())  # the entry keeps the tuple alive: its id stays its own
-        return m
+            memo[b] = m
+        return m.copy()
 
     def describe(self, action: int) -> str:
         """The action as text (``play 4C``, ``play 5H 6H 7H``, ``chance``, ``pickup``)."""
