@@ -114,3 +114,18 @@ def test_a_batch_policy_is_asked_once_for_every_waiting_game() -> None:
 
     with pytest.raises(ValueError, match="not legal"):
         BatchedGames(2, players=3, opponents=BatchPolicy(cheat)).reset(seed=0)
+
+
+def test_the_vector_envs_game_views_answer_for_their_games() -> None:
+    """``envs[i]`` (what sb3's ``get_attr``/``env_method`` reach): game ``i``'s seat and
+    mask; opponents set through a view change every game's from its next episode."""
+    from mattis.rl.vector_env import MattisVectorEnv
+
+    venv = MattisVectorEnv(3, players=3, opponents="random", seat="rotate")
+    venv.reset(seed=2)
+    masks = venv.action_masks()
+    for i, view in enumerate(venv.envs):
+        assert view.players == 3 and view.seat == venv.games.seat(i) == 0  # each game's first episode
+        assert np.array_equal(view.action_masks(), masks[i])
+    venv.envs[1].set_opponents("easy")
+    assert venv.games.opponents == ["easy", "easy"]

@@ -58,9 +58,10 @@ def _choose(choice: SeatChoice, what: str, players: int, seed: Seed, episode: in
 
 
 class _Buffers:
-    """``rows`` rows of the compiled batch's byte buffers and their float32/bool form."""
+    """``rows`` rows of byte buffers laid out as the compiled batch's (for the observations
+    of opponents asked by a batch policy)."""
 
-    def __init__(self, rows: int, core: Batch, size: int, actions: int) -> None:
+    def __init__(self, rows: int, core: Batch) -> None:
         self.flags = bytearray(rows * core.flag_bytes)
         self.counts = bytearray(rows * core.count_bytes)
         self.masks = bytearray(rows * core.mask_bytes)
@@ -135,7 +136,7 @@ class BatchedGames:
             [None] * n
         """For each game whose episode ended in the last step, :meth:`facts` at its end."""
         self._views = self._views_of(self._core.flags, self._core.counts, self._core.masks, n)
-        self._scratch = _Buffers(n, self._core, size, actions)
+        self._scratch = _Buffers(n, self._core)
         self._scratch_views = self._views_of(self._scratch.flags, self._scratch.counts, self._scratch.masks, n)
         self._seed: list[Seed] = [None] * n
         self._episode = [0] * n

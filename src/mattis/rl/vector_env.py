@@ -85,8 +85,9 @@ class GameView:
         return mask
 
     def set_opponents(self, opponents: Opponent | Sequence[Opponent]) -> None:
-        """Every game's opponents change together: see :meth:`MattisVectorEnv.set_opponents`."""
-        raise ValueError("the games of a MattisVectorEnv share their opponents: call set_opponents on it")
+        """The opponents of every game of the vector env from its next episode on (the
+        games share them: :meth:`MattisVectorEnv.set_opponents`)."""
+        self._games.set_opponents(opponents)
 
     def close(self) -> None:
         """Nothing to close (the games live in the vector env)."""
