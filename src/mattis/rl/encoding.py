@@ -143,6 +143,8 @@ def _mask(cards: tuple[int, ...]) -> int:
 
 _BYTE_FLAGS = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1, bitorder="little").astype(np.float32)
 """Row ``b``: the eight bits of byte ``b`` (lowest first) as float32 0/1."""
+_BYTE_INT8 = _BYTE_FLAGS.astype(np.int8)
+"""Row ``b``: the eight bits of byte ``b`` (lowest first) as int8 0/1."""
 
 
 class Encoder:
@@ -271,6 +273,7 @@ class ActionSpace:
         moves: list[Move] = ([play(card_of_index(i, order)) for i in range(52)] + [play(*cards) for cards in seqs]
                              + [CHANCE, PICKUP])
         object.__setattr__(self, "_moves", tuple(moves))
+        object.__setattr__(self, "_size", len(moves))
         #: the action of each shared move object, by identity (the core's moves are shared)
         object.__setattr__(self, "_by_id", {id(mv): (mv, a) for a, mv in enumerate(moves)})
         object.__setattr__(self, "_card_actions", [card_index(c, order) for c in range(52)])
@@ -285,7 +288,8 @@ class ActionSpace:
     @property
     def size(self) -> int:
         """Number of distinct actions."""
-        return len(self._moves)  # type: ignore[attr-defined]
+        size: int = self._size  # type: ignore[attr-defined]
+        return size
 
     @property
     def chance_action(self) -> int:
@@ -330,7 +334,7 @@ class ActionSpace:
         seq = moves if isinstance(moves, (tuple, list)) else tuple(moves)
         try:
             return action_bits(seq, self._card_actions, self._seq_index,  # type: ignore[attr-defined]
-                               self.chance_action, self.pickup_action)
+                               self._size - 2, self._size - 1)  # type: ignore[attr-defined]
         except KeyError:
             for mv in seq:
                 self.action(mv)  # names the move outside the space
@@ -364,8 +368,9 @@ class ActionSpace:
         b = self.bits(moves)
         m = memo.get(b)
         if m is None:
-            m = np.zeros(self.size, np.int8)
-            m[self.legal_actions(moves)] = 1
+            size: int = self._size  # type: ignore[attr-defined]
+            m = _BYTE_INT8.take(np.frombuffer(b.to_bytes((size + 7) // 8, "little"), np.uint8),
+                                axis=0).reshape(-1)[:size]
             if len(memo) >= 4096:
                 memo.clear()
             memo[b] = m
