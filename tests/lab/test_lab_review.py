@@ -235,29 +235,40 @@ def _rollout_game(seed: int, players: int) -> GameRecord:
     return ref.record()
 
 
-@pytest.mark.slow
-def test_marks_mostly_hold_under_three_seeds() -> None:
-    """At the command's default budget (100 playouts per move), three rollout games
-    reviewed under three sampling seeds: the solver's proofs give the same marks, phase
-    1 is never marked, and the marks agree in at least 90% of the judged decisions
-    (measured: 54 of 58; docs/analyze.md says where they do not).  The figures
-    themselves differ, so the seed does change the sampling."""
-    agree = total = 0
-    for seed, players in ((1, 2), (2, 3), (3, 2)):
-        record = _rollout_game(seed, players)
-        reviews = [review(record, 0, Budget(samples=100), seed=s) for s in (0, 1, 2)]
-        marks = [[(d.number, d.mark) for d in rv.decisions if d.judged] for rv in reviews]
-        proofs = [[d.number for d in rv.decisions if d.proven] for rv in reviews]
-        assert proofs[0] == proofs[1] == proofs[2]
-        total += len(marks[0])
-        agree += sum(a == b == c for a, b, c in zip(*marks, strict=True))
-        assert len({tuple(d.after for d in rv.decisions) for rv in reviews}) > 1
+def _random_game(seed: int, players: int) -> GameRecord:
+    """A seeded game of random players: they give away won endgames, so the solver has
+    blunders to prove."""
+    ref = Referee.new(preset("mattis"), players, seed=seed)
+    rng = random.Random(seed)
+    while not ref.is_over:
+        seat = ref.to_act
+        assert seat is not None
+        ref.apply(seat, rng.choice(ref.observation(seat).legal), events=False)
+    return ref.record()
+
+
+def test_marks_and_best_moves_are_the_same_under_three_seeds() -> None:
+    """Ten bot games (random players, two at the table, where the solver is exact), seat 0 reviewed under
+    three sampling seeds: every mark and every named best move is the same, while the
+    playouts' own figures (and what they alone would mark) do change with the seed, so
+    the seed reaches the sampling and a review built on it would fail here."""
+    games = [_random_game(seed, 2) for seed in range(10)]
+    marks = figures = estimated = judged = 0
+    for record in games:
+        reviews = [review(record, 0, TINY, seed=s) for s in (0, 1, 2)]
+        seen = [[(d.number, d.mark, str(d.best) if d.resolved else None) for d in rv.decisions] for rv in reviews]
+        assert seen[0] == seen[1] == seen[2]
+        marks += sum(1 for _, mark, _ in seen[0] if mark)
+        judged += sum(d.judged for d in reviews[0].decisions)
+        figures += len({tuple(d.after for d in rv.decisions) for rv in reviews}) > 1
+        estimated += len({tuple(d.estimated_mark() for d in rv.decisions) for rv in reviews}) > 1
         for rv in reviews:
-            assert all(d.mark == "" for d in rv.decisions if d.phase == 1)
             for d in rv.decisions:
-                if d.resolved:
-                    assert d.before > max(v.chance for v in d.moves if v.move != d.best)
-    assert total > 40 and agree >= 0.9 * total
+                assert d.mark == "" or (d.proven or d.verdict_played is None) and d.verdict_best is Verdict.WINS
+                assert not d.resolved or d.verdict_best is Verdict.WINS
+    # not a vacuous agreement: blunders were proven, and the sampled figures moved with the seed
+    assert marks >= 3 and judged >= 60
+    assert figures >= 8 and estimated >= 1
 
 
 def test_summary_accuracy_and_luck() -> None:

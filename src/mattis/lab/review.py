@@ -70,12 +70,12 @@ MISTAKE: Final = 0.15
 BLUNDER: Final = 0.25
 """... ``??`` (as is giving away a position the solver says is won)."""
 
-MORE: Final = 8
-"""A judged decision whose mark or best move is ambiguous (it changes between 1 and 3
-standard errors) is played out again with this many times the budget."""
+PHASE1_SAMPLES: Final = 16
+"""Playouts per legal move at a phase 1 decision (never judged: its figures are shown,
+not trusted; see docs/analyze.md)."""
 
 FORMAT: Final = "mattis-review"
-VERSION: Final = 2
+VERSION: Final = 3
 
 
 def move_accuracy(cost: float) -> float:
@@ -129,27 +129,28 @@ class Decision:
 
     @property
     def cost_se(self) -> float:
-        """The cost's standard error (0 when the solver decided both moves)."""
-        a, b = self._value(self.best), self._value(self.played)
-        return math.hypot(a.se if a else 0.0, b.se if b else 0.0)
+        """The cost's standard error (0 when the solver decided both moves): paired where
+        the two moves were played out together (:attr:`MoveValue.gap_se`)."""
+        return self._gap_se(self.played)
+
+    def _gap_se(self, move: Move) -> float:
+        """The standard error of the preferred move's chance less ``move``'s."""
+        a, b = self._value(self.best), self._value(move)
+        if a is None or b is None or a is b:
+            return 0.0
+        if a.exact and b.exact:
+            return 0.0
+        if b.gap_se is not None:
+            return b.gap_se
+        return math.hypot(a.se, b.se)
 
     @property
     def resolved(self) -> bool:
-        """Whether the best move is ahead of every other legal move beyond the noise
-        (and the decision is judged): only then is it named."""
-        return self.resolved_at(Z)
-
-    def resolved_at(self, z: float) -> bool:
-        """:attr:`resolved` with ``z`` standard errors."""
+        """Whether the best move is named: only where the solver proves it (it wins with
+        best play and no other legal move does), never from the playouts."""
         best = self._value(self.best)
-        return (self.judged and best is not None
-                and all(best.ahead_of(v, z) for v in self.moves if v.move != self.best))
-
-    def ambiguous(self) -> bool:
-        """Whether the mark or the best move changes between 1 and 3 standard errors:
-        the review then plays the decision out again with :data:`MORE` times the budget."""
-        return self.judged and (self.mark_at(1.0) != self.mark_at(3.0)
-                                or self.resolved_at(1.0) != self.resolved_at(3.0))
+        return (self.judged and best is not None and best.verdict is Verdict.WINS
+                and all(v.verdict is not Verdict.WINS for v in self.moves if v.move != self.best))
 
     @property
     def proven(self) -> bool:
@@ -159,16 +160,19 @@ class Decision:
 
     @property
     def mark(self) -> str:
-        """``"??"``, ``"?"``, ``"?!"`` or ``""`` (see the module docstring): on the
-        cost's lower bound, never in phase 1."""
-        return self.mark_at(Z)
+        """``"??"`` where the solver proves the choice lost what was won: the preferred move
+        wins with best play and the move made does not (a phase 2 decision); else ``""``.
+        Never from the playouts, so no sampling seed changes a mark (module docstring)."""
+        if self.judged and self.verdict_best is Verdict.WINS and self.verdict_played is not Verdict.WINS:
+            return "??"
+        return ""
 
-    def mark_at(self, z: float) -> str:
-        """:attr:`mark` on the cost less ``z`` standard errors."""
+    def estimated_mark(self, z: float = Z) -> str:
+        """What the playouts alone would mark (``"??"``, ``"?"``, ``"?!"`` or ``""`` on the
+        cost less ``z`` standard errors): kept for the measurements, never shown, since
+        another sampling seed can change it (docs/analyze.md)."""
         if not self.judged:
             return ""
-        if self.verdict_best is Verdict.WINS and self.verdict_played is not Verdict.WINS:
-            return "??"
         c = self.cost - z * self.cost_se
         if c >= BLUNDER - 1e-9:
             return "??"
@@ -185,14 +189,15 @@ class Decision:
             "cost_se": round(self.cost_se, 4), "judged": self.judged, "resolved": self.resolved,
             "mark": self.mark, "verdict_best": _v(self.verdict_best), "verdict_played": _v(self.verdict_played),
             "samples": self.samples,
-            "moves": [{"move": str(v.move), "chance": v.chance, "se": v.se,
+            "moves": [{"move": str(v.move), "chance": v.chance, "se": v.se, "gap_se": v.gap_se,
                        "verdict": _v(v.verdict)} for v in self.moves],
         }
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> Decision:
         moves = tuple(MoveValue(parse_move(m["move"]), float(m["chance"]),
-                                Verdict(m["verdict"]) if m["verdict"] else None, float(m["se"]))
+                                Verdict(m["verdict"]) if m["verdict"] else None, float(m["se"]),
+                                None if m["gap_se"] is None else float(m["gap_se"]))
                       for m in d["moves"])
         return cls(int(d["move"]), int(d["phase"]), parse_move(d["played"]), parse_move(d["best"]),
                    float(d["before"]), float(d["after"]),
@@ -328,6 +333,7 @@ def review(record: GameRecord, seat: int, budget: Budget | None = None, seed: Se
             luck, luck_se = chance(first, b, random.Random(derive_seed(seed, "review", seat, 0)))
         except DeterminizeError:
             luck = None
+    phase1 = replace(b, samples=min(b.samples, PHASE1_SAMPLES))
     forced = 0
     out: list[Decision] = []
     for number, text in enumerate(record.moves, start=1):
@@ -341,13 +347,10 @@ def review(record: GameRecord, seat: int, budget: Budget | None = None, seed: Se
                     raise Cancelled
                 rng = random.Random(derive_seed(seed, "review", seat, number))
                 try:
-                    ev: Evaluation = evaluate(obs, b, rng)
+                    ev: Evaluation = evaluate(obs, b if obs.phase is not PHASE1 else phase1, rng)
                 except DeterminizeError as e:
                     raise ReviewError(f"move {number}: cannot judge this position from the seat's view: {e}") from None
-                d = _decision(number, obs.phase is PHASE1, move, ev)
-                if d.ambiguous():
-                    d = _decision(number, False, move, evaluate(obs, replace(b, samples=b.samples * MORE), rng))
-                out.append(d)
+                out.append(_decision(number, obs.phase is PHASE1, move, ev))
                 if progress is not None:
                     progress(len(out), total)
         ref.apply(s, move, events=False)
@@ -360,6 +363,7 @@ def _decision(number: int, phase1: bool, move: Move, ev: Evaluation) -> Decision
     best, mine = ev.best, ev.of(move)
     return Decision(number, 1 if phase1 else 2, move, best.move, best.chance, mine.chance, best.verdict,
                     mine.verdict, ev.samples, ev.values)
+
 
 
 # ------------------------------------------------------------------ text
@@ -424,13 +428,13 @@ def review_text(rv: Review, lang: Lang = "en") -> str:
     acc = rv.accuracy()
     if acc is not None:
         lines.append(say("review.accuracy", lang, acc=round(acc[0]), se=round(acc[1]), n=summary["judged"],
-                         b=summary["marks"]["??"], m=summary["marks"]["?"], d=summary["marks"]["?!"]))
+                         b=summary["marks"]["??"]))
     if summary["phase1"]:
         lines.append(say("review.phase1", lang, n=summary["phase1"]))
     if rv.luck is not None:
         lines.append(say("review.luck", lang, name=rv.name, p=pct(rv.luck, lang), se=pct(rv.luck_se, lang),
                          base=pct(rv.base_rate, lang)))
-    lines.append(say("review.marks", lang, a=pct(DUBIOUS, lang), b=pct(MISTAKE, lang), c=pct(BLUNDER, lang)))
+    lines.append(say("review.marks", lang))
     if rv.forced:
         lines.append(say("review.forced", lang, n=rv.forced))
     if rv.outcome == "lost":
