@@ -15,7 +15,7 @@ from mattis.cli.main import main
 from mattis.core import GameRecord, parse_move, parse_position, parse_record_move, preset
 from mattis.core.determinize import relabel_hidden
 from mattis.core.observation import PHASE2
-from mattis.lab.review import Review, ReviewError, move_accuracy, review, review_text
+from mattis.lab.review import DEEPER, Review, ReviewError, deeper, move_accuracy, review, review_text
 from mattis.play import Referee, make_bot
 
 SMALL = Budget(samples=4)
@@ -51,6 +51,47 @@ def test_the_puzzle_has_the_answer_plain_minimax_gives() -> None:
     assert good.cost == 0.0 and good.mark == ""
     text = review_text(rv, "nb")
     assert "legg Q♦" in text and "vinner med beste spill" in text and "??" in text
+
+
+def test_the_proven_best_move_comes_with_its_line_of_play() -> None:
+    rv = review(puzzle_record("play 5D"), 0, SMALL, seed=1)
+    (d,) = rv.decisions
+    assert d.resolved and d.line[0] == (0, parse_move("play QD"))
+    # the line is legal move after move, and seat 0 goes out at its end, as the solver promised
+    state = parse_position(preset("mattis"), PUZZLE)
+    for seat, move in d.line:
+        assert state.to_act == seat and move in state.legal_moves()
+        state.apply(move)
+    assert not state.in_game >> 0 & 1 and 0 not in state.losers
+    assert Review.from_json(json.loads(json.dumps(rv.to_json()))).decisions[0].line == d.line
+    assert "then with best play (the others' moves in brackets): Q♦ (" in review_text(rv, "en")
+    # the move made was the best: no line is shown
+    (good,) = review(puzzle_record("play QD"), 0, SMALL, seed=1).decisions
+    assert "then with best play" not in review_text(review(puzzle_record("play QD"), 0, SMALL, seed=1), "en")
+    assert good.line[0] == (0, parse_move("play QD"))
+
+
+def test_look_deeper_at_one_decision(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    record = _seeded_game(4)
+    full = review(record, 0, TINY, seed=3)
+    number = full.decisions[-1].number
+    one = review(record, 0, deeper(TINY), seed=3, decision=number)
+    (d,) = one.decisions
+    assert d.number == number and one.budget.samples == TINY.samples * DEEPER and one.luck is None
+    assert d.mark == full.decisions[-1].mark or d.mark == "??"  # more solver nodes can only prove more
+    path = tmp_path / "g.json"
+    path.write_text(record.dumps(), encoding="utf-8")
+    code, out, err = run(capsys, "analyze", str(path), "--decision", str(number), "--deeper", "--budget", "2",
+                         "--json", "--quiet")
+    assert code == 0, err
+    got = json.loads(out)
+    assert [x["move"] for x in got["decisions"]] == [number] and got["budget"]["samples"] == 2 * DEEPER
+    assert got["budget"]["solver_cards"] == 24
+    code, _, err = run(capsys, "analyze", str(path), "--deeper")
+    assert code == 2 and "--decision" in err
+    other = next(i for i, m in enumerate(record.moves, start=1) if parse_record_move(m)[0] != 0)
+    code, _, err = run(capsys, "analyze", str(path), "--decision", str(other))
+    assert code == 2 and f"move {other} is not a move of seat 0" in err
 
 
 def _planted_game(seed: int) -> tuple[GameRecord, int] | None:

@@ -6,9 +6,11 @@
    (:func:`mattis.core.determinize.sample_state`, the one determinizer: the hidden
    hands, the stock and the face-down trump are dealt at random, subject to
    everything the seat has seen).
-2. Each legal move is played on every sample (the same samples for every move, so
-   the moves are compared on the same deals) and the game is played out to the end
-   with the bots' playout policy (:func:`mattis.bots.policy.playout`: the heuristic
+2. Each legal move is played on every sample (the same samples for every move, and
+   playout ``j`` of every move draws the same stream of random numbers: common random
+   numbers, so the moves are compared on the same deals and the same luck, and the
+   standard error of their difference, ``MoveValue.gap_se``, is paired) and the game
+   is played out to the end with the bots' playout policy (:func:`mattis.bots.policy.playout`: the heuristic
    for every seat, a random legal move with probability ``budget.epsilon``).  The
    move's **chance** is the share of those playouts in which the seat is not the
    loser (a game stopped by the playout's move cap counts one half).

@@ -788,6 +788,8 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
                       "gjennomsnittet (se docs/analyze.md).",
                       "The phase 1 decisions ({n}) are not judged: there the estimate predicts the outcome no "
                       "better than the average does (see docs/analyze.md)."),
+    "review.line": ("videre med beste spill (de andres trekk i parentes): {moves}",
+                    "then with best play (the others' moves in brackets): {moves}"),
     "review.unresolved": ("flere trekk kan være like gode", "several moves may be as good"),
     "review.accuracy": ("Treffsikkerhet i fase 2: {acc} ± {se} (av 100, over {n} valg, anslått); bevist tabbe "
                         "(??): {b}.",
