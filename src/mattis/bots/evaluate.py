@@ -57,7 +57,7 @@ from ..core import Move, Observation, State, parse_position
 from ..core.cards import card_code
 from ..core.determinize import DeterminizeError, sample_state
 from ..core.observation import PHASE2
-from .policy import playout
+from .policy import state_choice
 from .search import perfect_info
 from .solver import SearchLimit, Solver, two_player_exact, two_player_values
 
@@ -247,7 +247,22 @@ def _solve(obs: Observation, state: State, budget: Budget) -> dict[Move, Verdict
 def _survives(state: State, seat: int) -> float:
     if seat in state.losers:
         return 0.0
-    return 1.0 if state.is_over else 0.5
+    return 1.0 if state.is_over or seat in state.finished else 0.5
+
+
+def _play_out(state: State, seat: int, rng: random.Random, epsilon: float, max_moves: int = 4000) -> float:
+    """Play ``state`` on with the playout policy (:func:`mattis.bots.policy.playout`'s rule:
+    the heuristic, a random legal move with probability ``epsilon``) until ``seat``'s fate
+    is settled (out safely, a loser, or the game over), and score it (:func:`_survives`).
+    Stopping when the seat is out changes no outcome: a seat that is out is safe."""
+    moves = 0
+    while not state.is_over and moves < max_moves and seat not in state.finished and seat not in state.losers:
+        if epsilon and rng.random() < epsilon:
+            state.apply(rng.choice(state.legal_moves()))
+        else:
+            state.apply(state_choice(state))
+        moves += 1
+    return _survives(state, seat)
 
 
 def evaluate(obs: Observation, budget: Budget | None = None, rng: random.Random | None = None, *,
@@ -283,8 +298,7 @@ def evaluate(obs: Observation, budget: Budget | None = None, rng: random.Random 
         for j in range(runs):
             st = dets[j % len(dets)].clone()
             st.apply(m)
-            playout(st, random.Random(streams[j]), b.epsilon)
-            row.append(_survives(st, obs.seat))
+            row.append(_play_out(st, obs.seat, random.Random(streams[j]), b.epsilon))
         results[m] = row
         total = sum(row)
         chances[m] = total / runs
@@ -326,6 +340,5 @@ def chance(obs: Observation, budget: Budget | None = None, rng: random.Random | 
     total = 0.0
     for j in range(b.samples):
         st = dets[j % len(dets)].clone()
-        playout(st, r, b.epsilon)
-        total += _survives(st, obs.seat)
+        total += _play_out(st, obs.seat, r, b.epsilon)
     return total / b.samples, standard_error(total, b.samples)
