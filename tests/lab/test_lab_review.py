@@ -15,7 +15,7 @@ from mattis.cli.main import main
 from mattis.core import GameRecord, parse_move, parse_position, parse_record_move, preset
 from mattis.core.determinize import relabel_hidden
 from mattis.core.observation import PHASE2
-from mattis.lab.review import Review, ReviewError, move_accuracy, review, review_text
+from mattis.lab.review import DEEPER, Review, ReviewError, deeper, move_accuracy, review, review_text
 from mattis.play import Referee, make_bot
 
 SMALL = Budget(samples=4)
@@ -51,6 +51,47 @@ def test_the_puzzle_has_the_answer_plain_minimax_gives() -> None:
     assert good.cost == 0.0 and good.mark == ""
     text = review_text(rv, "nb")
     assert "legg Q♦" in text and "vinner med beste spill" in text and "??" in text
+
+
+def test_the_proven_best_move_comes_with_its_line_of_play() -> None:
+    rv = review(puzzle_record("play 5D"), 0, SMALL, seed=1)
+    (d,) = rv.decisions
+    assert d.resolved and d.line[0] == (0, parse_move("play QD"))
+    # the line is legal move after move, and seat 0 goes out at its end, as the solver promised
+    state = parse_position(preset("mattis"), PUZZLE)
+    for seat, move in d.line:
+        assert state.to_act == seat and move in state.legal_moves()
+        state.apply(move)
+    assert not state.in_game >> 0 & 1 and 0 not in state.losers
+    assert Review.from_json(json.loads(json.dumps(rv.to_json()))).decisions[0].line == d.line
+    assert "then with best play (the others' moves in brackets): Q♦ (" in review_text(rv, "en")
+    # the move made was the best: no line is shown
+    (good,) = review(puzzle_record("play QD"), 0, SMALL, seed=1).decisions
+    assert "then with best play" not in review_text(review(puzzle_record("play QD"), 0, SMALL, seed=1), "en")
+    assert good.line[0] == (0, parse_move("play QD"))
+
+
+def test_look_deeper_at_one_decision(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    record = _seeded_game(4)
+    full = review(record, 0, TINY, seed=3)
+    number = full.decisions[-1].number
+    one = review(record, 0, deeper(TINY), seed=3, decision=number)
+    (d,) = one.decisions
+    assert d.number == number and one.budget.samples == TINY.samples * DEEPER and one.luck is None
+    assert d.mark == full.decisions[-1].mark or d.mark == "??"  # more solver nodes can only prove more
+    path = tmp_path / "g.json"
+    path.write_text(record.dumps(), encoding="utf-8")
+    code, out, err = run(capsys, "analyze", str(path), "--decision", str(number), "--deeper", "--budget", "2",
+                         "--json", "--quiet")
+    assert code == 0, err
+    got = json.loads(out)
+    assert [x["move"] for x in got["decisions"]] == [number] and got["budget"]["samples"] == 2 * DEEPER
+    assert got["budget"]["solver_cards"] == 24
+    code, _, err = run(capsys, "analyze", str(path), "--deeper")
+    assert code == 2 and "--decision" in err
+    other = next(i for i, m in enumerate(record.moves, start=1) if parse_record_move(m)[0] != 0)
+    code, _, err = run(capsys, "analyze", str(path), "--decision", str(other))
+    assert code == 2 and f"move {other} is not a move of seat 0" in err
 
 
 def _planted_game(seed: int) -> tuple[GameRecord, int] | None:
@@ -235,29 +276,40 @@ def _rollout_game(seed: int, players: int) -> GameRecord:
     return ref.record()
 
 
-@pytest.mark.slow
-def test_marks_mostly_hold_under_three_seeds() -> None:
-    """At the command's default budget (100 playouts per move), three rollout games
-    reviewed under three sampling seeds: the solver's proofs give the same marks, phase
-    1 is never marked, and the marks agree in at least 90% of the judged decisions
-    (measured: 54 of 58; docs/analyze.md says where they do not).  The figures
-    themselves differ, so the seed does change the sampling."""
-    agree = total = 0
-    for seed, players in ((1, 2), (2, 3), (3, 2)):
-        record = _rollout_game(seed, players)
-        reviews = [review(record, 0, Budget(samples=100), seed=s) for s in (0, 1, 2)]
-        marks = [[(d.number, d.mark) for d in rv.decisions if d.judged] for rv in reviews]
-        proofs = [[d.number for d in rv.decisions if d.proven] for rv in reviews]
-        assert proofs[0] == proofs[1] == proofs[2]
-        total += len(marks[0])
-        agree += sum(a == b == c for a, b, c in zip(*marks, strict=True))
-        assert len({tuple(d.after for d in rv.decisions) for rv in reviews}) > 1
+def _random_game(seed: int, players: int) -> GameRecord:
+    """A seeded game of random players: they give away won endgames, so the solver has
+    blunders to prove."""
+    ref = Referee.new(preset("mattis"), players, seed=seed)
+    rng = random.Random(seed)
+    while not ref.is_over:
+        seat = ref.to_act
+        assert seat is not None
+        ref.apply(seat, rng.choice(ref.observation(seat).legal), events=False)
+    return ref.record()
+
+
+def test_marks_and_best_moves_are_the_same_under_three_seeds() -> None:
+    """Ten bot games (random players, two at the table, where the solver is exact), seat 0 reviewed under
+    three sampling seeds: every mark and every named best move is the same, while the
+    playouts' own figures (and what they alone would mark) do change with the seed, so
+    the seed reaches the sampling and a review built on it would fail here."""
+    games = [_random_game(seed, 2) for seed in range(10)]
+    marks = figures = estimated = judged = 0
+    for record in games:
+        reviews = [review(record, 0, TINY, seed=s) for s in (0, 1, 2)]
+        seen = [[(d.number, d.mark, str(d.best) if d.resolved else None) for d in rv.decisions] for rv in reviews]
+        assert seen[0] == seen[1] == seen[2]
+        marks += sum(1 for _, mark, _ in seen[0] if mark)
+        judged += sum(d.judged for d in reviews[0].decisions)
+        figures += len({tuple(d.after for d in rv.decisions) for rv in reviews}) > 1
+        estimated += len({tuple(d.estimated_mark() for d in rv.decisions) for rv in reviews}) > 1
         for rv in reviews:
-            assert all(d.mark == "" for d in rv.decisions if d.phase == 1)
             for d in rv.decisions:
-                if d.resolved:
-                    assert d.before > max(v.chance for v in d.moves if v.move != d.best)
-    assert total > 40 and agree >= 0.9 * total
+                assert d.mark == "" or (d.proven or d.verdict_played is None) and d.verdict_best is Verdict.WINS
+                assert not d.resolved or d.verdict_best is Verdict.WINS
+    # not a vacuous agreement: blunders were proven, and the sampled figures moved with the seed
+    assert marks >= 3 and judged >= 60
+    assert figures >= 8 and estimated >= 1
 
 
 def test_summary_accuracy_and_luck() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from mattis.bots.evaluate import Budget, MoveValue
+from mattis.bots.evaluate import Budget, MoveValue, Verdict
 from mattis.core import parse_move, preset
 from mattis.core.cards import Lang
 from mattis.lab.review import Decision, Review
@@ -17,8 +17,17 @@ OTHER = parse_move("pickup")
 
 
 def decision(number: int, before: float, after: float, se: float, phase: int = 2) -> Decision:
+    """A decision judged from playouts alone (no solver verdict: never marked)."""
     moves = (MoveValue(PLAYED, after, None, se), MoveValue(BEST, before, None, se), MoveValue(OTHER, 0.0, None, se))
     return Decision(number, phase, PLAYED, BEST, before, after, None, None, 64, moves)
+
+
+def proven(number: int, after: float, se: float) -> Decision:
+    """A decision the solver proves lost: K♣ wins with best play, 4♣ lets the others force the loss (its
+    chance from the playouts), the pickup too."""
+    moves = (MoveValue(PLAYED, after, Verdict.CAN_BE_FORCED, se), MoveValue(BEST, 1.0, Verdict.WINS, 0.0),
+             MoveValue(OTHER, 0.0, Verdict.LOSES, 0.0))
+    return Decision(number, 2, PLAYED, BEST, 1.0, after, Verdict.WINS, Verdict.CAN_BE_FORCED, 64, moves)
 
 
 def reviewed(decisions: tuple[Decision, ...], luck: float | None = 0.5, luck_se: float = 0.05) -> Review:
@@ -27,25 +36,30 @@ def reviewed(decisions: tuple[Decision, ...], luck: float | None = 0.5, luck_se:
 
 @pytest.mark.parametrize("lang", ["nb", "en"])
 def test_the_costliest_three_marked_choices_in_order(lang: Lang) -> None:
-    ds = (decision(10, 0.9, 0.3, 0.02), decision(12, 0.6, 0.58, 0.02), decision(14, 0.7, 0.5, 0.02),
-          decision(16, 0.8, 0.7, 0.02), decision(18, 0.9, 0.1, 0.02), decision(3, 0.9, 0.0, 0.02, phase=1))
+    ds = (proven(10, 0.4, 0.02), decision(12, 0.6, 0.58, 0.02), proven(14, 0.8, 0.02),
+          proven(16, 0.9, 0.02), proven(18, 0.1, 0.02), decision(3, 0.9, 0.0, 0.02, phase=1),
+          decision(20, 0.95, 0.05, 0.02))
     w = player_words(reviewed(ds), lang)
-    # 18 (cost 80) and 10 (60) are blunders, then 14 (20); 16 (10) is fourth; 12 costs too little; phase 1 is unjudged
+    # 18 (cost 90), 10 (60), 14 (20) are proven; 16 (10) is fourth; 20's cost of 90 is an estimate, not a proof,
+    # so it is not marked; phase 1 is unjudged
+    assert [d.number for d in ds if d.mark] == [10, 14, 16, 18]
     assert len(w.choices) == 3
     assert [c.split(" ")[1] for c in w.choices] == ["18", "10", "14"]
     assert w.heading == ("De 3 dyreste valgene:" if lang == "nb" else "The 3 costliest choices:")
     first = w.choices[0]
-    assert ("falt fra 90 % til 10 %" if lang == "nb" else "fell from 90% to 10%") in first
+    assert ("falt fra 100 % til 10 %" if lang == "nb" else "fell from 100% to 10%") in first
     assert f"± {margin(ds[4])} " in first
     assert "K♣" in first and "4♣" in first  # the better move is named: it is resolved
 
 
 def test_an_unresolved_better_move_is_not_named() -> None:
-    d = decision(20, 0.9, 0.5, 0.02)
-    close = Decision(20, 2, PLAYED, BEST, 0.9, 0.5, None, None, 64,
-                     (MoveValue(PLAYED, 0.5, None, 0.02), MoveValue(BEST, 0.9, None, 0.02),
-                      MoveValue(OTHER, 0.89, None, 0.02)))  # pickup is as good as K♣ within the noise
+    d = proven(20, 0.5, 0.02)
+    close = Decision(20, 2, PLAYED, BEST, 1.0, 0.5, Verdict.WINS, None, 64,
+                     (MoveValue(PLAYED, 0.5, None, 0.02), MoveValue(BEST, 1.0, Verdict.WINS, 0.0),
+                      MoveValue(OTHER, 1.0, Verdict.WINS, 0.0)))  # the pickup wins too
     assert d.resolved and not close.resolved and close.mark == "??"
+    # far ahead in the playouts, but not proven: not named
+    assert not decision(20, 0.99, 0.01, 0.001).resolved
     rv = reviewed((close,))
     en = costly_words(close, rv, "en")
     assert "K♣" not in en and "another move was better (several may be as good)" in en
@@ -54,7 +68,7 @@ def test_an_unresolved_better_move_is_not_named() -> None:
 
 def test_no_marked_choice_says_so() -> None:
     w = player_words(reviewed((decision(5, 0.6, 0.58, 0.02),)), "en")
-    assert w.choices == () and w.heading == "No decision cost much."
+    assert w.choices == () and w.heading == "No choice provably gave away a won game."
     assert player_words(reviewed(()), "nb").heading == "Anne hadde ingen valg å vurdere."
 
 
@@ -85,7 +99,7 @@ def test_accuracy_with_its_uncertainty_over_the_judged_choices() -> None:
 def test_the_terminal_prints_the_same_sentences() -> None:
     from mattis.tui.review_words import player_review_lines
 
-    ds = (decision(10, 0.9, 0.3, 0.02), decision(14, 0.7, 0.5, 0.02))
+    ds = (proven(10, 0.3, 0.02), proven(14, 0.5, 0.02))
     rv = reviewed(ds, 0.8, 0.05)
     w = player_words(rv, "nb")
     lines = player_review_lines(rv, "nb")
@@ -96,6 +110,6 @@ def test_the_terminal_prints_the_same_sentences() -> None:
 
 @pytest.mark.parametrize("lang", ["nb", "en"])
 def test_one_marked_choice_is_headed_in_the_singular(lang: Lang) -> None:
-    w = player_words(reviewed((decision(10, 0.9, 0.3, 0.02), decision(12, 0.6, 0.58, 0.02))), lang)
+    w = player_words(reviewed((proven(10, 0.3, 0.02), decision(12, 0.9, 0.1, 0.02))), lang)
     assert len(w.choices) == 1
     assert w.heading == ("Det dyreste valget:" if lang == "nb" else "The costliest choice:")

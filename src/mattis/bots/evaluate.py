@@ -6,9 +6,11 @@
    (:func:`mattis.core.determinize.sample_state`, the one determinizer: the hidden
    hands, the stock and the face-down trump are dealt at random, subject to
    everything the seat has seen).
-2. Each legal move is played on every sample (the same samples for every move, so
-   the moves are compared on the same deals) and the game is played out to the end
-   with the bots' playout policy (:func:`mattis.bots.policy.playout`: the heuristic
+2. Each legal move is played on every sample (the same samples for every move, and
+   playout ``j`` of every move draws the same stream of random numbers: common random
+   numbers, so the moves are compared on the same deals and the same luck, and the
+   standard error of their difference, ``MoveValue.gap_se``, is paired) and the game
+   is played out to the end with the bots' playout policy (:func:`mattis.bots.policy.playout`: the heuristic
    for every seat, a random legal move with probability ``budget.epsilon``).  The
    move's **chance** is the share of those playouts in which the seat is not the
    loser (a game stopped by the playout's move cap counts one half).
@@ -47,6 +49,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Collection
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -54,12 +57,12 @@ from ..core import Move, Observation, State, parse_position
 from ..core.cards import card_code
 from ..core.determinize import DeterminizeError, sample_state
 from ..core.observation import PHASE2
-from .policy import playout
+from .policy import state_choice
 from .search import perfect_info
 from .solver import SearchLimit, Solver, two_player_exact, two_player_values
 
-__all__ = ["Z", "Budget", "Evaluation", "MoveValue", "Verdict", "chance", "evaluate", "standard_error",
-           "state_from_view"]
+__all__ = ["Z", "Budget", "Evaluation", "MoveValue", "Verdict", "chance", "evaluate", "paired_se",
+           "standard_error", "state_from_view"]
 
 Z = 2.0
 """How many standard errors a difference must clear to count as resolved (about 95%)."""
@@ -116,6 +119,11 @@ class MoveValue:
     """The solver's verdict, if it decided this move."""
     se: float = 0.0
     """The standard error of ``chance`` (0 when the solver decided it exactly)."""
+    gap_se: float | None = None
+    """The standard error of the preferred move's chance less this one's, from the same
+    playouts (paired: every move is played out on the same deals with the same random
+    numbers, so their differences are far steadier than either chance); None where the
+    two were not played out together."""
 
     def ahead_of(self, other: MoveValue, z: float = Z) -> bool:
         """Whether this move's chance is higher than ``other``'s beyond the noise: by
@@ -239,10 +247,26 @@ def _solve(obs: Observation, state: State, budget: Budget) -> dict[Move, Verdict
 def _survives(state: State, seat: int) -> float:
     if seat in state.losers:
         return 0.0
-    return 1.0 if state.is_over else 0.5
+    return 1.0 if state.is_over or seat in state.finished else 0.5
 
 
-def evaluate(obs: Observation, budget: Budget | None = None, rng: random.Random | None = None) -> Evaluation:
+def _play_out(state: State, seat: int, rng: random.Random, epsilon: float, max_moves: int = 4000) -> float:
+    """Play ``state`` on with the playout policy (:func:`mattis.bots.policy.playout`'s rule:
+    the heuristic, a random legal move with probability ``epsilon``) until ``seat``'s fate
+    is settled (out safely, a loser, or the game over), and score it (:func:`_survives`).
+    Stopping when the seat is out changes no outcome: a seat that is out is safe."""
+    moves = 0
+    while not state.is_over and moves < max_moves and seat not in state.finished and seat not in state.losers:
+        if epsilon and rng.random() < epsilon:
+            state.apply(rng.choice(state.legal_moves()))
+        else:
+            state.apply(state_choice(state))
+        moves += 1
+    return _survives(state, seat)
+
+
+def evaluate(obs: Observation, budget: Budget | None = None, rng: random.Random | None = None, *,
+             only: Collection[Move] | None = None) -> Evaluation:
     """Each legal move's chance to avoid being Mattis, for the seat to act in ``obs``
     (see the module docstring).  Raises ``ValueError`` if it is not that seat's turn,
     and :class:`~mattis.core.determinize.DeterminizeError` if no state is consistent
@@ -257,24 +281,49 @@ def evaluate(obs: Observation, budget: Budget | None = None, rng: random.Random 
         raise DeterminizeError("no state is consistent with the observation")
     verdicts = _solve(obs, dets[0], b)
     exact = {m for m, v in verdicts.items() if v is Verdict.WINS or v is Verdict.LOSES}
+    if only is not None:
+        legal = tuple(m for m in legal if m in only)
+        if not legal:
+            raise ValueError("evaluate was given no legal move to look at")
     need = [m for m in legal if m not in exact]
     chances: dict[Move, float] = {m: 1.0 if verdicts[m] is Verdict.WINS else 0.0 for m in exact}
     errors: dict[Move, float] = {}
-    played = 0
-    if need:
-        runs = b.samples
-        played = runs
-        for m in need:
-            total = 0.0
-            for j in range(runs):
-                st = dets[j % len(dets)].clone()
-                st.apply(m)
-                playout(st, r, b.epsilon)
-                total += _survives(st, obs.seat)
-            chances[m] = total / runs
-            errors[m] = standard_error(total, runs)
-    values = tuple(MoveValue(m, chances[m], verdicts.get(m), errors.get(m, 0.0)) for m in legal)
-    return Evaluation(obs.seat, values, played, not need)
+    runs = b.samples if need else 0
+    # Common random numbers: playout j of every move starts from the same deal with the
+    # same stream of random numbers, so two moves are compared on the same luck.
+    streams = [r.getrandbits(63) for _ in range(runs)]
+    results: dict[Move, list[float]] = {m: [chances[m]] * runs for m in exact}
+    for m in need:
+        row: list[float] = []
+        for j in range(runs):
+            st = dets[j % len(dets)].clone()
+            st.apply(m)
+            row.append(_play_out(st, obs.seat, random.Random(streams[j]), b.epsilon))
+        results[m] = row
+        total = sum(row)
+        chances[m] = total / runs
+        errors[m] = standard_error(total, runs)
+    top = legal[0]
+    for m in legal[1:]:
+        if chances[m] > chances[top] + 1e-12:
+            top = m
+    same = {m for m in legal if not runs or m == top or (top in exact and m in exact)}
+    values = tuple(MoveValue(m, chances[m], verdicts.get(m), errors.get(m, 0.0),
+                             0.0 if m in same else paired_se(results[top], results[m])) for m in legal)
+    return Evaluation(obs.seat, values, runs, not need)
+
+
+def paired_se(a: list[float], b: list[float]) -> float:
+    """The standard error of ``mean(a) - mean(b)`` from paired outcomes (the same deal and
+    random numbers for both), never 0: one pseudo-pair of spread 1 is added, so that
+    ``n`` equal differences still leave an uncertainty of about ``1/n``."""
+    n = len(a)
+    if n == 0:
+        return 0.0
+    d = [x - y for x, y in zip(a, b, strict=True)]
+    mean = sum(d) / n
+    ss = sum((x - mean) ** 2 for x in d)
+    return math.sqrt((ss + 1.0) / (n * (n + 1.0)))
 
 
 
@@ -291,6 +340,5 @@ def chance(obs: Observation, budget: Budget | None = None, rng: random.Random | 
     total = 0.0
     for j in range(b.samples):
         st = dets[j % len(dets)].clone()
-        playout(st, r, b.epsilon)
-        total += _survives(st, obs.seat)
+        total += _play_out(st, obs.seat, r, b.epsilon)
     return total / b.samples, standard_error(total, b.samples)

@@ -79,12 +79,6 @@ def phase1_choice(hand: Sequence[Card], round_cards: Sequence[Card], pot: Sequen
     return play(hand_sorted[0])
 
 
-def _beats(hand: Sequence[Card], top: tuple[Card, ...], trump: int, rules: Rules) -> bool:
-    """Whether ``hand`` holds a card that may answer the entry ``top`` (the engine's rule,
-    ``follow`` included)."""
-    return answer_mask(mask_of(hand), top, trump, rules.follow) != 0
-
-
 def phase2_choice(legal: Sequence[Move], table_empty: bool, trump: int, next_hand: Sequence[Card] | None,
                   rules: Rules, my_count: int, k: Knobs = DEFAULT_KNOBS) -> Move:
     """Phase 2: shed cheaply.  ``next_hand`` is what the next player is known to
@@ -94,14 +88,15 @@ def phase2_choice(legal: Sequence[Move], table_empty: bool, trump: int, next_han
         return PICKUP
     best: Move = plays[0]
     best_cost = 10**9
+    # whether the next player can answer a lead: its hand as a mask, made once
+    nxt = mask_of(next_hand) if table_empty and rules.pickup is Pickup.FIRST and next_hand is not None else -1
     for m in plays:
         top = m.cards[-1]
         cost = RANK[top] + (k.trump_cost if SUIT[top] == trump else 0) - k.seq_bonus * (len(m.cards) - 1)
         if len(m.cards) == my_count:
             cost -= 100  # going out
-        if table_empty and rules.pickup is Pickup.FIRST and next_hand is not None:
-            if not _beats(next_hand, m.cards, trump, rules):
-                cost -= k.safe_lead_bonus
+        if nxt >= 0 and answer_mask(nxt, m.cards, trump, rules.follow) == 0:
+            cost -= k.safe_lead_bonus
         if cost < best_cost:
             best, best_cost = m, cost
     return best

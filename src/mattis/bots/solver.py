@@ -311,3 +311,41 @@ def two_player_values(s: State, node_limit: int = 10_000_000) -> dict[Move, int]
                 v = not sv.win(b, a & ~e, e)
         out[m] = 1 if v else -1
     return out
+
+
+def principal_line(s: State, me: int, node_limit: int = 20_000, plies: int = 24) -> tuple[tuple[int, Move], ...]:
+    """A line of best play from ``s`` (phase 2, every hand known) as ``(seat, move)``
+    pairs: at each turn the first move, in the solver's order (the heuristic's choice
+    first), that keeps the position's value for ``me`` under the solver (``me`` keeps
+    its best, the others play together against it: paranoid, exact minimax with two
+    players).  It stops when ``me`` is out or the game is over, after ``plies`` moves,
+    at a position met before on the line, or where the node budget runs out (the line
+    so far is returned; empty if the position itself is not solved)."""
+    solver = Solver(me, node_limit)
+    line: list[tuple[int, Move]] = []
+    cur = s.clone()
+    seen = {position_key(cur)}
+    try:
+        target = solver.value(cur)
+        while len(line) < plies and not cur.is_over and cur.phase == PHASE2 and cur.in_game >> me & 1:
+            seat = cur.to_act
+            if seat is None:
+                break
+            pick: State | None = None
+            for m in solver._ordered(cur):
+                c = cur.clone()
+                c.apply(m)
+                if solver.value(c) == target:
+                    pick = c
+                    line.append((seat, m))
+                    break
+            if pick is None:
+                break
+            cur = pick
+            key = position_key(cur)
+            if key in seen:
+                break
+            seen.add(key)
+    except SearchLimit:
+        pass
+    return tuple(line)

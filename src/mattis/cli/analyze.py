@@ -28,8 +28,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "the person in a game saved by mattis play)")
     p.add_argument("--json", action="store_true", help="print the review as JSON (schema in docs/analyze.md)")
     p.add_argument("--chart", default=None, metavar="PNG", help="also draw the chance over the game as a PNG")
-    p.add_argument("--budget", type=int, default=100, metavar="N",
-                   help="playouts per legal move at each decision (default 100)")
+    p.add_argument("--budget", type=int, default=64, metavar="N",
+                   help="playouts per legal move at each phase 2 decision (default 64, as the terminal and the web "
+                        "page; phase 1 takes at most 16)")
+    p.add_argument("--decision", type=int, default=None, metavar="N",
+                   help="review only the decision at move N of the record (the number the review shows)")
+    p.add_argument("--deeper", action="store_true",
+                   help="with --decision: look deeper (16 times the playouts, ten times the solver's nodes, the "
+                        "solver from 24 cards)")
     p.add_argument("--seed", default="0", metavar="S", help="seed of the review's sampling (default 0)")
     p.add_argument("--lang", choices=("nb", "en"), default=None,
                    help="language of the review (default: the saved game's, else en)")
@@ -85,10 +91,12 @@ def _seed(text: str) -> int | str:
 
 def run(args: argparse.Namespace) -> int:
     from ..bots.evaluate import Budget
-    from ..lab.review import ReviewError, review, review_chart, review_text
+    from ..lab.review import ReviewError, deeper, review, review_chart, review_text
 
     if args.budget < 1:
         raise CliError("--budget must be 1 or more")
+    if args.deeper and args.decision is None:
+        raise CliError("--deeper looks deeper at one decision: give it with --decision N")
     try:
         record: GameRecord = load_record(args.file)  # refuses devices, pipes and monster files
         record.replay()
@@ -120,8 +128,9 @@ def run(args: argparse.Namespace) -> int:
               file=sys.stderr, flush=True)
 
     try:
-        rv = review(record, seat, Budget(samples=args.budget), _seed(args.seed), names=names, lang=lang,
-                    progress=None if args.quiet else progress)
+        budget = Budget(samples=args.budget)
+        rv = review(record, seat, deeper(budget) if args.deeper else budget, _seed(args.seed), names=names,
+                    lang=lang, progress=None if args.quiet else progress, decision=args.decision)
     except ReviewError as e:
         raise CliError(f"{args.file}: {e}") from None
     if chart is not None:

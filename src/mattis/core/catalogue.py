@@ -776,28 +776,32 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "review.mark.blunder": ("tabbe", "blunder"),
     "review.mark.mistake": ("feil", "mistake"),
     "review.mark.dubious": ("tvilsomt", "dubious"),
-    "review.marks": ("Merker: ?! tvilsomt (koster {a} eller mer), ? feil ({b} eller mer), ?? tabbe ({c} eller mer, "
-                     "eller et vunnet spill gitt bort). Et merke gis bare når kostnaden minus to standardfeil "
-                     "når grensen, og det beste trekket nevnes bare når det er klart bedre enn de andre.",
-                     "Marks: ?! dubious (costs {a} or more), ? mistake ({b} or more), ?? blunder ({c} or more, "
-                     "or a won game given away). A mark is given only where the cost less two standard errors "
-                     "reaches the limit, and the best move is named only where it is clearly ahead of the others."),
+    "review.marks": ("Merke: ?? tabbe, når det er regnet ut nøyaktig at det beste trekket vinner med beste spill "
+                     "og trekket som ble gjort ikke gjør det; det beste trekket nevnes bare da.  Ellers er tallene "
+                     "anslag fra simulerte spill (± to standardfeil): de kan flytte seg med trekningen, og derfor "
+                     "merker de ingenting.",
+                     "Mark: ?? blunder, where it is worked out exactly that the best move wins with best play and "
+                     "the move made does not; only then is the best move named.  The other figures are estimates "
+                     "from playouts (± two standard errors): they can move with the seed, so they mark nothing."),
     "review.not_judged": ("ikke vurdert", "not judged"),
     "review.phase1": ("Valgene i fase 1 ({n}) er ikke vurdert: der spår anslaget utfallet ikke bedre enn "
                       "gjennomsnittet (se docs/analyze.md).",
                       "The phase 1 decisions ({n}) are not judged: there the estimate predicts the outcome no "
                       "better than the average does (see docs/analyze.md)."),
+    "review.line": ("videre med beste spill (de andres trekk i parentes): {moves}",
+                    "then with best play (the others' moves in brackets): {moves}"),
     "review.unresolved": ("flere trekk kan være like gode", "several moves may be as good"),
-    "review.accuracy": ("Treffsikkerhet i fase 2: {acc} ± {se} (av 100, over {n} valg); merker: ?? {b}, ? {m}, ?! {d}.",
-                        "Accuracy in phase 2: {acc} ± {se} (of 100, over {n} decisions); marks: ?? {b}, ? {m}, "
-                        "?! {d}."),
+    "review.accuracy": ("Treffsikkerhet i fase 2: {acc} ± {se} (av 100, over {n} valg, anslått); bevist tabbe "
+                        "(??): {b}.",
+                        "Accuracy in phase 2: {acc} ± {se} (of 100, over {n} decisions, estimated); proven "
+                        "blunders (??): {b}."),
     "review.luck": ("Kortene: {name} hadde {p} ± {se} sjanse etter given (gjennomsnittet er {base}).",
                     "The cards: {name} had a {p} ± {se} chance right after the deal (the average is {base})."),
     "review.forced": ("Tvungne trekk (bare ett lovlig valg), telt, men ikke vurdert: {n}.",
                       "Forced moves (one legal choice), counted but not judged: {n}."),
-    "review.costliest": ("De dyreste valgene:", "The costliest decisions:"),
+    "review.costliest": ("De bevist dyre valgene:", "The choices proven costly:"),
     "review.cost": ("koster {cost}", "costs {cost}"),
-    "review.none_marked": ("Ingen valg kostet mye.", "No decision cost much."),
+    "review.none_marked": ("Ingen valg ga bevislig bort et vunnet spill.", "No choice provably gave away a won game."),
     "review.safe": ("{name} slapp unna.", "{name} got away."),
     "review.unfinished": ("Spillet er ikke ferdig.", "The game is not finished."),
     "review.chart.title": ("Sjansen for å slippe å bli {loser}: {name}", "The chance to avoid being {loser}: {name}"),
@@ -805,8 +809,8 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "review.chart.y": ("sjanse", "chance"),
     "review.chart.best": ("med det beste trekket", "with the best move"),
     "review.chart.played": ("med trekket som ble gjort", "with the move made"),
-    "review.chart.legend": ("● trekket som ble gjort  · beste trekk  ? ! dyre valg  (trekk {first}–{last})",
-                            "● the move made  · the best move  ? ! costly choices  (moves {first}–{last})"),
+    "review.chart.legend": ("● trekket som ble gjort  · beste trekk  ?? bevist tabbe  (trekk {first}–{last})",
+                            "● the move made  · the best move  ?? proven blunder  (moves {first}–{last})"),
     "review.words.top": ("De {n} dyreste valgene:", "The {n} costliest choices:"),
     "review.words.top_one": ("Det dyreste valget:", "The costliest choice:"),
     "review.words.choice": ("Trekk {n} (fase {phase}): {name} valgte «{played}», men «{best}» var bedre. "

@@ -14,23 +14,31 @@ For each decision it keeps:
   preferred one (or as good);
 * the solver's verdict where it decides the position (phase 2, every hand known,
   few cards left: see :mod:`mattis.bots.evaluate`);
-* the cost's standard error (from the playouts of the two moves; 0 when the
-  solver decided both);
-* a mark, **only where it holds under that uncertainty**: ``??`` (blunder) when
-  the preferred move wins with best play and the move made does not (the solver's
-  proof), or when the cost minus :data:`~mattis.bots.evaluate.Z` standard errors is
-  :data:`BLUNDER` or more; ``?`` (mistake) from :data:`MISTAKE`; ``?!`` (dubious)
-  from :data:`DUBIOUS`, on the same lower bound;
-* the best move only where it is resolved: ahead of every other legal move by more
-  than ``Z`` standard errors (or proven); else several moves may be as good.
+* the cost's standard error: paired, since every move is played out on the same deals
+  with the same random numbers (:attr:`mattis.bots.evaluate.MoveValue.gap_se`; 0 when
+  the solver decided both moves);
+* a mark, **only where it holds whatever the sampling**: ``??`` (blunder) where the
+  solver proves that the preferred move wins with best play and the move made does
+  not.  The playouts' figures mark nothing: a mark on a sampled cost moves with the
+  seed wherever the cost lies near a threshold (measured: docs/analyze.md), and the
+  review's marks must be the same under any seed.  :meth:`Decision.estimated_mark`
+  keeps the old rule (the cost less :data:`~mattis.bots.evaluate.Z` standard errors
+  against :data:`DUBIOUS`, :data:`MISTAKE`, :data:`BLUNDER`) for the measurements only;
+* the best move named only where the solver proves it (it wins with best play and no
+  other legal move does); else several moves may be as good.
 
-Phase 1 decisions are evaluated but never marked, and no best move is named for
-them: the project's calibration (docs/analyze.md) shows the phase 1 estimate does
-not predict the outcome better than the base rate.  The summary gives the number of
-judged (phase 2) decisions, the marks, an accuracy per game (lichess's formula on
-the cost in points, averaged over the judged decisions, with its standard error) and
-the deal's luck: the seat's chance right after the deal (:func:`mattis.bots.evaluate.chance`),
-against the base rate of a table of that size.
+So ``--seed`` changes the sampled figures (each with its standard error) and nothing
+else: not a mark, not a named best move, not the solver's verdicts (the solver works on
+the one position a seat that knows every hand sees).
+
+Phase 1 decisions are evaluated (with :data:`PHASE1_SAMPLES` playouts per move) but
+never marked, and no best move is named for them: the project's calibration
+(docs/analyze.md) shows the phase 1 estimate does not predict the outcome better than
+the base rate.  The summary gives the number of judged (phase 2) decisions, the marks,
+an accuracy per game (lichess's formula on the estimated cost in points, averaged over
+the judged decisions, with its standard error) and the deal's luck: the seat's chance
+right after the deal (:func:`mattis.bots.evaluate.chance`), against the base rate of a
+table of that size.
 
 Each decision draws its randomness from ``derive_seed(seed, "review", seat, n)``
 (``n`` the move's number in the record), so a seeded review is reproducible and the
@@ -50,17 +58,19 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Final
 
-from ..bots.evaluate import Budget, Evaluation, MoveValue, Verdict, Z, chance, evaluate
+from ..bots.evaluate import Budget, Evaluation, MoveValue, Verdict, Z, chance, evaluate, state_from_view
+from ..bots.solver import principal_line
 from ..core import GameRecord, Move, MoveKind, RecordError, Rules, parse_move, parse_record_move, say, seat_names
 from ..core.cards import Lang, card_symbol
 from ..core.determinize import DeterminizeError
-from ..core.observation import PHASE1
+from ..core.observation import PHASE1, Observation
 from ..core.rules import rules_from_json, rules_to_json
 from ..core.text import as_object, loser_sentence, loser_word
 from ..play import Referee
 from ..play.seeds import Seed, derive_seed
 
-__all__ = ["BLUNDER", "DUBIOUS", "MISTAKE", "Cancelled", "Decision", "Review", "ReviewError", "move_words",
+__all__ = ["BLUNDER", "DEEPER", "DUBIOUS", "MISTAKE", "Cancelled", "Decision", "Review", "ReviewError", "deeper",
+           "line_words", "move_words",
            "review", "review_chart", "review_text"]
 
 DUBIOUS: Final = 0.08
@@ -70,12 +80,14 @@ MISTAKE: Final = 0.15
 BLUNDER: Final = 0.25
 """... ``??`` (as is giving away a position the solver says is won)."""
 
-MORE: Final = 8
-"""A judged decision whose mark or best move is ambiguous (it changes between 1 and 3
-standard errors) is played out again with this many times the budget."""
+DEEPER: Final = 16
+"""Looking deeper at one decision (:func:`deeper`) plays this many times the playouts."""
+PHASE1_SAMPLES: Final = 16
+"""Playouts per legal move at a phase 1 decision (never judged: its figures are shown,
+not trusted; see docs/analyze.md)."""
 
 FORMAT: Final = "mattis-review"
-VERSION: Final = 2
+VERSION: Final = 3
 
 
 def move_accuracy(cost: float) -> float:
@@ -111,6 +123,9 @@ class Decision:
     """Playouts per legal move (0: the solver decided every move)."""
     moves: tuple[MoveValue, ...]
     """Every legal move's estimate, in the engine's order."""
+    line: tuple[tuple[int, Move], ...] = ()
+    """Where the best move is proven (:attr:`resolved`): the solver's line of best play
+    after it, ``(seat, move)`` pairs (:func:`mattis.bots.solver.principal_line`)."""
 
     @property
     def cost(self) -> float:
@@ -129,27 +144,28 @@ class Decision:
 
     @property
     def cost_se(self) -> float:
-        """The cost's standard error (0 when the solver decided both moves)."""
-        a, b = self._value(self.best), self._value(self.played)
-        return math.hypot(a.se if a else 0.0, b.se if b else 0.0)
+        """The cost's standard error (0 when the solver decided both moves): paired where
+        the two moves were played out together (:attr:`MoveValue.gap_se`)."""
+        return self._gap_se(self.played)
+
+    def _gap_se(self, move: Move) -> float:
+        """The standard error of the preferred move's chance less ``move``'s."""
+        a, b = self._value(self.best), self._value(move)
+        if a is None or b is None or a is b:
+            return 0.0
+        if a.exact and b.exact:
+            return 0.0
+        if b.gap_se is not None:
+            return b.gap_se
+        return math.hypot(a.se, b.se)
 
     @property
     def resolved(self) -> bool:
-        """Whether the best move is ahead of every other legal move beyond the noise
-        (and the decision is judged): only then is it named."""
-        return self.resolved_at(Z)
-
-    def resolved_at(self, z: float) -> bool:
-        """:attr:`resolved` with ``z`` standard errors."""
+        """Whether the best move is named: only where the solver proves it (it wins with
+        best play and no other legal move does), never from the playouts."""
         best = self._value(self.best)
-        return (self.judged and best is not None
-                and all(best.ahead_of(v, z) for v in self.moves if v.move != self.best))
-
-    def ambiguous(self) -> bool:
-        """Whether the mark or the best move changes between 1 and 3 standard errors:
-        the review then plays the decision out again with :data:`MORE` times the budget."""
-        return self.judged and (self.mark_at(1.0) != self.mark_at(3.0)
-                                or self.resolved_at(1.0) != self.resolved_at(3.0))
+        return (self.judged and best is not None and best.verdict is Verdict.WINS
+                and all(v.verdict is not Verdict.WINS for v in self.moves if v.move != self.best))
 
     @property
     def proven(self) -> bool:
@@ -159,16 +175,19 @@ class Decision:
 
     @property
     def mark(self) -> str:
-        """``"??"``, ``"?"``, ``"?!"`` or ``""`` (see the module docstring): on the
-        cost's lower bound, never in phase 1."""
-        return self.mark_at(Z)
+        """``"??"`` where the solver proves the choice lost what was won: the preferred move
+        wins with best play and the move made does not (a phase 2 decision); else ``""``.
+        Never from the playouts, so no sampling seed changes a mark (module docstring)."""
+        if self.judged and self.verdict_best is Verdict.WINS and self.verdict_played is not Verdict.WINS:
+            return "??"
+        return ""
 
-    def mark_at(self, z: float) -> str:
-        """:attr:`mark` on the cost less ``z`` standard errors."""
+    def estimated_mark(self, z: float = Z) -> str:
+        """What the playouts alone would mark (``"??"``, ``"?"``, ``"?!"`` or ``""`` on the
+        cost less ``z`` standard errors): kept for the measurements, never shown, since
+        another sampling seed can change it (docs/analyze.md)."""
         if not self.judged:
             return ""
-        if self.verdict_best is Verdict.WINS and self.verdict_played is not Verdict.WINS:
-            return "??"
         c = self.cost - z * self.cost_se
         if c >= BLUNDER - 1e-9:
             return "??"
@@ -184,20 +203,23 @@ class Decision:
             "before": self.before, "after": self.after, "cost": round(self.cost, 4),
             "cost_se": round(self.cost_se, 4), "judged": self.judged, "resolved": self.resolved,
             "mark": self.mark, "verdict_best": _v(self.verdict_best), "verdict_played": _v(self.verdict_played),
-            "samples": self.samples,
-            "moves": [{"move": str(v.move), "chance": v.chance, "se": v.se,
+            "samples": self.samples, "estimated_mark": self.estimated_mark(),
+            "line": [f"{q} {m}" for q, m in self.line],
+            "moves": [{"move": str(v.move), "chance": v.chance, "se": v.se, "gap_se": v.gap_se,
                        "verdict": _v(v.verdict)} for v in self.moves],
         }
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> Decision:
         moves = tuple(MoveValue(parse_move(m["move"]), float(m["chance"]),
-                                Verdict(m["verdict"]) if m["verdict"] else None, float(m["se"]))
+                                Verdict(m["verdict"]) if m["verdict"] else None, float(m["se"]),
+                                None if m["gap_se"] is None else float(m["gap_se"]))
                       for m in d["moves"])
         return cls(int(d["move"]), int(d["phase"]), parse_move(d["played"]), parse_move(d["best"]),
                    float(d["before"]), float(d["after"]),
                    Verdict(d["verdict_best"]) if d["verdict_best"] else None,
-                   Verdict(d["verdict_played"]) if d["verdict_played"] else None, int(d["samples"]), moves)
+                   Verdict(d["verdict_played"]) if d["verdict_played"] else None, int(d["samples"]), moves,
+                   tuple(parse_record_move(x) for x in d.get("line", [])))
 
 
 def _v(v: Verdict | None) -> str | None:
@@ -270,7 +292,8 @@ class Review:
             "budget": {"samples": b.samples, "epsilon": b.epsilon, "solver_cards": b.solver_cards,
                        "solver_nodes": b.solver_nodes},
             "seed": self.seed, "moves": self.moves, "forced": self.forced, "outcome": self.outcome,
-            "marks": {"dubious": DUBIOUS, "mistake": MISTAKE, "blunder": BLUNDER, "z": Z},
+            "marks": {"rule": "proven", "estimated": {"dubious": DUBIOUS, "mistake": MISTAKE, "blunder": BLUNDER,
+                                                      "z": Z}},
             "summary": self.summary(),
             "decisions": [d.to_json() for d in self.decisions],
         }
@@ -303,11 +326,13 @@ def decisions_of(record: GameRecord, seat: int) -> int:
 def review(record: GameRecord, seat: int, budget: Budget | None = None, seed: Seed = 0, *,
            names: list[str] | None = None, lang: Lang = "en",
            progress: Callable[[int, int], None] | None = None,
-           cancelled: Callable[[], bool] | None = None) -> Review:
+           cancelled: Callable[[], bool] | None = None, decision: int | None = None) -> Review:
     """Review ``seat``'s decisions in ``record`` (see the module docstring).
 
     ``progress(done, total)`` is called after each judged decision; ``cancelled()``
-    is asked before each one and raises :class:`Cancelled` when it says so.
+    is asked before each one and raises :class:`Cancelled` when it says so.  With
+    ``decision`` (a move number of the record) only that decision is reviewed (with
+    :func:`deeper`'s budget, "look deeper"); it must be one of the seat's decisions.
     Raises :class:`ReviewError` for a record that does not replay or a seat that is
     not at the table."""
     b = budget or Budget()
@@ -318,22 +343,28 @@ def review(record: GameRecord, seat: int, budget: Budget | None = None, seed: Se
     if not 0 <= seat < record.players:
         raise ReviewError(f"there is no seat {seat}: the seats are 0 to {record.players - 1}")
     who = (names[seat] if names and len(names) == record.players else seat_names(record.players, lang=lang)[seat])
-    total = decisions_of(record, seat)
+    total = decisions_of(record, seat) if decision is None else 1
+    if decision is not None:
+        if not 1 <= decision <= len(record.moves) or parse_record_move(record.moves[decision - 1])[0] != seat:
+            raise ReviewError(f"move {decision} is not a move of seat {seat}")
     ref = Referee(record.start())
     luck: float | None = None
     luck_se = 0.0
     first = ref.observation(seat)
-    if first.phase is PHASE1:
+    if first.phase is PHASE1 and decision is None:
         try:
             luck, luck_se = chance(first, b, random.Random(derive_seed(seed, "review", seat, 0)))
         except DeterminizeError:
             luck = None
+    phase1 = replace(b, samples=min(b.samples, PHASE1_SAMPLES))
     forced = 0
     out: list[Decision] = []
     for number, text in enumerate(record.moves, start=1):
         s, move = parse_record_move(text)
-        if s == seat:
+        if s == seat and (decision is None or number == decision):
             obs = ref.observation(seat)
+            if decision is not None and len(obs.legal) == 1:
+                raise ReviewError(f"move {decision} was forced (one legal move): there is nothing to judge")
             if len(obs.legal) == 1:
                 forced += 1
             else:
@@ -341,12 +372,12 @@ def review(record: GameRecord, seat: int, budget: Budget | None = None, seed: Se
                     raise Cancelled
                 rng = random.Random(derive_seed(seed, "review", seat, number))
                 try:
-                    ev: Evaluation = evaluate(obs, b, rng)
+                    ev: Evaluation = evaluate(obs, b if obs.phase is not PHASE1 else phase1, rng)
                 except DeterminizeError as e:
                     raise ReviewError(f"move {number}: cannot judge this position from the seat's view: {e}") from None
                 d = _decision(number, obs.phase is PHASE1, move, ev)
-                if d.ambiguous():
-                    d = _decision(number, False, move, evaluate(obs, replace(b, samples=b.samples * MORE), rng))
+                if d.resolved:
+                    d = replace(d, line=_line(obs, d.best, b))
                 out.append(d)
                 if progress is not None:
                     progress(len(out), total)
@@ -356,10 +387,28 @@ def review(record: GameRecord, seat: int, budget: Budget | None = None, seed: Se
                   luck, luck_se)
 
 
+def deeper(budget: Budget) -> Budget:
+    """The budget to look deeper at one decision: :data:`DEEPER` times the playouts and
+    ten times the solver's nodes, and the solver asked from 24 cards in the hands."""
+    return replace(budget, samples=budget.samples * DEEPER, solver_nodes=budget.solver_nodes * 10,
+                   solver_cards=max(budget.solver_cards, 24))
+
+
+def _line(obs: Observation, best: Move, b: Budget) -> tuple[tuple[int, Move], ...]:
+    """The solver's line after the proven best move (empty where it cannot be had)."""
+    try:
+        state = state_from_view(obs)
+    except DeterminizeError:
+        return ()
+    state.apply(best)
+    return ((obs.seat, best),) + principal_line(state, obs.seat, max(b.solver_nodes, 1))
+
+
 def _decision(number: int, phase1: bool, move: Move, ev: Evaluation) -> Decision:
     best, mine = ev.best, ev.of(move)
     return Decision(number, 1 if phase1 else 2, move, best.move, best.chance, mine.chance, best.verdict,
                     mine.verdict, ev.samples, ev.values)
+
 
 
 # ------------------------------------------------------------------ text
@@ -370,6 +419,25 @@ def move_words(move: Move, lang: Lang) -> str:
     if move.kind is MoveKind.PICKUP:
         return say("move.pickup", lang)
     return say("move.play", lang, cards=" ".join(card_symbol(c) for c in move.cards))
+
+
+def line_words(line: tuple[tuple[int, Move], ...], seat: int, lang: Lang) -> str:
+    """A line of play with cards as on the cards: the seat's own moves as they are, each
+    run of the others' moves in brackets (``5♠ (8♥ 9♥) 3♣``)."""
+    out: list[str] = []
+    others: list[str] = []
+    for q, m in line:
+        word = " ".join(card_symbol(c) for c in m.cards) if m.kind is MoveKind.PLAY else move_words(m, lang)
+        if q == seat:
+            if others:
+                out.append("(" + " ".join(others) + ")")
+                others = []
+            out.append(word)
+        else:
+            others.append(word)
+    if others:
+        out.append("(" + " ".join(others) + ")")
+    return " ".join(out)
 
 
 def pct(x: float, lang: Lang) -> str:
@@ -408,6 +476,8 @@ def review_text(rv: Review, lang: Lang = "en") -> str:
             elif d.mark:
                 line += "   " + say("review.unresolved", lang)
         lines.append(line)
+        if d.line and d.best != d.played:
+            lines.append("    " + say("review.line", lang, moves=line_words(d.line, rv.seat, lang)))
     lines.append("")
     top = rv.costliest()
     if top:
@@ -424,13 +494,13 @@ def review_text(rv: Review, lang: Lang = "en") -> str:
     acc = rv.accuracy()
     if acc is not None:
         lines.append(say("review.accuracy", lang, acc=round(acc[0]), se=round(acc[1]), n=summary["judged"],
-                         b=summary["marks"]["??"], m=summary["marks"]["?"], d=summary["marks"]["?!"]))
+                         b=summary["marks"]["??"]))
     if summary["phase1"]:
         lines.append(say("review.phase1", lang, n=summary["phase1"]))
     if rv.luck is not None:
         lines.append(say("review.luck", lang, name=rv.name, p=pct(rv.luck, lang), se=pct(rv.luck_se, lang),
                          base=pct(rv.base_rate, lang)))
-    lines.append(say("review.marks", lang, a=pct(DUBIOUS, lang), b=pct(MISTAKE, lang), c=pct(BLUNDER, lang)))
+    lines.append(say("review.marks", lang))
     if rv.forced:
         lines.append(say("review.forced", lang, n=rv.forced))
     if rv.outcome == "lost":

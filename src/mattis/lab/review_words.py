@@ -7,10 +7,10 @@ mode draw it under an 80-column chart (:mod:`mattis.tui.review_words`), the web 
 under an SVG chart (:mod:`mattis.web.analysis` sends :func:`player_words` with the
 review).  Only what the review supports is said:
 
-* a choice is named only if the review marked it (a mark holds under the estimate's
-  uncertainty: :attr:`mattis.lab.review.Decision.mark`), and the better move only
-  where the review resolved it (else "another move was better; several may be as
-  good");
+* a choice is named only if the review marked it (a mark is the solver's proof, the
+  same under any sampling seed: :attr:`mattis.lab.review.Decision.mark`), and the
+  better move only where the review resolved it (proven; else "another move was
+  better; several may be as good");
 * every figure comes with about two standard errors (:data:`~mattis.bots.evaluate.Z`):
   a chance from playouts (:func:`margin`), the deal's luck, the accuracy; a chance the
   solver decided says it was worked out exactly;
