@@ -6,8 +6,6 @@ tap; in both languages."""
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,22 +13,12 @@ import pytest
 pw = pytest.importorskip("playwright.sync_api")
 
 from test_web_browser import CHROMIUM, create_table, play_to_end  # noqa: E402
-from test_web_restart import free_port, start_server  # noqa: E402
 
 from mattis.lab.review import Review  # noqa: E402
 from mattis.lab.review_words import player_words  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium at /usr/bin/chromium")
 
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    db: Path = tmp_path_factory.mktemp("review") / "r.db"
-    port = free_port()
-    proc = start_server(db, port, bot_delay="0")
-    yield f"http://127.0.0.1:{port}"
-    proc.kill()
-    proc.wait()
 
 
 def texts(page: Any, selector: str) -> list[str]:
