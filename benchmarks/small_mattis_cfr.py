@@ -2,19 +2,23 @@
 CFR/CFR+ after N iterations, on the whole game tree (OpenSpiel's C++ solvers on the
 tree exported from the engine, :mod:`mattis.rl.exact`).
 
-    nice -n 10 python benchmarks/small_mattis_cfr.py --set hand_size=1 --iterations 1000 \\
+    nice -n 10 python benchmarks/small_mattis_cfr.py --set hand_size=1 deck_ranks=2 \
+        --iterations 1000 --seeds 0,1,2,3,4 --chart docs/img/small_mattis_cfr_small.png
+    nice -n 10 python benchmarks/small_mattis_cfr.py --iterations 200 --bots random,easy \
         --chart docs/img/small_mattis_cfr.png
+    nice -n 10 python benchmarks/small_mattis_cfr.py --iterations 0 --bots medium,expert@10
 
 Printed: the tree's size; the exploitability (NashConv / 2, in losses per game: the
 chance of being the Mattis that a best responder adds) of uniform random play, of
 ``easy``, ``medium`` and ``expert`` at small budgets (each tabulated at every
-information set through the seat's observation, a bot per set seeded from ``--seed``
-and the set's number), and of CFR's and CFR+'s average policies after N iterations;
+information set through the seat's observation, a bot per set seeded from a seed of
+``--seeds`` and the set's number; a sampling bot's figure is the mean over the
+seeds), and of CFR's and CFR+'s average policies after N iterations;
 then phase 2 checked against backward induction: with two players and no cards set
 aside phase 2 is a game of perfect information, so each phase 2 start's minimax value
 is exact, and the CFR+ policy's value there (reach-weighted) should come near it.
 Everything is exact (no sampling): the same figures on every run, but the bots' own
-draws (``--seed``).  See docs/research.md, "A small Mattis for exact game theory".
+draws (``--seeds``).  See docs/research.md, "A small Mattis for exact game theory".
 """
 
 from __future__ import annotations
@@ -77,9 +81,10 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rules", default="mini")
     ap.add_argument("--set", nargs="*", default=[], metavar="OPTION=VALUE", help="rule options (hand_size=1)")
-    ap.add_argument("--iterations", type=int, default=1000)
+    ap.add_argument("--iterations", type=int, default=1000, help="CFR and CFR+ iterations (0: the bots only)")
     ap.add_argument("--bots", default=",".join(BOTS))
-    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--seeds", default="0", help="the bots' seeds, comma-separated (a row per bot: the mean, "
+                    "and each seed's figure when more than one)")
     ap.add_argument("--chart", default="", help="write a PNG chart of exploitability against iterations here")
     a = ap.parse_args()
     rules = preset(a.rules, **parse_overrides(a.set))
@@ -93,10 +98,15 @@ def main() -> None:
           f"exported and loaded in {time.process_time() - t0:.1f} CPU s")
     print("\n| policy | exploitability (NashConv/2) |\n|---|---|")
     bots: dict[str, float] = {}
+    seeds = [int(x) for x in a.seeds.split(",")]
     for name in [b for b in a.bots.split(",") if b]:
         t = time.process_time()
-        bots[name] = pyspiel.exploitability(game, policy_of(tree, name, a.seed))
-        print(f"| {name} | {bots[name]:.4f} |  ({time.process_time() - t:.1f} CPU s)")
+        got = [pyspiel.exploitability(game, policy_of(tree, name, seed)) for seed in seeds]
+        bots[name] = sum(got) / len(got)
+        spread = f" (seeds {a.seeds}: {', '.join(f'{x:.4f}' for x in got)})" if len(got) > 1 else ""
+        print(f"| {name} | {bots[name]:.4f}{spread} |  ({time.process_time() - t:.1f} CPU s)")
+    if a.iterations <= 0:
+        return
     marks = sorted({m for m in (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000) if m <= a.iterations}
                    | {a.iterations})
     curves: dict[str, list[tuple[int, float]]] = {}
@@ -112,7 +122,7 @@ def main() -> None:
             curve.append((m, pyspiel.exploitability(game, solver.average_policy())))
         curves[label] = curve
         print(f"| {label} after {', '.join(str(m) for m, _ in curve)} iterations | "
-              f"{', '.join(f'{e:.5f}' for _, e in curve)} |  ({time.process_time() - t:.1f} CPU s)")
+              f"{', '.join(f'{e:.3g}' for _, e in curve)} |  ({time.process_time() - t:.1f} CPU s)")
     # phase 2 against backward induction: every phase 2 start node, under CFR+'s average policy
     policy = solvers["CFR+"].average_policy()
     table = tree.policy_table(lambda info: dict(zip(info.actions, [
@@ -124,7 +134,7 @@ def main() -> None:
     gap = sum(r * abs(v - exact[k - 1]) for r, v, k in rows) / reach
     worst = max((abs(v - exact[k - 1]) for r, v, k in rows if r > 1e-3), default=0.0)
     print(f"phase 2: {len(exact)} distinct starts, {len(rows)} start nodes; |CFR+ value - minimax| "
-          f"reach-weighted mean {gap:.5f}, max {worst:.4f} over nodes reached with chance > 0.001")
+          f"reach-weighted mean {gap:.3g}, max {worst:.3g} over nodes reached with chance > 0.001")
     if a.chart:
         import matplotlib
 
