@@ -34,6 +34,7 @@ from mattis.core import (
     rules_to_json,
 )
 from mattis.core.rules import RESEARCH_PRESETS
+from mattis.core.state import shuffled_deck
 from mattis.core.testing import perft
 from tiers import scale
 
@@ -69,8 +70,8 @@ def test_the_whole_deck_is_unchanged() -> None:
     assert list(preset("mattis").allowed_players()) == [2, 3, 4, 5, 6]
     # the same deal as before the deck option for a seed
     assert State.new(preset("mattis"), 3, seed=7).snapshot() == State.from_deck(
-        preset("mattis"), 3, __import__("mattis.core.state", fromlist=["shuffled_deck"]).shuffled_deck(
-            random.Random(7))).snapshot()
+        preset("mattis"), 3, shuffled_deck(random.Random(7))).snapshot()
+    assert shuffled_deck(random.Random(7), preset("mattis")) == shuffled_deck(random.Random(7))
 
 
 @pytest.mark.parametrize("overrides", [{"deck_ranks": 1}, {"deck_suits": 0}, {"hand_size": 0}, {"hand_size": 4},

@@ -47,7 +47,7 @@ import pyspiel
 
 from ..core import PHASE2, Move, Observation, Rules, State
 from ..play.agents import Agent, make_bot
-from .encoding import ActionSpace
+from .encoding import ActionSpace, card_of_index
 from .openspiel_game import MattisGame, MattisState
 
 MAX_DECK = 8
@@ -308,8 +308,6 @@ def engine_to_efg(tree: GameTree, game: pyspiel.Game, state: MattisState) -> pys
 
 def g_card(game: MattisGame, action: int) -> int:
     """The card a chance action of ``python_mattis`` deals."""
-    from .encoding import card_of_index
-
     return card_of_index(action, game.spec.card_order)
 
 
