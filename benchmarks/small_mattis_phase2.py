@@ -2,8 +2,8 @@
 
     nice -n 10 python benchmarks/small_mattis_phase2.py --ranks QKA --suits HS --cap 20
 
-The core deals only the full deck, but a phase 2 starts from a position
-(:mod:`mattis.core.notation`), so phase 2 of a short deck can be walked today: every
+A phase 2 starts from a position (:mod:`mattis.core.notation`), so phase 2 of a
+short deck can be walked on its own, under any rules: every
 split of the short deck between two players' phase 2 hands (each player leading once;
 trump is the last suit given), every legal move, to the end.  Printed: the phase 2
 starts, the nodes and terminal nodes of all their game trees together, and the

@@ -114,6 +114,15 @@ PINNED: dict[str, dict[str, list[int]]] = {  # each position's counts at depths 
     "leftovers_shown=True": {"p1": [4, 12, 48, 144, 361], "p2": [4, 7, 7, 14, 14], "p2x2": [5, 5, 20, 48, 160, 176]},
     "phase2_cap=2000": {"p1": [4, 12, 48, 144, 361], "p2": [4, 7, 7, 14, 14], "p2x2": [5, 5, 20, 48, 160, 176]},
     "phase2_cap=40": {"p1": [4, 12, 48, 144, 361], "p2": [4, 7, 7, 14, 14], "p2x2": [5, 5, 20, 48, 160, 176]},
+    # the positions hold cards outside a short deck: none of them is a short deck's
+    # (the mini preset's counts are in tests/core/test_core_short_deck.py)
+    "deck_ranks=13": {"p1": [4, 12, 48, 144, 361], "p2": [4, 7, 7, 14, 14],
+                      "p2x2": [5, 5, 20, 48, 160, 176]},
+    "deck_ranks=7": {},
+    "deck_suits=4": {"p1": [4, 12, 48, 144, 361], "p2": [4, 7, 7, 14, 14], "p2x2": [5, 5, 20, 48, 160, 176]},
+    "deck_suits=2": {},
+    "hand_size=3": {"p1": [4, 12, 48, 144, 361], "p2": [4, 7, 7, 14, 14], "p2x2": [5, 5, 20, 48, 160, 176]},
+    "hand_size=2": {"p1": [4, 12, 38, 97, 289], "p2": [4, 7, 7, 14, 14], "p2x2": [5, 5, 20, 48, 160, 176]},
 }
 
 

@@ -253,7 +253,7 @@ def check_phase1_step(pre: State, move: Any, post: State) -> None:
     if not gained:
         assert post.trick == pre.trick + [(seat, card)]
         if move.kind != "chance" and r.draw == "after_card" and post.stock:
-            assert post.hands[seat].bit_count() == 3
+            assert post.hands[seat].bit_count() == r.hand_size
         return
     assert len(gained) == 1
     w = gained[0]
@@ -266,7 +266,7 @@ def check_phase1_step(pre: State, move: Any, post: State) -> None:
         # a tie was left undecided only because the other fighters could not lay
         assert nobody_draws
     if r.draw == "after_trick" and post.stock:
-        assert all(h.bit_count() == 3 for h in post.hands)
+        assert all(h.bit_count() == r.hand_size for h in post.hands)
     if r.phase1_end == "stock_empty":
         # a new trick begins only while the stock has cards
         assert post.stock

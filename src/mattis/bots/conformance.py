@@ -56,7 +56,6 @@ Reference = Callable[[State, Move, State], None]
 ``AssertionError`` where the engine's step is not what the rule text says."""
 
 LANGS: tuple[Lang, ...] = ("nb", "en")
-FULL = (1 << 52) - 1
 
 
 class ConformanceError(AssertionError):
@@ -200,6 +199,8 @@ def tiny_position(rules: Rules, seed: int, most: int, players: int = 2) -> State
     """A small phase-2 position: up to ``most`` cards a hand, mostly from two suits
     (so sequences, trumps and follow-suit questions come up often)."""
     rng = random.Random(seed)
+    if not rules.full_deck():
+        return _short_position(rules, rng, most, players)
     deck = list(range(52))
     rng.shuffle(deck)
     deck = [c for c in deck if c // 13 < 2] + [c for c in deck if c // 13 >= 2]
@@ -212,6 +213,20 @@ def tiny_position(rules: Rules, seed: int, most: int, players: int = 2) -> State
     # trump is one of the two dense suits in three positions of four: trumping comes up often
     trump = rng.randrange(2) if rng.random() < 0.75 else rng.randrange(2, 4)
     return State.from_position(rules, hands, trump=trump, leader=rng.randrange(players))
+
+
+def _short_position(rules: Rules, rng: random.Random, most: int, players: int) -> State:
+    """:func:`tiny_position` on a short deck: the hands from its cards, trump one of its suits."""
+    deck = rules.deck()
+    rng.shuffle(deck)
+    hands: list[list[int]] = []
+    i = 0
+    for _ in range(players):
+        k = rng.randint(1, max(1, min(most, (len(deck) - i) - (players - 1 - len(hands)))))
+        hands.append(deck[i:i + k])
+        i += k
+    return State.from_position(rules, hands, trump=rng.randrange(4 - rules.deck_suits, 4),
+                               leader=rng.randrange(players))
 
 
 def _check_sample(state: State, rng: random.Random) -> None:
@@ -231,7 +246,8 @@ def _check_accounting(state: State) -> None:
     union = 0
     for m in masks:
         union |= m
-    if union != FULL or sum(m.bit_count() for m in masks) != 52:
+    deck = state.rules.deck_mask()
+    if union != deck or sum(m.bit_count() for m in masks) != deck.bit_count():
         raise ConformanceError("moves: a card lost or doubled")
 
 

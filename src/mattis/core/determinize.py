@@ -70,7 +70,7 @@ def _pass1(obs: Observation, rng: random.Random) -> tuple[_Trial, set[Card], lis
     far, and for each seat the cards its hidden holding cannot contain."""
     rules = obs.rules
     n = obs.players
-    deck = list(range(52))
+    deck = rules.deck()
     rng.shuffle(deck)
     tail = _fixed_tail(obs)
     if tail is not None:
@@ -217,4 +217,4 @@ def hidden_cards(obs: Observation) -> int:
         seen |= mask_of(cards)
     if obs.trump_card is not None:
         seen |= BIT[obs.trump_card]
-    return ((1 << 52) - 1) & ~seen
+    return obs.rules.deck_mask() & ~seen

@@ -171,9 +171,10 @@ class GameRecord:
             deck = [parse_card(str(c)) for c in deck_raw]
         except CardError as e:
             raise RecordError(f"deck: {e}") from None
-        if len(deck) != 52 or len(set(deck)) != 52:
-            raise RecordError(f"deck must hold each of the 52 cards once (it has {len(deck)} cards, "
-                              f"{len(set(deck))} different)")
+        if sorted(deck) != rules.deck():
+            size = rules.deck_ranks * rules.deck_suits
+            raise RecordError(f"deck must hold each of the {size} cards{'' if size == 52 else ' of the short deck'} "
+                              f"once (it has {len(deck)} cards, {len(set(deck))} different)")
         try:
             rules.check_players(players)
         except RulesError as e:

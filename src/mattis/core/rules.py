@@ -335,15 +335,57 @@ class Rules:
     """Moves after which phase 2 is stopped and the players still in are ranked by cards
     held (a guarantee that every game ends; no rule text has it)."""
 
+    deck_ranks: int = 13
+    """How many ranks the deck keeps, counted down from the ace: 13 is the whole deck
+    (2 to A), 3 keeps Q K A.  Every rule text plays the 52 cards; a short deck is
+    where the engine goes beyond the texts, for research (a game small enough for
+    exact game theory, the ``mini`` preset).  Cards keep their numbers: a short deck
+    is a subset of the 52."""
+
+    deck_suits: int = 4
+    """How many suits the deck keeps, counted down from spades (♣ ♦ ♥ ♠): 4 is the whole
+    deck, 2 keeps ♥ and ♠ (research only, as :attr:`deck_ranks`)."""
+
+    hand_size: int = 3
+    """Cards dealt to each player, and the hand topped up to in phase 1 (every text:
+    "Giveren deler tre kort til hver", Regler for kortspillet Mattis); fewer only for a short
+    deck (research only, as :attr:`deck_ranks`)."""
+
     def __reduce__(self) -> tuple[type[Rules], tuple[Any, ...]]:
         """Pickle and copy by the constructor (the compiled core's frozen classes have no
         ``__setstate__``)."""
         return (Rules, tuple(getattr(self, f.name) for f in dataclasses.fields(self)))
 
     def allowed_players(self) -> range:
-        """The player counts this rule set allows."""
+        """The player counts this rule set allows (with a short deck, only those whose
+        deal leaves a stock of one card or more)."""
         hi = self.max_players if self.tricks is Tricks.ALL else min(self.max_players, self.max_pair_players)
-        return range(self.min_players, hi + 1)
+        lo = self.min_players
+        size = self.deck_ranks * self.deck_suits
+        while hi >= lo and hi * self.hand_size + (self.two_player_discard if hi == 2 else 0) >= size:
+            hi -= 1
+        while lo <= hi and lo * self.hand_size + (self.two_player_discard if lo == 2 else 0) >= size:
+            lo += 1
+        return range(lo, hi + 1)
+
+    def deck(self) -> list[int]:
+        """The cards of the deck, lowest card number first (``range(52)`` for the whole
+        deck; a short deck keeps the top :attr:`deck_ranks` ranks of the top
+        :attr:`deck_suits` suits, with their numbers)."""
+        if self.deck_ranks == 13 and self.deck_suits == 4:
+            return list(range(52))
+        return [s * 13 + r for s in range(4 - self.deck_suits, 4) for r in range(13 - self.deck_ranks, 13)]
+
+    def deck_mask(self) -> int:
+        """The mask of the deck's cards (every bit of the 52 for the whole deck)."""
+        m = 0
+        for c in self.deck():
+            m |= 1 << c
+        return m
+
+    def full_deck(self) -> bool:
+        """Whether the deck is the whole 52 cards."""
+        return self.deck_ranks == 13 and self.deck_suits == 4
 
     def check_players(self, players: int) -> None:
         """Raise :class:`RulesError` unless ``players`` may play this rule set."""
@@ -358,7 +400,7 @@ class Rules:
 
     def overrides(self) -> dict[str, Any]:
         """The options that differ from this rule set's preset."""
-        base = PRESETS.get(self.name, Rules())
+        base = PRESETS.get(self.name) or RESEARCH_PRESETS.get(self.name) or Rules()
         return {
             f.name: getattr(self, f.name)
             for f in dataclasses.fields(self)
@@ -431,6 +473,8 @@ def _int(name: str, values: tuple[int, ...], source: str, *reaches: str, shown: 
     return OptionSpec(name, INT, values, getattr(_D, name), source, reaches, None, shown, house)
 
 
+_BEYOND: Final = "Where the engine goes beyond the texts"
+
 OPTIONS: Final[tuple[OptionSpec, ...]] = (
     _int("min_players", (2, 3), "Regler for kortspillet Mattis: 2-6; Mattis regler – også kjent som Blodmattis: "
          "3-6", PHASE1_FLOW),
@@ -477,6 +521,12 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
     _flag("leftovers_shown", "Regler for kortspillet Skitgubbe \"viser de dem fram\"", PHASE1_FLOW,
           DETERMINIZER),
     _int("phase2_cap", (2000, 40), "no rule text: a guarantee that every game ends", PHASE2_FLOW, shown=False),
+    _int("deck_ranks", (13, 7), _BEYOND + ": no rule text plays a short deck (research only: the mini preset)",
+         PHASE1_FLOW, DETERMINIZER, shown=False),
+    _int("deck_suits", (4, 2), _BEYOND + ": no rule text plays a short deck (research only: the mini preset)",
+         PHASE1_FLOW, DETERMINIZER, shown=False),
+    _int("hand_size", (3, 2), "Regler for kortspillet Mattis \"Giveren deler tre kort til hver\"; fewer: " + _BEYOND
+         + " (research only: the mini preset)", PHASE1_FLOW, DETERMINIZER, shown=False),
 )
 """Every rule option, in the order of the :class:`Rules` fields (a test walks both)."""
 
@@ -523,6 +573,13 @@ def _validate(r: Rules) -> Rules:
         raise RulesError("phase2_cap must be at least 1")
     if r.tricks is Tricks.PAIR and r.min_players > r.max_pair_players:
         raise RulesError("pair tricks with this many players need tricks=all")
+    if not 2 <= r.deck_ranks <= 13 or not 1 <= r.deck_suits <= 4:
+        raise RulesError("deck_ranks must be 2..13 and deck_suits 1..4")
+    if not 1 <= r.hand_size <= 3:
+        raise RulesError("hand_size must be 1..3")
+    if not r.allowed_players():
+        raise RulesError(f"a deck of {r.deck_ranks * r.deck_suits} cards leaves no stock for "
+                         f"{r.min_players} players with {r.hand_size} cards each")
     return r
 
 
@@ -541,6 +598,16 @@ PRESETS: Final[dict[str, Rules]] = {
         leftovers_shown=True,
     ),
 }
+
+RESEARCH_PRESETS: Final[dict[str, Rules]] = {
+    "mini": Rules(name="mini", max_players=2, two_player_discard=0, deck_ranks=3, deck_suits=2, hand_size=2),
+}
+"""Rule sets no table plays, for research, loaded by :func:`preset` like the others but
+kept out of :data:`PRESETS` (so out of every front end's list).  ``mini``: Mattis for
+two on the six cards Q K A of ♥ and ♠, two cards each, a stock of two (its last card
+is the trump), none set aside; otherwise the ``mattis`` preset (sjanse, krig, phase 2
+with trump, undertrekk and the repetition rule), small enough for exact game theory
+(docs/research.md, "A small Mattis for exact game theory")."""
 
 #: Each preset in one English line, from the catalogue's ``rules.preset.*`` (the rule
 #: texts: mattis Mattis (nb/en) and KortRegler; hund Mattis (nb/en); blodmattis the app;
@@ -583,15 +650,17 @@ def preset(name: str = "mattis", **overrides: Any) -> Rules:
 
     Raises :class:`RulesError` for an unknown preset or option, or a bad value.
     """
-    if name not in PRESETS:
-        raise RulesError(f"unknown rules {name!r}; presets: {', '.join(PRESETS)}")
+    base = PRESETS.get(name) or RESEARCH_PRESETS.get(name)
+    if base is None:
+        raise RulesError(f"unknown rules {name!r}; presets: {', '.join(PRESETS)} (research: "
+                         f"{', '.join(RESEARCH_PRESETS)})")
     if "players" in overrides:
         lo, _, hi = str(overrides.pop("players")).partition("-")
         overrides["min_players"] = lo
         overrides["max_players"] = hi or lo
     coerced = {k: _coerce(k, v) for k, v in overrides.items()}
     _check_kinds(coerced)
-    return _validate(dataclasses.replace(PRESETS[name], **coerced))
+    return _validate(dataclasses.replace(base, **coerced))
 
 
 def parse_overrides(items: list[str]) -> dict[str, str]:

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
-from .cards import BIT, FULL_DECK_MASK, RANK, SUIT, Card, card_code, cards_of, mask_of
+from .cards import BIT, RANK, SUIT, Card, card_code, cards_of, mask_of
 from .legal import (
     RepetitionKey,
     chance_floor,
@@ -127,9 +127,14 @@ def _same_as_shuffle() -> bool:
 _FAST_SHUFFLE: Final = _same_as_shuffle()
 
 
-def shuffled_deck(rng: random.Random) -> list[Card]:
-    """The 52 cards shuffled by ``rng`` exactly as ``rng.shuffle`` shuffles them (the
-    deal of ``State.new(seed=...)``); a faster loop where it is checked to be the same."""
+def shuffled_deck(rng: random.Random, rules: Rules | None = None) -> list[Card]:
+    """The deck of ``rules`` (the 52 cards when not given) shuffled by ``rng`` exactly as
+    ``rng.shuffle`` shuffles it (the deal of ``State.new(seed=...)``); a faster loop
+    where it is checked to be the same."""
+    if rules is not None and not rules.full_deck():
+        short = rules.deck()
+        rng.shuffle(short)
+        return short
     if _FAST_SHUFFLE and type(rng) is random.Random:
         return _shuffle_52(rng)
     deck = list(range(52))
@@ -323,10 +328,10 @@ class State:
         else shuffled from :mod:`secrets`.  ``leader`` leads the first trick (by default
         the player left of the dealer)."""
         if seed is None:
-            deck = list(range(52))
+            deck = rules.deck()
             secrets.SystemRandom().shuffle(deck)
         else:
-            deck = shuffled_deck(random.Random(seed))
+            deck = shuffled_deck(random.Random(seed), rules)
         return cls.from_deck(rules, players, deck, dealer, leader)
 
     @classmethod
@@ -336,8 +341,12 @@ class State:
         leads the first trick (by default the player left of the dealer: "Spilleren til
         venstre for giveren begynner"; a table where the last loser leads passes her)."""
         rules.check_players(players)
-        if len(deck) != 52 or len(set(deck)) != 52 or not all(0 <= c < 52 for c in deck):
-            raise GameSetupError("the deck must hold each of the 52 cards exactly once")
+        if rules.full_deck():
+            if len(deck) != 52 or len(set(deck)) != 52 or not all(0 <= c < 52 for c in deck):
+                raise GameSetupError("the deck must hold each of the 52 cards exactly once")
+        elif sorted(deck) != rules.deck():
+            raise GameSetupError(f"the deck must hold each of the {rules.deck_ranks * rules.deck_suits} cards of "
+                                 "the short deck exactly once")
         if not 0 <= dealer < players:
             raise GameSetupError(f"dealer must be a seat from 0 to {players - 1}")
         if leader is None:
@@ -350,7 +359,7 @@ class State:
         if players == 2 and rules.two_player_discard:
             s.aside = mask_of(deck[: rules.two_player_discard])
             idx = rules.two_player_discard
-        for _ in range(3):
+        for _ in range(rules.hand_size):
             for j in range(players):
                 seat = (dealer + 1 + j) % players
                 s.hands[seat] |= BIT[deck[idx]]
@@ -413,6 +422,10 @@ class State:
             s._setup_phase2(f, seen, won)
         else:
             raise GameSetupError("a position is in phase 1 or phase 2")
+        if not rules.full_deck():
+            outside = mask_of(seen) & ~rules.deck_mask()
+            if outside:
+                raise GameSetupError(f"card {card_code(cards_of(outside)[0])} is not in the short deck")
         s.position = position
         return s
 
@@ -449,7 +462,7 @@ class State:
             raise GameSetupError("with trump=bottom_up the position names the trump card (the bottom stock card)")
         elif f.trump_holder >= 0 or f.trump >= 0:
             raise GameSetupError("phase 1 names the trump by its card")
-        self.aside = FULL_DECK_MASK & ~_setup_unique(seen)
+        self.aside = rules.deck_mask() & ~_setup_unique(seen)
         self.last_winner = _setup_seat(f.last_winner, n, "the last trick's winner") if f.last_winner >= 0 else -1
         leader = _setup_seat(f.leader, n, "the leader (leader=)")
         if f.round_seats is None:
@@ -503,7 +516,7 @@ class State:
             leader = _setup_seat(f.leader, n, "the leader (lead=)")
             if f.table or f.need or f.finished or f.losers or f.blodmattis or f.waiting or f.known is not None:
                 raise GameSetupError("phase 2 begins (lead=) with an empty table and every player in")
-            self.out = FULL_DECK_MASK & ~_setup_unique(seen)
+            self.out = self.rules.deck_mask() & ~_setup_unique(seen)
             if self.trump_holder < 0:
                 self.trump_holder = leader
             self._begin_phase2(leader)
@@ -516,7 +529,7 @@ class State:
                 raise GameSetupError("a phase 2 table entry holds one card or more")
             _setup_cards(cards, seen)
             table.append((seat, tuple(cards)))
-        self.out = FULL_DECK_MASK & ~_setup_unique(seen)
+        self.out = self.rules.deck_mask() & ~_setup_unique(seen)
         self.table = table
         if not 0 <= f.need <= n:
             raise GameSetupError(f"need must be a number from 0 to {n}, got {f.need}")
@@ -903,7 +916,9 @@ class State:
     def _draw_up(self, seat: int) -> None:
         stock = self.stock
         h = self.hands[seat]
-        while stock and h & (h - 1) & ((h & (h - 1)) - 1) == 0:  # fewer than three cards
+        size = self.rules.hand_size
+        while stock and (h & (h - 1) & ((h & (h - 1)) - 1) == 0 if size == 3  # fewer than three cards
+                         else _card_count(h) < size):
             if len(stock) == 1:
                 c = stock.pop()
                 self._took_last(seat, c)

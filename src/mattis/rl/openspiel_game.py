@@ -2,7 +2,8 @@
 
 Importing this module registers ``python_mattis``.  Parameters (all optional):
 
-* ``rules`` (str, ``"mattis"``): the preset (mattis, hund, blodmattis, skitgubbe);
+* ``rules`` (str, ``"mattis"``): the preset (mattis, hund, blodmattis, skitgubbe, or the
+  research preset ``mini``: two players, Q K A of ♥ ♠, two cards each);
 * ``overrides`` (str, ``""``): rule options, ``"sequences:3;pickup:last"`` (``=`` may
   stand for ``:`` and ``,`` for ``;`` when the game is loaded with a parameter dict,
   ``load_game("python_mattis", {"overrides": "sequences=3"})``; the game keeps them in
@@ -23,7 +24,9 @@ Records: :func:`state_from_record` and :func:`record_from_state` convert between
 :class:`mattis.core.record.GameRecord` and states (:func:`record_params` gives a
 record's game).  :meth:`MattisState.undo_action` takes back the last action.
 
-The deal is 52 explicit chance nodes: each picks the next card of the deck
+The deal is 52 explicit chance nodes (one per card of the deck: six for the research
+preset ``mini``, whose short deck is ``deck_ranks``/``deck_suits``; cards keep their
+numbers, so actions and tensors are the same): each picks the next card of the deck
 (uniformly among the cards not yet picked); then the engine deals from that deck
 order exactly as a real game does (``State.from_deck``).  All later randomness
 (the stock) is fixed by the deck, so there are no further chance nodes.
@@ -123,6 +126,11 @@ PHASE1_BOUND = 52
 """Phase 1 lays each card at most once (won cards stay in piles until phase 2)."""
 
 
+def phase1_bound(rules: Rules) -> int:
+    """:data:`PHASE1_BOUND` for the deck of ``rules``: its number of cards."""
+    return rules.deck_ranks * rules.deck_suits
+
+
 def constant_sum(rules: Rules) -> bool:
     """Whether every game has exactly one loser (returns sum to -1): all but the rule
     that a player left with an empty hand loses too (Blodmattis)."""
@@ -155,7 +163,7 @@ def game_info(rules: Rules, players: int, zero_sum: bool = False) -> pyspiel.Gam
         min_utility=-1.0,
         max_utility=1.0 if zero_sum else 0.0,
         utility_sum=0.0 if zero_sum else -1.0 if constant_sum(rules) else None,
-        max_game_length=PHASE1_BOUND + rules.phase2_cap,
+        max_game_length=phase1_bound(rules) + rules.phase2_cap,
     )
 
 
@@ -199,7 +207,8 @@ class PlayerAction(NamedTuple):
 class _Spec:
     """The game's fixed data, shared (not copied) by every state of the game."""
 
-    __slots__ = ("rules", "players", "dealer", "space", "canonical", "zero_sum", "card_order", "leader", "start")
+    __slots__ = ("rules", "players", "dealer", "space", "canonical", "zero_sum", "card_order", "leader", "start",
+                 "deck_mask", "deck_size")
 
     def __init__(self, rules: Rules, players: int, dealer: int, zero_sum: bool = False,
                  card_order: str = "suit_major", leader: int | None = None, start: State | None = None) -> None:
@@ -215,6 +224,9 @@ class _Spec:
         """Who leads the first trick of the deal (``None``: the player left of the dealer)."""
         self.start = start
         """The starting position of a game that starts from one (no deal, no chance nodes)."""
+        self.deck_mask = rules.deck_mask()
+        """The cards dealt (all 52 but with a short deck, ``deck_ranks``/``deck_suits``)."""
+        self.deck_size = len(rules.deck())
 
     def fresh(self, deck: Sequence[int]) -> State:
         """The engine's starting state: the position, or the deal of ``deck``."""
@@ -392,19 +404,21 @@ class MattisState(pyspiel.State):  # type: ignore[misc]
         if self._core.state is not None:
             return []
         used = self._core.dealt
-        p = 1.0 / (52 - len(self._core.deck))
-        order = self._g.card_order
-        return [(i, p) for i in range(52) if not used >> card_of_index(i, order) & 1]
+        g = self._g
+        p = 1.0 / (g.deck_size - len(self._core.deck))
+        order = g.card_order
+        free = g.deck_mask & ~used
+        return [(i, p) for i in range(52) if free >> card_of_index(i, order) & 1]
 
     def _apply_action(self, action: int) -> None:
         core = self._core
         if core.state is None:
             card = card_of_index(action, self._g.card_order) if 0 <= action < 52 else -1
-            if card < 0 or core.dealt >> card & 1:
+            if card < 0 or core.dealt >> card & 1 or not self._g.deck_mask >> card & 1:
                 raise ValueError(f"card {action} cannot be dealt now")
             core.deck.append(card)
             core.dealt |= 1 << card
-            if len(core.deck) == 52:
+            if len(core.deck) == self._g.deck_size:
                 core.state = self._g.fresh(core.deck)
                 core.to_act = self._player_to_act()
             return
@@ -513,7 +527,7 @@ class MattisState(pyspiel.State):  # type: ignore[misc]
     def __str__(self) -> str:
         s = self._core.state
         if s is None:
-            return f"dealing: {len(self._core.deck)} of 52 cards picked"
+            return f"dealing: {len(self._core.deck)} of {self._g.deck_size} cards picked"
         snap = s.snapshot()
         hands = " | ".join(f"{i}: {' '.join(h) or '-'}" for i, h in enumerate(snap["hands"]))
         return (f"phase {snap['phase']}, to act {snap['to_act']}, trump {snap['trump']}, "
@@ -595,7 +609,7 @@ class MattisState(pyspiel.State):  # type: ignore[misc]
         g = self._g
         if core.state is None:  # mid-deal: no seat has seen a card yet
             new = MattisState(game)
-            for c in r.sample(range(52), len(core.deck)):
+            for c in r.sample(g.rules.deck(), len(core.deck)):
                 new.apply_action(card_index(c, g.card_order))
             return new
         if g.start is not None:
@@ -630,7 +644,7 @@ class MattisState(pyspiel.State):  # type: ignore[misc]
         game = self.get_game()
         core = _Core(g.players)
         core.deck = deck
-        core.dealt = (1 << 52) - 1
+        core.dealt = g.deck_mask
         core.state = world
         core.moves = self._core.moves[:]  # the public moves are the same
         core.actions = self._core.actions[:]
@@ -697,7 +711,7 @@ def recall_own_draws(deck: list[int], drawn: list[int], recalled: list[int]) -> 
         places = sorted(pos[c] for c in cards_of(w & ~keep))
         for i, c in zip(places, cards_of(d & ~keep), strict=True):
             out[i] = c
-    if len(set(out)) != 52:
+    if len(set(out)) != len(deck):
         raise DeterminizeError("the seat's own draws do not fit the sampled world")
     return out
 
