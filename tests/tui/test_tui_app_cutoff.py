@@ -6,14 +6,13 @@ screen (the words in order, wrapped however the layout wraps them)."""
 from __future__ import annotations
 
 import asyncio
-import io
 import random
 import re
 import time
 from pathlib import Path
 
 import pytest
-from rich.console import Console
+from screen_text import widget_text as on_screen
 from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.widgets import Button
@@ -47,15 +46,6 @@ async def drawn(pilot: Pilot[Path | None]) -> None:
         await pilot.pause()
 
 
-def on_screen(widget: Widget) -> str:
-    """What the screen shows where ``widget`` lies, as plain text."""
-    app = widget.app
-    console = Console(width=app.size.width, height=app.size.height, file=io.StringIO(), record=True,
-                      legacy_windows=False, safe_box=False)
-    console.print(app.screen._compositor.render_update(full=True))
-    lines = console.export_text(styles=False).splitlines()
-    r = widget.region
-    return "\n".join(line[r.x:r.right] for line in lines[r.y:r.bottom])
 
 
 def words(text: str) -> list[str]:

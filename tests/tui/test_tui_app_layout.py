@@ -6,12 +6,11 @@ bigger window and the table's keys do nothing."""
 from __future__ import annotations
 
 import asyncio
-import io
 import random
 from pathlib import Path
 
 import pytest
-from rich.console import Console
+from screen_text import widget_text
 from textual.containers import VerticalScroll
 from textual.geometry import Region
 from textual.widget import Widget
@@ -41,15 +40,6 @@ def make_app(tmp_path: Path, seed: int, lang: Lang, players: int = 3) -> MattisA
     return MattisApp(session, delay=0)
 
 
-def widget_text(widget: Widget) -> str:
-    """What the screen shows where ``widget`` lies, as plain text."""
-    app = widget.app
-    console = Console(width=app.size.width, height=app.size.height, file=io.StringIO(), record=True,
-                      legacy_windows=False, safe_box=False)
-    console.print(app.screen._compositor.render_update(full=True))
-    lines = console.export_text(styles=False).splitlines()
-    r = widget.region
-    return "\n".join(line[r.x:r.right] for line in lines[r.y:r.bottom])
 
 
 def check_fits(app: MattisApp, size: tuple[int, int]) -> None:

@@ -6,14 +6,12 @@ house rules on the main screen, the end screen's take-backs."""
 from __future__ import annotations
 
 import asyncio
-import io
 import json
 import random
 from pathlib import Path
 
 import pytest
-from rich.console import Console
-from textual.widget import Widget
+from screen_text import widget_text as shown
 from textual.widgets import Button, Static
 
 from mattis.core import PHASE2, GameRecord, card_symbol, preset
@@ -48,15 +46,6 @@ def make_app(tmp_path: Path, lang: Lang, seed: int = 4, rules: str = "mattis", d
     return MattisApp(session, delay=delay, settings_file=tmp_path / "settings.json")
 
 
-def shown(widget: Widget) -> str:
-    """What the screen shows where ``widget`` lies, as plain text."""
-    app = widget.app
-    console = Console(width=app.size.width, height=app.size.height, file=io.StringIO(), record=True,
-                      legacy_windows=False, safe_box=False)
-    console.print(app.screen._compositor.render_update(full=True))
-    lines = console.export_text(styles=False).splitlines()
-    r = widget.region
-    return "\n".join(line[r.x:r.right] for line in lines[r.y:r.bottom])
 
 
 def static_text(widget: Static) -> str:

@@ -4,12 +4,10 @@ catalogue, in both languages, are shown whole on the message line of the table."
 from __future__ import annotations
 
 import asyncio
-import io
 from pathlib import Path
 
 import pytest
-from rich.console import Console
-from textual.widget import Widget
+from screen_text import widget_text
 
 from mattis.core import preset
 from mattis.core.catalogue import TEXT
@@ -25,15 +23,6 @@ def make_app(tmp_path: Path, seed: int, lang: Lang) -> MattisApp:
     return MattisApp(session, delay=0)
 
 
-def widget_text(widget: Widget) -> str:
-    """What the screen shows where ``widget`` lies, as plain text."""
-    app = widget.app
-    console = Console(width=app.size.width, height=app.size.height, file=io.StringIO(), record=True,
-                      legacy_windows=False, safe_box=False)
-    console.print(app.screen._compositor.render_update(full=True))
-    lines = console.export_text(styles=False).splitlines()
-    r = widget.region
-    return "\n".join(line[r.x:r.right] for line in lines[r.y:r.bottom])
 
 CARD = "10♠"
 SHOWN = "10♠ 10♥"
