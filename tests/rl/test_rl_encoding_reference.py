@@ -17,7 +17,7 @@ from mattis.core import PRESETS, MoveKind, Observation, State, preset  # noqa: E
 from mattis.rl.encoding import ActionSpace, Encoder, encode, obs_size, offsets, out_cards  # noqa: E402
 from tiers import scale  # noqa: E402
 
-GAMES = scale(3, 10)
+GAMES = scale(3, 5)
 """Seeded games per preset and player count."""
 
 
