@@ -175,6 +175,46 @@ def test_workers_sharing_one_port_give_an_address_the_limit_once(pg: str, tmp_pa
     assert "Traceback" not in log.read_text()
 
 
+def children(pid: int) -> set[int]:
+    """The processes whose parent is ``pid`` (from /proc)."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):
+                stat = (entry / "stat").read_text()
+                if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                    found.add(int(entry.name))
+    return found
+
+
+def alive(pid: int) -> bool:
+    """Whether ``pid`` is a running process (not a zombie)."""
+    try:
+        return (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the process table from /proc")
+def test_workers_end_when_their_supervisor_is_killed_outright(pg: str, tmp_path: Path) -> None:
+    """``mattis serve --workers 2`` killed with SIGKILL (no chance to stop its workers):
+    the workers notice their parent is gone and end, so none is left holding the port."""
+    port, log = free_port(), tmp_path / "serve.log"
+    proc = subprocess.Popen([sys.executable, "-m", "mattis.cli.main", "serve", "--host", "127.0.0.1",
+                             "--port", str(port), "--db", pg, "--workers", "2", "--bot-delay", "0",
+                             "--bot-processes", "0"],
+                            stdout=subprocess.DEVNULL, stderr=open(log, "ab"))  # noqa: SIM115
+    try:
+        wait_up(proc, f"http://127.0.0.1:{port}", log)
+        workers = wait_until(lambda: {p for p in children(proc.pid) if alive(p)} or None, "the workers started")
+        # the spawn context's resource tracker is a child too; the web workers are the ones serving
+        assert len(workers) >= 2
+    finally:
+        proc.kill()
+        proc.wait()
+    wait_until(lambda: not any(alive(p) for p in workers), "every worker ended after its supervisor was killed")
+
+
 def test_the_shared_bucket_takes_refunds_and_refuses_as_the_local_one(pg: str) -> None:
     store = PgStore(pg)
     try:

@@ -200,6 +200,9 @@ def _serve_worker(args: argparse.Namespace, limits: Limits, reuse_port: bool) ->
 def _worker_main(args: argparse.Namespace, limits: Limits) -> None:
     import signal
 
+    from ..lab.pool import follow_parent
+
+    follow_parent()  # a supervisor killed outright (kill -9) must not leave its workers holding the port
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the supervisor stops the workers with SIGTERM
 
     def done(signum: int, frame: object) -> None:  # uvicorn raises it again after its graceful shutdown
