@@ -466,6 +466,8 @@ def review_text(rv: Review, lang: Lang = "en") -> str:
             lines.append(head + f"({say('review.not_judged', lang)})")
             continue
         line = head + f"{pct(d.before, lang)} → {pct(d.after, lang)}"
+        if d.cost > 0 and d.cost_se > 0:  # an estimate: the cost with two standard errors, as the legend says
+            line += f" ({say('review.cost', lang, cost=pct(d.cost, lang))} ± {pct(2 * d.cost_se, lang)})"
         line += _verdict(d.verdict_played, rv.rules, lang)
         if d.mark:
             line += f"  {d.mark}"
@@ -486,7 +488,7 @@ def review_text(rv: Review, lang: Lang = "en") -> str:
             better = (say("review.best", lang, move=move_words(d.best, lang), chance=pct(d.before, lang))
                       if d.resolved else say("review.unresolved", lang))
             lines.append(f"  {d.number}. {move_words(d.played, lang)} {d.mark} "
-                         f"({say('review.cost', lang, cost=pct(d.cost, lang))} ± {pct(d.cost_se, lang)}; "
+                         f"({say('review.cost', lang, cost=pct(d.cost, lang))} ± {pct(2 * d.cost_se, lang)}; "
                          + better + ")")
     elif rv.decisions:
         lines.append(say("review.none_marked", lang))
