@@ -56,3 +56,42 @@ def test_workers_end_when_their_parent_is_killed(tmp_path: Path) -> None:
         for p in workers:
             if alive(p):
                 os.kill(p, signal.SIGKILL)
+
+
+LATE = textwrap.dedent("""
+    import multiprocessing, os, sys, time
+    from pathlib import Path
+    from mattis.lab.pool import follow_parent
+
+    def late_worker(go: str) -> None:
+        print(os.getpid(), flush=True)
+        while not Path(go).exists():  # the parent is killed while this worker is starting
+            time.sleep(0.01)
+        follow_parent(0.05)
+        time.sleep(3600)
+
+    if __name__ == "__main__":
+        multiprocessing.get_context("spawn").Process(target=late_worker, args=(sys.argv[1],)).start()
+        time.sleep(3600)  # killed by the test
+""")
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_a_worker_whose_parent_died_while_it_started_ends(tmp_path: Path) -> None:
+    """Under load a pool worker can reach ``follow_parent`` only after its parent was
+    killed (seen in CI: a server killed at a test's end, just after a bot move had started
+    a new worker); it must end then too, not take the process it was handed to for its
+    parent."""
+    script, go = tmp_path / "parent.py", tmp_path / "go"
+    script.write_text(LATE)
+    proc = subprocess.Popen([sys.executable, str(script), str(go)], stdout=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    worker = int(proc.stdout.readline())
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    go.touch()
+    try:
+        wait_until(lambda: not alive(worker), "a worker started by a parent killed before it was ready ends")
+    finally:
+        if alive(worker):
+            os.kill(worker, signal.SIGKILL)

@@ -34,9 +34,16 @@ def follow_parent(poll: float = 1.0) -> None:
     analysis pools): a worker blocked on its pool's queue would otherwise live on for
     good when its parent is killed outright (``kill -9``), since it holds both ends of
     the queue's pipe itself and never sees the end of it.  A daemon thread looks at the
-    parent's pid every ``poll`` seconds and ends the process once it has changed.
+    parent's pid every ``poll`` seconds and ends the process once it has changed (and a
+    worker whose parent was gone before it got here ends at once).
     """
-    parent = os.getppid()
+    started_by = multiprocessing.parent_process()
+    # the pid of the process that started this one, as multiprocessing recorded it: under
+    # load a worker may start up only after its parent was killed, and os.getppid() would
+    # then already name the process it was handed to, and never change again
+    parent = started_by.pid if started_by is not None and started_by.pid is not None else os.getppid()
+    if os.getppid() != parent:
+        os._exit(0)
 
     def watch() -> None:
         while os.getppid() == parent:
