@@ -46,7 +46,7 @@ from ..core.layout import FLAG_BLOCKS
 from ..play import Agent, Seed, derive_seed
 from .common import check_zero_sum, make_rules
 from .encoding import ActionSpace, _card_permutation, card_index, check_card_order, obs_size, offsets
-from .opponents import BatchPolicy, Opponent, OpponentPool, PolicyAgent, check_opponent, resolve
+from .opponents import BatchPolicy, Opponent, PolicyAgent, opponent_specs, resolve
 
 SeatChoice = int | str
 
@@ -158,15 +158,7 @@ class BatchedGames:
 
     def set_opponents(self, opponents: Opponent | Sequence[Opponent]) -> None:
         """The opponents from each game's next episode on (as :meth:`MattisEnv.set_opponents`)."""
-        if isinstance(opponents, (str, OpponentPool)) or callable(opponents) or isinstance(opponents, Agent):
-            specs: list[Opponent] = [opponents] * (self.players - 1)
-        else:
-            specs = list(opponents)
-        if len(specs) != self.players - 1:
-            raise ValueError(f"need {self.players - 1} opponents, got {len(specs)}")
-        for spec in specs:
-            check_opponent(spec)
-        self.opponents = specs
+        self.opponents = opponent_specs(opponents, self.players)
 
     def reset(self, seed: int | Sequence[int | None] | None = None) -> None:
         """Deal every game anew (game ``i`` seeded ``seed + i``, or ``seed[i]``; ``None``

@@ -61,7 +61,7 @@ from ..core import Move, Observation, Rules
 from ..play import Agent, Referee, Seed, derive_seed, play_until
 from .common import check_zero_sum, is_truncated, make_rules, render_text
 from .encoding import ActionSpace, Encoder, obs_size
-from .opponents import Opponent, OpponentPool, check_opponent, resolve
+from .opponents import Opponent, opponent_specs, resolve
 
 Obs = npt.NDArray[np.float32]
 DEFAULT_OPPONENT = "easy"
@@ -130,15 +130,7 @@ class MattisEnv(gym.Env[Obs, np.int64]):
     def set_opponents(self, opponents: Opponent | Sequence[Opponent]) -> None:
         """The opponents from the next episode on: one for every other seat, or one
         per other seat in seat order after the learner's (``seat+1``, ``seat+2``, ...)."""
-        if isinstance(opponents, (str, OpponentPool)) or callable(opponents) or isinstance(opponents, Agent):
-            specs: list[Opponent] = [opponents] * (self.players - 1)
-        else:
-            specs = list(opponents)
-        if len(specs) != self.players - 1:
-            raise ValueError(f"need {self.players - 1} opponents, got {len(specs)}")
-        for spec in specs:
-            check_opponent(spec)
-        self.opponents = specs
+        self.opponents = opponent_specs(opponents, self.players)
 
     # ------------------------------------------------------------------ API
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Obs, dict[str, Any]]:

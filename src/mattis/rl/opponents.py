@@ -148,6 +148,20 @@ def check_opponent(spec: Opponent) -> None:
         raise ValueError(f"an opponent is a bot name, an Agent, a policy callable or an OpponentPool, not {spec!r}")
 
 
+def opponent_specs(opponents: Opponent | Sequence[Opponent], players: int) -> list[Opponent]:
+    """One opponent for every seat but the learner's: ``opponents`` for each, or one per
+    other seat in seat order after the learner's; each checked (:func:`check_opponent`)."""
+    if isinstance(opponents, (str, OpponentPool)) or callable(opponents) or isinstance(opponents, Agent):
+        specs: list[Opponent] = [opponents] * (players - 1)
+    else:
+        specs = list(opponents)
+    if len(specs) != players - 1:
+        raise ValueError(f"need {players - 1} opponents, got {len(specs)}")
+    for spec in specs:
+        check_opponent(spec)
+    return specs
+
+
 def resolve(spec: Opponent, rules: Rules, players: int, seed: Seed, episode: int, seat: int) -> Agent:
     """The agent of ``spec`` for one seat of one episode (bots seeded by the seed
     scheme: ``derive_seed(seed, "bot", episode, seat)``; a pool draws with
@@ -164,5 +178,5 @@ def resolve(spec: Opponent, rules: Rules, players: int, seed: Seed, episode: int
     raise ValueError(f"not an opponent: {spec!r}")
 
 
-__all__ = ["BatchPolicy", "Opponent", "OpponentPool", "PolicyAgent", "PolicyFn", "check_opponent", "frozen_policy",
+__all__ = ["BatchPolicy", "Opponent", "OpponentPool", "PolicyAgent", "PolicyFn", "check_opponent", "frozen_policy", "opponent_specs",
            "random_policy", "resolve"]
