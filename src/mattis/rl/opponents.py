@@ -178,5 +178,5 @@ def resolve(spec: Opponent, rules: Rules, players: int, seed: Seed, episode: int
     raise ValueError(f"not an opponent: {spec!r}")
 
 
-__all__ = ["BatchPolicy", "Opponent", "OpponentPool", "PolicyAgent", "PolicyFn", "check_opponent", "frozen_policy", "opponent_specs",
-           "random_policy", "resolve"]
+__all__ = ["BatchPolicy", "Opponent", "OpponentPool", "PolicyAgent", "PolicyFn", "check_opponent", "frozen_policy",
+           "opponent_specs", "random_policy", "resolve"]
