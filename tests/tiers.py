@@ -3,9 +3,13 @@
 
 from __future__ import annotations
 
+import json
 import os
+import subprocess
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -41,3 +45,13 @@ def wait_until(cond: Callable[[], T | None], what: str, poll: float = 0.02) -> T
         if time.monotonic() > end:
             raise AssertionError(f"{what}: still not so after {HUNG:.0f} s (hung)")
         time.sleep(poll)
+
+
+def run_on_core(script: Path, arg: int, pure: bool) -> dict[str, str]:
+    """Run a test script (``python script arg``) on the pure-Python core (``MATTIS_PURE=1``)
+    or the compiled one, and return the JSON object it prints."""
+    env = {**os.environ, "MATTIS_PURE": "1" if pure else "0"}
+    done = subprocess.run([sys.executable, str(script), str(arg)], env=env, capture_output=True, text=True,
+                          check=True, timeout=HUNG)
+    result: dict[str, str] = json.loads(done.stdout)
+    return result

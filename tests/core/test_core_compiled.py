@@ -4,7 +4,6 @@ which core runs."""
 
 from __future__ import annotations
 
-import json
 import os
 import random
 import shutil
@@ -16,7 +15,7 @@ import pytest
 
 import mattis
 from mattis.core import PRESETS, State, build_kind, preset
-from tiers import HUNG, scale
+from tiers import run_on_core, scale
 
 SCRIPT = Path(__file__).with_name("build_games.py")
 GAMES = scale(250, 300)
@@ -24,11 +23,7 @@ GAMES = scale(250, 300)
 
 
 def _run(pure: bool, games: int) -> dict[str, str]:
-    env = {**os.environ, "MATTIS_PURE": "1" if pure else "0"}
-    done = subprocess.run([sys.executable, str(SCRIPT), str(games)], env=env, capture_output=True, text=True,
-                          check=True, timeout=HUNG)
-    result: dict[str, str] = json.loads(done.stdout)
-    return result
+    return run_on_core(SCRIPT, games, pure)
 
 
 def _compiled_installed() -> bool:

@@ -4,10 +4,6 @@ environment (MattisEnv) it stands for."""
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -20,17 +16,13 @@ pytest.importorskip("gymnasium")
 from mattis.rl.batched import BatchedGames  # noqa: E402
 from mattis.rl.gym_env import MattisEnv  # noqa: E402
 from mattis.rl.opponents import BatchPolicy  # noqa: E402
-from tiers import HUNG, scale  # noqa: E402
+from tiers import run_on_core, scale  # noqa: E402
 
 SCRIPT = Path(__file__).with_name("batched_games.py")
 
 
 def _run(pure: bool, steps: int) -> dict[str, str]:
-    env = {**os.environ, "MATTIS_PURE": "1" if pure else "0"}
-    done = subprocess.run([sys.executable, str(SCRIPT), str(steps)], env=env, capture_output=True, text=True,
-                          check=True, timeout=HUNG)
-    result: dict[str, str] = json.loads(done.stdout)
-    return result
+    return run_on_core(SCRIPT, steps, pure)
 
 
 def test_compiled_and_pure_batches_write_the_same_arrays() -> None:
