@@ -121,3 +121,65 @@ def test_the_vector_envs_game_views_answer_for_their_games() -> None:
         assert np.array_equal(view.action_masks(), masks[i])
     venv.envs[1].set_opponents("easy")
     assert venv.games.opponents == ["easy", "easy"]
+
+
+def _started(games: BatchedGames, i: int) -> bool:
+    try:
+        games.state(i)
+    except RuntimeError:  # reset deals game by game
+        return False
+    return True
+
+
+class _SeatChecker:
+    """A batch policy that checks every tensor and mask it is given against the
+    encoder's of the seat's observation, then plays a seeded random legal action."""
+
+    def __init__(self, order: str) -> None:
+        self.order = order
+        self.games: BatchedGames | None = None
+        self.checked = 0
+
+    def __call__(self, obs: npt.NDArray[np.float32], masks: npt.NDArray[np.bool_]) -> Any:
+        from mattis.rl.encoding import encode
+
+        games = self.games
+        assert games is not None
+        # the games an opponent is to act in (those waiting on this policy among them;
+        # the same set when as many), in the order the batch asks
+        waiting = [i for i in range(games.num_games) if _started(games, i)
+                   and games.state(i).to_act not in (None, games.seat(i))]
+        if len(waiting) != len(obs):
+            waiting = []
+        for row, i in enumerate(waiting):
+            st = games.state(i)
+            to = st.to_act
+            assert to is not None
+            seen = st.observation(to)
+            assert np.array_equal(obs[row], encode(seen, card_order=self.order)), (games.players, i)
+            assert np.array_equal(masks[row], games.space.mask(seen.legal).astype(bool))
+            self.checked += 1
+        return (np.random.default_rng(self.checked).random(masks.shape) * masks).argmax(axis=1)
+
+
+@pytest.mark.parametrize("name", ["mattis", "hund", "blodmattis", "skitgubbe"])
+def test_the_compiled_writer_gives_every_seat_the_encoders_tensor(name: str) -> None:
+    """The batch writes a seat's tensor from the state itself (no observation built):
+    for every opponent seat asked by a batch policy, every player count the preset
+    allows, both card orders, the tensor and mask equal
+    :func:`mattis.rl.encoding.encode` and the action space's mask of that seat's
+    observation."""
+    from mattis.core import preset
+
+    checked = 0
+    for k, players in enumerate(preset(name).allowed_players()):
+        checker = _SeatChecker("rank_major" if k % 2 else "suit_major")
+        games = BatchedGames(3, rules=name, players=players, opponents=BatchPolicy(checker), seat="rotate",
+                             card_order=checker.order)
+        checker.games = games
+        games.reset(seed=k)
+        rng = np.random.default_rng(k)
+        for _ in range(scale(40, 150)):
+            games.step((rng.random(games.masks.shape) * games.masks).argmax(axis=1))
+        checked += checker.checked
+    assert checked > 100

@@ -1,5 +1,5 @@
 """Many games stepped together by action ids, with their tensors written into flat
-byte buffers: the compiled half of the batched research environment.
+lists and byte buffers: the compiled half of the batched research environment.
 
 :class:`Batch` holds ``games`` states, one learner seat in each.  :meth:`Batch.step`
 applies one action id per game (one legality check: the action's shared move among
@@ -8,20 +8,25 @@ itself (uniformly random legal moves from a ``random.Random`` per seat, the same
 as the ``random`` bot makes from the same generator) until the learner is to act
 again, an opponent played elsewhere is to act (a bot or a policy: :data:`WAITING`), or
 the learner's fate is settled.  :meth:`Batch.write` then lays out each game's
-observation tensor and legal-action mask for its learner in byte buffers that NumPy
-views without copying (``mattis.rl.batched`` turns them into float32 and bool in one
+observation tensor and legal-action mask for its learner in buffers that NumPy reads
+in one call each (``mattis.rl.batched`` turns them into float32 and bool in one
 vectorised step per batch):
 
-* ``flags``: the tensor's 0/1 entries, ``flag_bytes`` bytes a game, bit ``j`` of the
-  little-endian bytes is entry ``j`` (the same bits as the single encoder's,
-  :func:`mattis.core.layout.flag_bits` and :func:`~mattis.core.layout.laid_bits`);
-* ``counts``: the tensor's counts as unsigned 32-bit little-endian integers, in the
+* ``flags``: the tensor's 0/1 entries as a list of ints, ``flag_words`` a game, each
+  holding :data:`WORD` (56) entries: bit ``b`` of word ``w`` is entry ``56 w + b``
+  (the same bits as the single encoder's, :func:`mattis.core.layout.flag_bits` and
+  :func:`~mattis.core.layout.laid_bits`);
+* ``counts``: the tensor's counts as a list of ints, ``count_width`` a game, in the
   order of :data:`COUNTS` (seats relative to the observer), to be divided by their
   scales (:func:`count_scales`);
 * ``masks``: the legal actions, ``mask_bytes`` bytes a game, bit ``a`` for action ``a``.
 
-The core has no NumPy; nothing here reads the truth into a tensor: the tensor is built
-from the learner's :class:`~mattis.core.observation.Observation` only.
+The core has no NumPy.  The writer reads the state directly (no
+:class:`~mattis.core.observation.Observation` is built, and the bits of the tensor are
+made from small card masks), but only the fields that
+:func:`~mattis.core.observation.observe` hands the seat: its own hand and the public
+facts; nothing else of the truth reaches a tensor (a test compares the bytes with
+:func:`mattis.core.layout.flag_bits` of the seat's observation).
 """
 
 from __future__ import annotations
@@ -29,9 +34,28 @@ from __future__ import annotations
 import random
 from typing import Final
 
-from .layout import flag_bits
+from .layout import (
+    _FIGHTERS_AT,
+    _FINISHED_AT,
+    _FIRST_AT,
+    _HAND_AT,
+    _HOLDER_AT,
+    _IN_GAME_AT,
+    _KNOWN_AT,
+    _LAST_AT,
+    _LEADER_AT,
+    _LOSERS_AT,
+    _OUT_AT,
+    _PHASE_AT,
+    _PILES_AT,
+    _TABLE1_AT,
+    _TABLE2_AT,
+    _TO_ACT_AT,
+    _TOP_AT,
+    _TRUMP_AT,
+    _TRUMP_CARD_AT,
+)
 from .moves import Move, MoveKind
-from .observation import Observation, observe
 from .state import LogCell, State
 from .vocabulary import Phase, Termination
 
@@ -55,6 +79,10 @@ _PLAY: Final = MoveKind.PLAY
 _PICKUP: Final = MoveKind.PICKUP
 _CHANCE: Final = MoveKind.CHANCE
 _OVER: Final = Phase.OVER
+_COLLECT: Final = Phase.COLLECT
+_SHED: Final = Phase.SHED
+_POP: Final[list[int]] = [bin(m).count("1") for m in range(1 << 16)]
+"""The number of set bits of each 16-bit value."""
 _CAP: Final = Termination.CAP
 
 
@@ -90,7 +118,8 @@ class Batch:
         self.laid_at = laid_at
         self.flag_bytes = flag_bytes
         self.mask_bytes = mask_bytes
-        self.count_bytes = 4 * (2 * players + 6)
+        self.count_width = 2 * players + 6
+        """Entries of ``counts`` a game."""
         self.zero_sum = zero_sum
         self.states: list[State | None] = [None] * games
         self.seats: list[int] = [0] * games
@@ -100,12 +129,15 @@ class Batch:
         self.decisions = 0
         """Moves made by every seat (learners and opponents) so far."""
         k = games * players
-        self._laid: list[int] = [0] * k
+        self._laid: list[int] = [0] * (k * players)
+        """Per game, observer and seat relative to it: the cards that seat has laid."""
         self._laid_any: list[int] = [0] * k
         self._last: list[LogCell | None] = [None] * k
         """The state's move log cell each observer's ``laid`` bits were last brought up to."""
-        self.flags = bytearray(games * flag_bytes)
-        self.counts = bytearray(games * self.count_bytes)
+        self.flag_words = (flag_bytes * 8 + WORD - 1) // WORD
+        """Entries of ``flags`` a game."""
+        self.flags: list[int] = [0] * (games * self.flag_words)
+        self.counts: list[int] = [0] * (games * self.count_width)
         self.masks = bytearray(games * mask_bytes)
 
     # ------------------------------------------------------------------ games
@@ -119,7 +151,8 @@ class Batch:
         self.randoms[i] = list(randoms)
         for s in range(n):
             j = i * n + s
-            self._laid[j] = 0
+            for r in range(n):
+                self._laid[j * n + r] = 0
             self._laid_any[j] = 0
             self._last[j] = None
         self.rewards[i] = 0.0
@@ -233,27 +266,129 @@ class Batch:
         for i in range(self.games):
             self.write_seat(i, self.seats[i], i, self.flags, self.counts, self.masks, self.status[i] == PLAYING)
 
-    def write_seat(self, i: int, seat: int, row: int, flags: bytearray, counts: bytearray, masks: bytearray,
+    def write_seat(self, i: int, seat: int, row: int, flags: list[int], counts: list[int], masks: bytearray,
                    with_mask: bool) -> None:
         """Lay out what ``seat`` sees of game ``i`` in row ``row`` of the given buffers
-        (its legal actions too when ``with_mask``, else an empty mask)."""
+        (its legal actions too when ``with_mask``, else an empty mask).
+
+        Read from the state's public fields and the seat's own hand only, the very
+        fields :func:`~mattis.core.observation.observe` hands the seat, without
+        building the :class:`~mattis.core.observation.Observation`, and with no big
+        integers (each card block is a 52-bit mask put into 56-bit words): the same
+        bits as :func:`mattis.core.layout.flag_bits` of that observation (a test
+        compares them)."""
         st = self.state(i)
-        obs = observe(st, seat, False)
-        j = i * self.players + seat
+        n = self.players
+        me = seat
+        j = i * n + seat
         log = st.log
         if log is not self._last[j]:
             self._catch_up(j, seat, log)
-        bits = self._laid[j] | flag_bits(obs, self.flag_at, self._laid_any[j])
-        nb = self.flag_bytes
-        flags[row * nb:(row + 1) * nb] = bits.to_bytes(nb, "little")
-        self._write_counts(obs, row, counts)
+        at = self.flag_at
+        nw = self.flag_words
+        w0 = row * nw
+        for k in range(w0, w0 + nw):
+            flags[k] = 0
+        phase = st.phase
+        collect = phase is _COLLECT
+        _bit(flags, w0, at[_PHASE_AT] + (0 if collect else 1 if phase is _SHED else 2))
+        _put(flags, w0, at[_HAND_AT], st.hands[me])
+        to = st.to_act
+        if to is not None:
+            _bit(flags, w0, at[_TO_ACT_AT] + (to - me) % n)
+        known_all = 0
+        base = at[_KNOWN_AT]
+        s = 0
+        for k in st.known:
+            if k:
+                _put(flags, w0, base + (s - me) % n * 52, k)
+                known_all |= k
+            s += 1
+        base = at[_PILES_AT]
+        s = 0
+        for p in st.piles:
+            if p:
+                _put(flags, w0, base + (s - me) % n * 52, p)
+            s += 1
+        trump = st.trump
+        if trump >= 0:
+            _bit(flags, w0, at[_TRUMP_AT] + trump)
+            if st.trump_card >= 0:
+                _bit(flags, w0, at[_TRUMP_CARD_AT] + st.trump_card)
+        if st.trump_holder >= 0:
+            _bit(flags, w0, at[_HOLDER_AT] + (st.trump_holder - me) % n)
+        if collect:
+            _bit(flags, w0, at[_LEADER_AT] + (st.trick_leader - me) % n)
+            if st.fighting and st.round_seats:
+                fm = 0
+                for fs in st.round_seats:
+                    fm |= 1 << fs
+                _put(flags, w0, at[_FIGHTERS_AT], _rotate(fm, me, n))
+        base = at[_TABLE1_AT]
+        for ts, c in st.trick:
+            _bit(flags, w0, base + (ts - me) % n * 52 + c)
+        table2 = st.table
+        on_table = 0
+        if table2:
+            base = at[_TABLE2_AT]
+            for es, entry in table2:
+                m = _mask(entry)
+                _put(flags, w0, base + (es - me) % n * 52, m)
+                on_table |= m
+            _put(flags, w0, at[_TOP_AT], _mask(table2[-1][1]))
+            _put(flags, w0, at[_FIRST_AT], _mask(table2[0][1]))
+        if not collect:
+            _put(flags, w0, at[_OUT_AT], self._laid_any[j] & ~on_table & ~known_all)
+        _put(flags, w0, at[_IN_GAME_AT], _rotate((1 << n) - 1 if collect else st.in_game, me, n))
+        if st.finished:
+            fm = 0
+            for fs in st.finished:
+                fm |= 1 << fs
+            _put(flags, w0, at[_FINISHED_AT], _rotate(fm, me, n))
+        if st.losers:
+            fm = 0
+            for fs in st.losers:
+                fm |= 1 << fs
+            _put(flags, w0, at[_LOSERS_AT], _rotate(fm, me, n))
+        last = st.last_trick
+        if last is not None:
+            _put(flags, w0, at[_LAST_AT], _mask(last[1]))
+        base = self.laid_at
+        laid = self._laid
+        for r in range(n):
+            m = laid[j * n + r]
+            if m:
+                _put(flags, w0, base + r * 52, m)
+        # the counts, seats relative to the observer (see COUNTS)
+        c0 = row * self.count_width
+        hands = st.hands
+        won = st.tricks_won
+        for r in range(n):
+            s = me + r
+            if s >= n:
+                s -= n
+            h = hands[s]
+            counts[c0 + r] = _POP[h & 0xFFFF] + _POP[(h >> 16) & 0xFFFF] + _POP[(h >> 32) & 0xFFFF] + _POP[h >> 48]
+            counts[c0 + n + r] = won[s]
+        c0 += 2 * n
+        aside = st.aside
+        counts[c0] = len(st.stock)
+        counts[c0 + 1] = (_POP[aside & 0xFFFF] + _POP[(aside >> 16) & 0xFFFF] + _POP[(aside >> 32) & 0xFFFF]
+                          + _POP[aside >> 48])
+        counts[c0 + 2] = len(table2)
+        counts[c0 + 3] = st.trick_size_now()
+        counts[c0 + 4] = st.p2_moves
+        counts[c0 + 5] = st.repetitions()
         mb = self.mask_bytes
-        m = self.mask_bits(obs._legal) if with_mask else 0
-        masks[row * mb:(row + 1) * mb] = m.to_bytes(mb, "little")
+        if with_mask and to == me:
+            masks[row * mb:(row + 1) * mb] = self.mask_bits(st.legal_moves()).to_bytes(mb, "little")
+        else:
+            masks[row * mb:(row + 1) * mb] = bytes(mb)
 
     def _catch_up(self, j: int, me: int, log: LogCell | None) -> None:
         """Add the moves made since the last call for observer ``j`` to its ``laid``
-        bits (as :func:`mattis.core.layout.laid_bits` does from an observation's
+        masks (one per seat relative to the observer, as
+        :func:`mattis.core.layout.laid_bits` lays them out from an observation's
         history), read from the state's move log back to the cell seen last; a log
         that does not reach it (a new game) starts afresh."""
         stop = self._last[j]
@@ -262,13 +397,13 @@ class Batch:
         while cell is not None and cell is not stop:
             new.append(cell)
             cell = cell[0]
-        bits = self._laid[j]
-        laid = self._laid_any[j]
-        if cell is None and stop is not None:
-            bits = 0
-            laid = 0
         n = self.players
-        at = self.laid_at
+        laid = self._laid
+        if cell is None and stop is not None:
+            for r in range(n):
+                laid[j * n + r] = 0
+            self._laid_any[j] = 0
+        every = self._laid_any[j]
         for k in range(len(new) - 1, -1, -1):
             c = new[k]
             mv: Move = c[2]
@@ -278,30 +413,46 @@ class Batch:
                 for card in shown:
                     m |= 1 << card
                 s: int = c[1]
-                bits |= m << (at + (s - me) % n * 52)
-                laid |= m
-        self._laid[j] = bits
-        self._laid_any[j] = laid
+                r = (s - me) % n
+                laid[j * n + r] |= m
+                every |= m
+        self._laid_any[j] = every
         self._last[j] = log
 
-    def _write_counts(self, obs: Observation, row: int, counts: bytearray) -> None:
-        n = self.players
-        me = obs._seat
-        hc = obs._hand_counts
-        tw = obs._tricks_won
-        v = 0
-        shift = 0
-        for r in range(n):
-            v |= hc[(me + r) % n] << shift
-            shift += 32
-        for r in range(n):
-            v |= tw[(me + r) % n] << shift
-            shift += 32
-        v |= (obs._stock_count << shift | obs._set_aside_count << (shift + 32) | len(obs._table2) << (shift + 64)
-              | obs._trick_need << (shift + 96) | obs._phase2_moves << (shift + 128)
-              | obs._repetitions << (shift + 160))
-        cb = self.count_bytes
-        counts[row * cb:(row + 1) * cb] = v.to_bytes(cb, "little")
+
+WORD: Final = 56
+"""Bits of the tensor per entry of ``flags`` (seven bytes: a NumPy view of the entries
+as little-endian 64-bit integers drops the eighth)."""
+_LOW: Final[list[int]] = [(1 << k) - 1 for k in range(WORD + 1)]
+
+
+def _put(words: list[int], w0: int, pos: int, v: int) -> None:
+    """Or the mask ``v`` (at most 52 bits) into bits ``pos``, ``pos + 1``, ... of the
+    words from ``words[w0]`` on (``WORD`` bits a word), without a big integer."""
+    w = w0 + pos // WORD
+    sh = pos % WORD
+    room = WORD - sh
+    words[w] |= (v & _LOW[room]) << sh
+    if v >> room:
+        words[w + 1] |= v >> room
+
+
+def _bit(words: list[int], w0: int, pos: int) -> None:
+    """Set bit ``pos`` of the words from ``words[w0]`` on."""
+    words[w0 + pos // WORD] |= 1 << (pos % WORD)
+
+
+def _rotate(seats: int, me: int, n: int) -> int:
+    """A mask of absolute seats as seats relative to ``me`` (bit ``k``: the seat ``k``
+    places to its left)."""
+    return ((seats >> me) | (seats << (n - me))) & ((1 << n) - 1)
+
+
+def _mask(cards: tuple[int, ...]) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
 
 
 def action_bits(moves: tuple[Move, ...] | list[Move], card_actions: list[int], seq_actions: dict[tuple[int, ...], int],

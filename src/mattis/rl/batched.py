@@ -58,13 +58,15 @@ def _choose(choice: SeatChoice, what: str, players: int, seed: Seed, episode: in
 
 
 class _Buffers:
-    """``rows`` rows of byte buffers laid out as the compiled batch's (for the observations
-    of opponents asked by a batch policy)."""
+    """``rows`` rows of buffers laid out as the compiled batch's (for the final tensors of
+    ended episodes, and the observations of opponents asked by a batch policy), with
+    NumPy views of the byte buffers."""
 
     def __init__(self, rows: int, core: Batch) -> None:
-        self.flags = bytearray(rows * core.flag_bytes)
-        self.counts = bytearray(rows * core.count_bytes)
+        self.flags: list[int] = [0] * (rows * core.flag_words)
+        self.counts: list[int] = [0] * (rows * core.count_width)
         self.masks = bytearray(rows * core.mask_bytes)
+        self.mask_view = np.frombuffer(self.masks, np.uint8).reshape(rows, core.mask_bytes)
 
 
 class BatchedGames:
@@ -122,7 +124,8 @@ class BatchedGames:
         core = self._core
         # the tensors and masks are views of arrays padded to whole bytes, which one
         # table lookup per batch fills from the compiled step's bytes
-        self._obs_full = np.zeros((n, core.flag_bytes, 8), np.float32)
+        self._words = core.flag_words
+        self._obs_full = np.zeros((n, core.flag_words, 7, 8), np.float32)
         self.obs = self._obs_full.reshape(n, -1)[:, :size]
         self._mask_full = np.zeros((n, core.mask_bytes, 8), np.bool_)
         self.masks = self._mask_full.reshape(n, -1)[:, :actions]
@@ -135,20 +138,14 @@ class BatchedGames:
         self.final_facts: list[tuple[Phase, int, tuple[int, ...], tuple[int, ...], tuple[int, ...]] | None] = \
             [None] * n
         """For each game whose episode ended in the last step, :meth:`facts` at its end."""
-        self._views = self._views_of(self._core.flags, self._core.counts, self._core.masks, n)
-        self._scratch = _Buffers(n, self._core)
-        self._scratch_views = self._views_of(self._scratch.flags, self._scratch.counts, self._scratch.masks, n)
+        self._mask_view = np.frombuffer(core.masks, np.uint8).reshape(n, core.mask_bytes)
+        self._scratch = _Buffers(n, core)
+        self._final = _Buffers(n, core)
+        self._width = core.count_width
         self._seed: list[Seed] = [None] * n
         self._episode = [0] * n
         self._agents: list[dict[int, Agent]] = [{} for _ in range(n)]
         self._started = False
-
-    def _views_of(self, flags: bytearray, counts: bytearray, masks: bytearray, rows: int) -> tuple[
-            npt.NDArray[np.uint8], npt.NDArray[np.uint32], npt.NDArray[np.uint8]]:
-        core = self._core
-        return (np.frombuffer(flags, np.uint8).reshape(rows, core.flag_bytes),
-                np.frombuffer(counts, "<u4").reshape(rows, core.count_bytes // 4),
-                np.frombuffer(masks, np.uint8).reshape(rows, core.mask_bytes))
 
     # ------------------------------------------------------------------ API
     @property
@@ -198,23 +195,26 @@ class BatchedGames:
         status = core.status
         if WAITING in status:
             self._play_waiting([i for i in range(n) if status[i] == WAITING])
-        core.write_all()
-        self._convert_all()
         st = np.array(status, np.int64)
         self.rewards[:] = core.rewards
         ended = st != PLAYING
         np.equal(st, TRUNCATED, out=self.truncations)
         np.logical_and(ended, ~self.truncations, out=self.terminations)
         np.equal(st, ILLEGAL, out=self.illegal)
-        if ended.any():
-            rows = np.flatnonzero(ended)
-            self.final_obs[rows] = self.obs[rows]
-            self.final_seats[rows] = [core.seats[i] for i in rows.tolist()]
-            for i in rows.tolist():
+        done = [i for i in range(n) if status[i] != PLAYING]
+        if done:
+            # the ended episodes' last tensors, then their new deals, then one write of every game
+            final = self._final
+            for row, i in enumerate(done):
+                seat = core.seats[i]
+                core.write_seat(i, seat, row, final.flags, final.counts, final.masks, False)
+                self.final_seats[i] = seat
                 self.final_facts[i] = self.facts(i)
                 self._new_episode(i)
-                core.write(i)
-            self._convert(self._views, self.obs, self.masks, rows)
+            rows = np.array(done, np.intp)
+            self.final_obs[rows] = self._tensors(final, len(done))
+        core.write_all()
+        self._convert_all()
 
     def facts(self, i: int) -> tuple[Phase, int, tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
         """Game ``i``'s public facts now, as its learner's observation has them: the phase,
@@ -278,13 +278,12 @@ class BatchedGames:
                 if core.status[i] == WAITING:
                     again.append(i)
             for policy, todo in batched.values():
+                scratch = self._scratch
                 for row, (i, seat) in enumerate(todo):
-                    core.write_seat(i, seat, row, self._scratch.flags, self._scratch.counts, self._scratch.masks,
-                                    True)
+                    core.write_seat(i, seat, row, scratch.flags, scratch.counts, scratch.masks, True)
                 k = len(todo)
-                obs = np.zeros((k, self.size), np.float32)
-                masks = np.zeros((k, self.actions), np.bool_)
-                self._convert(self._scratch_views, obs, masks, np.arange(k))
+                obs = self._tensors(scratch, k)
+                masks = _BYTE_BOOLS.take(scratch.mask_view[:k], axis=0).reshape(k, -1)[:, :self.actions]
                 chosen = np.asarray(policy.fn(obs, masks)).reshape(-1)
                 if chosen.shape[0] != k:
                     raise ValueError(f"batch policy {policy.name!r} gave {chosen.shape[0]} actions for {k} games")
@@ -300,33 +299,34 @@ class BatchedGames:
 
     def _convert_all(self) -> None:
         """Every row of the compiled step's buffers into ``obs`` and ``masks``."""
-        flags, counts, mask_bytes = self._views
-        np.take(_BYTE_FLAGS, flags, axis=0, out=self._obs_full)
-        np.take(_BYTE_BOOLS, mask_bytes, axis=0, out=self._mask_full)
+        core = self._core
+        np.take(_BYTE_FLAGS, self._flag_bytes(core.flags, self.num_games), axis=0, out=self._obs_full)
+        np.take(_BYTE_BOOLS, self._mask_view, axis=0, out=self._mask_full)
         obs = self.obs
-        q = counts.astype(np.float64)
+        q = np.array(core.counts, np.float64).reshape(self.num_games, self._width)
         q /= self._scale
         np.minimum(q, self._most, out=q)
         obs[:, self._count_cols] = q
         if self._perm is not None:
             obs[...] = obs[:, self._perm]
 
-    def _convert(self, views: tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint32], npt.NDArray[np.uint8]],
-                 obs: npt.NDArray[np.float32], masks: npt.NDArray[np.bool_],
-                 rows: npt.NDArray[np.intp]) -> None:
-        """Some rows of the byte buffers ``views`` as float32 tensors into the same rows of ``obs``
-        and as bools into ``masks``."""
-        flags, counts, mask_bytes = views
-        flags, counts, mask_bytes = flags[rows], counts[rows], mask_bytes[rows]
-        t = _BYTE_FLAGS.take(flags, axis=0).reshape(len(rows), -1)[:, :self.size]
-        q = counts.astype(np.float64)
+    def _flag_bytes(self, flags: list[int], k: int) -> npt.NDArray[np.uint8]:
+        """The first ``k`` rows of a list of flag words as bytes ``(k, words, 7)``: seven
+        bytes of 8 bits per 56-bit word, lowest first."""
+        w = self._words
+        words = np.fromiter(flags, np.uint64, k * w) if k * w == len(flags) else np.array(flags[:k * w], np.uint64)
+        return words.astype("<u8", copy=False).view(np.uint8).reshape(k, w, 8)[:, :, :7]
+
+    def _tensors(self, buffers: _Buffers, k: int) -> npt.NDArray[np.float32]:
+        """The first ``k`` rows of ``buffers`` as float32 tensors (a new array)."""
+        t = _BYTE_FLAGS.take(self._flag_bytes(buffers.flags, k), axis=0).reshape(k, -1)[:, :self.size]
+        q = np.array(buffers.counts[:k * self._width], np.float64).reshape(k, self._width)
         q /= self._scale
         np.minimum(q, self._most, out=q)
         t[:, self._count_cols] = q
         if self._perm is not None:
             t = t[:, self._perm]
-        obs[rows] = t
-        masks[rows] = _BYTE_BOOLS.take(mask_bytes, axis=0).reshape(len(rows), -1)[:, :self.actions]
+        return t
 
 
 _BYTE_FLAGS = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1, bitorder="little").astype(np.float32)
