@@ -43,18 +43,13 @@ from ..bots.base import RandomBot
 from ..core import Phase, Rules, State
 from ..core.batch import COUNTS, ILLEGAL, PLAYING, TRUNCATED, WAITING, Batch, count_scales
 from ..core.layout import FLAG_BLOCKS
+from ..core.state import shuffled_deck
 from ..play import Agent, Seed, derive_seed
-from .common import check_zero_sum, make_rules
+from .common import SeatChoice, check_zero_sum, choose_seat, make_rules
 from .encoding import ActionSpace, _card_permutation, card_index, check_card_order, obs_size, offsets
 from .opponents import BatchPolicy, Opponent, PolicyAgent, opponent_specs, resolve
 
-SeatChoice = int | str
-
-
-def _choose(choice: SeatChoice, what: str, players: int, seed: Seed, episode: int) -> int:
-    from .gym_env import _choose as choose
-
-    return choose(choice, what, players, seed, episode)
+_choose = choose_seat
 
 
 class _Buffers:
@@ -145,6 +140,9 @@ class BatchedGames:
         self._seed: list[Seed] = [None] * n
         self._episode = [0] * n
         self._agents: list[dict[int, Agent]] = [{} for _ in range(n)]
+        self._rngs = [[random.Random() for _ in range(players + 1)] for _ in range(n)]
+        """Per game: a generator per seat for its ``random`` opponent, and one for the deal
+        (reseeded each episode: reseeding costs less than a new generator)."""
         self._started = False
 
     # ------------------------------------------------------------------ API
@@ -234,19 +232,27 @@ class BatchedGames:
     def _new_episode(self, i: int) -> None:
         core = self._core
         n = self.players
+        rngs = self._rngs[i]
         while True:  # skip the rare deal that settles the learner's fate before it acts (as MattisEnv)
             seed = self._seed[i]
             k = self._episode[i]
             self._episode[i] += 1
             seat = _choose(self.seat_choice, "seat", n, seed, k)
             dealer = _choose(self.dealer_choice, "dealer", n, seed, k)
-            state = State.new(self.rules, n, seed=derive_seed(seed, "deal", k), dealer=dealer)
+            if seed is None:
+                state = State.new(self.rules, n, dealer=dealer)
+            else:  # State.new's deal, from a generator of this game's reseeded (as random.Random(seed))
+                deal = rngs[n]
+                deal.seed(derive_seed(seed, "deal", k))
+                state = State.from_deck(self.rules, n, shuffled_deck(deal, self.rules), dealer)
             agents: dict[int, Agent] = {}
             randoms: list[Any] = [None] * n
             for j, spec in enumerate(self.opponents):
                 s = (seat + 1 + j) % n
-                if spec == "random":  # the random bot's own generator, as resolve() would seed it
-                    randoms[s] = random.Random(derive_seed(seed, "bot", k, s))
+                if spec == "random" and seed is not None:
+                    # the random bot's own generator, seeded as resolve() would seed it
+                    rngs[s].seed(derive_seed(seed, "bot", k, s))
+                    randoms[s] = rngs[s]
                     continue
                 agent = resolve(spec, self.rules, n, seed, k, s)
                 if type(agent) is RandomBot:

@@ -2,12 +2,28 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from typing import Any
 
 from ..core import EmptyHand, Phase, Rules, Termination, card_symbol, parse_overrides, preset, seat_names
 from ..core.cards import SUIT_SYMBOLS
-from ..play import Referee
+from ..play import Referee, Seed, derive_seed
+
+SeatChoice = int | str
+"""A seat (or dealer) per episode: a seat number, ``"rotate"`` or ``"random"``."""
+
+
+def choose_seat(choice: SeatChoice, what: str, players: int, seed: Seed, episode: int) -> int:
+    """The seat ``choice`` names in episode ``episode`` (``what``: ``"seat"`` or
+    ``"dealer"``, the label of its seed; ``"random"`` draws it from the episode's seed)."""
+    if isinstance(choice, int):
+        return choice % players
+    if choice == "rotate":
+        return episode % players
+    if choice == "random":
+        return random.Random(derive_seed(seed, what, episode)).randrange(players)
+    raise ValueError(f"{what} must be a seat number, 'rotate' or 'random', not {choice!r}")
 
 
 def make_rules(rules: str | Rules = "mattis", overrides: Mapping[str, Any] | str | None = None) -> Rules:

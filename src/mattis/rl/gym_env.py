@@ -48,7 +48,6 @@ Render modes: ``"ansi"`` (the text), ``"human"`` (printed); ``render_seat`` (def
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping, Sequence
 from typing import Any, SupportsFloat
 
@@ -59,7 +58,7 @@ from gymnasium import spaces
 
 from ..core import Move, Observation, Rules
 from ..play import Agent, Referee, Seed, derive_seed, play_until
-from .common import check_zero_sum, is_truncated, make_rules, render_text
+from .common import SeatChoice, check_zero_sum, choose_seat, is_truncated, make_rules, render_text
 from .encoding import ActionSpace, Encoder, obs_size
 from .opponents import Opponent, opponent_specs, resolve
 
@@ -67,17 +66,8 @@ Obs = npt.NDArray[np.float32]
 DEFAULT_OPPONENT = "easy"
 """The default opponent: cheap enough to train against (see the module docstring)."""
 
-SeatChoice = int | str
 
-
-def _choose(choice: SeatChoice, what: str, players: int, seed: Seed, episode: int) -> int:
-    if isinstance(choice, int):
-        return choice % players
-    if choice == "rotate":
-        return episode % players
-    if choice == "random":
-        return random.Random(derive_seed(seed, what, episode)).randrange(players)
-    raise ValueError(f"{what} must be a seat number, 'rotate' or 'random', not {choice!r}")
+_choose = choose_seat
 
 
 class MattisEnv(gym.Env[Obs, np.int64]):
