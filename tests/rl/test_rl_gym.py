@@ -13,6 +13,7 @@ import gymnasium as gym  # noqa: E402
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
 from mattis.rl.gym_env import MattisEnv, register  # noqa: E402
+from tiers import scale  # noqa: E402
 
 
 @pytest.mark.parametrize("kwargs", [
@@ -91,3 +92,52 @@ def test_default_opponents_come_from_the_bot_levels_and_make_works() -> None:
         MattisEnv(opponents="grandmaster")
     with pytest.raises(ValueError, match="opponents"):
         MattisEnv(players=4, opponents=["random"])
+
+
+@pytest.mark.parametrize(("rules", "players"), [("mattis", 3), ("blodmattis", 5), ("skitgubbe", 2)])
+def test_random_opponents_played_in_the_core_are_the_random_bots_moves(rules: str, players: int) -> None:
+    """MattisEnv plays ``random`` opponents inside the compiled core; a reference loop
+    (the referee, the play loop and the random bots, seeded as the env seeds them)
+    gives the same tensors, masks, rewards and move counts, episode for episode."""
+    import numpy as np
+
+    from mattis.bots.base import RandomBot
+    from mattis.core import Termination
+    from mattis.play import Referee, derive_seed, play_until
+    from mattis.rl.encoding import ActionSpace, encode
+
+    env = MattisEnv(rules=rules, players=players, opponents="random", overrides={"phase2_cap": 200})
+    space = ActionSpace(env.rules)
+    rng = np.random.default_rng(players)
+    obs, _ = env.reset(seed=11)
+    episodes = 0
+    for k in range(scale(3, 10)):
+        if k:
+            obs, _ = env.reset()
+        ref = Referee.new(env.rules, players, seed=derive_seed(11, "deal", k))
+        bots = {s: RandomBot(derive_seed(11, "bot", k, s)) for s in range(1, players)}
+        moves = play_until(ref, bots)
+        if ref.observation(0).legal == ():  # a deal the env skips (the learner's fate is settled before it acts)
+            break
+        before = env.decisions - moves
+        assert np.array_equal(obs, encode(ref.observation(0)))
+        while True:
+            mask = env.action_masks()
+            assert np.array_equal(mask, space.mask(ref.observation(0).legal).astype(bool))
+            a = int((rng.random(mask.shape) * mask).argmax())
+            obs, reward, term, trunc, _ = env.step(a)
+            ref.apply(0, space.move(a))
+            moves += 1
+            seen = ref.observation(0)
+            if 0 not in seen.losers and 0 not in seen.finished and not seen.is_over:
+                moves += play_until(ref, bots)
+                seen = ref.observation(0)
+            assert np.array_equal(obs, encode(seen))
+            assert env.decisions - before == moves
+            if term or trunc:
+                assert reward == (-1.0 if 0 in seen.losers else 0.0)
+                assert trunc == (seen.end_reason is Termination.CAP)
+                episodes += 1
+                break
+            assert reward == 0.0
+    assert episodes >= 2

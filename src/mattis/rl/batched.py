@@ -52,6 +52,17 @@ from .opponents import BatchPolicy, Opponent, PolicyAgent, opponent_specs, resol
 _choose = choose_seat
 
 
+def core_batch(games: int, players: int, space: ActionSpace, zero_sum: bool) -> Batch:
+    """The compiled core's :class:`~mattis.core.batch.Batch` of ``games`` games laid out
+    for ``space`` (its actions and card order) and the tensor's blocks."""
+    o = offsets(players)
+    moves = [space.move(a) for a in range(space.size)]
+    seqs = {mv.cards: a for a, mv in enumerate(moves) if len(mv.cards) > 1}
+    return Batch(games, players, moves, [card_index(c, space.card_order) for c in range(52)], seqs,
+                 space.chance_action, space.pickup_action, tuple(o[b] for b in FLAG_BLOCKS), o["laid"],
+                 (obs_size(players) + 7) // 8, (space.size + 7) // 8, zero_sum)
+
+
 class _Buffers:
     """``rows`` rows of buffers laid out as the compiled batch's (for the final tensors of
     ended episodes, and the observations of opponents asked by a batch policy), with
@@ -103,11 +114,7 @@ class BatchedGames:
         self.size = size = obs_size(players)
         self.actions = actions = space.size
         o = offsets(players)
-        moves = [space.move(a) for a in range(actions)]
-        seqs = {mv.cards: a for a, mv in enumerate(moves) if len(mv.cards) > 1}
-        self._core = Batch(n, players, moves, [card_index(c, card_order) for c in range(52)], seqs,
-                           space.chance_action, space.pickup_action, tuple(o[b] for b in FLAG_BLOCKS), o["laid"],
-                           (size + 7) // 8, (actions + 7) // 8, zero_sum)
+        self._core = core_batch(n, players, space, zero_sum)
         self._perm = _card_permutation(players, card_order)
         cols: list[int] = []
         for name in COUNTS:
@@ -341,4 +348,4 @@ _BYTE_BOOLS = _BYTE_FLAGS.astype(np.bool_)
 """Row ``b``: the eight bits of byte ``b`` (lowest first) as bools."""
 
 
-__all__ = ["BatchedGames"]
+__all__ = ["BatchedGames", "core_batch"]

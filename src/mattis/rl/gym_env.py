@@ -48,6 +48,7 @@ Render modes: ``"ansi"`` (the text), ``"human"`` (printed); ``render_seat`` (def
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from typing import Any, SupportsFloat
 
@@ -56,9 +57,12 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
-from ..core import Move, Observation, Rules
-from ..play import Agent, Referee, Seed, derive_seed, play_until
-from .common import SeatChoice, check_zero_sum, choose_seat, is_truncated, make_rules, render_text
+from ..bots.base import RandomBot
+from ..core import Move, Observation, Rules, State
+from ..core.batch import PLAYING, TRUNCATED, WAITING
+from ..play import Agent, Referee, Seed, derive_seed
+from .batched import core_batch
+from .common import SeatChoice, check_zero_sum, choose_seat, make_rules, render_text
 from .encoding import ActionSpace, Encoder, obs_size
 from .opponents import Opponent, opponent_specs, resolve
 
@@ -112,6 +116,9 @@ class MattisEnv(gym.Env[Obs, np.int64]):
         self._referee: Referee | None = None
         self._bots: dict[int, Agent] = {}
         self._encoder = Encoder(players, card_order)
+        self._core = core_batch(1, players, self.space, zero_sum)
+        """The compiled core's batch of one: it plays the ``random`` opponents (the
+        same draws as the bots' own ``act``) and applies the learner's moves."""
         self._last: Observation | None = None
         self._ended = False
         self.decisions = 0
@@ -168,12 +175,31 @@ class MattisEnv(gym.Env[Obs, np.int64]):
         n = self.players
         self.seat = _choose(self.seat_choice, "seat", n, self._seed, k)
         dealer = _choose(self.dealer_choice, "dealer", n, self._seed, k)
-        self._referee = Referee.new(self.rules, n, seed=derive_seed(self._seed, "deal", k), dealer=dealer)
+        state = State.new(self.rules, n, seed=derive_seed(self._seed, "deal", k), dealer=dealer)
+        self._referee = Referee(state)
         self._bots = {(self.seat + 1 + i) % n: resolve(spec, self.rules, n, self._seed, k, (self.seat + 1 + i) % n)
                       for i, spec in enumerate(self.opponents)}
+        randoms: list[random.Random | None] = [None] * n
+        for s, bot in self._bots.items():
+            if type(bot) is RandomBot:  # its moves are its generator's choice of the legal moves
+                randoms[s] = bot.rng
         self._encoder.reset()
         self._ended = False
-        self.decisions += play_until(self._referee, self._bots)
+        core = self._core
+        before = core.decisions
+        core.start(0, state, self.seat, randoms)
+        self._play_waiting()
+        self.decisions += core.decisions - before
+
+    def _play_waiting(self) -> None:
+        """Let the opponents the compiled core does not play move until the learner is
+        to act or its fate is settled (each sees only its own observation)."""
+        core = self._core
+        ref = self._referee
+        assert ref is not None
+        while core.status[0] == WAITING:
+            seat = core.to_act(0)
+            core.apply(0, self._bots[seat].act(ref.observation(seat)))
 
     def _step(self, action: np.int64 | int) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
         """Apply the learner's action and the opponents' answers: (observation,
@@ -193,19 +219,18 @@ class MattisEnv(gym.Env[Obs, np.int64]):
             info["action_mask"] = np.zeros(self._actions, np.int8)
             info["illegal_action"] = True
             return obs, -1.0, True, False, info
-        ref.apply(self.seat, move, events=False)
-        self.decisions += 1
+        core = self._core
+        before = core.decisions
+        core.step([a])  # the learner's move, then the opponents' until its turn or its fate
+        self._play_waiting()
+        self.decisions += core.decisions - before
         obs = self._observe()
-        fate = self._fate(obs)
-        if fate is None:
-            self.decisions += play_until(ref, self._bots)
-            obs = self._observe()
-            fate = self._fate(obs)
-        if fate is None:
+        status = core.status[0]
+        if status == PLAYING:
             return obs, 0.0, False, False, self._info(obs)
         self._ended = True
-        truncated = is_truncated(obs.end_reason)
-        return obs, fate, not truncated, truncated, self._info(obs)
+        truncated = status == TRUNCATED
+        return obs, core.rewards[0], not truncated, truncated, self._info(obs)
 
     def _observe(self) -> Observation:
         ref = self._referee
