@@ -413,8 +413,9 @@ class Batch:
                 for card in shown:
                     m |= 1 << card
                 s: int = c[1]
-                r = (s - me) % n
-                laid[j * n + r] |= m
+                at = j * n + (s - me) % n
+                cur: int = laid[at]
+                laid[at] = cur | m
                 every |= m
         self._laid_any[j] = every
         self._last[j] = log
@@ -423,23 +424,29 @@ class Batch:
 WORD: Final = 56
 """Bits of the tensor per entry of ``flags`` (seven bytes: a NumPy view of the entries
 as little-endian 64-bit integers drops the eighth)."""
-_LOW: Final[list[int]] = [(1 << k) - 1 for k in range(WORD + 1)]
 
 
 def _put(words: list[int], w0: int, pos: int, v: int) -> None:
     """Or the mask ``v`` (at most 52 bits) into bits ``pos``, ``pos + 1``, ... of the
-    words from ``words[w0]`` on (``WORD`` bits a word), without a big integer."""
+    words from ``words[w0]`` on (``WORD`` bits a word), without a big integer (the
+    word is read into a typed local first: ``words[w] |= x`` is a generic operation
+    in compiled code)."""
     w = w0 + pos // WORD
     sh = pos % WORD
     room = WORD - sh
-    words[w] |= (v & _LOW[room]) << sh
-    if v >> room:
-        words[w + 1] |= v >> room
+    cur: int = words[w]
+    words[w] = cur | (v & ((1 << room) - 1)) << sh
+    hi = v >> room
+    if hi:
+        cur = words[w + 1]
+        words[w + 1] = cur | hi
 
 
 def _bit(words: list[int], w0: int, pos: int) -> None:
     """Set bit ``pos`` of the words from ``words[w0]`` on."""
-    words[w0 + pos // WORD] |= 1 << (pos % WORD)
+    w = w0 + pos // WORD
+    cur: int = words[w]
+    words[w] = cur | 1 << (pos % WORD)
 
 
 def _rotate(seats: int, me: int, n: int) -> int:
