@@ -10,8 +10,11 @@ The learner plays seat ``seat``; the other seats are opponents (see
 :mod:`mattis.rl.opponents`: bot names, :class:`mattis.play.Agent`\\ s, policy
 callables ``(observation, mask) -> action``, frozen snapshots of a learner, or an
 :class:`~mattis.rl.opponents.OpponentPool` for self-play), each seeing only its own
-observation, moved by the one play loop (:func:`mattis.play.play_until`) until it is
-the learner's turn.
+observation, until it is the learner's turn.  The game is stepped by the compiled
+core's batch of one (:class:`mattis.core.batch.Batch`, as
+:class:`~mattis.rl.batched.BatchedGames` steps many): ``random`` opponents are played
+inside it (their own generators' choice of the legal moves, the moves the bots would
+make), any other opponent is asked with its observation.
 
 The default opponent is ``easy`` (the heuristic bot: about 22,700 steps of a random
 learner per CPU second on the compiled core, 8,700 on the pure one, against about 300
