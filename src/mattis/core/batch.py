@@ -137,6 +137,9 @@ class Batch:
         self.flag_words = (flag_bytes * 8 + WORD - 1) // WORD
         """Entries of ``flags`` a game."""
         self.flags: list[int] = [0] * (games * self.flag_words)
+        if list(flag_at) != sorted(flag_at) or laid_at <= flag_at[-1]:
+            raise ValueError("the flag blocks and the laid block must be laid out in this order")
+        self._row = _Row()
         self.counts: list[int] = [0] * (games * self.count_width)
         self.masks = bytearray(games * mask_bytes)
 
@@ -285,80 +288,84 @@ class Batch:
         if log is not self._last[j]:
             self._catch_up(j, seat, log)
         at = self.flag_at
-        nw = self.flag_words
-        w0 = row * nw
-        for k in range(w0, w0 + nw):
-            flags[k] = 0
+        out = self._row
+        out.start(flags, row * self.flag_words, self.flag_words)
+        # the blocks in the layout's order (ascending positions: each word is stored once)
         phase = st.phase
         collect = phase is _COLLECT
-        _bit(flags, w0, at[_PHASE_AT] + (0 if collect else 1 if phase is _SHED else 2))
-        _put(flags, w0, at[_HAND_AT], st.hands[me])
+        out.put(at[_PHASE_AT] + (0 if collect else 1 if phase is _SHED else 2), 1)
         to = st.to_act
         if to is not None:
-            _bit(flags, w0, at[_TO_ACT_AT] + (to - me) % n)
+            out.put(at[_TO_ACT_AT] + (to - me) % n, 1)
+        out.put(at[_HAND_AT], st.hands[me])
+        known = st.known
         known_all = 0
         base = at[_KNOWN_AT]
-        s = 0
-        for k in st.known:
-            if k:
-                _put(flags, w0, base + (s - me) % n * 52, k)
-                known_all |= k
-            s += 1
+        for r in range(n):
+            k = known[(me + r) % n]
+            out.put(base + r * 52, k)
+            known_all |= k
+        piles = st.piles
         base = at[_PILES_AT]
-        s = 0
-        for p in st.piles:
-            if p:
-                _put(flags, w0, base + (s - me) % n * 52, p)
-            s += 1
+        for r in range(n):
+            out.put(base + r * 52, piles[(me + r) % n])
         trump = st.trump
         if trump >= 0:
-            _bit(flags, w0, at[_TRUMP_AT] + trump)
+            out.put(at[_TRUMP_AT] + trump, 1)
             if st.trump_card >= 0:
-                _bit(flags, w0, at[_TRUMP_CARD_AT] + st.trump_card)
+                out.put(at[_TRUMP_CARD_AT] + st.trump_card, 1)
         if st.trump_holder >= 0:
-            _bit(flags, w0, at[_HOLDER_AT] + (st.trump_holder - me) % n)
+            out.put(at[_HOLDER_AT] + (st.trump_holder - me) % n, 1)
         if collect:
-            _bit(flags, w0, at[_LEADER_AT] + (st.trick_leader - me) % n)
-            if st.fighting and st.round_seats:
-                fm = 0
-                for fs in st.round_seats:
-                    fm |= 1 << fs
-                _put(flags, w0, at[_FIGHTERS_AT], _rotate(fm, me, n))
-        base = at[_TABLE1_AT]
-        for ts, c in st.trick:
-            _bit(flags, w0, base + (ts - me) % n * 52 + c)
+            out.put(at[_LEADER_AT] + (st.trick_leader - me) % n, 1)
+        trick = st.trick
+        if trick:
+            base = at[_TABLE1_AT]
+            for r in range(n):
+                m = 0
+                for ts, c in trick:
+                    if (ts - me) % n == r:
+                        m |= 1 << c
+                out.put(base + r * 52, m)
+        if collect and st.fighting and st.round_seats:
+            fm = 0
+            for fs in st.round_seats:
+                fm |= 1 << fs
+            out.put(at[_FIGHTERS_AT], _rotate(fm, me, n))
         table2 = st.table
         on_table = 0
         if table2:
             base = at[_TABLE2_AT]
-            for es, entry in table2:
-                m = _mask(entry)
-                _put(flags, w0, base + (es - me) % n * 52, m)
+            for r in range(n):
+                m = 0
+                for es, entry in table2:
+                    if (es - me) % n == r:
+                        m |= _mask(entry)
+                out.put(base + r * 52, m)
                 on_table |= m
-            _put(flags, w0, at[_TOP_AT], _mask(table2[-1][1]))
-            _put(flags, w0, at[_FIRST_AT], _mask(table2[0][1]))
+            out.put(at[_TOP_AT], _mask(table2[-1][1]))
+            out.put(at[_FIRST_AT], _mask(table2[0][1]))
         if not collect:
-            _put(flags, w0, at[_OUT_AT], self._laid_any[j] & ~on_table & ~known_all)
-        _put(flags, w0, at[_IN_GAME_AT], _rotate((1 << n) - 1 if collect else st.in_game, me, n))
+            out.put(at[_OUT_AT], self._laid_any[j] & ~on_table & ~known_all)
+        out.put(at[_IN_GAME_AT], _rotate((1 << n) - 1 if collect else st.in_game, me, n))
         if st.finished:
             fm = 0
             for fs in st.finished:
                 fm |= 1 << fs
-            _put(flags, w0, at[_FINISHED_AT], _rotate(fm, me, n))
+            out.put(at[_FINISHED_AT], _rotate(fm, me, n))
         if st.losers:
             fm = 0
             for fs in st.losers:
                 fm |= 1 << fs
-            _put(flags, w0, at[_LOSERS_AT], _rotate(fm, me, n))
+            out.put(at[_LOSERS_AT], _rotate(fm, me, n))
         last = st.last_trick
         if last is not None:
-            _put(flags, w0, at[_LAST_AT], _mask(last[1]))
+            out.put(at[_LAST_AT], _mask(last[1]))
         base = self.laid_at
         laid = self._laid
         for r in range(n):
-            m = laid[j * n + r]
-            if m:
-                _put(flags, w0, base + r * 52, m)
+            out.put(base + r * 52, laid[j * n + r])
+        out.finish()
         # the counts, seats relative to the observer (see COUNTS)
         c0 = row * self.count_width
         hands = st.hands
@@ -426,27 +433,68 @@ WORD: Final = 56
 as little-endian 64-bit integers drops the eighth)."""
 
 
-def _put(words: list[int], w0: int, pos: int, v: int) -> None:
-    """Or the mask ``v`` (at most 52 bits) into bits ``pos``, ``pos + 1``, ... of the
-    words from ``words[w0]`` on (``WORD`` bits a word), without a big integer (the
-    word is read into a typed local first: ``words[w] |= x`` is a generic operation
-    in compiled code)."""
-    w = w0 + pos // WORD
-    sh = pos % WORD
-    room = WORD - sh
-    cur: int = words[w]
-    words[w] = cur | (v & ((1 << room) - 1)) << sh
-    hi = v >> room
-    if hi:
-        cur = words[w + 1]
-        words[w + 1] = cur | hi
+class _Row:
+    """Writes the bits of one game's tensor into its words (``WORD`` bits each) of a
+    list, given in ascending positions: each word is kept in a native field while its
+    bits come and stored once (a list item costs a boxed int each time it is set)."""
 
+    def __init__(self) -> None:
+        self.words: list[int] = []
+        self.w0 = 0
+        """Where the row's words start in ``words``."""
+        self.nw = 0
+        """The row's words."""
+        self.cw = 0
+        """The word being filled (relative to ``w0``)."""
+        self.acc = 0
+        """Its bits so far."""
+        self.nxt = 0
+        """The bits already put into the word after it."""
 
-def _bit(words: list[int], w0: int, pos: int) -> None:
-    """Set bit ``pos`` of the words from ``words[w0]`` on."""
-    w = w0 + pos // WORD
-    cur: int = words[w]
-    words[w] = cur | 1 << (pos % WORD)
+    def start(self, words: list[int], w0: int, nw: int) -> None:
+        self.words = words
+        self.w0 = w0
+        self.nw = nw
+        self.cw = 0
+        self.acc = 0
+        self.nxt = 0
+
+    def put(self, pos: int, v: int) -> None:
+        """Or the mask ``v`` (at most 52 bits) into bits ``pos``, ``pos + 1``, ... of the
+        row; ``pos`` must not lie in a word before the one being filled."""
+        if not v:
+            return
+        w = pos // WORD
+        if w != self.cw:
+            self._advance(w)
+        sh = pos - w * WORD
+        room = WORD - sh
+        self.acc |= (v & ((1 << room) - 1)) << sh
+        self.nxt |= v >> room
+
+    def finish(self) -> None:
+        """Store the word being filled and zero the rest of the row."""
+        self._advance(self.nw)
+
+    def _advance(self, w: int) -> None:
+        cw = self.cw
+        if w < cw:
+            raise ValueError("the tensor's blocks must be put in ascending positions")
+        words = self.words
+        base = self.w0
+        words[base + cw] = self.acc
+        k = cw + 1
+        if k < w:
+            words[base + k] = self.nxt
+            k += 1
+            while k < w:
+                words[base + k] = 0
+                k += 1
+            self.acc = 0
+        else:
+            self.acc = self.nxt
+        self.nxt = 0
+        self.cw = w
 
 
 def _rotate(seats: int, me: int, n: int) -> int:
