@@ -25,8 +25,9 @@ The core has no NumPy.  The writer reads the state directly (no
 :class:`~mattis.core.observation.Observation` is built, and the bits of the tensor are
 made from small card masks), but only the fields that
 :func:`~mattis.core.observation.observe` hands the seat: its own hand and the public
-facts; nothing else of the truth reaches a tensor (a test compares the bytes with
-:func:`mattis.core.layout.flag_bits` of the seat's observation).
+facts; nothing else of the truth reaches a tensor (tests compare every seat's tensor
+with the single encoder's of that seat's observation, which
+:func:`mattis.core.layout.flag_bits` lays out).
 """
 
 from __future__ import annotations

@@ -14,8 +14,9 @@ written into preallocated NumPy arrays.
 The per-game work (the learner's move and its legality check, the ``random``
 opponents' moves, the tensor's bits, counts and mask) runs in
 :class:`mattis.core.batch.Batch`, compiled with the core (``mattis/_build.py``); it
-writes byte buffers that NumPy views without copying, and one vectorised step per
-batch here turns them into float32 and bool (:meth:`BatchedGames.step`).  On the pure
+writes the tensor's bits as 56-bit words and its counts into lists and the mask into
+a byte buffer, and one NumPy call per buffer and batch here turns them into float32
+and bool (:meth:`BatchedGames.step`).  On the pure
 core the same code runs as Python and gives the same arrays (a test compares the two
 builds game for game).
 
@@ -124,8 +125,8 @@ class BatchedGames:
         self._scale = np.array([s for s, _ in scales], np.float64)
         self._most = np.array([m for _, m in scales], np.float64)
         core = self._core
-        # the tensors and masks are views of arrays padded to whole bytes, which one
-        # table lookup per batch fills from the compiled step's bytes
+        # the tensors and masks are views of arrays padded to whole words and bytes, which
+        # one table lookup per batch fills from the compiled step's words and bytes
         self._words = core.flag_words
         self._obs_full = np.zeros((n, core.flag_words, 7, 8), np.float32)
         self.obs = self._obs_full.reshape(n, -1)[:, :size]
