@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("sb3_contrib", reason="the baseline extra is not installed: pip install 'mattis[rl,baseline]'")
+pytest.importorskip("sb3_contrib", reason="the train extra is not installed: pip install 'mattis[train]'")
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "rl_maskable_ppo.py"
 
