@@ -64,7 +64,7 @@ class Features:
         self.n = n = players
         self.actions = actions
         self.o = offsets(players)
-        self.per_card = 13 + 26
+        self.per_card = 13 + 30
         self.context = 12 + 2 * n
         self.size = self.per_card + 3 + self.context
 
@@ -117,6 +117,13 @@ class Features:
         eq_t1 = has_t1 * (RANK[None, :] == t1_max)
         diff_t1 = has_t1 * (RANK[None, :] - t1_max) / 12
         t1_same_rank = (t1_ranks[:, RANK] > 0).astype(f32)
+        # the cheapest card of its suit that beats the top entry; who could beat the card laid
+        beat_s = beats.reshape(b, 4, 13) * hs
+        cheapest = ((beat_s.cumsum(2) == 1) & (beat_s > 0)).reshape(b, 52).astype(f32)
+        next_trumps = (nxt.sum(2) * trump).sum(1, keepdims=True)
+        next_can_beat = np.maximum((next_higher > 0), (1 - is_trump) * (next_trumps > 0)).astype(f32)
+        unseen_beaters = unseen_higher * 12 / 13 + (1 - is_trump) * unseen_trumps
+        last_card = (self.block(obs, "hand_counts", 1) * 52 < 1.5).astype(f32)
         card = np.stack([np.broadcast_to(c, (b, 52)) for c in (
             RANK[None, :] / 12, is_trump, in_suit, higher_in_hand, lower_in_hand, same_rank,
             unseen_higher, next_higher,
@@ -124,6 +131,7 @@ class Features:
             p2 * unseen_higher, p2 * (1 - has_top), p2 * next_higher,
             p1 * has_t1, p1 * gt_t1, p1 * eq_t1, p1 * diff_t1, p1 * t1_same_rank, p1 * is_trump,
             p1 * higher_in_hand, p1 * (1 - has_t1), p1 * in_suit,
+            p2 * cheapest, p2 * next_can_beat, p2 * unseen_beaters, p2 * last_card,
         )], axis=2).astype(f32)
         card = np.concatenate([np.broadcast_to(RANK_ONEHOT, (b, 52, 13)), card], axis=2)
         x = np.zeros((b, self.actions, self.size), f32)
@@ -390,6 +398,15 @@ def losses(player: Player, opponent: str, games: int, rules: str, players: int, 
     return lost
 
 
+def table_lines(rows: list[dict[str, Any]]) -> list[str]:
+    """The evaluation table in Markdown (as docs/research.md quotes it)."""
+    lines = ["| player | opponents | games | lost | loss rate | 95% CI |", "|---|---|---:|---:|---:|---|"]
+    for r in rows:
+        lines.append(f"| {r['player']} | 2x {r['opponents']} | {r['games']} | {r['lost']} | {r['loss']:.3f} | "
+                     f"[{r['lo']:.3f}, {r['hi']:.3f}] |")
+    return lines
+
+
 # ---------------------------------------------------------------- the recipe
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
@@ -439,7 +456,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         t = time.process_time()
         k = losses(learner_player(scorer, feats), "easy", a.curve_games, a.rules, a.players, a.eval_seed + 1_000_000)
         lo, hi = wilson(k, a.curve_games)
-        curve.append({"stage": 0 if stage == "imitation" else 1, "x": x, "loss": k / a.curve_games, "lo": lo,
+        curve.append({"stage": 0 if stage.startswith("imitation") else 1, "x": x, "loss": k / a.curve_games, "lo": lo,
                       "hi": hi})
         eval_cpu[0] += time.process_time() - t
         log(f"  curve: after {stage} {x}: loss rate {k / a.curve_games:.3f} vs two easy ({a.curve_games} games)")
@@ -466,11 +483,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                          "lo": lo, "hi": hi})
     log(f"evaluation: the same {a.eval_easy} (easy) / {a.eval_medium} (medium) deals for each player, "
         f"seed {a.eval_seed}; total CPU {time.process_time() - start:.0f} s")
-    log("| player | opponents | games | lost | loss rate | 95% CI |")
-    log("|---|---|---:|---:|---:|---|")
-    for r in rows:
-        log(f"| {r['player']} | 2x {r['opponents']} | {r['games']} | {r['lost']} | {r['loss']:.3f} | "
-            f"[{r['lo']:.3f}, {r['hi']:.3f}] |")
+    for line in table_lines(rows):
+        log(line)
     for opp in ("easy", "medium"):
         mine = [r for r in rows if r["opponents"] == opp]
         if not mine:

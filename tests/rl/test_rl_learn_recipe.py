@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import json
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -89,7 +90,7 @@ def test_the_features_see_which_card_beats_the_top_entry() -> None:
     feats = R.Features(3, 54)
     x = feats(obs)
     o = feats.o
-    col = feats.per_card - 26 + 10  # p2 * beats (the 11th of the per-card facts after the rank one-hot)
+    col = feats.per_card - 30 + 10  # p2 * beats (the 11th of the per-card facts after the rank one-hot)
     top = obs[:, o["table2_top"]:o["table2_top"] + 52]
     trump = obs[:, o["trump"]:o["trump"] + 4]
     p2 = obs[:, o["phase"] + 1]
@@ -118,3 +119,24 @@ def test_a_tiny_seeded_imitation_run_learns_on_held_out_deals() -> None:
     assert labels > 1000
     # 40 held-out games: the untrained scorer loses most of them, the imitator far fewer
     assert untrained >= 28 and trained <= untrained - 10, (untrained, trained)
+
+
+def test_the_docs_table_is_the_committed_runs() -> None:
+    """docs/research.md's table of the recipe is docs/img/rl_learn_results.json's (the run
+    its command writes), and what the docs say it beats is what the table says."""
+    root = Path(__file__).resolve().parents[2]
+    results = json.loads((root / "docs" / "img" / "rl_learn_results.json").read_text(encoding="utf-8"))
+    text = (root / "docs" / "research.md").read_text(encoding="utf-8")
+    section = text[text.index("## A baseline: imitation"):text.index("### The earlier baseline")]
+    want = R.table_lines(results["table"])
+    assert "\n".join(want) in section
+    for r in results["table"]:
+        lo, hi = R.wilson(r["lost"], r["games"])
+        assert (round(lo, 9), round(hi, 9)) == (round(r["lo"], 9), round(r["hi"], 9))
+    # every option the command line of the docs names has the value the committed run used
+    command = section[section.index("python examples/rl_learn.py"):].split("```")[0].replace("\\\n", " ")
+    args = command.split()[2:]
+    settings = results["settings"]
+    for flag, value in zip(args[::2], args[1::2], strict=True):
+        key = flag.lstrip("-").replace("-", "_")
+        assert str(settings[key]) == value, (flag, value, settings[key])
