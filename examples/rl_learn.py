@@ -212,7 +212,8 @@ class Scorer:
         if rng is None:
             return np.asarray(p.argmax(1), np.intp)
         u = rng.random((p.shape[0], 1))
-        return np.minimum((p.cumsum(1) < u).sum(1), p.shape[1] - 1).astype(np.intp)
+        chosen: npt.NDArray[np.intp] = np.minimum((p.cumsum(1) < u).sum(1), p.shape[1] - 1).astype(np.intp)
+        return chosen
 
 
 def batch_policy(scorer: Scorer, feats: Features, name: str, greedy: bool = True, seed: int = 0) -> BatchPolicy:
@@ -324,7 +325,8 @@ def self_play(scorer: Scorer, feats: Features, a: argparse.Namespace, log: Calla
             order = rng.permutation(len(acts_arr))
             for s in range(0, len(order), 512):
                 idx = order[s:s + 512]
-                scorer.step(feats(obs[idx]), masks[idx], acts_arr[idx], -adv[idx] * len(idx) / 512, a.rl_lr)
+                scorer.step(feats(obs[idx]), masks[idx], acts_arr[idx],
+                            (-adv[idx] * len(idx) / 512).astype(np.float32), a.rl_lr)
             done_obs, done_mask, done_act, done_ret = [], [], [], []
         if episodes >= next_snapshot:
             pool.add(batch_policy(scorer.copy(), feats, f"snapshot{episodes}", greedy=False,

@@ -1,5 +1,5 @@
 """The MaskablePPO baseline example runs as written, with a tiny budget (only where
-the baseline extra, sb3-contrib, is installed)."""
+the train extra, sb3-contrib, is installed)."""
 
 from __future__ import annotations
 
