@@ -7,8 +7,9 @@ Wilson intervals: the learner, the lowest-card rule and ``medium`` each in one s
 against two ``easy`` and against two ``medium`` bots on the same fresh seeded deals,
 the seat and the dealer rotating).
 
-    python examples/rl_learn.py                          # the run docs/research.md reports
-    python examples/rl_learn.py --teacher-games 24 --rl-games 64 --eval-easy 40 --eval-medium 0
+    python examples/rl_learn.py --json docs/img/rl_learn_results.json --plot docs/img/rl_learn_curve.png
+        # the defaults are the run docs/research.md reports (about 6 CPU minutes)
+    python examples/rl_learn.py --rounds 2 --teacher-games 16 --rl-games 64 --eval-easy 30 --eval-medium 0
 
 The policy scores every legal action from features of (observation, action) with one
 small network shared by all actions (the card's rank and suit against trumps, against
@@ -410,32 +411,37 @@ def table_lines(rows: list[dict[str, Any]]) -> list[str]:
 
 
 # ---------------------------------------------------------------- the recipe
-def main(argv: Sequence[str] | None = None) -> int:
+def parser() -> argparse.ArgumentParser:
+    """The command line (its defaults are the run docs/research.md reports)."""
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--rules", default="mattis")
     ap.add_argument("--players", type=int, default=3)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--teacher", default="medium", help="the bot imitated in stage 1")
-    ap.add_argument("--rounds", type=int, default=4, help="DAgger rounds")
-    ap.add_argument("--teacher-games", type=int, default=150, help="episodes a DAgger round plays")
+    ap.add_argument("--rounds", type=int, default=5, help="DAgger rounds")
+    ap.add_argument("--teacher-games", type=int, default=200, help="episodes a DAgger round plays")
     ap.add_argument("--epochs", type=int, default=4)
     ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--hidden", type=int, default=64)
     ap.add_argument("--batch", type=int, default=32, help="games stepped together")
-    ap.add_argument("--rl-games", type=int, default=3000, help="self-play episodes (stage 2)")
+    ap.add_argument("--rl-games", type=int, default=1500, help="self-play episodes (stage 2)")
     ap.add_argument("--rl-lr", type=float, default=3e-4)
     ap.add_argument("--update-size", type=int, default=4096, help="learner decisions per policy-gradient update")
     ap.add_argument("--pool", default="easy,medium", help="the pool's fixed members (bot names)")
     ap.add_argument("--snapshots", type=int, default=5, help="frozen snapshots kept in the pool")
-    ap.add_argument("--snapshot-every", type=int, default=500, help="self-play episodes between snapshots")
-    ap.add_argument("--curve-games", type=int, default=150, help="games against two easy per curve point")
-    ap.add_argument("--curve-every", type=int, default=1000, help="self-play episodes between curve points")
-    ap.add_argument("--eval-easy", type=int, default=600, help="evaluation games against two easy")
-    ap.add_argument("--eval-medium", type=int, default=300, help="evaluation games against two medium")
+    ap.add_argument("--snapshot-every", type=int, default=300, help="self-play episodes between snapshots")
+    ap.add_argument("--curve-games", type=int, default=100, help="games against two easy per curve point")
+    ap.add_argument("--curve-every", type=int, default=500, help="self-play episodes between curve points")
+    ap.add_argument("--eval-easy", type=int, default=400, help="evaluation games against two easy")
+    ap.add_argument("--eval-medium", type=int, default=200, help="evaluation games against two medium")
     ap.add_argument("--eval-seed", type=int, default=2_000_000)
     ap.add_argument("--json", type=Path, help="write the curve, the table and the counts here")
     ap.add_argument("--plot", type=Path, help="draw the learning curve here (needs matplotlib)")
-    a = ap.parse_args(argv)
+    return ap
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    a = parser().parse_args(argv)
 
     def log(line: str) -> None:
         print(line, flush=True)

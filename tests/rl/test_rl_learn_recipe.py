@@ -140,3 +140,7 @@ def test_the_docs_table_is_the_committed_runs() -> None:
     for flag, value in zip(args[::2], args[1::2], strict=True):
         key = flag.lstrip("-").replace("-", "_")
         assert str(settings[key]) == value, (flag, value, settings[key])
+    # and the script's defaults are that run (python examples/rl_learn.py reproduces it)
+    defaults = vars(R.parser().parse_args([]))
+    assert {k: str(v) for k, v in defaults.items() if k not in ("json", "plot")} == {
+        k: str(v) for k, v in settings.items() if k not in ("json", "plot")}
