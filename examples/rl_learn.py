@@ -283,6 +283,14 @@ def fit(scorer: Scorer, feats: Features, obs: F32, masks: Mask, acts: npt.NDArra
     return ce
 
 
+def advantages(returns: F32, baseline: float) -> F32:
+    """REINFORCE's weights for :meth:`Scorer.step` (which lowers ``weight * -log p``): the
+    return less the baseline, so a lost game's actions (return -1, below the baseline)
+    become less likely and a game got out of more likely."""
+    out: F32 = returns - np.float32(baseline)
+    return out
+
+
 def self_play(scorer: Scorer, feats: Features, a: argparse.Namespace, log: Callable[[str], None],
               on_chunk: Callable[[int], None]) -> tuple[int, int]:
     """REINFORCE against an opponent pool; returns (episodes, learner decisions)."""
@@ -318,7 +326,7 @@ def self_play(scorer: Scorer, feats: Features, a: argparse.Namespace, log: Calla
             episodes += 1
         if len(done_act) >= a.update_size:
             ret_arr = np.array(done_ret, np.float32)
-            adv = ret_arr - np.float32(baseline)
+            adv = advantages(ret_arr, baseline)
             baseline = 0.9 * baseline + 0.1 * float(ret_arr.mean())
             obs = np.array(done_obs, np.float32)
             masks = np.array(done_mask)
@@ -327,7 +335,7 @@ def self_play(scorer: Scorer, feats: Features, a: argparse.Namespace, log: Calla
             for s in range(0, len(order), 512):
                 idx = order[s:s + 512]
                 scorer.step(feats(obs[idx]), masks[idx], acts_arr[idx],
-                            (-adv[idx] * len(idx) / 512).astype(np.float32), a.rl_lr)
+                            (adv[idx] * len(idx) / 512).astype(np.float32), a.rl_lr)
             done_obs, done_mask, done_act, done_ret = [], [], [], []
         if episodes >= next_snapshot:
             pool.add(batch_policy(scorer.copy(), feats, f"snapshot{episodes}", greedy=False,
@@ -424,12 +432,12 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--hidden", type=int, default=64)
     ap.add_argument("--batch", type=int, default=32, help="games stepped together")
-    ap.add_argument("--rl-games", type=int, default=1500, help="self-play episodes (stage 2)")
-    ap.add_argument("--rl-lr", type=float, default=3e-4)
+    ap.add_argument("--rl-games", type=int, default=3000, help="self-play episodes (stage 2)")
+    ap.add_argument("--rl-lr", type=float, default=1e-3)
     ap.add_argument("--update-size", type=int, default=4096, help="learner decisions per policy-gradient update")
     ap.add_argument("--pool", default="easy,medium", help="the pool's fixed members (bot names)")
     ap.add_argument("--snapshots", type=int, default=5, help="frozen snapshots kept in the pool")
-    ap.add_argument("--snapshot-every", type=int, default=300, help="self-play episodes between snapshots")
+    ap.add_argument("--snapshot-every", type=int, default=500, help="self-play episodes between snapshots")
     ap.add_argument("--curve-games", type=int, default=100, help="games against two easy per curve point")
     ap.add_argument("--curve-every", type=int, default=500, help="self-play episodes between curve points")
     ap.add_argument("--eval-easy", type=int, default=400, help="evaluation games against two easy")

@@ -144,3 +144,20 @@ def test_the_docs_table_is_the_committed_runs() -> None:
     defaults = vars(R.parser().parse_args([]))
     assert {k: str(v) for k, v in defaults.items() if k not in ("json", "plot")} == {
         k: str(v) for k, v in settings.items() if k not in ("json", "plot")}
+
+
+def test_self_play_makes_a_lost_games_moves_less_likely_and_a_won_games_more() -> None:
+    obs, masks = positions(4, 3)
+    feats = R.Features(3, 54)
+    rows = [i for i in range(len(masks)) if masks[i].sum() >= 2][:32]
+    x, m = feats(obs[rows]), masks[rows]
+    acts = np.array([int(np.flatnonzero(row)[0]) for row in m], np.intp)
+    picked = np.arange(len(rows))
+    for ret, sign in ((-1.0, -1), (0.0, 1)):
+        scorer = R.Scorer(feats.size, 16, 0)
+        before = scorer.probs(x, m)[0][picked, acts]
+        weights = R.advantages(np.full(len(rows), ret, np.float32), -1 / 3)
+        for _ in range(5):
+            scorer.step(x, m, acts, weights, 1e-2)
+        after = scorer.probs(x, m)[0][picked, acts]
+        assert np.sign(after.mean() - before.mean()) == sign, (ret, before.mean(), after.mean())
