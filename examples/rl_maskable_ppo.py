@@ -1,8 +1,10 @@
 """A baseline: MaskablePPO (sb3-contrib, CPU) trained against ``easy`` bots with self-play.
 
-Needs the ``baseline`` extra in its own virtual environment (it pulls in PyTorch)::
+Needs the ``train`` extra in its own virtual environment (it pulls in PyTorch)::
 
-    python3 -m venv .venv-ppo && .venv-ppo/bin/pip install -e '.[rl,baseline]'
+    python3 -m venv .venv-ppo
+    .venv-ppo/bin/pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu
+    .venv-ppo/bin/pip install -e '.[train]'
     .venv-ppo/bin/python examples/rl_maskable_ppo.py --budget 200000 --plot docs/img/rl_ppo_curve.png
 
 The learner plays one seat of a 3-player Mattis game (the seat and the dealer rotate
@@ -79,7 +81,8 @@ def main(argv: list[str] | None = None) -> int:
         from sb3_contrib import MaskablePPO
         from stable_baselines3.common.callbacks import BaseCallback
     except ImportError as e:
-        raise SystemExit(f"this example needs the baseline extra (pip install 'mattis[rl,baseline]'): {e}") from None
+        raise SystemExit(f"this example needs the train extra (pip install 'mattis[train]', torch==2.13.0 "
+                         f"from the CPU index first): {e}") from None
 
     torch.set_num_threads(1)
     args.out.mkdir(parents=True, exist_ok=True)

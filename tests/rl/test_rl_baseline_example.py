@@ -1,5 +1,5 @@
 """The MaskablePPO baseline example runs as written, with a tiny budget (only where
-the baseline extra, sb3-contrib, is installed)."""
+the train extra, sb3-contrib, is installed)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("sb3_contrib", reason="the baseline extra is not installed: pip install 'mattis[rl,baseline]'")
+pytest.importorskip("sb3_contrib", reason="the train extra is not installed: pip install 'mattis[train]'")
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "rl_maskable_ppo.py"
 

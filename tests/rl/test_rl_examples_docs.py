@@ -50,7 +50,7 @@ def _params() -> list[object]:
 
 def test_the_docs_quote_every_seeded_example() -> None:
     assert {shlex.split(c)[1] for c in RUNS} == {"examples/rl_pettingzoo_random.py", "examples/rl_gym_random.py",
-                                                 "examples/rl_openspiel_ismcts.py"}
+                                                 "examples/rl_openspiel_ismcts.py", "examples/rl_learn.py"}
     assert all(RUNS.values())
 
 
