@@ -139,11 +139,12 @@ def test_sjanse_decisions_are_the_legal_chances_and_split_without_loss(tmp_path:
     cells = make_cells("sjanse", "mattis,skitgubbe", "3", "easy,random")
     rows = [play_job(j) for j in make_jobs("sjanse", cells, 6, 11)]
     for r in rows:
-        for seat, stock, size, best, fighting, took in r["notes"]:
+        for seat, stock, size, best, fighting, took, chance in r["notes"]:
             assert r["seats"][seat][0] == "easy"  # only the studied bot's decisions
             assert stock >= 2  # trump=last_card: never the hidden last card
             assert 0 <= size <= 3 and took in (0, 1) and fighting in (0, 1)
             assert best == -1 or 0 <= best <= 12
+            assert 0 <= chance <= 100  # the value model's chance at the decision (NumPy is installed here)
     figures = analyse("sjanse", cells, rows).figures
     for c in cells:
         f = figures[c.key]
@@ -154,6 +155,7 @@ def test_sjanse_decisions_are_the_legal_chances_and_split_without_loss(tmp_path:
                                               "best card king or ace")) == total
         assert f["not in a krig"]["decisions"] + f["in a krig"]["decisions"] == total
         assert sum(h["decisions"] for h in f["hand"].values()) == total
+        assert sum(m["decisions"] for m in f["model"].values()) == total  # the model's three bands
         assert f["all"]["take"].k == f["all"]["lost_took"].n
         assert contains(f["all"]["take"])
     code, err = lab(capsys, "sjanse", "--rules", "blodmattis", "--out", str(tmp_path / "x"))

@@ -52,6 +52,7 @@ from ..core import (
     preset,
     rules_to_json,
 )
+from ..bots.value import ValueModel, has_numpy, model_for
 from ..core.rules import SITTING
 from ..play import Agent, Referee, derive_seed, make_bot, play_until
 from .arena import Paired, SeatResult, game_seeds, paired, play_game, seat_bots, summarize, wilson
@@ -237,12 +238,15 @@ def _seat_rows(res: Sequence[SeatResult]) -> list[list[Any]]:
 
 class ChanceRecorder:
     """Wraps a bot and notes, at each decision where sjanse was legal, what the bot's
-    observation showed (stock size, hand, whether it was in a krig) and what it chose."""
+    observation showed (stock size, hand, whether it was in a krig), what it chose, and
+    the value model's chance for the seat to get away from that observation (whole
+    percent; -1 without NumPy: :mod:`mattis.bots.value`)."""
 
-    def __init__(self, inner: Agent) -> None:
+    def __init__(self, inner: Agent, rules: Rules | None = None) -> None:
         self.inner = inner
         self.name = inner.name
         self.notes: list[list[int]] = []
+        self.model: ValueModel | None = model_for(rules) if rules is not None and has_numpy() else None
 
     def act(self, obs: Observation) -> Move:
         move = self.inner.act(obs)
@@ -250,7 +254,9 @@ class ChanceRecorder:
             hand = obs.hand
             best = max((RANK[c] for c in hand), default=-1)
             fighting = int(obs.seat in obs.fighters)
-            self.notes.append([obs.stock_count, len(hand), best, fighting, int(move.kind is MoveKind.CHANCE)])
+            chance = -1 if self.model is None else round(100 * self.model.chance(obs))
+            self.notes.append([obs.stock_count, len(hand), best, fighting, int(move.kind is MoveKind.CHANCE),
+                               chance])
         return move
 
 
@@ -273,7 +279,7 @@ def play_job(job: Job) -> Row:
     agents: dict[int, Agent] = {i: make_bot(b, bot_seeds[i]) for i, b in enumerate(names)}
     referee = Referee.new(cell.rules, n, seed=deal_seed, dealer=0)
     if job.study == "sjanse":
-        recorders = {i: ChanceRecorder(a) for i, a in agents.items() if names[i] == cell.bots[0]}
+        recorders = {i: ChanceRecorder(a, cell.rules) for i, a in agents.items() if names[i] == cell.bots[0]}
         play_until(referee, {**agents, **recorders})
         row["notes"] = [[s, *note] for s, rec in sorted(recorders.items()) for note in rec.notes]
     elif job.study == "cycles":
@@ -587,6 +593,12 @@ BEST_CARD: Final = (("best card 9 or lower", -1, 7), ("best card 10 to queen", 8
                     ("best card king or ace", 11, 12))
 
 
+MODEL_CHANCE: Final = (("model: below 50% to get away", 0, 49), ("model: 50-79% to get away", 50, 79),
+                       ("model: 80% or more to get away", 80, 100))
+"""The value model's chance for the seat to get away at the decision (before it), in
+three bands (:class:`ChanceRecorder`): how the position stood as the model saw it."""
+
+
 def _bucket(stock: int) -> str:
     for lo, hi in STOCK_BUCKETS:
         if lo <= stock <= hi:
@@ -619,7 +631,9 @@ def _sjanse(cells: Sequence[Cell], by: dict[str, list[Row]]) -> Section:
              "games where it took / did not take, with 95% Wilson intervals; the difference (points, normal "
              "interval; decisions of one game are not independent, so read it as indicative). Negative = "
              "taking went with losing less. This is what the bot chose, not an experiment: it takes when its "
-             "search says so, so the figures say when its sjanser paid, not what a random sjanse does.", ""]
+             "search says so, so the figures say when its sjanser paid, not what a random sjanse does. The last rows "
+             "split the decisions by the value model's chance for the bot to get away at that moment "
+             "(mattis.bots.value; absent without NumPy), i.e. by how the position stood.", ""]
     head = ["| situation | decisions | took sjanse | lost after taking | lost after keeping | difference |",
             "|---|---:|---:|---:|---:|---:|"]
     figures: dict[str, Any] = {}
@@ -627,10 +641,13 @@ def _sjanse(cells: Sequence[Cell], by: dict[str, list[Row]]) -> Section:
         rs = by[c.key]
         notes: list[tuple[int, int, int, int, int]] = []  # stock, best, fighting, took, lost
         sizes: list[tuple[int, int, int]] = []  # hand size, took, lost
+        chances: list[tuple[int, int, int]] = []  # the model's chance (percent), took, lost
         for r in rs:
-            for seat, stock, size, best, fighting, took in r["notes"]:
+            for seat, stock, size, best, fighting, took, *model in r["notes"]:
                 notes.append((stock, best, fighting, took, r["seats"][seat][1]))
                 sizes.append((size, took, r["seats"][seat][1]))
+                if model and model[0] >= 0:
+                    chances.append((model[0], took, r["seats"][seat][1]))
         games = len(rs)
         lines += [f"### {c.label} ({','.join(c.bots)}, {games} games)", ""] + head
         row, f = _sjanse_split([(t, lost) for _, _, _, t, lost in notes], "all")
@@ -654,9 +671,15 @@ def _sjanse(cells: Sequence[Cell], by: dict[str, list[Row]]) -> Section:
             row, f = _sjanse_split([(t, lost) for _, _, fi, t, lost in notes if fi == flag], title)
             fig[title] = f
             lines.append(row)
+        for title, lo, hi in MODEL_CHANCE:
+            if chances:
+                row, f = _sjanse_split([(t, lost) for p, t, lost in chances if lo <= p <= hi], title)
+                fig.setdefault("model", {})[title] = f
+                lines.append(row)
         figures[c.key] = fig
         splits = [fig["all"], *fig["stock"].values(), *(fig[t] for t, _, _ in BEST_CARD),
-                  *fig.get("hand", {}).values(), fig["not in a krig"], fig["in a krig"]]
+                  *fig.get("hand", {}).values(), fig["not in a krig"], fig["in a krig"],
+                  *fig.get("model", {}).values()]
         paid = [f["title"] for f in splits if f["high"] < 0]
         cost = [f["title"] for f in splits if f["low"] > 0]
         lines += ["", "Taking went with losing less (interval below zero): " + (", ".join(paid) or "nowhere")
