@@ -4,6 +4,7 @@ information boundary, the JSON form and the command's errors."""
 from __future__ import annotations
 
 import json
+import math
 import random
 from pathlib import Path
 
@@ -11,6 +12,7 @@ import pytest
 
 from mattis.bots.evaluate import Budget, Verdict, evaluate
 from mattis.bots.solver import brute_force, two_player_values
+from mattis.bots.value import model_for
 from mattis.cli.main import main
 from mattis.core import GameRecord, parse_move, parse_position, parse_record_move, preset
 from mattis.core.determinize import relabel_hidden
@@ -324,10 +326,42 @@ def test_summary_accuracy_and_luck() -> None:
     # A decision that cost nothing scores 100, one that cost everything 0.
     assert move_accuracy(0.0) == pytest.approx(100.0, abs=0.01) and move_accuracy(1.0) == 0.0
     assert acc[0] == pytest.approx(sum(move_accuracy(d.cost) for d in judged) / len(judged))
-    assert rv.luck is not None and 0.0 <= rv.luck <= 1.0 and 0.0 < rv.luck_se < 0.5
+    # The deal's luck is the value model's chance right after the deal: one figure, the
+    # same under another sampling seed, with the model's caveat.
+    first = Referee(record.start()).observation(0)
+    assert rv.luck == pytest.approx(model_for(record.rules).chance(first)) and rv.luck_se == 0.0
+    assert rv.luck_by == "model" and s["luck_by"] == "model"
+    assert review(record, 0, SMALL, seed=2).luck == rv.luck
     assert s["base_rate"] == pytest.approx(2 / 3, abs=1e-4)
     text = review_text(rv, "en")
-    assert "right after the deal" in text and "are not judged" in text
+    assert "by the model" in text and "right after the deal" in text and "are not judged" in text
+    assert "does not yet predict better than the average" in text
     assert "phase 1" not in " ".join(line for line in text.splitlines() if "??" in line or " ?" in line)
     # A position in phase 2 has no deal to be lucky in.
     assert review(puzzle_record("play 5D"), 0, SMALL, seed=1).luck is None
+
+
+def test_without_numpy_the_luck_comes_from_playouts_with_its_standard_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    import mattis.lab.review
+
+    monkeypatch.setattr(mattis.lab.review, "has_numpy", lambda: False)
+    rv = review(_rollout_game(2, 3), 0, SMALL, seed=1)
+    assert rv.luck_by == "playouts" and rv.luck is not None and 0.0 < rv.luck_se < 0.5
+    assert f"± {round(100 * rv.luck_se)}%" in review_text(rv, "en")
+
+
+def test_phase1_figures_are_shown_only_where_the_moves_differ_beyond_two_standard_errors() -> None:
+    """The rule of docs/analyze.md: a phase 1 decision shows its chance before → after only
+    where its best and worst moves differ by more than two standard errors of that spread."""
+    rv = review(_rollout_game(2, 3), 0, Budget(samples=16, solver_cards=0), seed=1)
+    lines = review_text(rv, "en").splitlines()
+    phase1 = [d for d in rv.decisions if not d.judged]
+    assert any(d.informative for d in phase1) and not all(d.informative for d in phase1)
+    for d in phase1:
+        worst = min(d.moves, key=lambda v: v.chance)
+        best = next(v for v in d.moves if v.move == d.best)
+        gap_se = 0.0 if worst is best else worst.gap_se if worst.gap_se is not None else math.hypot(best.se, worst.se)
+        assert d.informative == (d.before - worst.chance > 2 * gap_se)
+        line = next(x for x in lines if x.startswith(f"{d.number}. "))
+        assert ("→" in line) == d.informative and "(not judged)" in line
+        assert d.to_json()["informative"] == d.informative

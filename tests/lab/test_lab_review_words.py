@@ -3,6 +3,8 @@ with its uncertainty, in both languages."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from mattis.bots.evaluate import Budget, MoveValue, Verdict
@@ -81,6 +83,22 @@ def test_the_deal_is_called_lucky_only_beyond_its_uncertainty(luck: float, se: f
     assert text.endswith(verdict + ".")
     assert f"{round(100 * luck)}% ± {round(200 * se)}%" in text and "gives 50%" in text  # ± two standard errors
     assert luck_words(reviewed((), None), "en") is None
+
+
+@pytest.mark.parametrize("luck", [0.9, 0.1, 0.5])
+def test_the_model_luck_is_one_figure_with_its_caveat_and_never_called_good_or_poor(luck: float) -> None:
+    """The value model's chance right after the deal has no measured skill in phase 1
+    (docs/analyze.md), so it is said as a rough guide, never as better or worse than average."""
+    rv = replace(reviewed((), luck, 0.0), luck_by="model")
+    en, nb = luck_words(rv, "en"), luck_words(rv, "nb")
+    assert en is not None and nb is not None
+    assert f"by the model, the cards Anne got gave a {round(100 * luck)}% chance" in en and "gives 50%" in en
+    assert "does not yet predict better than the average" in en and "±" not in en
+    assert f"etter modellen ga kortene Anne fikk, {round(100 * luck)} % sjanse" in nb
+    assert "ennå ikke bedre enn gjennomsnittet" in nb
+    for text in (en, nb):
+        assert not any(w in text for w in ("better than average", "worse than average", "bedre enn snittet",
+                                           "dårligere enn snittet"))
 
 
 def test_accuracy_with_its_uncertainty_over_the_judged_choices() -> None:

@@ -166,8 +166,47 @@ def test_the_hint_says_why_and_names_a_legal_move(tmp_path: Path, rules: str) ->
     assert seen >= 5
 
 
-def test_the_hint_explains_the_lowest_card_that_beats(tmp_path: Path) -> None:
-    """Phase 1, answering a lead: when the hint plays the lowest card that beats, it says so."""
+def test_the_hint_gives_the_model_figures_for_the_move_and_the_next_best_in_both_languages(tmp_path: Path) -> None:
+    """The hint's reason is the value model's chance after the move and after the best
+    other move (the figures the learned bot's one ply finds with the hint's seed),
+    never "the expert bot would do this"."""
+    import random
+
+    from mattis.bots.learned import move_chances
+    from mattis.bots.value import model_for
+    from mattis.play.seeds import position_seed
+
+    checked = 0
+    for seed in range(6):
+        s = new_session(tmp_path, seed=seed)
+        to_human(s)
+        obs = s.observation()
+        move = s.hint()
+        if move is None or len(obs.legal) < 2:
+            continue
+        chances = dict(move_chances(obs, model_for(obs.rules), rng=random.Random(position_seed(s.seed, "hint", obs))))
+        mine = round(100 * chances.pop(move))
+        other = round(100 * max(chances.values()))
+        nb, en = s.hint_text("nb"), s.hint_text("en")
+        assert nb is not None and en is not None
+        assert f"Modellen: {mine} % sjanse til å slippe unna etter det" in nb, nb
+        assert f"Model: a {mine}% chance to get away after it" in en, en
+        assert f"{other} %" in nb and f"{other}%" in en
+        assert ("nest best" in nb) == (other <= mine) and ("men søket velger dette" in nb) == (other > mine)
+        assert ("the next best" in en) == (other <= mine) and ("but the search picks this" in en) == (other > mine)
+        for text in (nb, en):
+            assert "Ekspertboten" not in text and "expert bot" not in text
+        assert s.hint_text("en") == en  # asked again in the same position: the same words
+        checked += 1
+    assert checked >= 3
+
+
+def test_without_numpy_the_hint_says_it_falls_back_and_why(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without NumPy the model cannot run: the reason says so, then gives the rule of
+    thumb (here: the lowest card that beats)."""
+    import mattis.tui.hint
+
+    monkeypatch.setattr(mattis.tui.hint, "has_numpy", lambda: False)
     for seed in range(40):
         s = new_session(tmp_path, seed=seed)
         to_human(s)
@@ -178,8 +217,10 @@ def test_the_hint_explains_the_lowest_card_that_beats(tmp_path: Path) -> None:
         top = max(c % 13 for _, c in obs.table1)
         beating = sorted((c for c in obs.hand if c % 13 > top), key=lambda c: c % 13)
         if beating and move.cards[0] % 13 == beating[0] % 13:
-            text = s.hint_text("en")
-            assert text is not None and "is your lowest card that still beats." in text
+            en, nb = s.hint_text("en"), s.hint_text("nb")
+            assert en is not None and "needs NumPy, which is not installed" in en
+            assert "is your lowest card that still beats." in en
+            assert nb is not None and "trenger NumPy, som ikke er installert" in nb
             return
     pytest.fail("no deal where the hint plays the lowest card that beats")
 

@@ -600,6 +600,20 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "why.only": ("Det er det eneste du kan gjøre.", "It is the only thing you can do."),
     "why.expert": ("Ekspertboten ville ha gjort det.", "The expert bot would do this."),
     "hint.why": ("Hint: {move}. {why}", "Hint: {move}. {why}"),
+    "why.model": ("Modellen: {p} sjanse til å slippe unna etter det; nest best er {other} med {q}.",
+                  "Model: a {p} chance to get away after it; the next best, {other}, {q}."),
+    "why.model_other": ("Modellen: {p} sjanse til å slippe unna etter det, {q} etter {other}, men søket velger "
+                        "dette.",
+                        "Model: a {p} chance to get away after it, {q} after {other}, but the search picks this."),
+    "why.no_rule": ("Ingen enkel tommelfingerregel sier hvorfor.", "No simple rule of thumb says why."),
+    "why.no_numpy": ("(Modellen som regner ut sjansene, trenger NumPy, som ikke er installert; derfor bare en "
+                     "tommelfingerregel:)",
+                     "(The model that works out the chances needs NumPy, which is not installed, so only a rule "
+                     "of thumb:)"),
+    "why.no_sample": ("(Modellen kan ikke regne på et spill som begynte midt i en stilling; derfor bare en "
+                      "tommelfingerregel:)",
+                      "(The model cannot work on a game that began from a position in the middle, so only a rule "
+                      "of thumb:)"),
     # ------------------------------------------------------- sessions, take-backs, statistics
     "log.take_back": ("{name} tar tilbake trekket.", "{name} takes back the move."),
     "log.resumed": ("Spillet fortsetter der det slapp.", "The game goes on where it stopped."),
@@ -790,9 +804,11 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
                      "from playouts (± two standard errors): they can move with the seed, so they mark nothing."),
     "review.not_judged": ("ikke vurdert", "not judged"),
     "review.phase1": ("Valgene i fase 1 ({n}) er ikke vurdert: der spår anslaget utfallet ikke bedre enn "
-                      "gjennomsnittet (se docs/analyze.md).",
+                      "gjennomsnittet (se docs/analyze.md). Tallene vises bare der trekkene skiller seg med mer "
+                      "enn to standardfeil.",
                       "The phase 1 decisions ({n}) are not judged: there the estimate predicts the outcome no "
-                      "better than the average does (see docs/analyze.md)."),
+                      "better than the average does (see docs/analyze.md). Their figures are shown only where "
+                      "the moves differ by more than two standard errors."),
     "review.line": ("videre med beste spill (de andres trekk i parentes): {moves}",
                     "then with best play (the others' moves in brackets): {moves}"),
     "review.unresolved": ("flere trekk kan være like gode", "several moves may be as good"),
@@ -833,6 +849,17 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
                                  "Move {n} (phase {phase}): {name} chose \"{played}\", but another move was better "
                                  "(several may be as good). The chance to get away fell from {before}% to {after}% "
                                  "{sure}."),
+    "review.luck_model": ("Kortene: etter modellen hadde {name} {p} sjanse etter given (gjennomsnittet er {base}); "
+                          "så tidlig i spillet spår modellen ennå ikke bedre enn gjennomsnittet.",
+                          "The cards: by the model {name} had a {p} chance right after the deal (the average is "
+                          "{base}); this early in the game the model does not yet predict better than the "
+                          "average."),
+    "review.words.luck_model": ("Given: etter modellen ga kortene {name} fikk, {p} sjanse til å slippe unna (en "
+                                "gjennomsnittlig hånd gir {base}). Ta det som en pekepinn: så tidlig i spillet "
+                                "treffer modellen ennå ikke bedre enn gjennomsnittet.",
+                                "The deal: by the model, the cards {name} got gave a {p} chance to get away (an "
+                                "average hand gives {base}). Take it as a rough guide: this early in the game the "
+                                "model does not yet predict better than the average."),
     "review.words.luck": ("Given: kortene {name} fikk, ga {p} ± {se} sjanse til å slippe unna (en gjennomsnittlig "
                           "hånd gir {base}): {verdict}.",
                           "The deal: the cards {name} got gave a {p} ± {se} chance to get away (an average hand "
@@ -854,6 +881,16 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "analyse.running": ("Analyserer spillet … (Esc avbryter)", "Analysing the game … (Esc cancels)"),
     "analyse.working": ("Analyserer spillet …", "Analysing the game …"),
     "analyse.close": ("Piltastene blar; Esc lukker.", "Arrows scroll; Esc closes."),
+    "analyse.keys": ("↑↓ blar, ←→ velger trekk, d ser dypere på det, Esc lukker.",
+                     "↑↓ scroll, ←→ choose a move, d looks deeper at it, Esc closes."),
+    "analyse.deeper_running": ("Ser dypere på trekk {n} ({samples} simulerte spill per lovlige trekk) …",
+                               "Looking deeper at move {n} ({samples} playouts per legal move) …"),
+    "analyse.deeper_done": ("Sett dypere på: {samples} simulerte spill per lovlige trekk (før: {before}).",
+                            "Looked at deeper: {samples} playouts per legal move (before: {before})."),
+    "analyse.deeper_failed": ("Kunne ikke se dypere på trekk {n} (en feil i programmet: {kind}: {detail}).",
+                              "Could not look deeper at move {n} (a fault in the program: {kind}: {detail})."),
+    "analyse.deeper_busy": ("Ser allerede dypere på trekk {n}; vent litt.",
+                            "Already looking deeper at move {n}; a moment."),
     "analyse.cancelled": ("Analysen ble avbrutt.", "The analysis was cancelled."),
     "analyse.failed": ("Spillet kunne ikke analyseres (en feil i programmet: {kind}).",
                        "The game could not be analysed (an error in the program: {kind})."),

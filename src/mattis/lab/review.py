@@ -60,6 +60,7 @@ from typing import Any, Final
 
 from ..bots.evaluate import Budget, Evaluation, MoveValue, Verdict, Z, chance, evaluate, state_from_view
 from ..bots.solver import principal_line
+from ..bots.value import has_numpy, model_for
 from ..core import GameRecord, Move, MoveKind, RecordError, Rules, parse_move, parse_record_move, say, seat_names
 from ..core.cards import Lang, card_symbol
 from ..core.determinize import DeterminizeError
@@ -69,8 +70,8 @@ from ..core.text import as_object, loser_sentence, loser_word
 from ..play import Referee
 from ..play.seeds import Seed, derive_seed
 
-__all__ = ["BLUNDER", "DEEPER", "DUBIOUS", "MISTAKE", "Cancelled", "Decision", "Review", "ReviewError", "deeper",
-           "line_words", "move_words",
+__all__ = ["BLUNDER", "DEEPER", "DUBIOUS", "INFORMATIVE_Z", "MISTAKE", "Cancelled", "Decision", "Review",
+           "ReviewError", "decision_lines", "deeper", "line_words", "move_words",
            "review", "review_chart", "review_text"]
 
 DUBIOUS: Final = 0.08
@@ -85,6 +86,10 @@ DEEPER: Final = 16
 PHASE1_SAMPLES: Final = 16
 """Playouts per legal move at a phase 1 decision (never judged: its figures are shown,
 not trusted; see docs/analyze.md)."""
+
+INFORMATIVE_Z: Final = 2.0
+"""A phase 1 decision's figures are shown only where the spread between its best and
+its worst move exceeds this many standard errors of that spread (:attr:`Decision.informative`)."""
 
 FORMAT: Final = "mattis-review"
 VERSION: Final = 3
@@ -135,6 +140,21 @@ class Decision:
     def judged(self) -> bool:
         """Whether the decision is judged (phase 2: marks and best move shown)."""
         return self.phase != 1
+
+    @property
+    def informative(self) -> bool:
+        """Whether the decision's figures are shown: always in phase 2; in phase 1 (never
+        judged) only where the spread between the best and the worst move's chance
+        exceeds :data:`INFORMATIVE_Z` standard errors of that spread (paired where the
+        moves were played out together), i.e. where the estimate tells the moves apart at
+        all.  Elsewhere the figures are noise around one chance and are not shown."""
+        if self.judged:
+            return True
+        if len(self.moves) < 2:
+            return False
+        worst = min(self.moves, key=lambda v: v.chance)
+        spread = self.before - worst.chance
+        return spread > INFORMATIVE_Z * self._gap_se(worst.move)
 
     def _value(self, move: Move) -> MoveValue | None:
         for v in self.moves:
@@ -202,6 +222,7 @@ class Decision:
             "move": self.number, "phase": self.phase, "played": str(self.played), "best": str(self.best),
             "before": self.before, "after": self.after, "cost": round(self.cost, 4),
             "cost_se": round(self.cost_se, 4), "judged": self.judged, "resolved": self.resolved,
+            "informative": self.informative,
             "mark": self.mark, "verdict_best": _v(self.verdict_best), "verdict_played": _v(self.verdict_played),
             "samples": self.samples, "estimated_mark": self.estimated_mark(),
             "line": [f"{q} {m}" for q, m in self.line],
@@ -247,6 +268,17 @@ class Review:
     """The seat's chance right after the deal (None for a game that began from a
     position in phase 2)."""
     luck_se: float = 0.0
+    luck_by: str = "playouts"
+    """Who worked :attr:`luck` out: ``"model"`` (the learned value model,
+    :mod:`mattis.bots.value`: one figure, the same under any seed, ``luck_se`` 0) or
+    ``"playouts"`` (without NumPy: determinized playouts, with their standard error)."""
+
+    def with_decision(self, d: Decision) -> Review:
+        """This review with decision ``d`` (looked at again, e.g. deeper) in place of the
+        one of the same move number."""
+        if all(x.number != d.number for x in self.decisions):
+            raise ReviewError(f"move {d.number} is not one of the review's decisions")
+        return replace(self, decisions=tuple(d if x.number == d.number else x for x in self.decisions))
 
     @property
     def base_rate(self) -> float:
@@ -273,7 +305,7 @@ class Review:
             "marks": {m: sum(d.mark == m for d in self.decisions) for m in ("??", "?", "?!")},
             "accuracy": None if acc is None else round(acc[0], 1),
             "accuracy_se": None if acc is None else round(acc[1], 1),
-            "luck": self.luck, "luck_se": self.luck_se,
+            "luck": self.luck, "luck_se": self.luck_se, "luck_by": self.luck_by,
             "base_rate": round(self.base_rate, 4),
         }
 
@@ -308,7 +340,7 @@ class Review:
                    d["seed"], int(d["moves"]), int(d["forced"]), str(d["outcome"]),
                    tuple(Decision.from_json(x) for x in d["decisions"]),
                    None if d["summary"]["luck"] is None else float(d["summary"]["luck"]),
-                   float(d["summary"]["luck_se"]))
+                   float(d["summary"]["luck_se"]), str(d["summary"].get("luck_by", "playouts")))
 
 
 def decisions_of(record: GameRecord, seat: int) -> int:
@@ -332,7 +364,8 @@ def review(record: GameRecord, seat: int, budget: Budget | None = None, seed: Se
     ``progress(done, total)`` is called after each judged decision; ``cancelled()``
     is asked before each one and raises :class:`Cancelled` when it says so.  With
     ``decision`` (a move number of the record) only that decision is reviewed (with
-    :func:`deeper`'s budget, "look deeper"); it must be one of the seat's decisions.
+    :func:`deeper`'s budget, "look deeper"; a phase 1 decision then gets the whole
+    budget, not :data:`PHASE1_SAMPLES`); it must be one of the seat's decisions.
     Raises :class:`ReviewError` for a record that does not replay or a seat that is
     not at the table."""
     b = budget or Budget()
@@ -350,12 +383,16 @@ def review(record: GameRecord, seat: int, budget: Budget | None = None, seed: Se
     ref = Referee(record.start())
     luck: float | None = None
     luck_se = 0.0
+    luck_by = "model" if has_numpy() else "playouts"
     first = ref.observation(seat)
     if first.phase is PHASE1 and decision is None:
-        try:
-            luck, luck_se = chance(first, b, random.Random(derive_seed(seed, "review", seat, 0)))
-        except DeterminizeError:
-            luck = None
+        if luck_by == "model":
+            luck = model_for(record.rules).chance(first)
+        else:
+            try:
+                luck, luck_se = chance(first, b, random.Random(derive_seed(seed, "review", seat, 0)))
+            except DeterminizeError:
+                luck = None
     phase1 = replace(b, samples=min(b.samples, PHASE1_SAMPLES))
     forced = 0
     out: list[Decision] = []
@@ -372,7 +409,9 @@ def review(record: GameRecord, seat: int, budget: Budget | None = None, seed: Se
                     raise Cancelled
                 rng = random.Random(derive_seed(seed, "review", seat, number))
                 try:
-                    ev: Evaluation = evaluate(obs, b if obs.phase is not PHASE1 else phase1, rng)
+                    # A look deeper (one decision) gives phase 1 the whole budget too.
+                    ev: Evaluation = evaluate(obs, b if obs.phase is not PHASE1 or decision is not None else phase1,
+                                              rng)
                 except DeterminizeError as e:
                     raise ReviewError(f"move {number}: cannot judge this position from the seat's view: {e}") from None
                 d = _decision(number, obs.phase is PHASE1, move, ev)
@@ -384,7 +423,7 @@ def review(record: GameRecord, seat: int, budget: Budget | None = None, seed: Se
         ref.apply(s, move, events=False)
     outcome = "unfinished" if not end.is_over else "lost" if seat in end.losers else "safe"
     return Review(record.rules, record.players, seat, who, b, seed, len(record.moves), forced, outcome, tuple(out),
-                  luck, luck_se)
+                  luck, luck_se, luck_by)
 
 
 def deeper(budget: Budget) -> Budget:
@@ -450,6 +489,35 @@ def _verdict(v: Verdict | None, rules: Rules, lang: Lang) -> str:
     return " [" + say(f"review.verdict.{v.value}", lang, loser=loser_word(rules, lang)) + "]"
 
 
+def decision_lines(d: Decision, rv: Review, lang: Lang) -> list[str]:
+    """One decision as the review's text shows it: its line (the move made, the chance
+    before → after with the cost ± two standard errors, the solver's verdict, the mark,
+    the best move where proven), then the solver's line of play after the best move
+    where it has one.  A phase 1 decision shows its figures only where they are
+    informative (:attr:`Decision.informative`), and is never judged."""
+    head = f"{d.number}. {say('review.phase', lang, n=d.phase)}: {move_words(d.played, lang)}  "
+    if not d.judged:
+        if d.informative:
+            return [head + f"{pct(d.before, lang)} → {pct(d.after, lang)} ({say('review.not_judged', lang)})"]
+        return [head + f"({say('review.not_judged', lang)})"]
+    line = head + f"{pct(d.before, lang)} → {pct(d.after, lang)}"
+    if d.cost > 0 and d.cost_se > 0:  # an estimate: the cost with two standard errors, as the legend says
+        line += f" ({say('review.cost', lang, cost=pct(d.cost, lang))} ± {pct(2 * d.cost_se, lang)})"
+    line += _verdict(d.verdict_played, rv.rules, lang)
+    if d.mark:
+        line += f"  {d.mark}"
+    if d.best != d.played and d.cost > 0:
+        if d.resolved:
+            line += "   " + say("review.best", lang, move=move_words(d.best, lang), chance=pct(d.before, lang))
+            line += _verdict(d.verdict_best, rv.rules, lang)
+        elif d.mark:
+            line += "   " + say("review.unresolved", lang)
+    out = [line]
+    if d.line and d.best != d.played:
+        out.append("    " + say("review.line", lang, moves=line_words(d.line, rv.seat, lang)))
+    return out
+
+
 def review_text(rv: Review, lang: Lang = "en") -> str:
     """The review as lines of text for people."""
     loser = loser_word(rv.rules, lang)
@@ -461,25 +529,7 @@ def review_text(rv: Review, lang: Lang = "en") -> str:
     if not rv.decisions:
         lines.append(say("review.no_decisions", lang, name=rv.name))
     for d in rv.decisions:
-        head = f"{d.number}. {say('review.phase', lang, n=d.phase)}: {move_words(d.played, lang)}  "
-        if not d.judged:
-            lines.append(head + f"({say('review.not_judged', lang)})")
-            continue
-        line = head + f"{pct(d.before, lang)} → {pct(d.after, lang)}"
-        if d.cost > 0 and d.cost_se > 0:  # an estimate: the cost with two standard errors, as the legend says
-            line += f" ({say('review.cost', lang, cost=pct(d.cost, lang))} ± {pct(2 * d.cost_se, lang)})"
-        line += _verdict(d.verdict_played, rv.rules, lang)
-        if d.mark:
-            line += f"  {d.mark}"
-        if d.best != d.played and d.cost > 0:
-            if d.resolved:
-                line += "   " + say("review.best", lang, move=move_words(d.best, lang), chance=pct(d.before, lang))
-                line += _verdict(d.verdict_best, rv.rules, lang)
-            elif d.mark:
-                line += "   " + say("review.unresolved", lang)
-        lines.append(line)
-        if d.line and d.best != d.played:
-            lines.append("    " + say("review.line", lang, moves=line_words(d.line, rv.seat, lang)))
+        lines.extend(decision_lines(d, rv, lang))
     lines.append("")
     top = rv.costliest()
     if top:
@@ -499,7 +549,9 @@ def review_text(rv: Review, lang: Lang = "en") -> str:
                          b=summary["marks"]["??"]))
     if summary["phase1"]:
         lines.append(say("review.phase1", lang, n=summary["phase1"]))
-    if rv.luck is not None:
+    if rv.luck is not None and rv.luck_by == "model":
+        lines.append(say("review.luck_model", lang, name=rv.name, p=pct(rv.luck, lang), base=pct(rv.base_rate, lang)))
+    elif rv.luck is not None:
         lines.append(say("review.luck", lang, name=rv.name, p=pct(rv.luck, lang), se=pct(rv.luck_se, lang),
                          base=pct(rv.base_rate, lang)))
     lines.append(say("review.marks", lang))

@@ -14,8 +14,12 @@ review).  Only what the review supports is said:
 * every figure comes with about two standard errors (:data:`~mattis.bots.evaluate.Z`):
   a chance from playouts (:func:`margin`), the deal's luck, the accuracy; a chance the
   solver decided says it was worked out exactly;
-* the deal's luck is called better or worse than average only when the average is more
-  than :data:`LUCK_Z` standard errors away, so that a review with another sampling seed
+* the deal's luck is the value model's chance right after the deal (one figure, the
+  same under any seed), said with the model's caveat: on the expert's held-out games its
+  phase 1 chances predict the outcome no better than the base rate (docs/analyze.md),
+  so it is never called better or worse than average.  Without NumPy it is estimated by
+  playouts and called better or worse than average only when the average is more than
+  :data:`LUCK_Z` standard errors away, so that a review with another sampling seed
   (whose estimate moves by about √2 standard errors) says the same.
 """
 
@@ -58,10 +62,12 @@ def costly_words(d: Decision, rv: Review, lang: Lang) -> str:
 
 
 def luck_words(rv: Review, lang: Lang) -> str | None:
-    """The deal's luck in a sentence, ± about two standard errors (None for a game that
-    began after the deal)."""
+    """The deal's luck in a sentence: the model's figure with its caveat, or the playouts'
+    ± about two standard errors (None for a game that began after the deal)."""
     if rv.luck is None:
         return None
+    if rv.luck_by == "model":  # one figure, no sampling error; its caveat is the model's calibration
+        return say("review.words.luck_model", lang, name=rv.name, p=pct(rv.luck, lang), base=pct(rv.base_rate, lang))
     gap = rv.luck - rv.base_rate
     verdict = ("good" if gap > LUCK_Z * rv.luck_se else "poor" if -gap > LUCK_Z * rv.luck_se else "even")
     return say("review.words.luck", lang, name=rv.name, p=pct(rv.luck, lang), se=pct(Z * rv.luck_se, lang),

@@ -37,6 +37,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
+from ..bots.value import ValueModel, has_numpy, model_for
 from ..core import (
     HOUSE_OPTIONS,
     PHASE2,
@@ -52,7 +53,6 @@ from ..core import (
     preset,
     rules_to_json,
 )
-from ..bots.value import ValueModel, has_numpy, model_for
 from ..core.rules import SITTING
 from ..play import Agent, Referee, derive_seed, make_bot, play_until
 from .arena import Paired, SeatResult, game_seeds, paired, play_game, seat_bots, summarize, wilson

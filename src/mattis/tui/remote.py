@@ -33,11 +33,11 @@ from urllib.parse import parse_qs, quote, urlsplit
 from ..core import Move, Observation
 from ..core.cards import Lang
 from ..core.rules import Rules, rules_from_json
-from ..core.text import describe_move, hint_reason, loser_sentence, say
+from ..core.text import describe_move, loser_sentence, say
 from ..play import make_bot
 from ..play.seeds import position_seed
 from .i18n import t
-from .render import last_trick_in_phase1, move_label
+from .render import last_trick_in_phase1
 from .session import HINT_LEVEL, fix_you
 
 Frame = dict[str, Any]
@@ -400,7 +400,10 @@ class RemoteSession:
         move = self.hint()
         if move is None:
             return None
-        return t(lang, "hint.why", move=move_label(move, lang), why=hint_reason(self.observation(), move, lang))
+        from .hint import hint_sentence
+
+        obs = self.observation()
+        return hint_sentence(obs, move, lang, position_seed(None, "hint", obs))
 
 
 class Seat:
