@@ -36,7 +36,7 @@ def _reviewed(seed: int, lang: str = "nb", players: int = 3) -> Review:
 
 
 @pytest.mark.parametrize("lang", ["nb", "en"])
-def test_the_chart_fits_80_columns_and_has_one_point_per_column(lang: str) -> None:
+def test_the_chart_fits_80_columns_and_has_one_point_per_informative_column(lang: str) -> None:
     rv = _reviewed(5, lang)
     chart = chance_chart(rv, lang)  # type: ignore[arg-type]
     assert all(len(line) <= 80 for line in chart), max(chart, key=len)
@@ -44,8 +44,9 @@ def test_the_chart_fits_80_columns_and_has_one_point_per_column(lang: str) -> No
     assert len(plot) == 8
     columns = len(chart[len(plot) + 1]) - len("      └")
     assert columns == min(len(rv.decisions), 60)
-    for c in range(columns):  # the move made is drawn exactly once in each column
-        assert sum(1 for line in plot if len(line) > 7 + c and line[7 + c] == "●") == 1
+    for c, d in enumerate(rv.decisions[:columns]):  # the move made: once in each column, where informative
+        assert sum(1 for line in plot if len(line) > 7 + c and line[7 + c] == "●") == int(d.informative)
+    assert any(d.informative for d in rv.decisions[:columns])
     lines = player_review_lines(rv, lang)  # type: ignore[arg-type]
     detail = lines.index("Alle valgene, ett for ett:" if lang == "nb" else "Every choice, one by one:")
     assert all(len(line) <= 80 for line in lines[:detail]), max(lines[:detail], key=len)

@@ -569,18 +569,20 @@ def review_text(rv: Review, lang: Lang = "en") -> str:
 # ------------------------------------------------------------------ chart
 def review_chart(rv: Review, path: str | Path, lang: Lang = "en") -> None:
     """Draw the chance over the game (with the best move, with the move made) as a PNG,
-    the marked decisions labelled.  Needs matplotlib (the ``bots`` extra)."""
+    the marked decisions labelled; a phase 1 decision only where its figures are
+    informative (:attr:`Decision.informative`).  Needs matplotlib (the ``bots`` extra)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    xs = [d.number for d in rv.decisions]
+    shown = [d for d in rv.decisions if d.informative]  # not phase 1's noise (Decision.informative)
+    xs = [d.number for d in shown]
     fig, ax = plt.subplots(figsize=(9, 3.6), dpi=100)
     try:
-        ax.step(xs, [d.before for d in rv.decisions], where="mid", color="#2b7a3d",
+        ax.step(xs, [d.before for d in shown], where="mid", color="#2b7a3d",
                 label=say("review.chart.best", lang))
-        ax.plot(xs, [d.after for d in rv.decisions], "o", markersize=3, color="#333333",
+        ax.plot(xs, [d.after for d in shown], "o", markersize=3, color="#333333",
                 label=say("review.chart.played", lang))
         colours = {"??": "#c0392b", "?": "#e67e22", "?!": "#b7950b"}
         for d in rv.decisions:

@@ -36,8 +36,10 @@ CHART_HEIGHT: Final = 8
 def chance_chart(rv: Review, lang: Lang, width: int = CHART_WIDTH, height: int = CHART_HEIGHT) -> list[str]:
     """The chance to avoid being the loser after each of the seat's decisions, as text:
     one column per decision (or per group of decisions, averaged, when there are more
-    than ``width``), ``●`` the move made, ``·`` the best move where it was better; the
-    marked decisions' marks under the axis.  At most ``width + 8`` columns."""
+    than ``width``), ``●`` the move made, ``·`` the best move where it was better (none
+    for a phase 1 decision whose figures are not informative:
+    :attr:`mattis.lab.review.Decision.informative`); the marked decisions' marks under
+    the axis.  At most ``width + 8`` columns."""
     ds = list(rv.decisions)
     title = say("review.chart.title", lang, loser=loser_word(rv.rules, lang), name=rv.name)
     if not ds:
@@ -54,6 +56,9 @@ def chance_chart(rv: Review, lang: Lang, width: int = CHART_WIDTH, height: int =
 
     marks = [" "] * cols
     for c, g in enumerate(groups):
+        g = [d for d in g if d.informative]  # phase 1 moves the estimate does not tell apart: no point
+        if not g:
+            continue
         after = sum(d.after for d in g) / len(g)
         before = sum(d.before for d in g) / len(g)
         if row(before) != row(after):
