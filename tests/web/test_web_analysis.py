@@ -91,3 +91,76 @@ def test_the_server_analyses_no_game_in_play(web: Web) -> None:
     p0.until(lambda f: f.get("status") == "playing")
     r = web.client.get(f"/api/tables/{t['table']}/games/1/analysis", params={"seat": 0})
     assert r.status_code == 404 and "no finished game" in r.json()["error"]
+
+
+def test_look_deeper_at_one_decision_through_the_queue_and_in_place_in_the_review() -> None:
+    """A look deeper is a job like a review (202 while it waits or runs, then cached); its
+    decision is the review of that one move at the deeper budget, and from then on the
+    game's review has it in place of the first look."""
+    from mattis.core import GameRecord
+    from mattis.lab.review import decision_lines, decision_numbers, deeper, review
+
+    text = finished_record(3)
+    budget = Budget(samples=2, solver_nodes=200)
+    hub = FakeHub({"t1": FakeTable({1: text}, [FakeSeat("Kari"), FakeSeat("Bot 1"), FakeSeat("Bot 2")])})
+    gate = Analyses(budget, parallel=1)
+    app = FastAPI()
+    app.include_router(router(hub, gate))
+    record = GameRecord.loads(text)
+    numbers = decision_numbers(record, 0)
+    move = numbers[len(numbers) // 2]
+    with TestClient(app) as client:
+        url = "/api/tables/t1/games/1/analysis"
+        first = until_done(client, url, {"seat": 0, "lang": "nb"}).json()
+        deep = client.get(url + "/deeper", params={"seat": 0, "move": move, "lang": "nb"})
+        assert deep.status_code == 202 and deep.json()["status"] in ("queued", "running")
+        r = until_done(client, url + "/deeper", {"seat": 0, "move": move, "lang": "nb"})
+        assert r.status_code == 200, r.text
+        body = r.json()
+        want = review(record, 0, deeper(budget), seed="t1/1", names=["Kari", "Bot 1", "Bot 2"],
+                      decision=move).decisions[0]
+        assert body["decision"] == want.to_json() and body["samples"] == 2 * 16
+        full = gate.cached(("t1", 1, 0))
+        assert full is not None and body["lines"] == decision_lines(want, full, "nb")
+        assert gate.runs == 2
+        # the game's review now has the deeper decision in place, in its JSON and its text
+        again = client.get(url, params={"seat": 0, "lang": "nb"}).json()
+        at = [d["move"] for d in again["decisions"]].index(move)
+        assert again["decisions"][at] == want.to_json()
+        assert [d for i, d in enumerate(again["decisions"]) if i != at] == \
+            [d for i, d in enumerate(first["decisions"]) if i != at]
+        assert body["lines"][0] in again["lines"]
+        assert client.get(url + "/deeper", params={"seat": 0, "move": move}).status_code == 200
+        assert gate.runs == 2  # from the cache
+        # not a decision of the seat: another seat's move, or a move number past the end
+        other = next(n for n in range(1, len(record.moves) + 1) if parse_record_move(record.moves[n - 1])[0] != 0)
+        for bad in (other, len(record.moves) + 5):
+            no = client.get(url + "/deeper", params={"seat": 0, "move": bad, "lang": "en"})
+            assert no.status_code == 400 and "not a choice of that seat" in no.json()["error"]
+        assert client.get("/api/tables/t1/games/9/analysis/deeper", params={"move": move}).status_code == 404
+
+
+def test_a_look_deeper_that_fails_is_logged_and_answered(monkeypatch: Any, caplog: Any) -> None:
+    import mattis.web.analysis as analysis
+
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("the solver broke")
+
+    text = finished_record(3)
+    hub = FakeHub({"t1": FakeTable({1: text}, [FakeSeat("Kari"), FakeSeat("Bot 1"), FakeSeat("Bot 2")])})
+    gate = Analyses(Budget(samples=2), parallel=1)
+    monkeypatch.setattr(analysis, "_review_in_process", broken)
+    monkeypatch.setattr(gate, "_start_pool", lambda: None)  # run in the server's own threads: the patch holds
+    app = FastAPI()
+    app.include_router(router(hub, gate))
+    from mattis.core import GameRecord
+    from mattis.lab.review import decision_numbers
+
+    move = decision_numbers(GameRecord.loads(text), 0)[0]
+    with TestClient(app) as client:
+        url = "/api/tables/t1/games/1/analysis/deeper"
+        r = until_done(client, url, {"seat": 0, "move": move})
+        assert r.status_code == 500 and "RuntimeError: the solver broke" in r.json()["detail"]
+        assert "Could not look deeper at move" in r.json()["error"]
+    assert any("move " + str(move) + " (deeper) failed: RuntimeError: the solver broke" in m.getMessage()
+               for m in caplog.records)

@@ -881,6 +881,8 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "analyse.running": ("Analyserer spillet … (Esc avbryter)", "Analysing the game … (Esc cancels)"),
     "analyse.working": ("Analyserer spillet …", "Analysing the game …"),
     "analyse.close": ("Piltastene blar; Esc lukker.", "Arrows scroll; Esc closes."),
+    "analyse.deeper": ("Se dypere", "Look deeper"),
+    "analyse.deeper_waiting": ("Ser dypere på trekk {n} …", "Looking deeper at move {n} …"),
     "analyse.keys": ("↑↓ blar, ←→ velger trekk, d ser dypere på det, Esc lukker.",
                      "↑↓ scroll, ←→ choose a move, d looks deeper at it, Esc closes."),
     "analyse.deeper_running": ("Ser dypere på trekk {n} ({samples} simulerte spill per lovlige trekk) …",
@@ -895,6 +897,10 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "analyse.failed": ("Spillet kunne ikke analyseres (en feil i programmet: {kind}).",
                        "The game could not be analysed (an error in the program: {kind})."),
     "web.refused.no_such_seat": ("det finnes ingen slik plass ved bordet", "there is no such seat at this table"),
+    "web.refused.no_such_decision": ("det trekket var ikke et valg for den plassen (bare ett lovlig trekk, eller en "
+                                     "annens trekk)",
+                                     "that move was not a choice of that seat (one legal move, or another "
+                                     "seat's move)"),
     "web.refused.busy": ("for mange analyser venter nå; prøv igjen om litt",
                          "too many reviews are waiting now; try again in a moment"),
     "analyse.queued": ("I kø for analyse: nummer {n}", "Waiting for the analysis: number {n} in the queue"),

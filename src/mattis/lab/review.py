@@ -71,7 +71,7 @@ from ..play import Referee
 from ..play.seeds import Seed, derive_seed
 
 __all__ = ["BLUNDER", "DEEPER", "DUBIOUS", "INFORMATIVE_Z", "MISTAKE", "Cancelled", "Decision", "Review",
-           "ReviewError", "decision_lines", "deeper", "line_words", "move_words",
+           "ReviewError", "decision_lines", "decision_numbers", "deeper", "line_words", "move_words",
            "review", "review_chart", "review_text"]
 
 DUBIOUS: Final = 0.08
@@ -343,16 +343,22 @@ class Review:
                    float(d["summary"]["luck_se"]), str(d["summary"].get("luck_by", "playouts")))
 
 
-def decisions_of(record: GameRecord, seat: int) -> int:
-    """How many decisions (two or more legal moves) ``seat`` had in ``record``."""
+def decision_numbers(record: GameRecord, seat: int) -> list[int]:
+    """The move numbers (1 = the first move) of ``seat``'s decisions (two or more legal
+    moves) in ``record``: the moves :func:`review` judges, and may look deeper at."""
     ref = Referee(record.start())
-    n = 0
-    for text in record.moves:
+    out: list[int] = []
+    for number, text in enumerate(record.moves, start=1):
         s, move = parse_record_move(text)
         if s == seat and len(ref.observation(seat).legal) > 1:
-            n += 1
+            out.append(number)
         ref.apply(s, move, events=False)
-    return n
+    return out
+
+
+def decisions_of(record: GameRecord, seat: int) -> int:
+    """How many decisions (two or more legal moves) ``seat`` had in ``record``."""
+    return len(decision_numbers(record, seat))
 
 
 def review(record: GameRecord, seat: int, budget: Budget | None = None, seed: Seed = 0, *,

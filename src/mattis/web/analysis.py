@@ -25,6 +25,17 @@ While a review waits or runs the endpoint answers 202 with its progress
 "done": D, "total": T}``, the decisions judged so far), and the page asks again.
 Results are cached per (table, game, seat), at most :data:`CACHE_SIZE` of them, so
 asking again, or for an earlier game of the sitting after a rematch, costs nothing.
+
+**Look deeper** (``GET /api/tables/{tid}/games/{game}/analysis/deeper?seat=N&move=M&lang=``):
+one decision of the review (move ``M`` of the record, one of seat ``N``'s decisions,
+else 400) reviewed again with :func:`mattis.lab.review.deeper`'s budget of the
+server's.  It is a job like a review, keyed (table, game, seat, move): the same
+queue, the tables' turns, the processes, the waiting limit and the cache; it answers
+202 while it waits or runs, then the decision (:meth:`mattis.lab.review.Decision.to_json`)
+with ``lines``, its lines in the page's language
+(:func:`mattis.lab.review.decision_lines`), and ``samples`` (playouts per legal move).
+From then on the game's review is answered with that decision in place of the first
+look (its text, words and chart), so the page shows the deeper figures in place.
 The budget is the server's (:data:`BUDGET`), never the client's.  With several
 workers each keeps its own queue and cache (a review asked at two workers is worked
 out twice, with the same result: its seed is the table's and the game's).
@@ -50,12 +61,13 @@ from fastapi.responses import JSONResponse
 from ..bots.evaluate import Budget
 from ..core import GameRecord, RecordError
 from ..core.cards import Lang
+from ..core.text import say
 from ..lab.pool import follow_parent
-from ..lab.review import Review, ReviewError, decisions_of, review, review_text
+from ..lab.review import Review, ReviewError, decision_lines, decision_numbers, deeper, review, review_text
 from ..lab.review_words import player_words
 from .table import Refusal
 
-__all__ = ["BUDGET", "CACHE_SIZE", "Analyses", "Job", "router"]
+__all__ = ["BUDGET", "CACHE_SIZE", "Analyses", "Job", "NotADecision", "router"]
 
 log = logging.getLogger("mattis.web")
 
@@ -99,20 +111,31 @@ def _init_process(reports: Any) -> None:
 
 
 def _review_in_process(text: str, seat: int, budget: Budget, seed: str, names: list[str],
-                       tag: int = -1) -> Review:
-    """One review, in an analysis process; ``(tag, done, total)`` goes on the progress queue
-    after each decision judged."""
+                       tag: int = -1, decision: int | None = None) -> Review:
+    """One review (or, with ``decision``, that one decision), in an analysis process;
+    ``(tag, done, total)`` goes on the progress queue after each decision judged."""
     reports = _progress
 
     def report(done: int, total: int) -> None:
         if reports is not None:
             reports.put((tag, done, total))
 
-    return review(GameRecord.loads(text), seat, budget, seed=seed, names=names, progress=report)
+    return review(GameRecord.loads(text), seat, budget, seed=seed, names=names, progress=report, decision=decision)
 
 
-Key = tuple[str, int, int]
-"""(table, game, seat)."""
+Key = tuple[str, int, int] | tuple[str, int, int, int]
+"""(table, game, seat) for a game's review; (table, game, seat, move) for a look deeper
+at one decision."""
+
+
+def _decision(key: Key) -> int | None:
+    """The move a job looks deeper at (``None`` for a whole review)."""
+    return key[3] if len(key) == 4 else None
+
+
+def _key_text(key: Key) -> str:
+    d = _decision(key)
+    return f"table {key[0]} game {key[1]} seat {key[2]}" + ("" if d is None else f" move {d} (deeper)")
 
 
 @dataclass(eq=False)
@@ -177,6 +200,15 @@ class Analyses:
             self.cache.move_to_end(key)
         return rv
 
+    def with_deeper(self, key: Key, rv: Review) -> Review:
+        """``rv`` (the review of ``key``) with every decision looked at deeper so far in
+        place of its first look."""
+        for d in rv.decisions:
+            one = self.cache.get((*key[:3], d.number))
+            if one is not None and one.decisions:
+                rv = rv.with_decision(one.decisions[0])
+        return rv
+
     def _keep(self, key: Key, rv: Review) -> None:
         self.runs += 1
         self.cache[key] = rv
@@ -186,7 +218,8 @@ class Analyses:
     # ------------------------------------------------------------ the queue
     def ask(self, key: Key, text: str, names: list[str]) -> Review | Job:
         """The review if it is known, else its job (queued now if it was not yet).  Raises
-        :class:`ReviewError` for a record that does not replay, :class:`Full` when
+        :class:`ReviewError` for a record that does not replay, :class:`NotADecision` for a
+        look deeper at a move that was not one of the seat's decisions, :class:`Full` when
         ``max_waiting`` jobs already wait."""
         rv = self.cached(key)
         if rv is not None:
@@ -200,9 +233,13 @@ class Analyses:
         if sum(len(q) for q in self.queues.values()) >= self.max_waiting:
             raise Full
         try:
-            total = decisions_of(GameRecord.loads(text), key[2])
+            numbers = decision_numbers(GameRecord.loads(text), key[2])
         except RecordError as e:
             raise ReviewError(str(e)) from None
+        move = _decision(key)
+        if move is not None and move not in numbers:
+            raise NotADecision
+        total = 1 if move is not None else len(numbers)
         self.tags += 1
         job = Job(key, text, names, self.tags, total)
         self.jobs[key] = job
@@ -300,22 +337,23 @@ class Analyses:
         try:
             pool = self._start_pool()
             loop = asyncio.get_running_loop()
+            move = _decision(job.key)
+            budget = self.budget if move is None else deeper(self.budget)
+            args = (job.text, job.key[2], budget, f"{job.key[0]}/{job.key[1]}", job.names, job.tag, move)
             try:
-                rv = await loop.run_in_executor(pool, _review_in_process, job.text, job.key[2], self.budget,
-                                                f"{job.key[0]}/{job.key[1]}", job.names, job.tag)
+                rv = await loop.run_in_executor(pool, _review_in_process, *args)
             except BrokenExecutor:  # a process died (killed, out of memory): new processes, once
                 log.error("an analysis process stopped; starting new ones")
                 self.pool = None
                 pool = self._start_pool()
-                rv = await loop.run_in_executor(pool, _review_in_process, job.text, job.key[2], self.budget,
-                                                f"{job.key[0]}/{job.key[1]}", job.names, job.tag)
+                rv = await loop.run_in_executor(pool, _review_in_process, *args)
             self._keep(job.key, rv)
         except asyncio.CancelledError:
             raise
         except (RecordError, ReviewError) as e:
             self.failed[job.key] = str(e)
         except Exception as e:  # never silently: logged, and the asker is told it failed
-            log.error("the review of table %s game %d seat %d failed: %s: %s", *job.key, type(e).__name__, e)
+            log.error("the review of %s failed: %s: %s", _key_text(job.key), type(e).__name__, e)
             self.failed[job.key] = f"{type(e).__name__}: {e}"
         finally:
             job.running = False
@@ -326,6 +364,10 @@ class Analyses:
 
 class Full(Exception):
     """Too many reviews wait already."""
+
+
+class NotADecision(Exception):
+    """A look deeper at a move that was not one of the seat's decisions."""
 
 
 def _lang(value: str) -> Lang:
@@ -361,11 +403,41 @@ def router(hub: _Hub, analyses: Analyses | None = None) -> APIRouter:
             wait: dict[str, Any] = ({"status": "running", "done": got.done, "total": got.total} if got.running
                                     else {"status": "queued", "position": state.position(got)})
             return JSONResponse({"game": game, "seat": seat, **wait}, status_code=202)
-        rv = got
+        rv = state.with_deeper((tid, game, seat), got)
         body: dict[str, Any] = rv.to_json()
         body["game"] = game
         body["lines"] = review_text(rv, words).split("\n")
         body["words"] = player_words(rv, words).to_json()
         return JSONResponse(body)
+
+    @api.get("/api/tables/{tid}/games/{game}/analysis/deeper")
+    async def analysis_deeper(tid: str, game: int, seat: int = 0, move: int = 0, lang: str = "en") -> JSONResponse:
+        words = _lang(lang)
+        t = hub.table(tid)
+        text = t.records.get(game) if t is not None else None
+        if t is None or text is None:
+            return _refuse(Refusal("no_record"), words, 404)
+        if not 0 <= seat < len(t.seats):
+            return _refuse(Refusal("no_such_seat"), words, 400)
+        try:
+            got = state.ask((tid, game, seat, move), text, [s.name for s in t.seats])
+        except NotADecision:
+            return _refuse(Refusal("no_such_decision"), words, 400)
+        except ReviewError as e:  # it failed (logged where it ran): said, with what went wrong
+            kind, _, detail = str(e).partition(": ")
+            return JSONResponse({"error": say("analyse.deeper_failed", words, n=move, kind=kind, detail=detail),
+                                 "detail": str(e)}, status_code=500)
+        except Full:
+            return JSONResponse({"error": Refusal("busy").text(words)}, status_code=503,
+                                headers={"Retry-After": "10"})
+        if isinstance(got, Job):
+            wait: dict[str, Any] = ({"status": "running", "done": got.done, "total": got.total} if got.running
+                                    else {"status": "queued", "position": state.position(got)})
+            return JSONResponse({"game": game, "seat": seat, "move": move, **wait}, status_code=202)
+        d = got.decisions[0]
+        full = state.cached((tid, game, seat))
+        context = full if full is not None else got
+        return JSONResponse({"game": game, "seat": seat, "move": move, "decision": d.to_json(),
+                             "samples": d.samples, "lines": decision_lines(d, context, words)})
 
     return api
