@@ -122,6 +122,9 @@ def test_look_deeper_at_one_decision_through_the_queue_and_in_place_in_the_revie
         assert body["decision"] == want.to_json() and body["samples"] == 2 * 16
         full = gate.cached(("t1", 1, 0))
         assert full is not None and body["lines"] == decision_lines(want, full, "nb")
+        was = next(x for x in full.decisions if x.number == move)
+        assert body["note"] == (f"Sett dypere på: 32 simulerte spill per lovlige trekk (før: "
+                                f"{round(100 * was.before)} % → {round(100 * was.after)} %).")
         assert gate.runs == 2
         # the game's review now has the deeper decision in place, in its JSON and its text
         again = client.get(url, params={"seat": 0, "lang": "nb"}).json()

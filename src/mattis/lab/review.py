@@ -71,7 +71,7 @@ from ..play import Referee
 from ..play.seeds import Seed, derive_seed
 
 __all__ = ["BLUNDER", "DEEPER", "DUBIOUS", "INFORMATIVE_Z", "MISTAKE", "Cancelled", "Decision", "Review",
-           "ReviewError", "decision_lines", "decision_numbers", "deeper", "line_words", "move_words",
+           "ReviewError", "decision_lines", "decision_numbers", "deeper", "deeper_words", "line_words", "move_words",
            "review", "review_chart", "review_text"]
 
 DUBIOUS: Final = 0.08
@@ -522,6 +522,14 @@ def decision_lines(d: Decision, rv: Review, lang: Lang) -> list[str]:
     if d.line and d.best != d.played:
         out.append("    " + say("review.line", lang, moves=line_words(d.line, rv.seat, lang)))
     return out
+
+
+def deeper_words(first: Decision, now: Decision, lang: Lang) -> str:
+    """What a look deeper did, in a sentence: the playouts per legal move it had, and the
+    first look's chance before → after ("Looked at deeper: 1024 playouts per legal move
+    (before: 61% → 55%).")."""
+    return say("analyse.deeper_done", lang, samples=now.samples,
+               before=f"{pct(first.before, lang)} → {pct(first.after, lang)}")
 
 
 def review_text(rv: Review, lang: Lang = "en") -> str:

@@ -27,7 +27,7 @@ from textual.widgets import Static
 
 from ..bots.evaluate import Budget
 from ..core import GameRecord
-from ..lab.review import Cancelled, Decision, Review, decision_lines, deeper, pct, review
+from ..lab.review import Cancelled, Decision, Review, decision_lines, deeper, deeper_words, review
 from .i18n import Lang, t
 from .review_words import BUDGET, WRAP, player_review_lines
 from .screens import SCROLL, Window
@@ -175,10 +175,7 @@ class AnalysisScreen(Window[None]):
         if self.deeper_running == d.number:
             return t(self.lang, "analyse.deeper_running", n=d.number, samples=deeper(self.budget).samples)
         old = self.deepened.get(d.number)
-        if old is not None:
-            before = f"{pct(old.before, self.lang)} → {pct(old.after, self.lang)}"
-            return t(self.lang, "analyse.deeper_done", samples=deeper(self.budget).samples, before=before)
-        return ""
+        return deeper_words(old, d, self.lang) if old is not None else ""
 
     def look_deeper(self) -> None:
         """Look deeper at the chosen decision, in a thread worker (one at a time)."""

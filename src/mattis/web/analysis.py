@@ -33,7 +33,8 @@ server's.  It is a job like a review, keyed (table, game, seat, move): the same
 queue, the tables' turns, the processes, the waiting limit and the cache; it answers
 202 while it waits or runs, then the decision (:meth:`mattis.lab.review.Decision.to_json`)
 with ``lines``, its lines in the page's language
-(:func:`mattis.lab.review.decision_lines`), and ``samples`` (playouts per legal move).
+(:func:`mattis.lab.review.decision_lines`), ``samples`` (playouts per legal move) and
+``note`` (:func:`mattis.lab.review.deeper_words`: what the first look said).
 From then on the game's review is answered with that decision in place of the first
 look (its text, words and chart), so the page shows the deeper figures in place.
 The budget is the server's (:data:`BUDGET`), never the client's.  With several
@@ -63,7 +64,16 @@ from ..core import GameRecord, RecordError
 from ..core.cards import Lang
 from ..core.text import say
 from ..lab.pool import follow_parent
-from ..lab.review import Review, ReviewError, decision_lines, decision_numbers, deeper, review, review_text
+from ..lab.review import (
+    Review,
+    ReviewError,
+    decision_lines,
+    decision_numbers,
+    deeper,
+    deeper_words,
+    review,
+    review_text,
+)
 from ..lab.review_words import player_words
 from .table import Refusal
 
@@ -437,7 +447,9 @@ def router(hub: _Hub, analyses: Analyses | None = None) -> APIRouter:
         d = got.decisions[0]
         full = state.cached((tid, game, seat))
         context = full if full is not None else got
+        first = next((x for x in full.decisions if x.number == move), None) if full is not None else None
         return JSONResponse({"game": game, "seat": seat, "move": move, "decision": d.to_json(),
-                             "samples": d.samples, "lines": decision_lines(d, context, words)})
+                             "samples": d.samples, "lines": decision_lines(d, context, words),
+                             "note": deeper_words(first, d, words) if first is not None else ""})
 
     return api

@@ -9,7 +9,7 @@
   // Seeing the game: the last trick stays in view for a moment ("pace"), the turn is in the title.
   let held = null, heldUntil = 0, heldTimer = null, lastTrickKey = null, wasMyTurn = false;
   let panel = null;  // an overlay on the table: "rules", "howto", "replay", "analysis", "confirm-end", "confirm-rematch"
-  let reinvite = null, replayData = null, replayAt = 0, replayTimer = null, analysisData = null, analysisWait = null, analysisAsk = 0;
+  let reinvite = null, replayData = null, replayAt = 0, replayTimer = null, analysisData = null, analysisWait = null, analysisAsk = 0, analysisDeeper = {};
   let unsent = null;  // a move clicked while the connection was down: re-sent on reconnect if still current
   // A touch screen (a phone, a tablet): no key hints on buttons; a narrow one docks the hand at the bottom.
   const touch = () => window.matchMedia("(pointer: coarse)").matches || window.matchMedia("(hover: none)").matches;
@@ -771,7 +771,7 @@
   }
   // The server queues reviews: 202 with the place in the queue, then the decisions done; ask again each second.
   async function openAnalysis(g) {
-    panel = "analysis"; analysisData = null; analysisWait = null; render();
+    panel = "analysis"; analysisData = null; analysisWait = null; analysisDeeper = {}; render();
     const seat = view.you === null ? 0 : view.you, ask = ++analysisAsk;
     const url = "/api/tables/" + view.table + "/games/" + g + "/analysis?seat=" + seat + "&lang=" + lang;
     while (panel === "analysis" && ask === analysisAsk) {
@@ -789,6 +789,33 @@
     }
     if (ask === analysisAsk) render();
   }
+  // "Look deeper" at one decision: the server queues it like a review (202, ask again); once it is there the
+  // game's review comes back with that decision in place (its line, the words, the chart), fetched again.
+  async function lookDeeper(g, n) {
+    const ask = analysisAsk, seat = view.you === null ? 0 : view.you;
+    const base = "/api/tables/" + view.table + "/games/" + g + "/analysis";
+    const q = "?seat=" + seat + "&lang=" + lang;
+    analysisDeeper[n] = { status: "waiting" }; render();
+    while (panel === "analysis" && ask === analysisAsk) {
+      let r, d;
+      try { r = await fetch(base + "/deeper" + q + "&move=" + n); d = await r.json(); }
+      catch (e) { analysisDeeper[n] = { error: t("analyse.failed", { detail: String(e) }) }; break; }
+      if (panel !== "analysis" || ask !== analysisAsk) return;
+      if (r.status === 202 || r.status === 429) {
+        const after = Math.max(1, Math.min(30, +(r.headers.get("Retry-After") || 1)));
+        await new Promise((ok) => setTimeout(ok, 1000 * after));
+        continue;
+      }
+      if (!r.ok) { analysisDeeper[n] = { error: d.error || String(r.status) }; break; }
+      try {
+        const full = await fetch(base + q);
+        if (full.status === 200 && ask === analysisAsk) { const g0 = analysisData.game; analysisData = await full.json(); analysisData.game = g0; }
+      } catch (e) { /* the deeper lines below still show */ }
+      analysisDeeper[n] = { status: "done", note: d.note };
+      break;
+    }
+    if (ask === analysisAsk) render();
+  }
   // The chance over the game: the line with the best move, the points with the move made (each with about
   // two standard errors), the marked choices in colour.
   function analysisChart(d) {
@@ -801,8 +828,10 @@
     const x = (n) => L + (W - L - 8) * n / last, y = (p) => 8 + (H - B - 8) * (1 - Math.max(0, Math.min(1, p)));
     [0, 0.5, 1].forEach((p) => { el("line", { x1: L, x2: W - 8, y1: y(p), y2: y(p), class: "grid" }); el("text", { x: 2, y: y(p) + 4, class: "axis" }).textContent = Math.round(100 * p) + "%"; });
     el("text", { x: W / 2, y: H - 4, class: "axis" }).textContent = t("review.chart.x");
-    el("polyline", { points: d.decisions.map((e) => x(e.move) + "," + y(e.before)).join(" "), class: "best" });
-    for (const e of d.decisions) {
+    // a phase 1 decision whose moves the estimate does not tell apart is not drawn (Decision.informative)
+    const shown = d.decisions.filter((e) => e.informative !== false);
+    el("polyline", { points: shown.map((e) => x(e.move) + "," + y(e.before)).join(" "), class: "best" });
+    for (const e of shown) {
       const v = (e.moves || []).find((m) => m.move === e.played), se = v ? v.se : 0;
       if (se > 0) el("line", { x1: x(e.move), x2: x(e.move), y1: y(e.after - 2 * se), y2: y(e.after + 2 * se), class: "err" });
       if (e.mark) el("line", { x1: x(e.move), x2: x(e.move), y1: y(e.before), y2: y(e.after), class: "cost mark" + e.mark.length });
@@ -826,6 +855,7 @@
       h("button", { type: "button", id: "btn-analysis-retry", text: t("analyse.button"), onclick: () => openAnalysis(d.game) }), back);
     const words = d.words || { title: "", summary: [], heading: "", choices: [], detail: t("review.words.detail") };
     const marked = new Set(d.decisions.filter((e) => e.mark).map((e) => String(e.move)));
+    const decided = new Set(d.decisions.map((e) => String(e.move)));
     return h("section", { class: "panel analysis", id: "analysis" },
       h("h2", { text: d.lines[0] }),
       h("h3", { class: "charttitle", id: "analysis-chart-title", text: words.title }),
@@ -841,7 +871,15 @@
         h("p", { class: "hint", text: d.lines[2] }),
         h("ol", { class: "review", id: "analysis-list" }, d.lines.slice(4).filter((l) => l).map((l) => {
           const n = (l.match(/^(\d+)\./) || [])[1];
-          return h("li", { class: n && marked.has(n) ? "bad" : null, text: l });
+          if (!n || !decided.has(n)) return h("li", { class: n && marked.has(n) ? "bad" : null, text: l });
+          const deep = analysisDeeper[n];
+          const note = !deep ? null : deep.error ? h("span", { class: "error deepnote", role: "alert", text: deep.error })
+            : deep.status === "waiting" ? h("span", { class: "deepnote", role: "status", text: t("analyse.deeper_waiting", { n }) })
+            : h("span", { class: "deepnote", text: deep.note });
+          return h("li", { class: marked.has(n) ? "bad" : null, "data-move": n }, h("span", { text: l }), " ",
+            deep && deep.status === "waiting" ? null
+              : h("button", { type: "button", class: "small deeper", "data-deeper": n, onclick: () => lookDeeper(d.game, n), text: t("analyse.deeper") }),
+            note ? " " : null, note);
         }))),
       back);
   }
