@@ -45,8 +45,8 @@ def test_the_review_page_shows_the_chart_and_the_labs_sentences(server: str, bro
             body = page.request.get(f"{server}/api/tables/{tid}/games/1/analysis?seat=0&lang={lang}").json()
             rv = Review.from_json(body)
             words = player_words(rv, lang)
-            # the chart: one point per judged decision of the seat
-            assert page.locator("#analysis-chart circle.played").count() == len(rv.decisions) > 0
+            # the chart: one point per decision of the seat whose figures are informative
+            assert page.locator("#analysis-chart circle.played").count() == sum(d.informative for d in rv.decisions) > 0
             assert page.locator("#analysis-chart-title").inner_text().strip() == words.title
             assert texts(page, "#analysis-summary p") == list(words.summary)
             assert len(words.summary) == 2  # the deal's luck and the accuracy
@@ -60,6 +60,17 @@ def test_the_review_page_shows_the_chart_and_the_labs_sentences(server: str, bro
             page.click("#analysis-detail summary")
             assert page.locator("#analysis-list").is_visible()
             assert page.locator("#analysis-list li").count() >= len(rv.decisions)
+            assert page.locator("#analysis-list button.deeper").count() == len(rv.decisions)
+            if lang == "en":  # look deeper at the last decision: its line and a note come back in place
+                n = rv.decisions[-1].number
+                page.click(f"#analysis-list button[data-deeper='{n}']")
+                page.wait_for_selector(f"#analysis-list li[data-move='{n}'] .deepnote:not([role])")
+                deep = page.request.get(f"{server}/api/tables/{tid}/games/1/analysis/deeper?seat=0&move={n}"
+                                        f"&lang=en").json()
+                item = page.locator(f"#analysis-list li[data-move='{n}']")
+                assert item.locator(".deepnote").inner_text().strip() == deep["note"]
+                assert item.locator("span").first.inner_text().split() == deep["lines"][0].split()
+                assert deep["note"].startswith("Looked at deeper: ")
             page.click("#analysis-detail summary")  # closed again for the next language
             page.click("#btn-analysis-back")
             page.wait_for_selector("#result")
