@@ -34,11 +34,19 @@ the one position a seat that knows every hand sees).
 Phase 1 decisions are evaluated (with :data:`PHASE1_SAMPLES` playouts per move) but
 never marked, and no best move is named for them: the project's calibration
 (docs/analyze.md) shows the phase 1 estimate does not predict the outcome better than
-the base rate.  The summary gives the number of judged (phase 2) decisions, the marks,
-an accuracy per game (lichess's formula on the estimated cost in points, averaged over
-the judged decisions, with its standard error) and the deal's luck: the seat's chance
-right after the deal (:func:`mattis.bots.evaluate.chance`), against the base rate of a
-table of that size.
+the base rate.  Their figures are shown only where informative
+(:attr:`Decision.informative`: the best and worst moves differ by more than
+:data:`INFORMATIVE_Z` standard errors).  The summary gives the number of judged (phase
+2) decisions, the marks, an accuracy per game (lichess's formula on the estimated cost
+in points, averaged over the judged decisions, with its standard error) and the deal's
+luck: the seat's chance right after the deal, from the learned value model
+(:mod:`mattis.bots.value`: one figure, the same under any seed; without NumPy from
+playouts, :func:`mattis.bots.evaluate.chance`, with its standard error), against the
+base rate of a table of that size.
+
+Looking deeper at one decision (:func:`deeper`'s budget, ``review(..., decision=N)``)
+gives that decision alone, to put in place with :meth:`Review.with_decision`; the
+terminal's review window (``d``) and the web review page ("Look deeper") do so.
 
 Each decision draws its randomness from ``derive_seed(seed, "review", seat, n)``
 (``n`` the move's number in the record), so a seeded review is reproducible and the
