@@ -107,8 +107,11 @@ def test_accuracy_with_its_uncertainty_over_the_judged_choices() -> None:
     assert acc is not None and round(acc[0]) == 100
     text = accuracy_words(rv, "nb")
     assert round(acc[1]) == 9  # the delta method on two costs of ± 2.8 points; shown ± two standard errors
+    # both costs 0: within the noise; the average cost 0 ± two standard errors of the mean (2.8·√2/2 = 2 points,
+    # times two = 4)
     assert text == ("Spillet i fase 2: 100 av 100 ± 18 for Anne (100 er alltid det beste trekket; over 2 vurderte "
-                    "valg).")
+                    "valg). 2 av 2 valg var like gode som det beste så langt anslaget kan skille dem, og i snitt "
+                    "kostet et valg 0 ± 4 prosentpoeng.")
     assert accuracy_words(reviewed(()), "en") is None
     w = player_words(rv, "en")
     assert w.summary == (luck_words(rv, "en"), accuracy_words(rv, "en"))
@@ -131,3 +134,18 @@ def test_one_marked_choice_is_headed_in_the_singular(lang: Lang) -> None:
     w = player_words(reviewed((proven(10, 0.3, 0.02), decision(12, 0.9, 0.1, 0.02))), lang)
     assert len(w.choices) == 1
     assert w.heading == ("Det dyreste valget:" if lang == "nb" else "The costliest choice:")
+
+
+def test_within_the_noise_counts_the_choices_whose_cost_two_standard_errors_cover() -> None:
+    # costs 0, 3 points (± 2 standard errors = 5.7: within the noise) and 30 points (not)
+    rv = reviewed((decision(10, 0.9, 0.9, 0.02), decision(12, 0.6, 0.57, 0.02), decision(14, 0.8, 0.5, 0.02),
+                   decision(3, 0.9, 0.0, 0.02, phase=1)))
+    assert rv.within_noise() == (2, 3)
+    cost = rv.mean_cost()
+    assert cost is not None and cost[0] == pytest.approx(0.11)
+    assert cost[1] == pytest.approx((3 * 2 * 0.02 ** 2) ** 0.5 / 3)  # each cost's paired se, independent
+    s = rv.summary()
+    assert s["within_noise"] == 2 and s["mean_cost"] == pytest.approx(0.11)
+    en = accuracy_words(rv, "en")
+    assert en is not None and "2 of 3 choices were as good as the best as far as the estimate can tell" in en
+    assert "a choice cost 11 ± 3 points on average" in en

@@ -816,6 +816,10 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
                         "(??): {b}.",
                         "Accuracy in phase 2: {acc} ± {se} (of 100, over {n} decisions, estimated); proven "
                         "blunders (??): {b}."),
+    "review.within": ("Innenfor støyen fra det beste trekket: {k} av {n} valg; i snitt kostet et valg {cost} ± {se} "
+                      "prosentpoeng (to standardfeil).",
+                      "Within the noise of the best move: {k} of {n} decisions; a decision cost {cost} ± {se} "
+                      "points on average (two standard errors)."),
     "review.luck": ("Kortene: {name} hadde {p} ± {se} sjanse etter given (gjennomsnittet er {base}).",
                     "The cards: {name} had a {p} ± {se} chance right after the deal (the average is {base})."),
     "review.forced": ("Tvungne trekk (bare ett lovlig valg), telt, men ikke vurdert: {n}.",
@@ -860,6 +864,10 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
                                 "The deal: by the model, the cards {name} got gave a {p} chance to get away (an "
                                 "average hand gives {base}). Take it as a rough guide: this early in the game the "
                                 "model does not yet predict better than the average."),
+    "review.words.within": ("{k} av {n} valg var like gode som det beste så langt anslaget kan skille dem, og i snitt "
+                            "kostet et valg {cost} ± {se} prosentpoeng.",
+                            "{k} of {n} choices were as good as the best as far as the estimate can tell, and a "
+                            "choice cost {cost} ± {se} points on average."),
     "review.words.luck": ("Given: kortene {name} fikk, ga {p} ± {se} sjanse til å slippe unna (en gjennomsnittlig "
                           "hånd gir {base}): {verdict}.",
                           "The deal: the cards {name} got gave a {p} ± {se} chance to get away (an average hand "

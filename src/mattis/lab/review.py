@@ -304,15 +304,36 @@ class Review:
         var = sum((4.354 * (move_accuracy(d.cost) + 3.1669) * d.cost_se) ** 2 for d in judged)
         return acc, math.sqrt(var) / len(judged)
 
+    def within_noise(self) -> tuple[int, int]:
+        """How many judged decisions were within the noise of the best move (their cost
+        less :data:`~mattis.bots.evaluate.Z` standard errors is not above 0; an exact
+        cost of 0 counts), of how many judged."""
+        judged = [d for d in self.decisions if d.judged]
+        return sum(d.cost - Z * d.cost_se <= 1e-9 for d in judged), len(judged)
+
+    def mean_cost(self) -> tuple[float, float] | None:
+        """The average cost of a judged decision (0-1) and its standard error (the costs'
+        own, independent between decisions), or None if none was judged."""
+        judged = [d for d in self.decisions if d.judged]
+        if not judged:
+            return None
+        return (sum(d.cost for d in judged) / len(judged),
+                math.sqrt(sum(d.cost_se ** 2 for d in judged)) / len(judged))
+
     def summary(self) -> dict[str, Any]:
-        """Judged decisions, marks, accuracy and luck (the JSON's ``summary``)."""
+        """Judged decisions, marks, accuracy, the decisions within the noise of the best
+        and the average cost, and luck (the JSON's ``summary``)."""
         acc = self.accuracy()
+        cost = self.mean_cost()
         return {
             "judged": sum(d.judged for d in self.decisions),
             "phase1": sum(not d.judged for d in self.decisions),
             "marks": {m: sum(d.mark == m for d in self.decisions) for m in ("??", "?", "?!")},
             "accuracy": None if acc is None else round(acc[0], 1),
             "accuracy_se": None if acc is None else round(acc[1], 1),
+            "within_noise": self.within_noise()[0],
+            "mean_cost": None if cost is None else round(cost[0], 4),
+            "mean_cost_se": None if cost is None else round(cost[1], 4),
             "luck": self.luck, "luck_se": self.luck_se, "luck_by": self.luck_by,
             "base_rate": round(self.base_rate, 4),
         }
@@ -569,6 +590,10 @@ def review_text(rv: Review, lang: Lang = "en") -> str:
     if acc is not None:
         lines.append(say("review.accuracy", lang, acc=round(acc[0]), se=round(acc[1]), n=summary["judged"],
                          b=summary["marks"]["??"]))
+        cost = rv.mean_cost()
+        if cost is not None:
+            lines.append(say("review.within", lang, k=summary["within_noise"], n=summary["judged"],
+                             cost=round(100 * cost[0]), se=round(100 * Z * cost[1])))
     if summary["phase1"]:
         lines.append(say("review.phase1", lang, n=summary["phase1"]))
     if rv.luck is not None and rv.luck_by == "model":

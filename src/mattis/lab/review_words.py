@@ -75,13 +75,18 @@ def luck_words(rv: Review, lang: Lang) -> str | None:
 
 
 def accuracy_words(rv: Review, lang: Lang) -> str | None:
-    """The per-game accuracy in a sentence, ± about two standard errors (None when no
-    decision was judged)."""
+    """The per-game accuracy in a sentence, ± about two standard errors, then how many
+    choices were within the noise of the best and the average cost ± about two standard
+    errors (None when no decision was judged)."""
     acc = rv.accuracy()
     if acc is None:
         return None
-    return say("review.words.accuracy", lang, name=rv.name, acc=round(acc[0]), se=max(1, round(Z * acc[1])),
-               n=sum(d.judged for d in rv.decisions))
+    k, n = rv.within_noise()
+    cost = rv.mean_cost()
+    assert cost is not None  # judged decisions, as the accuracy has
+    return (say("review.words.accuracy", lang, name=rv.name, acc=round(acc[0]), se=max(1, round(Z * acc[1])), n=n)
+            + " " + say("review.words.within", lang, k=k, n=n, cost=round(100 * cost[0]),
+                        se=max(1, round(100 * Z * cost[1]))))
 
 
 @dataclass(frozen=True, slots=True)
