@@ -218,6 +218,30 @@ def test_analyze_a_saved_game_by_name(tmp_path: Path, capsys: pytest.CaptureFixt
     assert code == 0 and out.startswith("Gjennomgang av spillet for Per")
 
 
+def test_analyze_every_seat_gives_each_review_and_the_accuracy_per_seat(tmp_path: Path,
+                                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "g.json"
+    record = _seeded_game(4)
+    path.write_text(record.dumps(), encoding="utf-8")
+    code, out, err = run(capsys, "analyze", str(path), "--seat", "all", "--budget", "2", "--quiet", "--json")
+    assert code == 0, err
+    got = json.loads(out)["seats"]
+    assert [r["seat"] for r in got] == list(range(record.players))
+    code, out, err = run(capsys, "analyze", str(path), "--seat", "all", "--budget", "2", "--quiet")
+    assert code == 0, err
+    table = out.split("Accuracy per player in phase 2")[1].splitlines()[1:]
+    assert len(table) == record.players
+    for line, r in zip(table, got, strict=True):  # each seat's own review, the same figures
+        rv = Review.from_json(r)
+        acc, cost = rv.accuracy(), rv.mean_cost()
+        assert acc is not None and cost is not None
+        k, n = rv.within_noise()
+        assert line.startswith(f"  {rv.name}: {round(acc[0])} ± {round(2 * acc[1])} of 100; {k} of {n} decisions")
+        assert f"{round(100 * cost[0])} ± {round(200 * cost[1])} points per decision" in line
+    code, out, err = run(capsys, "analyze", str(path), "--seat", "all", "--decision", "3")
+    assert code == 2 and "--seat all" in err
+
+
 @pytest.mark.parametrize("args, words", [
     (["--seat", "5"], "no seat 5"),
     (["--seat", "Nobody"], "no player has that name"),

@@ -23,9 +23,9 @@ from .main import CliError
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", help="a game record (JSON): a saved game of mattis play, or a record from mattis serve")
-    p.add_argument("--seat", default=None, metavar="N|NAME",
+    p.add_argument("--seat", default=None, metavar="N|NAME|all",
                    help="whose decisions to review: a seat number or a player's name (default: seat 0, "
-                        "the person in a game saved by mattis play)")
+                        "the person in a game saved by mattis play); all: every seat, and the accuracy per seat")
     p.add_argument("--json", action="store_true", help="print the review as JSON (schema in docs/analyze.md)")
     p.add_argument("--chart", default=None, metavar="PNG", help="also draw the chance over the game as a PNG")
     p.add_argument("--budget", type=int, default=64, metavar="N",
@@ -91,7 +91,7 @@ def _seed(text: str) -> int | str:
 
 def run(args: argparse.Namespace) -> int:
     from ..bots.evaluate import Budget
-    from ..lab.review import ReviewError, deeper, review, review_chart, review_text
+    from ..lab.review import ReviewError, deeper, review, review_chart, review_text, seats_text
 
     if args.budget < 1:
         raise CliError("--budget must be 1 or more")
@@ -108,7 +108,10 @@ def run(args: argparse.Namespace) -> int:
     # The human's "Du"/"You" in the review's language.
     yous = {say("word.you", "nb"), say("word.you", "en")}
     names = [say("word.you", lang) if n in yous else n for n in names]
-    seat = pick_seat(args.seat, record.players, names)
+    every = args.seat is not None and args.seat.strip().lower() in ("all", "alle")
+    if every and (args.decision is not None or args.chart):
+        raise CliError("--seat all reviews every seat's game; --decision and --chart take one seat")
+    seat = 0 if every else pick_seat(args.seat, record.players, names)
     chart: Path | None = None
     if args.chart:
         chart = Path(args.chart)
@@ -129,6 +132,12 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         budget = Budget(samples=args.budget)
+        if every:
+            reviews = [review(record, q, budget, _seed(args.seed), names=names, lang=lang,
+                              progress=None if args.quiet else progress) for q in range(record.players)]
+            print(dump_json({"seats": [r.to_json() for r in reviews]}) if args.json else
+                  "\n\n".join([*(review_text(r, lang) for r in reviews), seats_text(reviews, lang)]))
+            return 0
         rv = review(record, seat, deeper(budget) if args.deeper else budget, _seed(args.seed), names=names,
                     lang=lang, progress=None if args.quiet else progress, decision=args.decision)
     except ReviewError as e:

@@ -820,6 +820,13 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
                       "prosentpoeng (to standardfeil).",
                       "Within the noise of the best move: {k} of {n} decisions; a decision cost {cost} ± {se} "
                       "points on average (two standard errors)."),
+    "review.seats.title": ("Treffsikkerhet per spiller i fase 2 (anslått; ± to standardfeil):",
+                           "Accuracy per player in phase 2 (estimated; ± two standard errors):"),
+    "review.seats.row": ("{name}: {acc} ± {se} av 100; {k} av {n} valg innenfor støyen fra det beste; i snitt "
+                         "{cost} ± {cost_se} prosentpoeng per valg; beviste tabber (??): {b}",
+                         "{name}: {acc} ± {se} of 100; {k} of {n} decisions within the noise of the best; "
+                         "{cost} ± {cost_se} points per decision on average; proven blunders (??): {b}"),
+    "review.seats.none": ("{name}: ingen vurderte valg", "{name}: no judged decisions"),
     "review.luck": ("Kortene: {name} hadde {p} ± {se} sjanse etter given (gjennomsnittet er {base}).",
                     "The cards: {name} had a {p} ± {se} chance right after the deal (the average is {base})."),
     "review.forced": ("Tvungne trekk (bare ett lovlig valg), telt, men ikke vurdert: {n}.",

@@ -80,7 +80,7 @@ from ..play.seeds import Seed, derive_seed
 
 __all__ = ["BLUNDER", "DEEPER", "DUBIOUS", "INFORMATIVE_Z", "MISTAKE", "Cancelled", "Decision", "Review",
            "ReviewError", "decision_lines", "decision_numbers", "deeper", "deeper_words", "line_words", "move_words",
-           "review", "review_chart", "review_text"]
+           "review", "review_chart", "review_text", "seats_text"]
 
 DUBIOUS: Final = 0.08
 """A decision that costs this much chance or more is marked ``?!``."""
@@ -559,6 +559,23 @@ def deeper_words(first: Decision, now: Decision, lang: Lang) -> str:
     (before: 61% → 55%).")."""
     return say("analyse.deeper_done", lang, samples=now.samples,
                before=f"{pct(first.before, lang)} → {pct(first.after, lang)}")
+
+
+def seats_text(reviews: list[Review], lang: Lang = "en") -> str:
+    """Every seat's accuracy summary of one game, a line per seat (as lichess shows both
+    players'): the accuracy, the decisions within the noise of the best, the average cost
+    (each ± two standard errors) and the proven blunders."""
+    lines = [say("review.seats.title", lang)]
+    for rv in reviews:
+        acc, cost = rv.accuracy(), rv.mean_cost()
+        k, n = rv.within_noise()
+        if acc is None or cost is None:
+            lines.append("  " + say("review.seats.none", lang, name=rv.name))
+            continue
+        lines.append("  " + say("review.seats.row", lang, name=rv.name, acc=round(acc[0]), se=round(Z * acc[1]),
+                                k=k, n=n, cost=round(100 * cost[0]), cost_se=round(100 * Z * cost[1]),
+                                b=sum(d.mark == "??" for d in rv.decisions)))
+    return "\n".join(lines)
 
 
 def review_text(rv: Review, lang: Lang = "en") -> str:
