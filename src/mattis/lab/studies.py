@@ -593,10 +593,12 @@ BEST_CARD: Final = (("best card 9 or lower", -1, 7), ("best card 10 to queen", 8
                     ("best card king or ace", 11, 12))
 
 
-MODEL_CHANCE: Final = (("model: below 50% to get away", 0, 49), ("model: 50-79% to get away", 50, 79),
-                       ("model: 80% or more to get away", 80, 100))
+MODEL_CHANCE: Final = (("model: below 60% to get away", 0, 59), ("model: 60-69% to get away", 60, 69),
+                       ("model: 70% or more to get away", 70, 100))
 """The value model's chance for the seat to get away at the decision (before it), in
-three bands (:class:`ChanceRecorder`): how the position stood as the model saw it."""
+three bands (:class:`ChanceRecorder`): how the position stood as the model saw it.  The
+bands lie around the base rate (2/3 at three players), where the model's phase 1
+chances fall: in a first run nearly all sjanse decisions had a chance from 50% to 79%."""
 
 
 def _bucket(stock: int) -> str:
