@@ -602,18 +602,13 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "hint.why": ("Hint: {move}. {why}", "Hint: {move}. {why}"),
     "why.model": ("Modellen: {p} sjanse til å slippe unna etter det; nest best er {other} med {q}.",
                   "Model: a {p} chance to get away after it; the next best, {other}, {q}."),
-    "why.model_other": ("Modellen: {p} sjanse til å slippe unna etter det, {q} etter {other}, men søket velger "
-                        "dette.",
-                        "Model: a {p} chance to get away after it, {q} after {other}, but the search picks this."),
+    "why.model_other": ("Modellen: {p} sjanse til å slippe unna etter det, {q} etter {other}; søket velger dette.",
+                        "Model: a {p} chance to get away after it, {q} after {other}; the search picks this."),
     "why.no_rule": ("Ingen enkel tommelfingerregel sier hvorfor.", "No simple rule of thumb says why."),
-    "why.no_numpy": ("(Modellen som regner ut sjansene, trenger NumPy, som ikke er installert; derfor bare en "
-                     "tommelfingerregel:)",
-                     "(The model that works out the chances needs NumPy, which is not installed, so only a rule "
-                     "of thumb:)"),
-    "why.no_sample": ("(Modellen kan ikke regne på et spill som begynte midt i en stilling; derfor bare en "
-                      "tommelfingerregel:)",
-                      "(The model cannot work on a game that began from a position in the middle, so only a rule "
-                      "of thumb:)"),
+    "why.playouts": ("Uten NumPy, {n} simuleringer: {p}{pm} sjanse til å slippe unna; nest best {other}, {q}.",
+                     "No NumPy, {n} playouts: a {p}{pm} chance to get away; next best, {other}, {q}."),
+    "why.no_sample": ("Ingen sjanser å regne på i et spill som begynte fra en stilling.",
+                      "No chances to work out in a game that began from a position."),
     # ------------------------------------------------------- sessions, take-backs, statistics
     "log.take_back": ("{name} tar tilbake trekket.", "{name} takes back the move."),
     "log.resumed": ("Spillet fortsetter der det slapp.", "The game goes on where it stopped."),
