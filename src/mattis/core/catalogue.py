@@ -604,7 +604,6 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
                   "Model: a {p} chance to get away after it; the next best, {other}, {q}."),
     "why.model_other": ("Modellen: {p} sjanse til å slippe unna etter det, {q} etter {other}; søket velger dette.",
                         "Model: a {p} chance to get away after it, {q} after {other}; the search picks this."),
-    "why.no_rule": ("Ingen enkel tommelfingerregel sier hvorfor.", "No simple rule of thumb says why."),
     "why.playouts": ("Uten NumPy, {n} simuleringer: {p}{pm} sjanse til å slippe unna; nest best {other}, {q}.",
                      "No NumPy, {n} playouts: a {p}{pm} chance to get away; next best, {other}, {q}."),
     "why.no_sample": ("Ingen sjanser å regne på i et spill som begynte fra en stilling.",
