@@ -17,6 +17,7 @@ from mattis.core import preset
 from mattis.lab.train import (
     PHASE_COLUMN,
     base_brier,
+    cached_positions,
     cached_self_play,
     generate,
     main,
@@ -82,6 +83,13 @@ def test_cached_games_are_read_back_not_played_again(tmp_path: Path, monkeypatch
     a = positions(rules, first, 4, sample=0.3)
     b = positions(rules, first, 4, sample=0.3)
     assert all(np.array_equal(a[n].x, b[n].x) and np.array_equal(a[n].y, b[n].y) for n in a)
+    kept = cached_positions(rules, first, 4, 0.3, tmp_path)
+    monkeypatch.setattr("mattis.lab.train.positions", refuse)
+    again = cached_positions(rules, first, 4, 0.3, tmp_path)
+    assert all(np.array_equal(getattr(kept[n], k), getattr(again[n], k)) and np.array_equal(a[n].x, again[n].x)
+               for n in a for k in ("x", "live", "y", "game"))
+    with pytest.raises(AssertionError, match="played again"):  # another share is another set of positions
+        cached_positions(rules, first, 4, 0.2, tmp_path)
 
 
 def test_the_training_command_writes_loadable_weights_and_repeats_itself(tmp_path: Path, capsys: object) -> None:

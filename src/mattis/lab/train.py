@@ -15,7 +15,8 @@ in none; ``GAMES=MIX@SHARE`` keeps ``SHARE`` of their moves' positions instead o
 ``--sample``'s, so a few games of the costly stronger bots give more rows).  The
 games are recorded (deal and moves)
 and, with ``--cache DIR``, kept there in chunks of 100, so another run with the same
-options replays them instead of playing them again.
+options replays them instead of playing them again (and reads back the positions,
+kept there too, while the games, the share and the features' code are the same).
 
 **Positions.**  At each move of a game, with probability ``--sample``, every seat's
 observation is kept (its features, which seats may still lose) with the game's
@@ -38,6 +39,7 @@ keeps the other presets' models (the shipped file holds one per preset).
 from __future__ import annotations
 
 import argparse
+import hashlib
 import itertools
 import pickle
 import random
@@ -52,13 +54,14 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ..bots import value as value_module
 from ..bots.value import FEATURES, MAX_SEATS, SEAT_FEATURES, ValueModel, features, live_mask, plain_suit_columns
 from ..core import Move, Rules, preset
 from ..play import Referee, derive_seed, make_bot
 
-__all__ = ["DEFAULT_MIX", "PHASE_COLUMN", "Data", "GameRecord", "cached_self_play", "generate", "main", "merge",
-           "parse_more", "phase_skill", "play_game", "positions", "replay", "score", "self_play", "split",
-           "target", "train"]
+__all__ = ["DEFAULT_MIX", "PHASE_COLUMN", "Data", "GameRecord", "cached_positions", "cached_self_play", "generate",
+           "main", "merge", "parse_more", "phase_skill", "play_game", "positions", "replay", "score", "self_play",
+           "split", "target", "train"]
 
 F32 = npt.NDArray[np.float32]
 
@@ -183,6 +186,31 @@ def positions(rules: Rules, records: Sequence[GameRecord], seed: int, sample: fl
         bg.extend([rec.number] * len(xs))
     return {n: Data(np.concatenate(bx), np.concatenate(bm), np.concatenate(by), np.asarray(bg, np.int64))
             for n, (bx, bm, by, bg) in buf.items()}
+
+
+def cached_positions(rules: Rules, records: Sequence[GameRecord], seed: int, sample: float,
+                     cache: Path | None) -> dict[int, Data]:
+    """:func:`positions`, kept in the folder ``cache`` under a name made of the games
+    (deal, moves), the seed, the share and the features' code, so a change to any of them
+    computes them again."""
+    if cache is None:
+        return positions(rules, records, seed, sample)
+    h = hashlib.sha256()
+    h.update(repr((rules, seed, sample, FEATURES)).encode())
+    h.update(Path(value_module.__file__ or "").read_bytes())
+    for rec in records:
+        h.update(repr((rec.number, rec.players, rec.deal, rec.dealer, rec.moves, rec.losers)).encode())
+    path = cache / f"{rules.name}-positions-{h.hexdigest()[:20]}.npz"
+    if path.exists():
+        with np.load(path) as z:
+            sizes = sorted({int(k.split("/")[0]) for k in z.files})
+            return {n: Data(z[f"{n}/x"], z[f"{n}/live"], z[f"{n}/y"], z[f"{n}/game"]) for n in sizes}
+    data = positions(rules, records, seed, sample)
+    cache.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp.npz")
+    np.savez(tmp, **{f"{n}/{k}": getattr(d, k) for n, d in data.items() for k in ("x", "live", "y", "game")})
+    tmp.replace(path)
+    return data
 
 
 def cached_games(path: Path | None, make: Callable[[], list[GameRecord]]) -> tuple[list[GameRecord], bool]:
@@ -458,7 +486,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             count, more_mix, share = parse_more(part, a.sample)
             more = cached_self_play(rules, count, a.seed, players, parse_mix(more_mix), epsilons, a.cache, log)
             parts.append((f"{count} games of {more_mix} (sample {share:g})", more, share))
-        datas = [positions(rules, recs, a.seed, share) for _, recs, share in parts]
+        datas = [cached_positions(rules, recs, a.seed, share, a.cache) for _, recs, share in parts]
         data = merge(datas)
         t1 = time.perf_counter()
         tr, va = split(data)
