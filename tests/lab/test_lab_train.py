@@ -128,3 +128,16 @@ def test_more_games_keep_their_own_share_of_positions_and_are_scored_per_phase()
         assert k == int(sel.sum())
         assert sk == pytest.approx(1 - ((q[sel] - y[sel]) ** 2).mean() / ((y[sel] - y[sel].mean()) ** 2).mean(),
                                    rel=1e-5)
+
+
+def test_training_can_start_from_weights_and_keeps_them_where_no_epoch_does_better() -> None:
+    rules = preset("mattis")
+    data = positions(rules, self_play(rules, 40, seed=8, players=(3,), mix=(("easy", 1.0),)), 8, sample=0.3)
+    tr, va = split(data)
+    start = train(tr, seed=8, epochs=1, hidden=(8, 4))
+    kept = train(tr, seed=8, valid=va, epochs=0, init=start)
+    assert all(np.array_equal(x, y) for x, y in zip(start.arrays().values(), kept.arrays().values(), strict=True))
+    moved = train(tr, seed=8, epochs=1, init=start, hidden=(64, 32))
+    assert moved.w1.shape == start.w1.shape == (start.w1.shape[0], 8)  # the starting model's layer sizes
+    assert not np.array_equal(moved.w1, start.w1)
+    assert score(moved, tr)[0] < score(start, tr)[0]

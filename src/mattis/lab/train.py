@@ -32,6 +32,11 @@ Adam, mini-batches of 256, ``--epochs`` passes at most.  Seeded: the same comman
 gives the same weights on the same machine.  It prints the seed, the data size (games,
 positions, rows), the time, the base rate's score and the model's.
 
+``--init FILE`` starts each preset's training from its model in that file (the
+shipped weights, say) instead of random weights: the iteration on the stronger bots'
+games is such a run, on their games only; the starting weights stay where no epoch
+does better on the held-out games.
+
 ``--out FILE``: the weights as ``<preset>/w1`` ... ``<preset>/b3``; a file that exists
 keeps the other presets' models (the shipped file holds one per preset).
 """
@@ -55,7 +60,16 @@ import numpy as np
 import numpy.typing as npt
 
 from ..bots import value as value_module
-from ..bots.value import FEATURES, MAX_SEATS, SEAT_FEATURES, ValueModel, features, live_mask, plain_suit_columns
+from ..bots.value import (
+    FEATURES,
+    MAX_SEATS,
+    SEAT_FEATURES,
+    ValueModel,
+    features,
+    live_mask,
+    load_models,
+    plain_suit_columns,
+)
 from ..core import Move, Rules, preset
 from ..play import Referee, derive_seed, make_bot
 
@@ -329,16 +343,22 @@ def split(data: dict[int, Data], held: int = 10) -> tuple[dict[int, Data], dict[
 
 def train(data: dict[int, Data], seed: int, valid: dict[int, Data] | None = None, epochs: int = 8,
           hidden: tuple[int, int] = (64, 32), lr: float = 2e-3, l2: float = 1e-4, batch: int = 256,
-          name: str = "", log: Any = None, augment: bool = True) -> ValueModel:
+          name: str = "", log: Any = None, augment: bool = True, init: ValueModel | None = None) -> ValueModel:
     """A model fitted to ``data`` (Adam); with ``valid``, the epoch best on it.  With
-    ``augment``, each mini-batch is shown under a random renaming of the plain suits."""
+    ``augment``, each mini-batch is shown under a random renaming of the plain suits.
+    With ``init``, training starts from that model's weights (``hidden`` is then its
+    own) and, with ``valid``, ends with them where no epoch did better on ``valid``."""
     rng = np.random.default_rng(seed)
-    p = _init(rng, hidden)
+    p = _init(rng, hidden) if init is None else {k: v.copy() for k, v in init.arrays().items()}
     m = {k: np.zeros_like(v) for k, v in p.items()}
     v2 = {k: np.zeros_like(v) for k, v in p.items()}
     b1, b2, eps = 0.9, 0.999, 1e-8
     step = 0
     best: tuple[float, dict[str, F32]] | None = None
+    if init is not None and valid is not None:
+        best = (score(init, valid)[0], {k: v.copy() for k, v in p.items()})
+        if log is not None:
+            print(f"  the starting weights: held-out cross-entropy {best[0]:.4f}", file=log, flush=True)
     groups = [d for d in data.values() if d.rows]
     renamings = [np.asarray(plain_suit_columns(o)) for o in itertools.permutations((1, 2, 3))]
     for epoch in range(epochs):
@@ -468,6 +488,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--lr", type=float, default=2e-3, help="Adam's step size")
     ap.add_argument("--cache", type=Path, default=None,
                     help="keep the played games in this folder (chunks of 100) and reuse them")
+    ap.add_argument("--init", type=Path, default=None,
+                    help="start from the weights in this file (each preset's own model; its layer sizes)")
     ap.add_argument("--quiet", action="store_true")
     a = ap.parse_args(argv)
     players = [int(p) for p in a.players.split(",")]
@@ -497,7 +519,10 @@ def main(argv: Sequence[str] | None = None) -> int:
               f"noise {a.epsilons}; {rows} positions, "
               f"{sum(d.rows * d.x.shape[1] for d in data.values())} seat rows of {FEATURES} features; "
               f"games and positions {t1 - t0:.0f} s", flush=True)
-        model = train(tr, a.seed, va, a.epochs, (h1, h2), a.lr, a.l2, name=name, log=log)
+        init = load_models(str(a.init))[name] if a.init is not None else None
+        if init is not None:
+            print(f"{name}: starting from the weights in {a.init}", flush=True)
+        model = train(tr, a.seed, va, a.epochs, (h1, h2), a.lr, a.l2, name=name, log=log, init=init)
         ce, brier, n = score(model, va)
         b0 = base_brier(va)
         print(f"{name}: held-out {n} positions: observer's Brier {brier:.4f} (base rate {b0:.4f}, "
