@@ -11,22 +11,31 @@ depends on the weights it started from), and each game plays a random legal move
 instead of the bot's with a probability drawn from ``--epsilons`` (noise, so the data
 holds positions the bots would not reach).  ``--more GAMES=MIX`` adds games with other
 seats, numbered from 0 as well (the same deals, so a deal is held out in every part or
-in none).  The games are recorded (deal and moves)
+in none; ``GAMES=MIX@SHARE`` keeps ``SHARE`` of their moves' positions instead of
+``--sample``'s, so a few games of the costly stronger bots give more rows).  The
+games are recorded (deal and moves)
 and, with ``--cache DIR``, kept there in chunks of 100, so another run with the same
-options replays them instead of playing them again.
+options replays them instead of playing them again (and reads back the positions,
+kept there too, while the games, the share and the features' code are the same).
 
 **Positions.**  At each move of a game, with probability ``--sample``, every seat's
 observation is kept (its features, which seats may still lose) with the game's
 outcome as the target: the loser's share (1, or 1/k for each of k losers), relative
 to the observer.  Every tenth game (``g % 10 == 9``) is held out: the validation score
 printed at the end is on those games only, and training stops at the epoch where it
-was best.  (The calibration benchmark, ``benchmarks/value_calibration.py``, plays its
-own games from seeds of its own.)
+was best; the held-out skill is also printed per part and phase, so a part of the
+stronger bots' games is scored on its own.  (The calibration benchmark,
+``benchmarks/value_calibration.py``, plays its own games from seeds of its own.)
 
 **Training.**  Cross-entropy of the softmax over the live seats against the target,
 Adam, mini-batches of 256, ``--epochs`` passes at most.  Seeded: the same command
 gives the same weights on the same machine.  It prints the seed, the data size (games,
 positions, rows), the time, the base rate's score and the model's.
+
+``--init FILE`` starts each preset's training from its model in that file (the
+shipped weights, say) instead of random weights: the iteration on the stronger bots'
+games is such a run, on their games only; the starting weights stay where no epoch
+does better on the held-out games.
 
 ``--out FILE``: the weights as ``<preset>/w1`` ... ``<preset>/b3``; a file that exists
 keeps the other presets' models (the shipped file holds one per preset).
@@ -35,6 +44,7 @@ keeps the other presets' models (the shipped file holds one per preset).
 from __future__ import annotations
 
 import argparse
+import hashlib
 import itertools
 import pickle
 import random
@@ -49,12 +59,23 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..bots.value import FEATURES, ValueModel, features, live_mask, plain_suit_columns
+from ..bots import value as value_module
+from ..bots.value import (
+    FEATURES,
+    MAX_SEATS,
+    SEAT_FEATURES,
+    ValueModel,
+    features,
+    live_mask,
+    load_models,
+    plain_suit_columns,
+)
 from ..core import Move, Rules, preset
 from ..play import Referee, derive_seed, make_bot
 
-__all__ = ["DEFAULT_MIX", "Data", "GameRecord", "cached_self_play", "generate", "main", "play_game", "positions",
-           "replay", "score", "self_play", "split", "target", "train"]
+__all__ = ["DEFAULT_MIX", "PHASE_COLUMN", "Data", "GameRecord", "cached_positions", "cached_self_play", "generate",
+           "main", "merge", "parse_more", "phase_skill", "play_game", "positions", "replay", "score", "self_play",
+           "split", "target", "train"]
 
 F32 = npt.NDArray[np.float32]
 
@@ -181,6 +202,31 @@ def positions(rules: Rules, records: Sequence[GameRecord], seed: int, sample: fl
             for n, (bx, bm, by, bg) in buf.items()}
 
 
+def cached_positions(rules: Rules, records: Sequence[GameRecord], seed: int, sample: float,
+                     cache: Path | None) -> dict[int, Data]:
+    """:func:`positions`, kept in the folder ``cache`` under a name made of the games
+    (deal, moves), the seed, the share and the features' code, so a change to any of them
+    computes them again."""
+    if cache is None:
+        return positions(rules, records, seed, sample)
+    h = hashlib.sha256()
+    h.update(repr((rules, seed, sample, FEATURES)).encode())
+    h.update(Path(value_module.__file__ or "").read_bytes())
+    for rec in records:
+        h.update(repr((rec.number, rec.players, rec.deal, rec.dealer, rec.moves, rec.losers)).encode())
+    path = cache / f"{rules.name}-positions-{h.hexdigest()[:20]}.npz"
+    if path.exists():
+        with np.load(path) as z:
+            sizes = sorted({int(k.split("/")[0]) for k in z.files})
+            return {n: Data(z[f"{n}/x"], z[f"{n}/live"], z[f"{n}/y"], z[f"{n}/game"]) for n in sizes}
+    data = positions(rules, records, seed, sample)
+    cache.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp.npz")
+    np.savez(tmp, **{f"{n}/{k}": getattr(d, k) for n, d in data.items() for k in ("x", "live", "y", "game")})
+    tmp.replace(path)
+    return data
+
+
 def cached_games(path: Path | None, make: Callable[[], list[GameRecord]]) -> tuple[list[GameRecord], bool]:
     """``make()``'s games, kept in (and read again from) the pickle ``path``; whether read."""
     if path is not None and path.exists():
@@ -297,16 +343,22 @@ def split(data: dict[int, Data], held: int = 10) -> tuple[dict[int, Data], dict[
 
 def train(data: dict[int, Data], seed: int, valid: dict[int, Data] | None = None, epochs: int = 8,
           hidden: tuple[int, int] = (64, 32), lr: float = 2e-3, l2: float = 1e-4, batch: int = 256,
-          name: str = "", log: Any = None, augment: bool = True) -> ValueModel:
+          name: str = "", log: Any = None, augment: bool = True, init: ValueModel | None = None) -> ValueModel:
     """A model fitted to ``data`` (Adam); with ``valid``, the epoch best on it.  With
-    ``augment``, each mini-batch is shown under a random renaming of the plain suits."""
+    ``augment``, each mini-batch is shown under a random renaming of the plain suits.
+    With ``init``, training starts from that model's weights (``hidden`` is then its
+    own) and, with ``valid``, ends with them where no epoch did better on ``valid``."""
     rng = np.random.default_rng(seed)
-    p = _init(rng, hidden)
+    p = _init(rng, hidden) if init is None else {k: v.copy() for k, v in init.arrays().items()}
     m = {k: np.zeros_like(v) for k, v in p.items()}
     v2 = {k: np.zeros_like(v) for k, v in p.items()}
     b1, b2, eps = 0.9, 0.999, 1e-8
     step = 0
     best: tuple[float, dict[str, F32]] | None = None
+    if init is not None and valid is not None:
+        best = (score(init, valid)[0], {k: v.copy() for k, v in p.items()})
+        if log is not None:
+            print(f"  the starting weights: held-out cross-entropy {best[0]:.4f}", file=log, flush=True)
     groups = [d for d in data.values() if d.rows]
     renamings = [np.asarray(plain_suit_columns(o)) for o in itertools.permutations((1, 2, 3))]
     for epoch in range(epochs):
@@ -341,6 +393,46 @@ def train(data: dict[int, Data], seed: int, valid: dict[int, Data] | None = None
     return ValueModel.from_arrays(final, name=name)
 
 
+def merge(parts: Sequence[dict[int, Data]]) -> dict[int, Data]:
+    """The positions of several parts together, by table size."""
+    out: dict[int, Data] = {}
+    for n in sorted({n for part in parts for n in part}):
+        ds = [part[n] for part in parts if n in part and part[n].rows]
+        if ds:
+            out[n] = Data(np.concatenate([d.x for d in ds]), np.concatenate([d.live for d in ds]),
+                          np.concatenate([d.y for d in ds]), np.concatenate([d.game for d in ds]))
+    return out
+
+
+PHASE_COLUMN = 2 * SEAT_FEATURES + 2 * MAX_SEATS
+"""The input column where the global facts begin: its first three are the phase, one-hot."""
+
+
+def phase_skill(model: ValueModel, data: dict[int, Data]) -> dict[int, tuple[float, int]]:
+    """Per phase (1, 2): the observer's Brier skill against the base rate of that phase's
+    positions in ``data`` (``1 - Brier / Brier(base)``) and the number of positions."""
+    qs: list[F32] = []
+    ys: list[F32] = []
+    phases: list[npt.NDArray[np.int64]] = []
+    for d in data.values():
+        if d.rows:
+            qs.append(model.batch(d.x, d.live)[:, 0])
+            ys.append(d.y[:, 0])
+            phases.append(np.argmax(d.x[:, 0, PHASE_COLUMN:PHASE_COLUMN + 3], axis=1).astype(np.int64) + 1)
+    out: dict[int, tuple[float, int]] = {}
+    if not qs:
+        return out
+    q, y, ph = np.concatenate(qs), np.concatenate(ys), np.concatenate(phases)
+    for phase in (1, 2):
+        sel = ph == phase
+        if sel.sum() < 2:
+            continue
+        b0 = float(((y[sel] - y[sel].mean()) ** 2).mean())
+        b = float(((q[sel] - y[sel]) ** 2).mean())
+        out[phase] = (1 - b / b0 if b0 else float("nan"), int(sel.sum()))
+    return out
+
+
 def base_brier(data: dict[int, Data]) -> float:
     """The observer's Brier score of always guessing the data's own base rate."""
     ys = np.concatenate([d.y[:, 0] for d in data.values() if d.rows])
@@ -356,6 +448,14 @@ def save(models: dict[str, ValueModel], out: Path) -> None:
     for name, model in models.items():
         arrays.update(model.arrays(f"{name}/"))
     np.savez_compressed(out, **arrays)
+
+
+def parse_more(text: str, sample: float) -> tuple[int, str, float]:
+    """``"600=medium:0.5,hard:0.5@0.2"`` -> (600, "medium:0.5,hard:0.5", 0.2): games, their
+    mix and the share of their moves whose positions are kept (``sample`` without ``@``)."""
+    count, _, rest = text.partition("=")
+    mix, _, share = rest.partition("@")
+    return int(count), mix, float(share) if share else sample
 
 
 def parse_mix(text: str) -> list[tuple[str, float]]:
@@ -378,7 +478,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                     help="the bots at the seats and their weights (name:weight,...)")
     ap.add_argument("--more", action="append", default=[], metavar="GAMES=MIX",
                     help="more games with other seats, e.g. 1000=easy:0.7,medium:0.3 (numbered from 0 as well, so "
-                         "a deal is held out in every part or in none)")
+                         "a deal is held out in every part or in none); @SHARE at the end keeps that share of "
+                         "their moves' positions instead of --sample's")
     ap.add_argument("--epsilons", default="0,0.03,0.1", help="each game's share of random moves, drawn from these")
     ap.add_argument("--sample", type=float, default=0.05, help="share of moves whose positions are kept")
     ap.add_argument("--epochs", type=int, default=6)
@@ -387,6 +488,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--lr", type=float, default=2e-3, help="Adam's step size")
     ap.add_argument("--cache", type=Path, default=None,
                     help="keep the played games in this folder (chunks of 100) and reuse them")
+    ap.add_argument("--init", type=Path, default=None,
+                    help="start from the weights in this file (each preset's own model; its layer sizes)")
     ap.add_argument("--quiet", action="store_true")
     a = ap.parse_args(argv)
     players = [int(p) for p in a.players.split(",")]
@@ -400,25 +503,35 @@ def main(argv: Sequence[str] | None = None) -> int:
         t0 = time.perf_counter()
         c0 = time.process_time()
         games = cached_self_play(rules, a.games, a.seed, players, mix, epsilons, a.cache, log)
+        parts: list[tuple[str, list[GameRecord], float]] = [(f"{a.games} games of {a.mix}", games, a.sample)]
         for part in a.more:
-            count, _, more_mix = part.partition("=")
-            games += cached_self_play(rules, int(count), a.seed, players, parse_mix(more_mix), epsilons, a.cache, log)
-        data = positions(rules, games, a.seed, a.sample)
+            count, more_mix, share = parse_more(part, a.sample)
+            more = cached_self_play(rules, count, a.seed, players, parse_mix(more_mix), epsilons, a.cache, log)
+            parts.append((f"{count} games of {more_mix} (sample {share:g})", more, share))
+        datas = [cached_positions(rules, recs, a.seed, share, a.cache) for _, recs, share in parts]
+        data = merge(datas)
         t1 = time.perf_counter()
         tr, va = split(data)
         rows = sum(d.rows for d in data.values())
-        parts = [f"{a.games} games of {a.mix}", *(p.replace("=", " games of ") for p in a.more)]
-        print(f"{name}: seed {a.seed}, {len(games)} games at {players} players "
-              f"({sum(1 for g in games if g.number % 10 == 9)} held out): {'; '.join(parts)}; noise {a.epsilons}; "
-              f"{rows} positions, "
+        every = [g for _, recs, _ in parts for g in recs]
+        print(f"{name}: seed {a.seed}, {len(every)} games at {players} players "
+              f"({sum(1 for g in every if g.number % 10 == 9)} held out): {'; '.join(t for t, _, _ in parts)}; "
+              f"noise {a.epsilons}; {rows} positions, "
               f"{sum(d.rows * d.x.shape[1] for d in data.values())} seat rows of {FEATURES} features; "
               f"games and positions {t1 - t0:.0f} s", flush=True)
-        model = train(tr, a.seed, va, a.epochs, (h1, h2), a.lr, a.l2, name=name, log=log)
+        init = load_models(str(a.init))[name] if a.init is not None else None
+        if init is not None:
+            print(f"{name}: starting from the weights in {a.init}", flush=True)
+        model = train(tr, a.seed, va, a.epochs, (h1, h2), a.lr, a.l2, name=name, log=log, init=init)
         ce, brier, n = score(model, va)
         b0 = base_brier(va)
         print(f"{name}: held-out {n} positions: observer's Brier {brier:.4f} (base rate {b0:.4f}, "
               f"skill {1 - brier / b0:.3f}), cross-entropy {ce:.4f}; training {time.perf_counter() - t1:.0f} s, "
               f"{time.process_time() - c0:.0f} s CPU in all", flush=True)
+        for (text, _, _), d in zip(parts, datas, strict=True):
+            held = split(d)[1]
+            cells = [f"phase {ph}: {sk:+.3f} ({k} positions)" for ph, (sk, k) in phase_skill(model, held).items()]
+            print(f"  held-out skill on the part {text}: {', '.join(cells)}", flush=True)
         models[name] = model
     save(models, a.out)
     print(f"wrote {a.out} ({a.out.stat().st_size // 1024} kB)")
