@@ -44,6 +44,7 @@ os.environ.setdefault("MKL_NUM_THREADS", "1")
 import numpy as np  # noqa: E402
 import numpy.typing as npt  # noqa: E402
 
+from mattis.lab.arena import wilson  # noqa: E402
 from mattis.play import make_bot  # noqa: E402
 from mattis.rl.batched import BatchedGames  # noqa: E402
 from mattis.rl.encoding import offsets  # noqa: E402
@@ -352,17 +353,6 @@ def self_play(scorer: Scorer, feats: Features, a: argparse.Namespace, log: Calla
 
 # ---------------------------------------------------------------- evaluation
 Player = Callable[[MattisEnv, F32, Mask], int]
-
-
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95% Wilson score interval of ``k`` successes in ``n`` trials."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = k / n
-    d = 1 + z * z / n
-    mid = (p + z * z / (2 * n)) / d
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return (max(0.0, mid - half), min(1.0, mid + half))
 
 
 def lowest_card(env: MattisEnv, obs: F32, mask: Mask) -> int:

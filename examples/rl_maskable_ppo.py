@@ -22,26 +22,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import time
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from mattis.lab.arena import wilson
 from mattis.rl.gym_env import MattisEnv
 from mattis.rl.opponents import OpponentPool, PolicyFn, frozen_policy, random_policy
-
-
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95% Wilson score interval of ``k`` successes in ``n`` trials."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = k / n
-    d = 1 + z * z / n
-    mid = (p + z * z / (2 * n)) / d
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return (max(0.0, mid - half), min(1.0, mid + half))
 
 
 def loss_rate(policy: PolicyFn, opponent: str, games: int, players: int, rules: str, seed: int) -> tuple[int, int]:
