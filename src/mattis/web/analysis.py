@@ -388,6 +388,30 @@ def _refuse(refusal: Refusal, lang: Lang, status: int) -> JSONResponse:
     return JSONResponse({"error": refusal.text(lang)}, status_code=status)
 
 
+def _busy(lang: Lang) -> JSONResponse:
+    """503: too many reviews already wait."""
+    return JSONResponse({"error": Refusal("busy").text(lang)}, status_code=503, headers={"Retry-After": "10"})
+
+
+def _waiting(state: Analyses, job: Job, where: dict[str, Any]) -> JSONResponse:
+    """202: the job's place in the queue, or its progress while it runs."""
+    wait: dict[str, Any] = ({"status": "running", "done": job.done, "total": job.total} if job.running
+                            else {"status": "queued", "position": state.position(job)})
+    return JSONResponse({**where, **wait}, status_code=202)
+
+
+def _record(hub: _Hub, tid: str, game: int, seat: int, lang: Lang) -> tuple[str, list[str]] | JSONResponse:
+    """The record of game ``game`` of table ``tid`` and the seats' names, or the refusal
+    (404: no such table or game; 400: no such seat)."""
+    t = hub.table(tid)
+    text = t.records.get(game) if t is not None else None
+    if t is None or text is None:
+        return _refuse(Refusal("no_record"), lang, 404)
+    if not 0 <= seat < len(t.seats):
+        return _refuse(Refusal("no_such_seat"), lang, 400)
+    return text, [s.name for s in t.seats]
+
+
 def router(hub: _Hub, analyses: Analyses | None = None) -> APIRouter:
     """The analysis endpoint for the tables of ``hub``."""
     api = APIRouter()
@@ -396,23 +420,18 @@ def router(hub: _Hub, analyses: Analyses | None = None) -> APIRouter:
     @api.get("/api/tables/{tid}/games/{game}/analysis")
     async def analysis(tid: str, game: int, seat: int = 0, lang: str = "en") -> JSONResponse:
         words = _lang(lang)
-        t = hub.table(tid)
-        text = t.records.get(game) if t is not None else None
-        if t is None or text is None:
-            return _refuse(Refusal("no_record"), words, 404)
-        if not 0 <= seat < len(t.seats):
-            return _refuse(Refusal("no_such_seat"), words, 400)
+        found = _record(hub, tid, game, seat, words)
+        if isinstance(found, JSONResponse):
+            return found
+        text, names = found
         try:
-            got = state.ask((tid, game, seat), text, [s.name for s in t.seats])
+            got = state.ask((tid, game, seat), text, names)
         except ReviewError:
             return _refuse(Refusal("no_record"), words, 404)
         except Full:
-            return JSONResponse({"error": Refusal("busy").text(words)}, status_code=503,
-                                headers={"Retry-After": "10"})
+            return _busy(words)
         if isinstance(got, Job):
-            wait: dict[str, Any] = ({"status": "running", "done": got.done, "total": got.total} if got.running
-                                    else {"status": "queued", "position": state.position(got)})
-            return JSONResponse({"game": game, "seat": seat, **wait}, status_code=202)
+            return _waiting(state, got, {"game": game, "seat": seat})
         rv = state.with_deeper((tid, game, seat), got)
         body: dict[str, Any] = rv.to_json()
         body["game"] = game
@@ -423,14 +442,12 @@ def router(hub: _Hub, analyses: Analyses | None = None) -> APIRouter:
     @api.get("/api/tables/{tid}/games/{game}/analysis/deeper")
     async def analysis_deeper(tid: str, game: int, seat: int = 0, move: int = 0, lang: str = "en") -> JSONResponse:
         words = _lang(lang)
-        t = hub.table(tid)
-        text = t.records.get(game) if t is not None else None
-        if t is None or text is None:
-            return _refuse(Refusal("no_record"), words, 404)
-        if not 0 <= seat < len(t.seats):
-            return _refuse(Refusal("no_such_seat"), words, 400)
+        found = _record(hub, tid, game, seat, words)
+        if isinstance(found, JSONResponse):
+            return found
+        text, names = found
         try:
-            got = state.ask((tid, game, seat, move), text, [s.name for s in t.seats])
+            got = state.ask((tid, game, seat, move), text, names)
         except NotADecision:
             return _refuse(Refusal("no_such_decision"), words, 400)
         except ReviewError as e:  # it failed (logged where it ran): said, with what went wrong
@@ -438,12 +455,9 @@ def router(hub: _Hub, analyses: Analyses | None = None) -> APIRouter:
             return JSONResponse({"error": say("analyse.deeper_failed", words, n=move, kind=kind, detail=detail),
                                  "detail": str(e)}, status_code=500)
         except Full:
-            return JSONResponse({"error": Refusal("busy").text(words)}, status_code=503,
-                                headers={"Retry-After": "10"})
+            return _busy(words)
         if isinstance(got, Job):
-            wait: dict[str, Any] = ({"status": "running", "done": got.done, "total": got.total} if got.running
-                                    else {"status": "queued", "position": state.position(got)})
-            return JSONResponse({"game": game, "seat": seat, "move": move, **wait}, status_code=202)
+            return _waiting(state, got, {"game": game, "seat": seat, "move": move})
         d = got.decisions[0]
         full = state.cached((tid, game, seat))
         context = full if full is not None else got
