@@ -12,13 +12,14 @@ observation tensor and legal-action mask for its learner in buffers that NumPy r
 in one call each (``mattis.rl.batched`` turns them into float32 and bool in one
 vectorised step per batch):
 
-* ``flags``: the tensor's 0/1 entries as a list of ints, ``flag_words`` a game, each
-  holding :data:`WORD` (56) entries: bit ``b`` of word ``w`` is entry ``56 w + b``
-  (the same bits as the single encoder's, :func:`mattis.core.layout.flag_bits` and
-  :func:`~mattis.core.layout.laid_bits`);
-* ``counts``: the tensor's counts as a list of ints, ``count_width`` a game, in the
-  order of :data:`COUNTS` (seats relative to the observer), to be divided by their
-  scales (:func:`count_scales`);
+* ``flags``: a list of ints, ``row_words`` a game: first ``flag_words`` words of the
+  tensor's 0/1 entries, each holding :data:`WORD` (56) entries: bit ``b`` of word
+  ``w`` is entry ``56 w + b`` (the same bits as the single encoder's,
+  :func:`mattis.core.layout.flag_bits` and :func:`~mattis.core.layout.laid_bits`);
+  then ``count_words`` words of the tensor's counts, :data:`LANES` (3) a word in
+  16-bit lanes (count ``k`` in bits ``16 (k % 3)`` of word ``k // 3``), in the order of
+  :data:`COUNTS` (seats relative to the observer), each at most 65535, to be divided
+  by their scales (:func:`count_scales`): one NumPy read of the list gives both;
 * ``masks``: the legal actions, ``mask_bytes`` bytes a game, bit ``a`` for action ``a``.
 
 The core has no NumPy.  The writer reads the state directly (no
@@ -120,7 +121,9 @@ class Batch:
         self.flag_bytes = flag_bytes
         self.mask_bytes = mask_bytes
         self.count_width = 2 * players + 6
-        """Entries of ``counts`` a game."""
+        """Counts a game (see :data:`COUNTS`)."""
+        self.count_words = (self.count_width + LANES - 1) // LANES
+        """Words of ``flags`` a game that hold its counts (after its flag words)."""
         self.zero_sum = zero_sum
         self.states: list[State | None] = [None] * games
         self.seats: list[int] = [0] * games
@@ -136,12 +139,14 @@ class Batch:
         self._last: list[LogCell | None] = [None] * k
         """The state's move log cell each observer's ``laid`` bits were last brought up to."""
         self.flag_words = (flag_bytes * 8 + WORD - 1) // WORD
+        """Words of ``flags`` a game that hold the tensor's 0/1 entries."""
+        self.row_words = self.flag_words + self.count_words
         """Entries of ``flags`` a game."""
-        self.flags: list[int] = [0] * (games * self.flag_words)
+        self.flags: list[int] = [0] * (games * self.row_words)
         if list(flag_at) != sorted(flag_at) or laid_at <= flag_at[-1]:
             raise ValueError("the flag blocks and the laid block must be laid out in this order")
         self._row = _Row()
-        self.counts: list[int] = [0] * (games * self.count_width)
+        self._counts: list[int] = [0] * (self.count_words * LANES)
         self.masks = bytearray(games * mask_bytes)
 
     # ------------------------------------------------------------------ games
@@ -261,17 +266,16 @@ class Batch:
         return action_bits(legal, self.card_actions, self.seq_actions, self.chance_action, self.pickup_action)
 
     def write(self, i: int) -> None:
-        """Lay out game ``i``'s learner's tensor and mask in row ``i`` of ``flags``,
-        ``counts`` and ``masks`` (the mask is empty once its episode has ended)."""
-        self.write_seat(i, self.seats[i], i, self.flags, self.counts, self.masks, self.status[i] == PLAYING)
+        """Lay out game ``i``'s learner's tensor and mask in row ``i`` of ``flags`` and
+        ``masks`` (the mask is empty once its episode has ended)."""
+        self.write_seat(i, self.seats[i], i, self.flags, self.masks, self.status[i] == PLAYING)
 
     def write_all(self) -> None:
         """:meth:`write` for every game."""
         for i in range(self.games):
-            self.write_seat(i, self.seats[i], i, self.flags, self.counts, self.masks, self.status[i] == PLAYING)
+            self.write_seat(i, self.seats[i], i, self.flags, self.masks, self.status[i] == PLAYING)
 
-    def write_seat(self, i: int, seat: int, row: int, flags: list[int], counts: list[int], masks: bytearray,
-                   with_mask: bool) -> None:
+    def write_seat(self, i: int, seat: int, row: int, flags: list[int], masks: bytearray, with_mask: bool) -> None:
         """Lay out what ``seat`` sees of game ``i`` in row ``row`` of the given buffers
         (its legal actions too when ``with_mask``, else an empty mask).
 
@@ -290,7 +294,8 @@ class Batch:
             self._catch_up(j, seat, log)
         at = self.flag_at
         out = self._row
-        out.start(flags, row * self.flag_words, self.flag_words)
+        w0 = row * self.row_words
+        out.start(flags, w0, self.flag_words)
         # the blocks in the layout's order (ascending positions: each word is stored once)
         phase = st.phase
         collect = phase is _COLLECT
@@ -367,8 +372,9 @@ class Batch:
         for r in range(n):
             out.put(base + r * 52, laid[j * n + r])
         out.finish()
-        # the counts, seats relative to the observer (see COUNTS)
-        c0 = row * self.count_width
+        # the counts, seats relative to the observer (see COUNTS), then three to a word
+        counts = self._counts
+        c0 = 0
         hands = st.hands
         won = st.tricks_won
         for r in range(n):
@@ -387,6 +393,12 @@ class Batch:
         counts[c0 + 3] = st.trick_size_now()
         counts[c0 + 4] = st.p2_moves
         counts[c0 + 5] = st.repetitions()
+        w = w0 + self.flag_words
+        for k in range(self.count_words):
+            x: int = counts[LANES * k]
+            y: int = counts[LANES * k + 1]
+            z: int = counts[LANES * k + 2]
+            flags[w + k] = (min(x, 0xFFFF) | (min(y, 0xFFFF) << 16)) | (min(z, 0xFFFF) << 32)
         mb = self.mask_bytes
         if with_mask and to == me:
             masks[row * mb:(row + 1) * mb] = self.mask_bits(st.legal_moves()).to_bytes(mb, "little")
@@ -430,6 +442,8 @@ class Batch:
 
 
 WORD: Final = 56
+LANES: Final = 3
+"""Counts per word of ``flags`` (16 bits each)."""
 """Bits of the tensor per entry of ``flags`` (seven bytes: a NumPy view of the entries
 as little-endian 64-bit integers drops the eighth)."""
 
@@ -559,5 +573,5 @@ def _same_as_choice() -> bool:
 _SAME_AS_CHOICE: Final = _same_as_choice()
 
 
-__all__ = ["COUNTS", "ILLEGAL", "PLAYING", "TERMINATED", "TRUNCATED", "WAITING", "Batch", "action_bits",
+__all__ = ["COUNTS", "ILLEGAL", "LANES", "PLAYING", "TERMINATED", "TRUNCATED", "WAITING", "Batch", "action_bits",
            "count_scales"]
