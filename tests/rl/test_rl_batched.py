@@ -183,3 +183,26 @@ def test_the_compiled_writer_gives_every_seat_the_encoders_tensor(name: str) -> 
             games.step((rng.random(games.masks.shape) * games.masks).argmax(axis=1))
         checked += checker.checked
     assert checked > 100
+
+
+def test_a_cap_wider_than_the_count_lanes_is_refused() -> None:
+    """The counts travel in 28-bit lanes: a phase 2 cap they could not hold is refused
+    rather than cut, and the widest allowed cap still gives the exact tensor entry."""
+    from mattis.core.batch import LANE_MAX
+
+    with pytest.raises(ValueError, match="phase2_cap"):
+        BatchedGames(2, players=3, opponents="random", overrides={"phase2_cap": LANE_MAX})
+    from mattis.rl.encoding import encode
+
+    games = BatchedGames(4, players=3, opponents="random", overrides={"phase2_cap": LANE_MAX - 1})
+    games.reset(seed=0)
+    rng = np.random.default_rng(3)
+    seen = 0
+    for _ in range(400):
+        games.step((rng.random(games.masks.shape) * games.masks).argmax(axis=1))
+        for i in range(4):
+            st = games.state(i)
+            if st.p2_moves > 0:
+                seen += 1
+                assert np.array_equal(games.obs[i], encode(st.observation(games.seat(i))))
+    assert seen > 0

@@ -16,10 +16,10 @@ vectorised step per batch):
   tensor's 0/1 entries, each holding :data:`WORD` (56) entries: bit ``b`` of word
   ``w`` is entry ``56 w + b`` (the same bits as the single encoder's,
   :func:`mattis.core.layout.flag_bits` and :func:`~mattis.core.layout.laid_bits`);
-  then ``count_words`` words of the tensor's counts, :data:`LANES` (3) a word in
-  16-bit lanes (count ``k`` in bits ``16 (k % 3)`` of word ``k // 3``), in the order of
-  :data:`COUNTS` (seats relative to the observer), each at most 65535, to be divided
-  by their scales (:func:`count_scales`): one NumPy read of the list gives both;
+  then ``count_words`` words of the tensor's counts, :data:`LANES` (2) a word in
+  28-bit lanes (count ``k`` in bits ``28 (k % 2)`` of word ``k // 2``), in the order of
+  :data:`COUNTS` (seats relative to the observer), each at most :data:`LANE_MAX`, to be
+  divided by their scales (:func:`count_scales`): one NumPy read of the list gives both;
 * ``masks``: the legal actions, ``mask_bytes`` bytes a game, bit ``a`` for action ``a``.
 
 The core has no NumPy.  The writer reads the state directly (no
@@ -372,7 +372,7 @@ class Batch:
         for r in range(n):
             out.put(base + r * 52, laid[j * n + r])
         out.finish()
-        # the counts, seats relative to the observer (see COUNTS), then three to a word
+        # the counts, seats relative to the observer (see COUNTS), then two to a word
         counts = self._counts
         c0 = 0
         hands = st.hands
@@ -397,8 +397,7 @@ class Batch:
         for k in range(self.count_words):
             x: int = counts[LANES * k]
             y: int = counts[LANES * k + 1]
-            z: int = counts[LANES * k + 2]
-            flags[w + k] = (min(x, 0xFFFF) | (min(y, 0xFFFF) << 16)) | (min(z, 0xFFFF) << 32)
+            flags[w + k] = min(x, LANE_MAX) | (min(y, LANE_MAX) << LANE_BITS)
         mb = self.mask_bytes
         if with_mask and to == me:
             masks[row * mb:(row + 1) * mb] = self.mask_bits(st.legal_moves()).to_bytes(mb, "little")
@@ -442,8 +441,14 @@ class Batch:
 
 
 WORD: Final = 56
-LANES: Final = 3
-"""Counts per word of ``flags`` (16 bits each)."""
+LANES: Final = 2
+"""Counts per word of ``flags``."""
+LANE_BITS: Final = 28
+"""Bits per count in a word of ``flags``."""
+LANE_MAX: Final = (1 << LANE_BITS) - 1
+"""The most a count lane holds (a larger count is stored as this: no count reaches it
+while ``phase2_cap`` stays below it, which :class:`mattis.rl.batched.BatchedGames`
+checks)."""
 """Bits of the tensor per entry of ``flags`` (seven bytes: a NumPy view of the entries
 as little-endian 64-bit integers drops the eighth)."""
 
@@ -573,5 +578,5 @@ def _same_as_choice() -> bool:
 _SAME_AS_CHOICE: Final = _same_as_choice()
 
 
-__all__ = ["COUNTS", "ILLEGAL", "LANES", "PLAYING", "TERMINATED", "TRUNCATED", "WAITING", "Batch", "action_bits",
-           "count_scales"]
+__all__ = ["COUNTS", "ILLEGAL", "LANE_BITS", "LANE_MAX", "LANES", "PLAYING", "TERMINATED", "TRUNCATED", "WAITING",
+           "Batch", "action_bits", "count_scales"]

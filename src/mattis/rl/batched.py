@@ -14,7 +14,7 @@ written into preallocated NumPy arrays.
 The per-game work (the learner's move and its legality check, the ``random``
 opponents' moves, the tensor's bits, counts and mask) runs in
 :class:`mattis.core.batch.Batch`, compiled with the core (``mattis/_build.py``); it
-writes the tensor's bits as 56-bit words and its counts as 16-bit lanes into one list
+writes the tensor's bits as 56-bit words and its counts as 28-bit lanes into one list
 and the mask into a byte buffer, and a few vectorised NumPy calls per batch here turn
 them into float32 and bool (:meth:`BatchedGames.step`).  On the pure
 core the same code runs as Python and gives the same arrays (a test compares the two
@@ -43,7 +43,7 @@ import numpy.typing as npt
 
 from ..bots.base import RandomBot
 from ..core import Phase, Rules, State
-from ..core.batch import COUNTS, ILLEGAL, LANES, PLAYING, TRUNCATED, WAITING, Batch, count_scales
+from ..core.batch import COUNTS, ILLEGAL, LANE_BITS, LANE_MAX, LANES, PLAYING, TRUNCATED, WAITING, Batch, count_scales
 from ..core.layout import FLAG_BLOCKS
 from ..core.state import shuffled_deck
 from ..play import Agent, Seed, derive_seed
@@ -95,6 +95,8 @@ class BatchedGames:
             raise ValueError("num_games must be at least 1")
         self.rules = make_rules(rules, overrides)
         self.rules.check_players(players)
+        if self.rules.phase2_cap >= LANE_MAX:
+            raise ValueError(f"the batched engine takes phase2_cap below {LANE_MAX} (its count lanes' width)")
         check_card_order(card_order)
         if zero_sum:
             check_zero_sum(self.rules, players)
@@ -338,7 +340,7 @@ class BatchedGames:
         words = np.frombuffer(data, "<i8").reshape(k, rw)
         rows = np.frombuffer(data, np.uint8).reshape(k, rw, 8)
         np.copyto(full, np.unpackbits(rows[:, :fw, :7], axis=2, bitorder="little"))
-        q = (words[:, fw:, None] >> _LANE_SHIFTS) & 0xFFFF
+        q = (words[:, fw:, None] >> _LANE_SHIFTS) & LANE_MAX
         c = q.reshape(k, -1)[:, :self._width].astype(np.float64)
         c /= self._scale
         np.minimum(c, self._most, out=c)
@@ -358,7 +360,7 @@ _BYTE_FLAGS = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1, bit
 """Row ``b``: the eight bits of byte ``b`` (lowest first) as float32 0/1."""
 _BYTE_BOOLS = _BYTE_FLAGS.astype(np.bool_)
 """Row ``b``: the eight bits of byte ``b`` (lowest first) as bools."""
-_LANE_SHIFTS = np.array([16 * k for k in range(LANES)], np.int64)
+_LANE_SHIFTS = np.array([LANE_BITS * k for k in range(LANES)], np.int64)
 """Where each count lane of a word starts (see :mod:`mattis.core.batch`)."""
 
 
