@@ -141,6 +141,10 @@ class _VecEnvLike(abc.ABC):
         self.num_envs = num_envs
         self.observation_space = observation_space
         self.action_space = action_space
+        # sb3 asks every game for its render_mode here (and warns where a game has none)
+        modes = self.get_attr("render_mode")
+        assert all(m == modes[0] for m in modes)
+        self.render_mode = modes[0]
 
     @abc.abstractmethod
     def reset(self) -> Any: ...
@@ -169,7 +173,7 @@ def test_sb3_adapter_speaks_the_vecenv_interface() -> None:
     kwargs = {"players": 3, "overrides": {"phase2_cap": 60}, "opponents": "random"}
     venv: Any = sb3_vec_env(MattisVectorEnv(n, **kwargs), base=_VecEnvLike)
     twin = MattisVectorEnv(n, **kwargs)
-    assert _VecEnvLike in type(venv).__mro__ and venv.num_envs == n
+    assert _VecEnvLike in type(venv).__mro__ and venv.num_envs == n and venv.render_mode is None
     assert venv.observation_space == twin.single_observation_space
     venv.seed(7)
     obs = venv.reset()

@@ -37,9 +37,9 @@ class SB3Adapter:
     ``VecEnv`` by :func:`sb3_vec_env`)."""
 
     def __init__(self, venv: MattisVectorEnv) -> None:
+        self.venv = venv  # first: sb3's VecEnv.__init__ asks the games for their render_mode
         super().__init__(venv.num_envs, venv.single_observation_space,  # type: ignore[call-arg]
                          venv.single_action_space)
-        self.venv = venv
         self.num_envs = venv.num_envs
         self._actions: npt.NDArray[np.int64] | None = None
         self._next_seeds: list[int | None] | None = None

@@ -58,6 +58,9 @@ class GameView:
     single environments asks for it (Stable-Baselines3's ``get_attr`` and
     ``env_method``)."""
 
+    render_mode: str | None = None
+    """The vector env renders nothing (sb3's ``VecEnv`` asks each game for it)."""
+
     def __init__(self, games: BatchedGames, index: int) -> None:
         self._games = games
         self.index = index
