@@ -1,8 +1,10 @@
 """Markdown rows for docs/bots.md from the folders benchmarks/bots_ladder.sh (or any
 ``mattis tournament --out``) wrote: per run, the first bot against the second (as
 ``--bots A,B,B``), its loss rate with the 95% Wilson interval, the paired difference
-per deal with its 95% interval, each bot's think time per decision and the command
-that reproduces the row.  Usage: python benchmarks/bots_table.py OUTDIR"""
+per deal with its 95% interval, each bot's think time per decision (wall clock, as
+the tournament records it) and the command that reproduces the row; the difference
+is in bold where its interval excludes zero.  A run stopped mid-deal counts its
+complete deals.  Usage: python benchmarks/bots_table.py OUTDIR"""
 
 from __future__ import annotations
 
@@ -39,10 +41,11 @@ def main(root: Path) -> None:
         a, b = meta["bots"][0], meta["bots"][1]
         s = {x.bot: x for x in summarize(rows)}
         p = paired(rows, a, b, meta["players"])
+        mark = "**" if p.low > 0 or p.high < 0 else ""  # bold: the interval excludes zero
         cmd = (f"`mattis tournament --rules {meta['rules']} --players {meta['players']} --bots {','.join(meta['bots'])}"
                f" --deals {p.deals} --seed {meta['seed']}`")
         print(f"| {meta['rules']} | {a} vs {b} x2 | {p.deals} | {100 * s[a].loss_rate:.1f}% "
-              f"({100 * s[a].low:.1f}-{100 * s[a].high:.1f}%) | **{100 * p.diff:+.1f}** ({100 * p.low:+.1f} to "
+              f"({100 * s[a].low:.1f}-{100 * s[a].high:.1f}%) | {mark}{100 * p.diff:+.1f}{mark} ({100 * p.low:+.1f} to "
               f"{100 * p.high:+.1f}) | {s[a].think_ms:.1f} / {s[b].think_ms:.1f} | {cmd} |")
 
 
