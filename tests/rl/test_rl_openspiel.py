@@ -40,8 +40,10 @@ def random_state(spec: str, seed: int, decisions: int | None = None) -> tuple[An
     return g, s
 
 
-@pytest.mark.parametrize("spec", ["python_mattis", "python_mattis(rules=skitgubbe,players=2,overrides=sequences:3)"])
+@pytest.mark.parametrize("spec", ["python_mattis", "python_mattis(rules=skitgubbe,players=2,overrides=sequences:3)",
+                                  *(f"python_mattis(rules={name},players=3)" for name in PRESETS)])
 def test_openspiel_random_sim_test(spec: str) -> None:
+    """OpenSpiel's own random_sim_test, serialization included, on every preset."""
     pyspiel.random_sim_test(pyspiel.load_game(spec), num_sims=2, serialize=True, verbose=False)
 
 
