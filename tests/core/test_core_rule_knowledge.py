@@ -6,10 +6,8 @@ from __future__ import annotations
 
 from mattis.core import State, preset
 from mattis.core.cards import parse_card
-from mattis.core.legal import lay_outcome, next_seat_in, round_winners
-from mattis.core.moves import play
-from mattis.core.text import hint_reason
-from mattis.core.vocabulary import Outcome, Termination
+from mattis.core.legal import lay_outcome, round_winners
+from mattis.core.text import fight_word
 
 
 def _cards(*codes: str) -> list[int]:
@@ -40,24 +38,10 @@ def test_the_state_settles_a_round_by_the_same_rule() -> None:
                     seat for i, (seat, _) in enumerate(s.trick) if i in round_winners(laid, s.rules, False))
 
 
-def test_the_hint_names_a_stoting_where_a_card_pairs_one_on_the_table() -> None:
-    s = State.new(preset("blodmattis"), 3, seed=2)
-    obs = s.observation(s.to_act or 0)
-    hand = tuple(_cards("3S", "5H", "AD"))
-    view = obs.replace(table1=((0, parse_card("5C")), (1, parse_card("KD"))), fighters=(), hand=hand,
-                       legal=tuple(play(c) for c in hand), to_act=obs.seat)
-    assert "støting" in hint_reason(view, play(parse_card("5H")), "nb").lower()
-    assert "beat" in hint_reason(view, play(parse_card("AD")), "en")
-
-
-def test_the_next_seat_in_skips_the_seats_that_are_out() -> None:
-    assert next_seat_in(0b1011, 1, 4) == 3
-    assert next_seat_in(0b1011, 3, 4) == 0
-    assert next_seat_in(0b0100, 2, 4) == 2
-
-
-def test_places_and_scores_follow_the_outcome() -> None:
-    out = Outcome.of(Termination.REPETITION, finished=(2,), losers=(3, 0), blodmattis=(3,), ranked=(1,))
-    assert [out.place(s) for s in range(4)] == [4, 2, 1, 3]
-    assert out.score(2) == 1.0 and out.score(0) == 0.0 and out.score(3) == 0.0
-    assert 0.0 < out.score(1) < 1.0
+def test_a_card_that_pairs_one_on_the_table_starts_a_stoting() -> None:
+    rules = preset("blodmattis")
+    laid = [parse_card("5C"), parse_card("KD")]
+    assert lay_outcome(laid, parse_card("5H"), rules, False) == 0
+    assert lay_outcome(laid, parse_card("AD"), rules, False) > 0
+    assert lay_outcome(laid, parse_card("3S"), rules, False) < 0
+    assert fight_word(rules, "nb") == "støting"

@@ -14,11 +14,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from .cards import RANK, SUIT, Card, Lang, card_name, card_symbol, suit_name
+from .cards import Card, Lang, card_name, card_symbol
 from .catalogue import TERM_KEYS, TEXT
-from .legal import lay_outcome
 from .moves import Move, MoveKind
-from .observation import Observation
 from .rules import (
     OPTION,
     OPTIONS,
@@ -34,10 +32,7 @@ from .rules import (
     Tricks,
     Trump,
 )
-from .vocabulary import Illegal, Phase
-
-RANK_KING: Final = 11
-"""The rank index of a king (2 is 0, the ace 12)."""
+from .vocabulary import Illegal
 
 DEFAULT_NAMES: Final = ("Anne", "Bjørn", "Cato", "Dina", "Eirik", "Frida")
 
@@ -366,56 +361,3 @@ def how_to_play(rules: Rules, lang: Lang = "en") -> list[tuple[str, str]]:
     out.append((s("howto.h.loser"), s(f"howto.loser.{loser}")))
     out.append((s("howto.h.next"), s(f"howto.next.{rules.next_leader.value}")))
     return out
-
-
-def hint_reason(obs: Observation, move: Move, lang: Lang = "en") -> str:
-    """Why ``move`` is a good move for the seat of ``obs``, in a sentence ("7♠ is your
-    lowest card that still beats."); worked out from the observation only.  When no
-    simple reason fits, it says the expert bot would do it."""
-    legal = obs.legal
-    if len(legal) == 1:
-        return say("why.only", lang)
-    if move.kind is MoveKind.CHANCE:
-        return say("why.chance", lang)
-    if move.kind is MoveKind.PICKUP:
-        return say("why.pickup" if not any(m.is_play for m in legal) else "why.pickup_choice", lang)
-    if len(move.cards) > 1:
-        return say("why.sequence", lang, n=len(move.cards))
-    card = move.cards[0]
-    sym = card_symbol(card)
-    singles = [m.cards[0] for m in legal if m.is_play and len(m.cards) == 1]
-    if obs.phase is Phase.COLLECT:
-        hand = list(obs.hand)
-        lowest = min(hand, key=lambda c: RANK[c]) if hand else card
-        if not obs.table1:
-            if RANK[card] == RANK[lowest]:
-                return say("why.lowest_lead", lang, card=sym)
-            if RANK[card] != max(RANK[c] for c in hand):
-                return say("why.lead_mid", lang, card=sym)
-            # "Hard to beat" only of a king or an ace: anything lower, most hands can beat.
-            return say("why.lead_high" if RANK[card] >= RANK_KING else "why.lead_highest", lang, card=sym)
-        laid = list(obs.round_cards)
-        fighting = bool(obs.fighters)
-        result = {c: lay_outcome(laid, c, obs.rules, fighting) for c in hand}
-        beating = [c for c in hand if result[c] > 0]
-        if result[card] > 0:
-            low_beat = min(RANK[c] for c in beating)
-            return say("why.lowest_beats" if RANK[card] == low_beat else "why.beats", lang, card=sym)
-        if result[card] == 0 and not fighting:
-            return say("why.fight", lang, card=sym, fight=fight_word(obs.rules, lang))
-        if result[card] < 0:
-            return say("why.dump_low" if not beating and RANK[card] == RANK[lowest] else "why.lose_low", lang,
-                       card=sym)
-        return say("why.expert", lang, card=sym)
-    trump = obs.trump
-    order = lambda c: (SUIT[c] == trump, RANK[c])  # noqa: E731 - a sort key
-    if not obs.table2:
-        low = min(singles, key=order) if singles else card
-        return say("why.lowest_lead" if card == low else "why.expert", lang, card=sym)
-    entry = obs.table2[-1][1]
-    if card == min(singles, key=order):
-        led = SUIT[entry[-1]]
-        if SUIT[card] == trump and led != trump:
-            return say("why.trump", lang, card=sym, suit=suit_name(led, lang))
-        return say("why.lowest_beats", lang, card=sym)
-    return say("why.beats", lang, card=sym)
