@@ -254,3 +254,33 @@ def test_a_seat_the_host_gives_to_a_bot_ends_the_terminal_in_one_line(server: st
     finally:
         host.close()
     assert asked
+
+
+def test_a_seat_whose_server_is_gone_stops_trying_and_says_how_to_come_back(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    db = tmp_path_factory.mktemp("gone") / "g.db"
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    proc = start_server(db, port, bot_delay="0")
+    try:
+        table = create_table(base, [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "level": "easy"}], seed=14)
+        notes: list[Note] = []
+        seat = connect_seat(f"{base}/t/{table['table']}?invite={table['invite']}", "Tor", "en", notes.append)
+        seat.conn.give_up_after = 3
+        you = seat.session.you
+    finally:
+        proc.kill()
+        proc.wait()
+    with pytest.raises(JoinError) as gone:
+        while True:
+            seat.next()
+    assert [n.kind for n in notes] == ["dropped"]
+    assert "3 tries in a row" in str(gone.value) and resume_link(seat) in str(gone.value)
+    proc = start_server(db, port, bot_delay="0")  # the server is up again: the link in the message takes the seat back
+    try:
+        back = connect_seat(resume_link(seat), "Tor", "en", lambda n: None)
+        assert back.session.you == you and back.conn.token == seat.conn.token
+        back.conn.close()
+    finally:
+        proc.kill()
+        proc.wait()

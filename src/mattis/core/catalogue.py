@@ -1128,6 +1128,10 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
                       "link …/t/TABLE#seat=…)"),
     "join.unreachable": ("får ikke kontakt med {url}: {why}", "cannot reach {url}: {why}"),
     "join.refused": ("bordet tar deg ikke inn: {why}", "the table does not let you in: {why}"),
+    "join.gone": ("{url} har ikke svart på {n} forsøk på rad ({why}); når serveren er oppe igjen, kommer du "
+                  "tilbake til plassen din med {link}",
+                  "{url} has not answered {n} tries in a row ({why}); when the server is up again, come back to "
+                  "your seat with {link}"),
     # -- the web table's turn clock, heartbeat and host controls (nudge, skip, pause, give back)
     "web.clock": ("Tenketid", "Turn clock"),
     "web.clock_off": ("av", "off"),

@@ -49,6 +49,9 @@ RETRY_PAUSE: Final = 0.3
 """Seconds before connecting again after the connection dropped, times the failures in a
 row (at most :data:`RETRY_MAX`)."""
 RETRY_MAX: Final = 3.0
+GIVE_UP_AFTER: Final = 60
+"""Failed connections in a row after which the seat stops trying (about three minutes
+of a server that is gone); the user is told how to come back with the resume link."""
 
 
 class JoinError(Exception):
@@ -142,8 +145,9 @@ class Note:
 class Connection:
     """The seat's WebSocket: a thread reads the frames into :attr:`inbox` (with a
     :class:`Note` when the connection drops and when it is back) and connects again with
-    the seat's token whenever the connection drops, until :meth:`close`.  ``watch`` sees
-    every frame as it arrives (the tests check each one)."""
+    the seat's token whenever the connection drops, until :meth:`close` or until
+    ``give_up_after`` tries in a row have failed (then a ``failed`` note says how to come
+    back).  ``watch`` sees every frame as it arrives (the tests check each one)."""
 
     def __init__(self, link: Link, token: str, lang: Lang, watch: Callable[[Frame], None] | None = None) -> None:
         self.link = link
@@ -161,6 +165,8 @@ class Connection:
         self._thread: threading.Thread | None = None
         self.connections = 0
         """How many times the connection was made (more than 1: it dropped and came back)."""
+        self.give_up_after = GIVE_UP_AFTER
+        """Failed connections in a row after which the seat stops trying."""
 
     def open(self) -> Frame:
         """Connect and return the table's first frame; :class:`JoinError` when the server
@@ -196,6 +202,10 @@ class Connection:
                     self.inbox.put(Note("failed", t(self.lang, "join.unreachable", url=self.link.base, why=_why(e))))
                     return
                 failures += 1
+                if failures >= self.give_up_after:
+                    self.inbox.put(Note("failed", t(self.lang, "join.gone", url=self.link.base, n=failures,
+                                                    why=_why(e), link=self.resume_link())))
+                    return
                 self._closed.wait(min(RETRY_PAUSE * failures, RETRY_MAX))
                 continue
             with self._lock:
@@ -224,6 +234,10 @@ class Connection:
                 self.inbox.put(Note("dropped"))
                 failures += 1
                 self._closed.wait(min(RETRY_PAUSE * failures, RETRY_MAX))
+
+    def resume_link(self) -> str:
+        """The seat's resume link (to come back to it, from here or a browser)."""
+        return f"{self.link.base}/t/{self.link.table}#seat={quote(self.token)}"
 
     def send(self, request: dict[str, Any]) -> bool:
         """Send a request; ``False`` when the connection is down (it is being made again)."""
@@ -491,8 +505,7 @@ def connect_seat(url: str, name: str, lang: Lang, on_note: Callable[[Note], None
 
 def resume_link(seat: Seat) -> str:
     """The seat's resume link (to come back to it, from here or a browser)."""
-    link = seat.conn.link
-    return f"{link.base}/t/{link.table}#seat={quote(seat.conn.token)}"
+    return seat.conn.resume_link()
 
 
 def run_plain(seat: Seat, inp: TextIO, out: TextIO) -> int:
