@@ -51,7 +51,8 @@ row (at most :data:`RETRY_MAX`)."""
 RETRY_MAX: Final = 3.0
 GIVE_UP_AFTER: Final = 60
 """Failed connections in a row after which the seat stops trying (about three minutes
-of a server that is gone); the user is told how to come back with the resume link."""
+when the server's machine refuses at once; each try waits up to :data:`CONNECT_TIMEOUT`
+when nothing answers); the user is told how to come back with the resume link."""
 
 
 class JoinError(Exception):
