@@ -32,8 +32,9 @@ def longest_messages(lang: Lang) -> list[str]:
     """The longest hint (with its key note) and the longest refusal, filled in with the
     widest cards."""
     pct = t(lang, "review.pct", p=100)
-    whys = [t(lang, k, card=CARD, fight=t(lang, "term.stoting"), suit=t(lang, "suit.3"), n=13,  # the rules of thumb
-              p=pct, q=pct, pm=" ± 18", other=t(lang, "move.play", cards=SHOWN))  # the figures (mattis.tui.hint)
+    model = pct + " ± 18"  # the model's figures carry their own ± (mattis.tui.hint.model_reason)
+    whys = [t(lang, k, n=13, p=pct if k == "why.playouts" else model, q=pct if k == "why.playouts" else model,
+              pm=" ± 18", other=t(lang, "move.play", cards=SHOWN))  # the figures (mattis.tui.hint)
             for k in TEXT if k.startswith("why.")]
     hint = t(lang, "hint.why", move=t(lang, "move.play", cards=CARD), why=max(whys, key=len))
     hint += "  " + max(t(lang, "tui.hint.enter"), t(lang, "hint.keys"), key=len)
