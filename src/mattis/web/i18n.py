@@ -25,8 +25,9 @@ LANGS: Final[tuple[Lang, ...]] = ("en", "nb")
 
 
 def page_strings() -> dict[Lang, dict[str, str]]:
-    """Every catalogue string by language, as the page reads them."""
-    return {lang: {key: pair[1] if lang == "en" else pair[0] for key, pair in TEXT.items()} for lang in LANGS}
+    """Every catalogue string by language, as the page reads them, keys sorted (so the
+    file does not depend on the catalogue dict's insertion order)."""
+    return {lang: {key: TEXT[key][1] if lang == "en" else TEXT[key][0] for key in sorted(TEXT)} for lang in LANGS}
 
 
 def render_json() -> str:
