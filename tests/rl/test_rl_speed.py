@@ -93,3 +93,25 @@ def test_module_accepts_rules_all(capsys: pytest.CaptureFixture[str]) -> None:
     for name in PRESETS:
         assert f"{name} 3p" in out
     assert main(["--rules", "all", "--raw-json", "--seconds", "0.01"]) == 2
+
+
+def test_the_batched_rows_pick_uniformly_among_the_legal_actions() -> None:
+    """The harness's vectorised pick gives every row one of its legal actions, each
+    about equally often (seeded draws; a row with one legal action always gets it)."""
+    import numpy as np
+
+    from mattis.rl.speed import random_legal
+
+    masks = np.zeros((3, 366), np.bool_)
+    masks[0, [0, 5, 365]] = True
+    masks[1, 17] = True
+    masks[2, 100:104] = True
+    rng = np.random.default_rng(0)
+    counts = np.zeros_like(masks, np.int64)
+    for _ in range(4000):
+        picks = random_legal(rng, masks)
+        counts[np.arange(3), picks] += 1
+    assert not counts[~masks].any()
+    assert counts[1, 17] == 4000
+    assert all(1200 < c < 1470 for c in counts[0, [0, 5, 365]])
+    assert all(880 < c < 1120 for c in counts[2, 100:104])

@@ -145,6 +145,20 @@ def _gymnasium(rules_name: str, players: int) -> Game:
     return game
 
 
+def random_legal(rng: Any, masks: Any) -> Any:
+    """A uniformly random legal action for every row of ``masks`` (``(N, actions)``
+    bool, each row with a legal action), drawn from the NumPy generator ``rng`` as
+    vectorised code does it: the legal actions' flat positions (``np.flatnonzero``),
+    each row's count, one uniform draw a row (a few NumPy calls a batch whatever the
+    number of actions, where random keys over the whole mask cost one draw an action)."""
+    import numpy as np
+
+    count = np.count_nonzero(masks, axis=1)
+    start = np.cumsum(count) - count
+    pick = np.flatnonzero(masks)[start + (rng.random(len(count)) * count).astype(np.intp)]
+    return pick - np.arange(len(count)) * masks.shape[1]
+
+
 def _batched(rules_name: str, players: int, n: int) -> Game:
     import numpy as np
 
@@ -157,10 +171,7 @@ def _batched(rules_name: str, players: int, n: int) -> Game:
     def game(i: int) -> int:
         """One batched step of ``n`` games (a 'game' of this row is one call)."""
         before = venv.decisions
-        masks = venv.action_masks()
-        # a random legal action per row: argmax of random keys over the mask
-        keys = rng.random(masks.shape) * masks
-        venv.step(keys.argmax(axis=1))
+        venv.step(random_legal(rng, venv.action_masks()))
         return venv.decisions - before
 
     return game
@@ -178,8 +189,7 @@ def _batched_engine(rules_name: str, players: int, n: int) -> Game:
     def game(i: int) -> int:
         """One call stepping ``n`` games, tensors and masks written (a 'game' of this row is one call)."""
         before = games.decisions
-        keys = rng.random(games.masks.shape) * games.masks
-        games.step(keys.argmax(axis=1))
+        games.step(random_legal(rng, games.masks))
         return games.decisions - before
 
     return game
