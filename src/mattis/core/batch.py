@@ -174,12 +174,17 @@ class Batch:
             raise RuntimeError(f"game {i} has not been started")
         return st
 
-    def step(self, actions: list[int]) -> None:
+    def step(self, actions: list[int], write: bool = False) -> None:
         """One action id per game whose learner is to act (the others are left as they
         are): apply it, or end the episode (:data:`ILLEGAL`, reward -1) if it is not
-        legal, then play on (:meth:`advance`)."""
+        legal, then play on (:meth:`advance`).  With ``write``, each game whose
+        learner is to act again is written (:meth:`write`) right after its moves,
+        while its state is still in the processor's cache; the others are left to
+        the caller (:meth:`ended` lists them)."""
         moves = self.moves
         count = len(moves)
+        flags = self.flags
+        masks = self.masks
         for i in range(self.games):
             if self.status[i] != PLAYING:
                 continue
@@ -207,6 +212,8 @@ class Batch:
                 self.rewards[i] = -1.0
                 continue
             self._settle(i, st, True)
+            if write and self.status[i] == PLAYING:
+                self.write_seat(i, self.seats[i], i, flags, masks, True)
 
     def apply(self, i: int, move: Move) -> None:
         """The move of the opponent to act in game ``i`` (one played elsewhere), then play
@@ -254,6 +261,15 @@ class Batch:
         self.rewards[i] = reward
         self.status[i] = TRUNCATED if st.end_reason is _CAP else TERMINATED
         return True
+
+    def ended(self) -> list[int]:
+        """The games whose learner is not to act (status other than :data:`PLAYING`)."""
+        status = self.status
+        out: list[int] = []
+        for i in range(self.games):
+            if status[i] != PLAYING:
+                out.append(i)
+        return out
 
     def to_act(self, i: int) -> int:
         """The seat to act in game ``i`` (-1 when it is over)."""

@@ -33,6 +33,7 @@ tensor).  ``random`` opponents are played inside the compiled step; any other bo
 
 from __future__ import annotations
 
+import _random
 import random
 import struct
 from collections.abc import Mapping, Sequence
@@ -133,8 +134,13 @@ class BatchedGames:
         self._row_words = core.row_words
         self._packs: dict[int, struct.Struct] = {}
         """A ``struct`` layout per number of words read from a list (:meth:`_fill`)."""
-        self._obs_full = np.zeros((n, core.flag_words, 56), np.float32)
-        self.obs = self._obs_full.reshape(n, -1)[:, :size]
+        # rows 0..n-1 of the word list are the games' tensors, rows n.. the ended
+        # episodes' final tensors of a step: one conversion a step gives both
+        core.flags.extend([0] * (n * core.row_words))
+        self._obs_all = np.zeros((2 * n, core.flag_words, 56), np.float32)
+        self._obs_full = self._obs_all[:n]
+        self._obs_rows = self._obs_all.reshape(2 * n, -1)[:, :size]
+        self.obs = self._obs_rows[:n]
         self._mask_full = np.zeros((n, core.mask_bytes, 8), np.bool_)
         self.masks = self._mask_full.reshape(n, -1)[:, :actions]
         self.rewards = np.zeros(n, np.float64)
@@ -148,7 +154,8 @@ class BatchedGames:
         """For each game whose episode ended in the last step, :meth:`facts` at its end."""
         self._mask_view = np.frombuffer(core.masks, np.uint8).reshape(n, core.mask_bytes)
         self._scratch = _Buffers(n, core)
-        self._final = _Buffers(n, core)
+        self._final_masks = bytearray(n * core.mask_bytes)
+        """The ended episodes' masks (written empty, never read)."""
         self._width = core.count_width
         self._seed: list[Seed] = [None] * n
         self._episode = [0] * n
@@ -185,7 +192,7 @@ class BatchedGames:
                 self._seed[i], self._episode[i] = s, 0
             self._new_episode(i)
         self._core.write_all()
-        self._convert_all()
+        self._convert_all(0)
         self.rewards[:] = 0.0
         self.terminations[:] = False
         self.truncations[:] = False
@@ -202,30 +209,44 @@ class BatchedGames:
         if acts.shape[0] != n:
             raise ValueError(f"need {n} actions, got {acts.shape[0]}")
         core = self._core
-        core.step(acts.tolist())
+        core.step(acts.tolist(), True)  # writes the games whose learner is to act again
+        unwritten = core.ended()
         status = core.status
-        if WAITING in status:
-            self._play_waiting([i for i in range(n) if status[i] == WAITING])
-        st = np.array(status, np.int64)
-        self.rewards[:] = core.rewards
-        ended = st != PLAYING
-        np.equal(st, TRUNCATED, out=self.truncations)
-        np.logical_and(ended, ~self.truncations, out=self.terminations)
-        np.equal(st, ILLEGAL, out=self.illegal)
-        done = [i for i in range(n) if status[i] != PLAYING]
+        if unwritten:
+            waiting = [i for i in unwritten if status[i] == WAITING]
+            if waiting:
+                self._play_waiting(waiting)
+        done = [i for i in unwritten if status[i] != PLAYING] if unwritten else unwritten
+        # the status arrays: all zero, then the few games whose episode ended
+        self.rewards.fill(0.0)
+        self.terminations.fill(False)
+        self.truncations.fill(False)
+        self.illegal.fill(False)
         if done:
-            # the ended episodes' last tensors, then their new deals, then one write of every game
-            final = self._final
+            # the ended episodes' last tensors (rows n.. of the word list), then their
+            # new deals, then one write of every game and one conversion of both
+            rewards = core.rewards
+            flags = core.flags
+            final_masks = self._final_masks
             for row, i in enumerate(done):
+                code = status[i]
+                self.rewards[i] = rewards[i]
+                if code == TRUNCATED:
+                    self.truncations[i] = True
+                else:
+                    self.terminations[i] = True
+                    if code == ILLEGAL:
+                        self.illegal[i] = True
                 seat = core.seats[i]
-                core.write_seat(i, seat, row, final.flags, final.masks, False)
+                core.write_seat(i, seat, n + row, flags, final_masks, False)
                 self.final_seats[i] = seat
                 self.final_facts[i] = self.facts(i)
                 self._new_episode(i)
-            rows = np.array(done, np.intp)
-            self.final_obs[rows] = self._tensors(final, len(done))
-        core.write_all()
-        self._convert_all()
+        for i in unwritten:
+            core.write(i)
+        self._convert_all(len(done))
+        if done:
+            self.final_obs[done] = self._obs_rows[n:n + len(done)]
 
     def facts(self, i: int) -> tuple[Phase, int, tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
         """Game ``i``'s public facts now, as its learner's observation has them: the phase,
@@ -256,7 +277,7 @@ class BatchedGames:
                 state = State.new(self.rules, n, dealer=dealer)
             else:  # State.new's deal, from a generator of this game's reseeded (as random.Random(seed))
                 deal = rngs[n]
-                deal.seed(derive_seed(seed, "deal", k))
+                _reseed(deal, derive_seed(seed, "deal", k))
                 state = State.from_deck(self.rules, n, shuffled_deck(deal, self.rules), dealer)
             agents: dict[int, Agent] = {}
             randoms: list[Any] = [None] * n
@@ -264,7 +285,7 @@ class BatchedGames:
                 s = (seat + 1 + j) % n
                 if spec == "random" and seed is not None:
                     # the random bot's own generator, seeded as resolve() would seed it
-                    rngs[s].seed(derive_seed(seed, "bot", k, s))
+                    _reseed(rngs[s], derive_seed(seed, "bot", k, s))
                     randoms[s] = rngs[s]
                     continue
                 agent = resolve(spec, self.rules, n, seed, k, s)
@@ -316,13 +337,16 @@ class BatchedGames:
                         again.append(i)
             pending = again
 
-    def _convert_all(self) -> None:
-        """Every row of the compiled step's buffers into ``obs`` and ``masks``."""
+    def _convert_all(self, extra: int) -> None:
+        """Every game's row of the compiled step's buffers into ``obs`` and ``masks``,
+        and the ``extra`` ended episodes' rows after them into ``_obs_rows[n:]``."""
         core = self._core
-        self._fill(core.flags, self.num_games, self._obs_full, self.obs)
+        k = self.num_games + extra
+        rows = self._obs_rows[:k]
+        self._fill(core.flags, k, self._obs_all[:k], rows)
         np.take(_BYTE_BOOLS, self._mask_view, axis=0, out=self._mask_full)
         if self._perm is not None:
-            self.obs[...] = self.obs[:, self._perm]
+            rows[...] = rows[:, self._perm]
 
     def _fill(self, flags: list[int], k: int, full: npt.NDArray[np.float32], obs: npt.NDArray[np.float32]) -> None:
         """The first ``k`` rows of a list of words laid out as the compiled batch's
@@ -356,6 +380,10 @@ class BatchedGames:
         return t
 
 
+_reseed = _random.Random.seed
+"""``random.Random.seed`` of an int without its Python wrapper, which hands an int to
+this C method of its base and clears ``gauss_next`` (these generators never draw a
+Gaussian): the same state."""
 _BYTE_FLAGS = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1, bitorder="little").astype(np.float32)
 """Row ``b``: the eight bits of byte ``b`` (lowest first) as float32 0/1."""
 _BYTE_BOOLS = _BYTE_FLAGS.astype(np.bool_)
