@@ -20,7 +20,9 @@ vectorised step per batch):
   28-bit lanes (count ``k`` in bits ``28 (k % 2)`` of word ``k // 2``), in the order of
   :data:`COUNTS` (seats relative to the observer), each at most :data:`LANE_MAX`, to be
   divided by their scales (:func:`count_scales`): one NumPy read of the list gives both;
-* ``masks``: the legal actions, ``mask_bytes`` bytes a game, bit ``a`` for action ``a``.
+* ``masks``: the legal actions, a ``bytes`` of ``mask_bytes`` bytes a game, bit ``a``
+  for action ``a`` (one object shared by every row with the same legal moves: NumPy
+  reads the rows joined).
 
 The core has no NumPy.  The writer reads the state directly (no
 :class:`~mattis.core.observation.Observation` is built, and the bits of the tensor are
@@ -34,6 +36,7 @@ with the single encoder's of that seat's observation, which
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Final
 
 from .layout import (
@@ -83,8 +86,6 @@ _CHANCE: Final = MoveKind.CHANCE
 _OVER: Final = Phase.OVER
 _COLLECT: Final = Phase.COLLECT
 _SHED: Final = Phase.SHED
-_POP: Final[list[int]] = [bin(m).count("1") for m in range(1 << 16)]
-"""The number of set bits of each 16-bit value."""
 _CAP: Final = Termination.CAP
 
 
@@ -128,6 +129,8 @@ class Batch:
         self.states: list[State | None] = [None] * games
         self.seats: list[int] = [0] * games
         self.randoms: list[list[random.Random | None]] = [[None] * players for _ in range(games)]
+        self._draws: list[list[Callable[[int], int] | None]] = [[None] * players for _ in range(games)]
+        """Per game and seat: ``randoms``' bound ``getrandbits`` (no method lookup a move)."""
         self.status: list[int] = [WAITING] * games
         self.rewards: list[float] = [0.0] * games
         self.decisions = 0
@@ -146,8 +149,34 @@ class Batch:
         if list(flag_at) != sorted(flag_at) or laid_at <= flag_at[-1]:
             raise ValueError("the flag blocks and the laid block must be laid out in this order")
         self._row = _Row()
-        self._counts: list[int] = [0] * (self.count_words * LANES)
-        self.masks = bytearray(games * mask_bytes)
+        self._lanes = _Lanes()
+        self._no_mask = bytes(mask_bytes)
+        self.masks: list[bytes] = [self._no_mask] * games
+        self._mask_memo: dict[int, tuple[tuple[Move, ...], bytes]] = {}
+        """Phase 1: the mask bytes of a legal-move tuple, by the tuple's identity (the
+        tuple is kept with them, so its identity cannot be reused while it is in the
+        memo; the core hands out one phase 1 tuple per hand pattern, while phase 2's
+        are often built anew)."""
+        # where each block starts, as native fields (a tuple item is a boxed read)
+        self._phase_at = flag_at[_PHASE_AT]
+        self._to_act_at = flag_at[_TO_ACT_AT]
+        self._hand_at = flag_at[_HAND_AT]
+        self._known_at = flag_at[_KNOWN_AT]
+        self._piles_at = flag_at[_PILES_AT]
+        self._trump_at = flag_at[_TRUMP_AT]
+        self._trump_card_at = flag_at[_TRUMP_CARD_AT]
+        self._holder_at = flag_at[_HOLDER_AT]
+        self._leader_at = flag_at[_LEADER_AT]
+        self._table1_at = flag_at[_TABLE1_AT]
+        self._fighters_at = flag_at[_FIGHTERS_AT]
+        self._table2_at = flag_at[_TABLE2_AT]
+        self._top_at = flag_at[_TOP_AT]
+        self._first_at = flag_at[_FIRST_AT]
+        self._out_at = flag_at[_OUT_AT]
+        self._in_game_at = flag_at[_IN_GAME_AT]
+        self._finished_at = flag_at[_FINISHED_AT]
+        self._losers_at = flag_at[_LOSERS_AT]
+        self._last_at = flag_at[_LAST_AT]
 
     # ------------------------------------------------------------------ games
     def start(self, i: int, state: State, seat: int, randoms: list[random.Random | None]) -> None:
@@ -158,6 +187,7 @@ class Batch:
         self.states[i] = state
         self.seats[i] = seat
         self.randoms[i] = list(randoms)
+        self._draws[i] = [None if r is None else r.getrandbits for r in randoms]
         for s in range(n):
             j = i * n + s
             for r in range(n):
@@ -205,7 +235,7 @@ class Batch:
                             ok = True
                             break
                 if ok:
-                    st.force(mv)
+                    st.apply(mv)  # one of the legal tuple's own moves: found by identity
                     self.decisions += 1
             if not ok:
                 self.status[i] = ILLEGAL
@@ -235,16 +265,22 @@ class Batch:
         if after_learner and self._fate(i, st, seat):
             return
         rngs = self.randoms[i]
+        draws = self._draws[i]
         while True:
             to = st.to_act
             if to is None or to == seat:
                 break
-            rng = rngs[to]
-            if rng is None:
+            draw = draws[to]
+            if draw is None:
                 self.status[i] = WAITING
                 return
             legal = st.legal_moves()
-            st.force(legal[_below(rng, len(legal))] if _SAME_AS_CHOICE else rng.choice(legal))
+            if _SAME_AS_CHOICE:
+                st.apply(legal[_below(draw, len(legal))])
+            else:
+                rng = rngs[to]
+                assert rng is not None
+                st.apply(rng.choice(legal))
             self.decisions += 1
         if not self._fate(i, st, seat):
             self.status[i] = PLAYING
@@ -291,7 +327,7 @@ class Batch:
         for i in range(self.games):
             self.write_seat(i, self.seats[i], i, self.flags, self.masks, self.status[i] == PLAYING)
 
-    def write_seat(self, i: int, seat: int, row: int, flags: list[int], masks: bytearray, with_mask: bool) -> None:
+    def write_seat(self, i: int, seat: int, row: int, flags: list[int], masks: list[bytes], with_mask: bool) -> None:
         """Lay out what ``seat`` sees of game ``i`` in row ``row`` of the given buffers
         (its legal actions too when ``with_mask``, else an empty mask).
 
@@ -308,117 +344,150 @@ class Batch:
         log = st.log
         if log is not self._last[j]:
             self._catch_up(j, seat, log)
-        at = self.flag_at
         out = self._row
         w0 = row * self.row_words
         out.start(flags, w0, self.flag_words)
-        # the blocks in the layout's order (ascending positions: each word is stored once)
+        # the blocks in the layout's order (ascending positions: each word is stored once);
+        # a seat relative to the observer is (s - me) mod n, written without a division
         phase = st.phase
         collect = phase is _COLLECT
-        out.put(at[_PHASE_AT] + (0 if collect else 1 if phase is _SHED else 2), 1)
+        out.put(self._phase_at + (0 if collect else 1 if phase is _SHED else 2), 1)
         to = st.to_act
         if to is not None:
-            out.put(at[_TO_ACT_AT] + (to - me) % n, 1)
-        out.put(at[_HAND_AT], st.hands[me])
+            out.put(self._to_act_at + (to - me if to >= me else to - me + n), 1)
+        hands = st.hands
+        out.put(self._hand_at, hands[me])
         known = st.known
         known_all = 0
-        base = at[_KNOWN_AT]
-        for r in range(n):
-            k = known[(me + r) % n]
-            out.put(base + r * 52, k)
+        base = self._known_at
+        s = me
+        for _r in range(n):
+            k: int = known[s]
+            out.put(base, k)
             known_all |= k
+            base += 52
+            s += 1
+            if s == n:
+                s = 0
         piles = st.piles
-        base = at[_PILES_AT]
-        for r in range(n):
-            out.put(base + r * 52, piles[(me + r) % n])
+        base = self._piles_at
+        s = me
+        for _r in range(n):
+            out.put(base, piles[s])
+            base += 52
+            s += 1
+            if s == n:
+                s = 0
         trump = st.trump
         if trump >= 0:
-            out.put(at[_TRUMP_AT] + trump, 1)
+            out.put(self._trump_at + trump, 1)
             if st.trump_card >= 0:
-                out.put(at[_TRUMP_CARD_AT] + st.trump_card, 1)
-        if st.trump_holder >= 0:
-            out.put(at[_HOLDER_AT] + (st.trump_holder - me) % n, 1)
+                out.put(self._trump_card_at + st.trump_card, 1)
+        holder = st.trump_holder
+        if holder >= 0:
+            out.put(self._holder_at + (holder - me if holder >= me else holder - me + n), 1)
         if collect:
-            out.put(at[_LEADER_AT] + (st.trick_leader - me) % n, 1)
+            leader = st.trick_leader
+            out.put(self._leader_at + (leader - me if leader >= me else leader - me + n), 1)
         trick = st.trick
         if trick:
-            base = at[_TABLE1_AT]
+            base = self._table1_at
             for r in range(n):
+                s = me + r
+                if s >= n:
+                    s -= n
                 m = 0
                 for ts, c in trick:
-                    if (ts - me) % n == r:
+                    if ts == s:
                         m |= 1 << c
-                out.put(base + r * 52, m)
+                out.put(base, m)
+                base += 52
         if collect and st.fighting and st.round_seats:
             fm = 0
             for fs in st.round_seats:
                 fm |= 1 << fs
-            out.put(at[_FIGHTERS_AT], _rotate(fm, me, n))
+            out.put(self._fighters_at, _rotate(fm, me, n))
         table2 = st.table
         on_table = 0
         if table2:
-            base = at[_TABLE2_AT]
+            base = self._table2_at
             for r in range(n):
+                s = me + r
+                if s >= n:
+                    s -= n
                 m = 0
                 for es, entry in table2:
-                    if (es - me) % n == r:
+                    if es == s:
                         m |= _mask(entry)
-                out.put(base + r * 52, m)
+                out.put(base, m)
                 on_table |= m
-            out.put(at[_TOP_AT], _mask(table2[-1][1]))
-            out.put(at[_FIRST_AT], _mask(table2[0][1]))
+                base += 52
+            out.put(self._top_at, _mask(table2[-1][1]))
+            out.put(self._first_at, _mask(table2[0][1]))
         if not collect:
-            out.put(at[_OUT_AT], self._laid_any[j] & ~on_table & ~known_all)
-        out.put(at[_IN_GAME_AT], _rotate((1 << n) - 1 if collect else st.in_game, me, n))
+            out.put(self._out_at, self._laid_any[j] & ~on_table & ~known_all)
+        out.put(self._in_game_at, _rotate((1 << n) - 1 if collect else st.in_game, me, n))
         if st.finished:
             fm = 0
             for fs in st.finished:
                 fm |= 1 << fs
-            out.put(at[_FINISHED_AT], _rotate(fm, me, n))
+            out.put(self._finished_at, _rotate(fm, me, n))
         if st.losers:
             fm = 0
             for fs in st.losers:
                 fm |= 1 << fs
-            out.put(at[_LOSERS_AT], _rotate(fm, me, n))
+            out.put(self._losers_at, _rotate(fm, me, n))
         last = st.last_trick
         if last is not None:
-            out.put(at[_LAST_AT], _mask(last[1]))
+            out.put(self._last_at, _mask(last[1]))
         base = self.laid_at
         laid = self._laid
+        jn = j * n
         for r in range(n):
-            out.put(base + r * 52, laid[j * n + r])
+            out.put(base, laid[jn + r])
+            base += 52
         out.finish()
-        # the counts, seats relative to the observer (see COUNTS), then two to a word
-        counts = self._counts
-        c0 = 0
-        hands = st.hands
+        # the counts, seats relative to the observer (see COUNTS), two to a word
+        lanes = self._lanes
+        lanes.start(flags, w0 + self.flag_words)
+        s = me
+        for _r in range(n):
+            lanes.add(_popcount(hands[s]))
+            s += 1
+            if s == n:
+                s = 0
         won = st.tricks_won
-        for r in range(n):
-            s = me + r
-            if s >= n:
-                s -= n
-            h = hands[s]
-            counts[c0 + r] = _POP[h & 0xFFFF] + _POP[(h >> 16) & 0xFFFF] + _POP[(h >> 32) & 0xFFFF] + _POP[h >> 48]
-            counts[c0 + n + r] = won[s]
-        c0 += 2 * n
-        aside = st.aside
-        counts[c0] = len(st.stock)
-        counts[c0 + 1] = (_POP[aside & 0xFFFF] + _POP[(aside >> 16) & 0xFFFF] + _POP[(aside >> 32) & 0xFFFF]
-                          + _POP[aside >> 48])
-        counts[c0 + 2] = len(table2)
-        counts[c0 + 3] = st.trick_size_now()
-        counts[c0 + 4] = st.p2_moves
-        counts[c0 + 5] = st.repetitions()
-        w = w0 + self.flag_words
-        for k in range(self.count_words):
-            x: int = counts[LANES * k]
-            y: int = counts[LANES * k + 1]
-            flags[w + k] = min(x, LANE_MAX) | (min(y, LANE_MAX) << LANE_BITS)
-        mb = self.mask_bytes
+        s = me
+        for _r in range(n):
+            lanes.add(won[s])
+            s += 1
+            if s == n:
+                s = 0
+        lanes.add(len(st.stock))
+        lanes.add(_popcount(st.aside))
+        lanes.add(len(table2))
+        lanes.add(st.trick_size_now())
+        lanes.add(st.p2_moves)
+        lanes.add(0 if collect else st.repetitions())
+        lanes.finish()
         if with_mask and to == me:
-            masks[row * mb:(row + 1) * mb] = self.mask_bits(st.legal_moves()).to_bytes(mb, "little")
+            legal = st.legal_moves()
+            if collect:  # phase 1's legal-move tuples are the core's, one per hand pattern
+                memo = self._mask_memo
+                key = id(legal)
+                hit = memo.get(key)
+                if hit is not None and hit[0] is legal:
+                    data = hit[1]
+                else:
+                    data = self.mask_bits(legal).to_bytes(self.mask_bytes, "little")
+                    if len(memo) >= _MEMO_MAX:
+                        memo.clear()
+                    memo[key] = (legal, data)
+            else:
+                data = self.mask_bits(legal).to_bytes(self.mask_bytes, "little")
+            masks[row] = data
         else:
-            masks[row * mb:(row + 1) * mb] = bytes(mb)
+            masks[row] = self._no_mask
 
     def _catch_up(self, j: int, me: int, log: LogCell | None) -> None:
         """Add the moves made since the last call for observer ``j`` to its ``laid``
@@ -518,19 +587,81 @@ class _Row:
             raise ValueError("the tensor's blocks must be put in ascending positions")
         words = self.words
         base = self.w0
-        words[base + cw] = self.acc
+        _store(words, base + cw, self.acc)
         k = cw + 1
         if k < w:
-            words[base + k] = self.nxt
+            _store(words, base + k, self.nxt)
             k += 1
             while k < w:
-                words[base + k] = 0
+                _store(words, base + k, 0)
                 k += 1
             self.acc = 0
         else:
             self.acc = self.nxt
         self.nxt = 0
         self.cw = w
+
+
+class _Lanes:
+    """Writes counts two to a word (:data:`LANES` lanes of :data:`LANE_BITS` bits) into
+    a list, from a given index on, each word stored once."""
+
+    def __init__(self) -> None:
+        self.words: list[int] = []
+        self.at = 0
+        """The index of the word being filled."""
+        self.acc = 0
+        self.lane = 0
+
+    def start(self, words: list[int], at: int) -> None:
+        self.words = words
+        self.at = at
+        self.acc = 0
+        self.lane = 0
+
+    def add(self, count: int) -> None:
+        """The next count (a larger one than :data:`LANE_MAX` is stored as that)."""
+        v = count if count < LANE_MAX else LANE_MAX
+        if self.lane == 0:
+            self.acc = v
+            self.lane = 1
+        else:
+            _store(self.words, self.at, self.acc | v << LANE_BITS)
+            self.at += 1
+            self.lane = 0
+
+    def finish(self) -> None:
+        """Store a half-filled last word."""
+        if self.lane:
+            _store(self.words, self.at, self.acc)
+            self.at += 1
+            self.lane = 0
+
+
+def _store(words: list[int], k: int, v: int) -> None:
+    """``words[k] = v`` unless it holds ``v`` already (a stored int above 256 is a new
+    object; most of a row's words are the same as at the last step)."""
+    old: int = words[k]
+    if old != v:
+        words[k] = v
+
+
+_MEMO_MAX: Final = 1 << 14
+"""The most legal-move tuples :meth:`Batch.write_seat` keeps mask bytes for (then it
+starts afresh)."""
+
+
+def _popcount(m: int) -> int:
+    """The number of set bits of ``m`` (below 2**56) by adding neighbouring bit
+    counts: a few native operations (``int.bit_count`` is a slow method call in
+    compiled code, a table a boxed list read per 16 bits)."""
+    x = m - ((m >> 1) & 0x55555555555555)
+    x = (x & 0x33333333333333) + ((x >> 2) & 0x33333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F
+    x += x >> 8
+    x += x >> 16
+    x += x >> 32
+    return x & 0x7F
 
 
 def _rotate(seats: int, me: int, n: int) -> int:
@@ -568,14 +699,20 @@ def action_bits(moves: tuple[Move, ...] | list[Move], card_actions: list[int], s
     return bits
 
 
-def _below(rng: random.Random, n: int) -> int:
-    """``rng.choice``'s draw of an index below ``n`` (``random.Random._randbelow``: the
-    same calls of ``getrandbits``, so the same index as the ``random`` bot's choice)."""
-    k = n.bit_length()
-    r = rng.getrandbits(k)
+def _below(draw: Callable[[int], int], n: int) -> int:
+    """``rng.choice``'s draw of an index below ``n`` given ``rng.getrandbits``
+    (``random.Random._randbelow``: the same calls of ``getrandbits``, so the same index
+    as the ``random`` bot's choice)."""
+    k = _BIT_LENGTH[n] if n < _SHORT else n.bit_length()
+    r = draw(k)
     while r >= n:
-        r = rng.getrandbits(k)
+        r = draw(k)
     return r
+
+
+_SHORT: Final = 1024
+_BIT_LENGTH: Final[list[int]] = [m.bit_length() for m in range(_SHORT)]
+"""``m.bit_length()`` of the smaller ``m`` (a method call is slow in compiled code)."""
 
 
 def _same_as_choice() -> bool:
@@ -586,7 +723,7 @@ def _same_as_choice() -> bool:
     seq = list(range(100))
     for n in (1, 2, 3, 5, 7, 8, 13, 33, 64, 100):
         for _ in range(20):
-            if a.choice(seq[:n]) != _below(b, n):
+            if a.choice(seq[:n]) != _below(b.getrandbits, n):
                 return False
     return True
 

@@ -67,14 +67,17 @@ def core_batch(games: int, players: int, space: ActionSpace, zero_sum: bool) -> 
 
 
 class _Buffers:
-    """``rows`` rows of buffers laid out as the compiled batch's (for the final tensors of
-    ended episodes, and the observations of opponents asked by a batch policy), with
-    NumPy views of the byte buffers."""
+    """``rows`` rows of buffers laid out as the compiled batch's (for the observations of
+    opponents asked by a batch policy)."""
 
     def __init__(self, rows: int, core: Batch) -> None:
         self.flags: list[int] = [0] * (rows * core.row_words)
-        self.masks = bytearray(rows * core.mask_bytes)
-        self.mask_view = np.frombuffer(self.masks, np.uint8).reshape(rows, core.mask_bytes)
+        self.masks: list[bytes] = [b""] * rows
+        self.mask_bytes = core.mask_bytes
+
+    def mask_view(self, k: int) -> npt.NDArray[np.uint8]:
+        """The first ``k`` rows' mask bytes as a ``(k, mask_bytes)`` array."""
+        return np.frombuffer(b"".join(self.masks[:k]), np.uint8).reshape(k, self.mask_bytes)
 
 
 class BatchedGames:
@@ -152,9 +155,8 @@ class BatchedGames:
         self.final_facts: list[tuple[Phase, int, tuple[int, ...], tuple[int, ...], tuple[int, ...]] | None] = \
             [None] * n
         """For each game whose episode ended in the last step, :meth:`facts` at its end."""
-        self._mask_view = np.frombuffer(core.masks, np.uint8).reshape(n, core.mask_bytes)
         self._scratch = _Buffers(n, core)
-        self._final_masks = bytearray(n * core.mask_bytes)
+        self._final_masks: list[bytes] = [b""] * (2 * n)
         """The ended episodes' masks (written empty, never read)."""
         self._width = core.count_width
         self._seed: list[Seed] = [None] * n
@@ -323,7 +325,7 @@ class BatchedGames:
                     core.write_seat(i, seat, row, scratch.flags, scratch.masks, True)
                 k = len(todo)
                 obs = self._tensors(scratch, k)
-                masks = _BYTE_BOOLS.take(scratch.mask_view[:k], axis=0).reshape(k, -1)[:, :self.actions]
+                masks = _BYTE_BOOLS.take(scratch.mask_view(k), axis=0).reshape(k, -1)[:, :self.actions]
                 chosen = np.asarray(policy.fn(obs, masks)).reshape(-1)
                 if chosen.shape[0] != k:
                     raise ValueError(f"batch policy {policy.name!r} gave {chosen.shape[0]} actions for {k} games")
@@ -344,7 +346,8 @@ class BatchedGames:
         k = self.num_games + extra
         rows = self._obs_rows[:k]
         self._fill(core.flags, k, self._obs_all[:k], rows)
-        np.take(_BYTE_BOOLS, self._mask_view, axis=0, out=self._mask_full)
+        bits = np.frombuffer(b"".join(core.masks), np.uint8).reshape(self.num_games, core.mask_bytes)
+        np.take(_BYTE_BOOLS, bits, axis=0, out=self._mask_full)
         if self._perm is not None:
             rows[...] = rows[:, self._perm]
 
