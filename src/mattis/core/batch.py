@@ -1,5 +1,6 @@
 """Many games stepped together by action ids, with their tensors written into flat
-lists and byte buffers: the compiled half of the batched research environment.
+lists and their masks as rows of bytes: the compiled half of the batched research
+environment.
 
 :class:`Batch` holds ``games`` states, one learner seat in each.  :meth:`Batch.step`
 applies one action id per game (one legality check: the action's shared move among

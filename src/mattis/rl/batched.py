@@ -15,7 +15,7 @@ The per-game work (the learner's move and its legality check, the ``random``
 opponents' moves, the tensor's bits, counts and mask) runs in
 :class:`mattis.core.batch.Batch`, compiled with the core (``mattis/_build.py``); it
 writes the tensor's bits as 56-bit words and its counts as 28-bit lanes into one list
-and the mask into a byte buffer, and a few vectorised NumPy calls per batch here turn
+and each mask as a row of bytes, and a few vectorised NumPy calls per batch here turn
 them into float32 and bool (:meth:`BatchedGames.step`).  On the pure
 core the same code runs as Python and gives the same arrays (a test compares the two
 builds game for game).
