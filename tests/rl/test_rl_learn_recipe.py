@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
+import random
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -18,6 +19,9 @@ import pytest
 
 pytest.importorskip("gymnasium", reason="the research extra is not installed: pip install 'mattis[rl]'")
 
+from mattis.bots.policy import playout  # noqa: E402
+from mattis.core import Phase  # noqa: E402
+from mattis.play import make_bot  # noqa: E402
 from mattis.rl.batched import BatchedGames  # noqa: E402
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "rl_learn.py"
@@ -90,7 +94,7 @@ def test_the_features_see_which_card_beats_the_top_entry() -> None:
     feats = R.Features(3, 54)
     x = feats(obs)
     o = feats.o
-    col = feats.per_card - 30 + 10  # p2 * beats (the 11th of the per-card facts after the rank one-hot)
+    col = feats.column("p2_beats")
     top = obs[:, o["table2_top"]:o["table2_top"] + 52]
     trump = obs[:, o["trump"]:o["trump"] + 4]
     p2 = obs[:, o["phase"] + 1]
@@ -105,6 +109,89 @@ def test_the_features_see_which_card_beats_the_top_entry() -> None:
     assert seen >= 10
     assert not x[:, :52, feats.per_card:feats.per_card + 2].any()  # the pickup/chance flags only on those actions
     assert (x[:, 52:, feats.per_card:feats.per_card + 2] == np.eye(2)).all()
+    # the basic set: the same first facts and context, every later fact zero
+    basic = R.Features(3, 54, basic=True)(obs)
+    first, later = slice(0, 13 + R.BASIC), slice(13 + R.BASIC, feats.per_card)
+    assert (basic[:, :, first] == x[:, :, first]).all() and not basic[:, :, later].any()
+    assert x[:, :52, later].any()
+    assert (basic[:, :, feats.per_card + 4:] == x[:, :, feats.per_card + 4:]).all()
+
+
+def test_the_features_hold_the_order_the_heuristic_leads_and_answers_by_in_phase_1() -> None:
+    """In phase 1 ``easy`` (the heuristic, and ``medium``) leads its least useful card
+    unless every card is a keeper, and answers with the lowest winning card when the
+    trick is worth taking: each such move is the one card the matching fact marks."""
+    g = BatchedGames(8, rules="mattis", players=3, opponents="easy", seat="rotate")
+    g.reset(seed=4)
+    feats = R.Features(3, 54)
+    easy = make_bot("easy", 0)
+    leads = answers = 0
+    for _ in range(60):
+        x = feats(g.obs)
+        acts = np.empty(8, np.intp)
+        for i in range(8):
+            obs = g.state(i).observation(g.seat(i))
+            acts[i] = g.space.action(easy.act(obs))
+            if obs.phase != 1 or g.masks[i].sum() < 2:
+                continue
+            row = x[i, :52]
+            if not obs.table1 and acts[i] < 52:
+                assert np.flatnonzero(row[:, feats.column("p1_lead_lowest_value")]).tolist() == [acts[i]]
+                leads += 1
+            elif (obs.table1 and not obs.fighters and row[acts[i], feats.column("p1_worth_taking")]
+                  and row[:, feats.column("p1_lowest_above")].any()):
+                assert np.flatnonzero(row[:, feats.column("p1_worth_and_lowest_above")]).tolist() == [acts[i]]
+                answers += 1
+        g.step(acts)
+    assert leads >= 20 and answers >= 5, (leads, answers)
+
+
+def test_the_playout_teacher_labels_the_moves_that_do_not_lose_after_the_heuristic_playout() -> None:
+    """Phase 2: the label is easy's move unless easy's move loses under the heuristic
+    playout and another does not; then it is every move that does not lose."""
+    g = BatchedGames(8, rules="mattis", players=3, opponents="easy", seat="rotate")
+    g.reset(seed=5)
+    easy = make_bot("easy", 0)
+    checked = other = 0
+    while checked < 60:
+        acts = np.empty(8, np.intp)
+        for i in range(8):
+            state, seat = g.state(i), g.seat(i)
+            acts[i] = g.space.action(easy.act(state.observation(seat)))
+            best = R.best_moves(g, i, int(acts[i]))
+            assert best.any() and not (best & ~g.masks[i]).any()
+            if state.phase != Phase.SHED or g.masks[i].sum() < 2:
+                assert np.flatnonzero(best).tolist() == [acts[i]]
+                continue
+            loses = {}
+            for a in np.flatnonzero(g.masks[i]).tolist():
+                after = state.clone()
+                after.apply(g.space.move(a))
+                playout(after, random.Random(1))
+                loses[a] = seat in after.losers
+            if best[acts[i]]:
+                assert best.sum() == 1 and (not loses[acts[i]] or all(loses.values()))
+            else:
+                assert loses[acts[i]] and {a for a, lost in loses.items() if not lost} == set(np.flatnonzero(best))
+                other += 1
+            checked += 1
+        g.step(acts)
+    assert other >= 1, "no decision where the heuristic's move loses and another does not"
+
+
+def test_a_set_step_moves_the_probability_onto_the_set() -> None:
+    obs, masks = positions(4, 6)
+    feats = R.Features(3, 54)
+    rows = [i for i in range(len(masks)) if masks[i].sum() >= 3][:32]
+    x, m = feats(obs[rows]), masks[rows]
+    best = np.zeros_like(m)
+    for k, row in enumerate(m):
+        best[k, np.flatnonzero(row)[-2:]] = True  # the two last legal actions
+    scorer = R.Scorer(feats.size, 16, 0)
+    before = (scorer.probs(x, m)[0] * best).sum(1).mean()
+    losses = [scorer.step_sets(x, m, best, 1e-2) for _ in range(10)]
+    after = (scorer.probs(x, m)[0] * best).sum(1).mean()
+    assert after > before + 0.1 and losses[-1] < losses[0], (before, after, losses)
 
 
 def test_a_tiny_seeded_imitation_run_learns_on_held_out_deals() -> None:
