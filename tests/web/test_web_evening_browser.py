@@ -108,8 +108,17 @@ def test_a_dropped_phone_gets_a_bot_and_the_seat_comes_back_on_another_device(se
         for p in (host, ola):
             p.wait_for_selector("#felt")
         # Seeing the game: after a trick its cards stay with who took it; the title says whose turn.
-        play_while([host, ola], lambda: host.locator("#taker").count() > 0)
-        assert re.search(r"takes the trick|take the trick", host.locator("#taker").inner_text())
+        # The taker's line is read in the same look that finds it (a locator's inner_text would wait for an
+        # element that may be gone by then), and the host's page holds each trick for an hour (the pace
+        # setting), so a slow machine cannot miss it.
+        host.evaluate("() => localStorage.setItem('mattis.pace', '3600')")
+        taker: list[str] = []
+
+        def taker_shown() -> bool:
+            taker.append(host.evaluate("() => document.querySelector('#taker')?.innerText ?? ''"))
+            return taker[-1] != ""
+        play_while([host, ola], taker_shown)
+        assert re.search(r"takes the trick|take the trick", taker[-1])
         play_while([host, ola], lambda: dataset(ola).get("myturn") == "1")
         assert ola.title() == "Din tur – Mattis"
         resume = ola.locator("#resume-link").input_value()
