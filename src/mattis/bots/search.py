@@ -378,14 +378,22 @@ def tree_search(obs: Observation, dets: list[State], cands: Sequence[Move], firs
 
 
 class IsmctsBot(_Phase1Search):
-    """Single-observer Information Set MCTS (Cowling, Powley and Whitehouse 2012) in
-    phase 1: ``iterations`` iterations, each on a determinization (a pool of
-    ``samples`` is cycled), UCB with availability counts, heuristic playouts; in
-    phase 2 the exact endgame solver (``solver_cards`` cards or fewer, every hand
-    known), else flat Monte Carlo like ``rollout`` (``playouts`` per move).  A
-    phase 2 tree search (``p2_iterations``, off by default) played worse: on the
-    same 100 deals against two ``easy`` (``mattis`` 3p) it lost 5.0% of them, flat
-    rollouts 1.7%, at half the thinking time (docs/bots.md)."""
+    """The expert.  Phase 1: single-observer Information Set MCTS (Cowling, Powley and
+    Whitehouse 2012), ``iterations`` iterations, each on a determinization (a pool of
+    ``samples`` is cycled), UCB with availability counts, heuristic playouts.  Phase 2:
+    the exact endgame solver (``solver_cards`` cards or fewer, every hand known), else a
+    tree search of ``p2_iterations`` iterations (:func:`tree_search`) in which each
+    opponent is modelled (``model_opponents``, :class:`OpponentModel`): at its nodes
+    the tree plays the heuristic's move with the probability that this opponent is one
+    that plays it, believed from its phase 2 moves so far, else the move UCB picks.
+
+    Why the model: a phase 2 tree search that searches every opponent's replies beat
+    ``hard`` but lost about twice as often against two ``easy`` as flat heuristic
+    rollouts (which model ``easy`` exactly); flat rollouts lost to ``hard``.  With the
+    model the tree treats a rules-of-thumb player as one and a searcher as a searcher
+    (docs/bots.md has the measurements).  ``p2_iterations=0`` gives the flat rollouts
+    (``playouts`` per move) of the earlier expert; ``model_opponents=False`` the plain
+    tree search."""
 
     name = "ismcts"
 
