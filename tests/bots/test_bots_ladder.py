@@ -10,14 +10,15 @@ for the interval to mean something, not the outcome of a handful of seeds.
 
 The rungs the tier can afford: ``heuristic`` (easy) over ``random`` in every
 preset, ``rollout`` (medium) and ``solver`` over ``heuristic``, ``uct`` (hard)
-over ``rollout``.  The top rung (``ismcts``, expert, over ``uct``) costs more than
-the tier can spend on a resolvable sample: on mattis it is -16.5 points (-23.2 to
--9.8) on 100 deals of seed 7411, a spread of about 34 points a deal, so the 6 deals
-that fit in a minute of CPU (about 3 s a game) would give an interval of about
-+-27 points.  Its paired measurements are in docs/bots.md's ladder tables
-(``benchmarks/bots_ladder.sh``, 100 deals a row on a seed not used while tuning),
-whose intervals these smaller runs must agree with: each rung asserted here is one
-whose paired interval there excludes zero.
+over ``rollout``, and the top rung (``ismcts``, expert, over ``uct``) in skitgubbe
+only, where it is widest.  Elsewhere it costs more than the tier can spend on a
+resolvable sample: on mattis it is -16.5 points (-23.2 to -9.8) on 100 deals of seed
+7411, a spread of about 34 points a deal, so the 6 deals that fit in a minute of CPU
+(about 3 s a game) would give an interval of about +-27 points.  Its paired
+measurements are in docs/bots.md's ladder tables (``benchmarks/bots_ladder.sh``,
+100 deals a row on a seed not used while tuning), whose intervals these smaller runs
+must agree with: each rung asserted here is one whose paired interval there excludes
+zero.
 """
 
 from __future__ import annotations
@@ -31,10 +32,10 @@ from mattis.play.agents import LEVELS
 MARGIN = 0.05
 
 
-def _loss_bound(strong: str, weak: str, deals: int, rules: str = "mattis") -> tuple[float, float]:
+def _loss_bound(strong: str, weak: str, deals: int, rules: str = "mattis", seed: int = 2026) -> tuple[float, float]:
     r = preset(rules)
     bots = (strong, weak, weak)
-    rows = [row for d in range(deals) for rot in range(3) for row in play_game(r, bots, d, rot, 2026)]
+    rows = [row for d in range(deals) for rot in range(3) for row in play_game(r, bots, d, rot, seed)]
     s = next(x for x in summarize(rows) if x.bot == strong)
     return s.loss_rate, wilson(s.losses, s.games)[1]
 
@@ -75,3 +76,16 @@ def test_hard_beats_medium() -> None:
     97.5% upper bound below 1/3), no margin."""
     rate, upper = _loss_bound("uct", "rollout", 13)
     assert upper < 1 / 3, f"uct lost {rate:.1%} against two rollout (upper bound {upper:.1%})"
+
+
+@pytest.mark.slow
+def test_expert_beats_hard_in_skitgubbe() -> None:
+    """``ismcts`` (expert) against two ``uct`` (hard), the first 6 deals of the ladder
+    table's seed 7411 in skitgubbe, the preset where the top rung is widest (-33.0
+    points, -38.4 to -27.6, over 100 deals in docs/bots.md; these 6 deals -41.7, -58.0
+    to -25.3, inside it): the 97.5% upper bound of the expert's loss rate lies 5 points
+    below parity.  The other presets' top rungs (-16.5 to -28.7) need more deals than
+    the tier can spend (about 3 s of CPU a game)."""
+    rate, upper = _loss_bound("ismcts", "uct", 6, "skitgubbe", 7411)
+    assert upper < 1 / 3 - MARGIN, f"ismcts lost {rate:.1%} against two uct (upper bound {upper:.1%})"
+

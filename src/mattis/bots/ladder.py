@@ -14,8 +14,8 @@ what the model knows on its own, measured against ``easy`` and ``medium`` in doc
 
 Each level beats the one below it on paired duplicate deals, measured on seeds not
 used while tuning: ``medium`` over ``easy`` and ``hard`` over ``medium`` in every preset,
-``expert`` over ``hard`` where its rows were run (the measurements, with their commands,
-deals and intervals, are in docs/bots.md).
+``expert`` over ``hard`` in every preset (the measurements, with their commands, deals
+and intervals, are in docs/bots.md).
 """
 
 from __future__ import annotations
