@@ -10,6 +10,7 @@ limit and makes results depend on machine speed when it triggers.
 
 from __future__ import annotations
 
+import logging
 import math
 import random
 import time
@@ -21,6 +22,8 @@ from ..core.observation import PHASE1, PHASE2, observe
 from .heuristic import heuristic_move
 from .policy import outcome, playout, state_choice
 from .solver import SearchLimit, Solver, two_player_exact, two_player_values
+
+log = logging.getLogger(__name__)
 
 
 def perfect_info(obs: Observation) -> bool:
@@ -113,7 +116,9 @@ class OpponentModel:
                             self.agreed[seat] = self.agreed.get(seat, 0) + 1
                 try:
                     copy.apply(move)
-                except IllegalMoveError:
+                except IllegalMoveError:  # the copy went astray: sample it again when every hand is known
+                    log.warning("the opponent model could not replay %s by seat %d; it samples the position again",
+                                move, seat)
                     self._copy = None
                     break
         self._replayed = n
@@ -304,6 +309,14 @@ class _Node:
         self.w = 0.0
 
 
+def _expand(node: _Node, move: Move) -> _Node:
+    """The new child of ``node`` reached by ``move`` (available once: now)."""
+    ch = _Node()
+    ch.avail = 1
+    node.children[move] = ch
+    return ch
+
+
 def tree_search(obs: Observation, dets: list[State], cands: Sequence[Move], first: Move, iterations: int,
                 c: float, rng: random.Random, epsilon: float, phase1_only: bool,
                 time_cap: float | None = None, follow: Sequence[float] | None = None) -> Move:
@@ -332,7 +345,6 @@ def tree_search(obs: Observation, dets: list[State], cands: Sequence[Move], firs
                 moves = [m for m in moves if m in allowed]
             mover = st.to_act
             assert mover is not None
-            untried = [m for m in moves if m not in node.children]
             for m in moves:
                 ch = node.children.get(m)
                 if ch is not None:
@@ -340,24 +352,18 @@ def tree_search(obs: Observation, dets: list[State], cands: Sequence[Move], firs
             if follow is not None and mover != me and node is not root and follow[mover] > 0.0 \
                     and rng.random() < follow[mover]:
                 m = state_choice(st)
-                ch = node.children.get(m)
                 st.apply(m)
-                if ch is None:
-                    ch = _Node()
-                    ch.avail = 1
-                    node.children[m] = ch
-                    trail.append((ch, mover))
-                    break
-                node = ch
-                trail.append((node, mover))
-                continue
+                if m in node.children:
+                    node = node.children[m]
+                    trail.append((node, mover))
+                    continue
+                trail.append((_expand(node, m), mover))
+                break
+            untried = [m for m in moves if m not in node.children]
             if untried:
                 m = first if node is root and first in untried else rng.choice(untried)
-                ch = _Node()
-                ch.avail = 1
-                node.children[m] = ch
                 st.apply(m)
-                trail.append((ch, mover))
+                trail.append((_expand(node, m), mover))
                 break
             best_m, best_u = moves[0], -1.0
             for m in moves:
