@@ -21,6 +21,7 @@ from mattis.bots.learned import DEFAULT_SAMPLES, LearnedBot
 from mattis.bots.search import perfect_info
 from mattis.bots.value import (
     BEAT_AT,
+    DUELS_AT,
     FEATURES,
     MASTERS_AT,
     MAX_SEATS,
@@ -227,3 +228,54 @@ def test_a_seats_masters_are_its_cards_above_every_other_hand_still_in() -> None
                 assert round(13 * rows[k][MASTERS_AT + slot]) == len(mine)
         checked += 1
     assert checked >= 10
+
+
+def _answers(hand: set[int], card: int, trump: int | None, void_follow: bool) -> bool:
+    """Whether ``hand`` may answer ``card`` laid alone, from the rule texts: a higher card
+    of its suit, or a trump on a non-trump card (under "Følg farge hvis du kan", the
+    blodmattis preset, only when holding none of its suit)."""
+    suit = SUIT[card]
+    if any(SUIT[c] == suit and RANK[c] > RANK[card] for c in hand):
+        return True
+    if trump is None or suit == trump or not any(SUIT[c] == trump for c in hand):
+        return False
+    return not (void_follow and any(SUIT[c] == suit for c in hand))
+
+
+@pytest.mark.parametrize("name", ["mattis", "blodmattis"])
+def test_a_seats_duels_count_the_cards_the_others_cannot_answer(name: str) -> None:
+    """Once every hand is known (phase 2), a seat's duels are its cards no other seat
+    still in can answer, those the next seat still in cannot answer, those every other
+    seat can answer, the cards of the seat before it that it cannot answer, and its hand
+    against the smallest other hand."""
+    rules = preset(name)
+    void_follow = name == "blodmattis"
+    checked = 0
+    for seed in (9, 10):
+        for obs in _observations(rules, 3, seed=seed, every=1):
+            if obs.phase is not PHASE2 or obs.is_over or sum(obs.hand_counts) != (
+                    len(obs.hand) + sum(len(obs.known[s]) for s in range(3) if s != obs.seat)):
+                continue
+            rows = feature_rows(obs)
+            hands = {s: set(obs.hand) if s == obs.seat else set(obs.known[s]) for s in range(3)}
+            live = [s for s in range(3) if s in obs.still_in]
+            for k in range(3):
+                s = (obs.seat + k) % 3
+                row = rows[k][DUELS_AT:]
+                others = [t for t in live if t != s]
+                if s not in obs.still_in or not others:
+                    continue
+                answered = {c: [t for t in others if _answers(hands[t], c, obs.trump, void_follow)] for c in hands[s]}
+                assert round(13 * row[0]) == sum(1 for ts in answered.values() if not ts)
+                assert round(13 * row[2]) == sum(1 for ts in answered.values() if len(ts) == len(others))
+                nxt = next(t for t in ((s + d) % 3 for d in (1, 2)) if t in obs.still_in)
+                prev = next(t for t in ((s - d) % 3 for d in (1, 2)) if t in obs.still_in)
+                assert round(13 * row[1]) == sum(1 for c in hands[s] if not _answers(hands[nxt], c, obs.trump,
+                                                                                         void_follow))
+                assert round(13 * row[3]) == sum(1 for c in hands[prev] if not _answers(hands[s], c, obs.trump,
+                                                                                            void_follow))
+                least = min(len(hands[t]) for t in others)
+                assert round(13 * row[4]) == max(-13, min(13, len(hands[s]) - least))
+                assert row[5] == (1.0 if len(hands[s]) > least else 0.0)
+                checked += 1
+    assert checked >= 20

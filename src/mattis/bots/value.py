@@ -29,6 +29,12 @@ the seat ``k`` places to its left):
 * its masters: per suit, its known cards above every card of that suit known to be in
   another hand still in the game (in phase 2, where every hand is known, the cards no
   one can top);
+* its duels (:data:`_DUELS`): its phase 2 hand as far as the observer knows it (in
+  phase 1 its pile and its known cards, the hand it will shed) against the other seats
+  still in, card by card, as the core's ``answer_mask`` says who may answer what: its
+  cards no other seat can answer, those the next seat cannot answer, those every other
+  seat can answer, the cards of the seat before it that it cannot answer; its hand
+  against the smallest other hand (the shedding race), the seats still in;
 * whether it is to act, in the game, out, a loser; its hand count / 52;
 * its place relative to the observer and to the seat to act (one-hot, up to
   :data:`MAX_SEATS`), the mean of the other seats' rows, and the global facts (phase,
@@ -52,7 +58,8 @@ from functools import lru_cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
-from ..core import PRESETS, RANK, SUIT, Observation, Rules, preset
+from ..core import PRESETS, RANK, SUIT, Follow, Observation, Rules, preset
+from ..core.legal import answer_mask, next_seat_in
 from ..core.observation import PHASE1, PHASE2
 
 if TYPE_CHECKING:  # NumPy is optional at run time: the learned bot falls back without it
@@ -66,8 +73,9 @@ else:
     Mask = Any
 
 __all__ = [
-    "BEAT_AT", "FEATURES", "MASTERS_AT", "MAX_SEATS", "SEAT_FEATURES", "ValueModel", "feature_rows", "features",
-    "has_numpy", "load_models", "model_for", "nearest_preset", "numpy_or_none", "plain_suit_columns", "suit_order",
+    "BEAT_AT", "DUELS_AT", "FEATURES", "MASTERS_AT", "MAX_SEATS", "SEAT_FEATURES", "ValueModel", "feature_rows",
+    "features", "has_numpy", "load_models", "model_for", "nearest_preset", "numpy_or_none", "plain_suit_columns",
+    "suit_order",
 ]
 
 log = logging.getLogger(__name__)
@@ -82,16 +90,27 @@ _BEAT = 5
 _MASTERS = 5
 """Per suit and in all: the seat's known cards above every card of that suit known to
 be in another hand still in the game (each / 13)."""
-SEAT_FEATURES = 52 + 4 * _SUIT_FACTS + 26 + 4 * _SUIT_FACTS + _BEAT + _SEAT_SCALARS + _MASTERS
+_DUELS = 8
+"""How the seat's phase 2 hand (in phase 1: its pile and its known cards, the hand it
+will shed) stands against the other seats still in, card by card, as the core's
+:func:`~mattis.core.legal.answer_mask` says who may answer what: its cards no other
+seat can answer, those the next seat cannot answer, those every other seat can
+answer, the cards of the seat before it that it cannot answer (each / 13); its
+hand against the smallest other hand still in (cards / 13, and whether it holds
+more), the share of the other seats still in holding fewer cards, the seats still in
+(/ :data:`MAX_SEATS`)."""
+SEAT_FEATURES = 52 + 4 * _SUIT_FACTS + 26 + 4 * _SUIT_FACTS + _BEAT + _SEAT_SCALARS + _MASTERS + _DUELS
 """Per seat: known cards card by card (52, suits in the model's order) and per suit (12),
 its pile by rank (26) and per suit (12), how it stands against the entry to beat (5),
-the scalars, its masters per suit (5)."""
+the scalars, its masters per suit (5), its duels with the other seats (8)."""
 BEAT_AT = 52 + 4 * _SUIT_FACTS + 26 + 4 * _SUIT_FACTS
 """Where a seat row's facts against the entry to beat begin: its higher cards of the
 entry's suit, its lower ones, the trumps that may answer (each / 13), whether it can
 answer, whether the entry is a trump."""
 MASTERS_AT = BEAT_AT + _BEAT + _SEAT_SCALARS
 """Where a seat row's masters begin (per suit in the model's order, then in all)."""
+DUELS_AT = MASTERS_AT + _MASTERS
+"""Where a seat row's duels begin (see :data:`_DUELS`)."""
 _GLOBAL = 3 + 8 + 4 + 3 + 1 + 4 + 4
 FEATURES = SEAT_FEATURES * 2 + MAX_SEATS * 2 + _GLOBAL
 """The length of one seat's input row: its own features, the mean of the others',
@@ -211,6 +230,11 @@ def feature_rows(obs: Observation) -> list[list[float]]:
     rows: list[list[float]] = []
     masks = [obs.hand_mask if (me + k) % n == me else known[(me + k) % n] for k in range(n)]
     live = [(me + k) % n in in_game for k in range(n)]
+    future = [masks[k] | piles[(me + k) % n] for k in range(n)]
+    sizes = [hand_counts[(me + k) % n] + bin(piles[(me + k) % n]).count("1") for k in range(n)]
+    still_mask = 0
+    for t in in_game:
+        still_mask |= 1 << t
     for k in range(n):
         s = (me + k) % n
         row = [0.0] * SEAT_FEATURES
@@ -268,8 +292,57 @@ def feature_rows(obs: Observation) -> list[list[float]]:
                 row[at + slot] = m / 13.0
                 masters += m
         row[at + 4] = masters / 13.0
+        _duels(k, future, live, n, sizes, me, still_mask, trump, obs.rules.follow, row)
         rows.append(row)
     return rows
+
+
+def _unanswered(mask: int, other: int, trump: int, follow: Follow) -> int:
+    """How many cards of ``mask``, each laid alone, ``other`` holds no answer to."""
+    k = 0
+    while mask:
+        low = mask & -mask
+        mask ^= low
+        if not answer_mask(other, (low.bit_length() - 1,), trump, follow):
+            k += 1
+    return k
+
+
+def _duels(k: int, future: list[int], live: list[bool], n: int, sizes: list[int], me: int,
+           still_mask: int, trump: int, follow: Follow, row: list[float]) -> None:
+    """Row ``k``'s duels (:data:`_DUELS`) in ``row[DUELS_AT:]``: ``future[j]`` is row
+    ``j``'s phase 2 hand as far as the observer knows it, ``sizes[j]`` its size (its
+    hand and its pile: in phase 2 the pile is empty)."""
+    at = DUELS_AT
+    s = (me + k) % n
+    row[at + 7] = sum(live) / MAX_SEATS
+    if not live[k]:
+        return
+    others = [j for j in range(n) if j != k and live[j]]
+    if not others:
+        return
+    mine = future[k]
+    alone = 0
+    everyone = 0
+    c = mine
+    while c:
+        low = c & -c
+        c ^= low
+        top = (low.bit_length() - 1,)
+        beaten = sum(1 for j in others if answer_mask(future[j], top, trump, follow))
+        alone += beaten == 0
+        everyone += beaten == len(others)
+    row[at] = alone / 13.0
+    row[at + 2] = everyone / 13.0
+    nxt = (next_seat_in(still_mask, s, n) - me) % n
+    prev = next((j for j in ((k - d) % n for d in range(1, n)) if live[j]), k)
+    row[at + 1] = _unanswered(mine, future[nxt], trump, follow) / 13.0 if nxt != k else 0.0
+    row[at + 3] = _unanswered(future[prev], mine, trump, follow) / 13.0 if prev != k else 0.0
+    least = min(sizes[j] for j in others)
+    mine_count = sizes[k]
+    row[at + 4] = max(-1.0, min(1.0, (mine_count - least) / 13.0))
+    row[at + 5] = 1.0 if mine_count > least else 0.0
+    row[at + 6] = sum(1 for j in others if sizes[j] < mine_count) / len(others)
 
 
 def _global(obs: Observation) -> list[float]:
