@@ -1,7 +1,10 @@
 """Training the value model (:mod:`mattis.bots.value`) on self-play games, with NumPy.
 
-    python -m mattis.lab.train --rules mattis,hund,blodmattis,skitgubbe --seed 1 --games 1500 --mix easy \
-        --more 1000=easy:0.7,medium:0.3 --cache /tmp/mattis-games --out src/mattis/bots/value_weights.npz
+    python -m mattis.lab.train --rules mattis,hund,blodmattis,skitgubbe --seed 1 --games 5000 --mix easy \
+        --more 200=hard@0.3 --sample 0.05 --hidden 32,16 --l2 1e-2 --epochs 6 \
+        --cache /tmp/mattis-games --out src/mattis/bots/value_weights.npz
+
+(the command that made the shipped weights, docs/analyze.md's "Training").
 
 **Games.**  Game ``g`` of a run is dealt with ``derive_seed(seed, "train", "deal", g)``
 at the ``g``-th table size of ``--players`` (taken in turn); each seat is a bot drawn
