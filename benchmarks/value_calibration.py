@@ -16,22 +16,18 @@ numbers at ``--budget`` samples: the chance after the move made) is scored on ev
 decision with a choice in the first ``--playout-games`` games, with the model on the
 same decisions beside it.
 
-The **oracle** (``--oracle-games K``, ``--oracle-playouts N``): how much of the outcome
-is still open at a decision, seen by someone who knows every card.  From the true
-position right after the move (every hand known, no sampling), ``N`` playouts of the
-playout policy (the rules-of-thumb move, a random one with probability 0.1) give the
-seat's share of getting away; scored on every decision of the first ``K`` games, with
-the model beside it.  It is not a strict bound (its players are not the expert), but
-no estimator that sees only one seat's cards has this information: where the oracle's
-skill is low, the outcome is mostly undecided at that point of the game.
+How much of the outcome is still open, whatever the estimator: ``value_bound.py``
+(continuations of these games by fresh expert bots from the true position; an upper
+bound on any estimator's skill).
 
 ``--cache DIR`` keeps the played games (chunks of 10, as deal and moves) and the
 playout estimates there, so scoring another model replays them instead of playing
 again.  ``--png FILE`` draws the reliability diagram (the model's chance in ten bands
 against the share that got away, per preset and phase).
 
-    python benchmarks/value_calibration.py --games 40 --level expert --seed 7001 \
-        --playout-games 6 --cache /tmp/mattis-calibration --png docs/img/value_calibration.png
+    python benchmarks/value_calibration.py --games mattis=40,hund=40,blodmattis=30,skitgubbe=40 \
+        --level expert --seed 7001 --playout-games 2 --cache /tmp/mattis-calibration \
+        --png docs/img/value_calibration.png
 
 ``--games mattis=30,hund=20,...`` gives each preset its own number of games.
 """
@@ -48,9 +44,8 @@ from pathlib import Path
 import numpy as np
 
 from mattis.bots.evaluate import Budget, evaluate
-from mattis.bots.policy import state_choice
 from mattis.bots.value import ValueModel, features, live_mask, load_models, model_for
-from mattis.core import Rules, State, preset
+from mattis.core import Rules, preset
 from mattis.lab.train import GameRecord, cached_games, play_game, replay
 from mattis.play import Referee, derive_seed
 
@@ -87,33 +82,6 @@ def playouts(rules: Rules, rec: GameRecord, budget: int, seed: int, cache: Path 
     for ref, seat, move in replay(rules, rec):
         obs = ref.observation(seat)
         out.append(evaluate(obs, Budget(samples=budget), rng).of(move).chance if len(obs.legal) > 1 else None)
-    if path is not None:
-        path.write_text(json.dumps(out))
-    return out
-
-
-def oracle(rules: Rules, rec: GameRecord, runs: int, seed: int, cache: Path | None) -> list[float]:
-    """Per move of ``rec``: the mover's share of getting away in ``runs`` playouts from the
-    true position right after the move (every hand known)."""
-    path = (cache / f"{rules.name}-s{seed}-p{rec.players}-g{rec.number}-oracle-{runs}.json"
-            if cache is not None else None)
-    if path is not None and path.exists():
-        saved: list[float] = json.loads(path.read_text())
-        return saved
-    rng = random.Random(derive_seed(seed, "oracle", rec.number))
-    state = State.new(rules, rec.players, seed=rec.deal, dealer=rec.dealer)
-    out: list[float] = []
-    for move in rec.moves:
-        seat = state.to_act
-        assert seat is not None
-        state.apply(move)
-        got = 0.0
-        for _ in range(runs):
-            s = state.clone()
-            while not s.is_over and seat not in s.finished and seat not in s.losers:
-                s.apply(rng.choice(s.legal_moves()) if rng.random() < 0.1 else state_choice(s))
-            got += 0.0 if seat in s.losers else 1.0
-        out.append(got / runs)
     if path is not None:
         path.write_text(json.dumps(out))
     return out
@@ -238,8 +206,6 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--playout-games", type=int, default=0,
                     help="games whose decisions the old estimator scores")
     ap.add_argument("--budget", type=int, default=32, help="the old estimator's samples")
-    ap.add_argument("--oracle-games", type=int, default=0, help="games whose decisions the oracle scores")
-    ap.add_argument("--oracle-playouts", type=int, default=64, help="the oracle's playouts per decision")
     ap.add_argument("--weights", default=None, help="a weights file (default: the shipped one)")
     ap.add_argument("--cache", type=Path, default=None, help="keep played games and playout estimates here")
     ap.add_argument("--png", default=None)
@@ -252,7 +218,6 @@ def main(argv: Sequence[str] | None = None) -> None:
               else {name: int(a.games) for name in a.rules.split(",")})
     cells: dict[tuple[str, int], tuple[np.ndarray, np.ndarray]] = {}
     transfer: dict[str, dict[str, float]] = {}
-    oracles: list[str] = []
     print(f"{a.players} players, held-out games of {a.level} bots ({a.games} per preset), seed {a.seed}; "
           f"every decision of every seat; skill = 1 - Brier/Brier(base rate), 95% bootstrap over games")
     print()
@@ -267,14 +232,11 @@ def main(argv: Sequence[str] | None = None) -> None:
         us, us_features, calls = speed(rules, records[0], model_for(rules, a.weights))
         p = chances[model_for(rules, a.weights).name]
         old = np.full(len(p), np.nan)
-        orc = np.full(len(p), np.nan)
         at = 0
         for rec in records:
             if rec.number < a.playout_games:
                 est = playouts(rules, rec, a.budget, a.seed, a.cache)
                 old[at:at + len(est)] = [np.nan if e is None else e for e in est]
-            if rec.number < a.oracle_games:
-                orc[at:at + len(rec.moves)] = oracle(rules, rec, a.oracle_playouts, a.seed, a.cache)
             at += len(rec.moves)
         for phase in (1, 2):
             sel = ph == phase
@@ -291,24 +253,10 @@ def main(argv: Sequence[str] | None = None) -> None:
                          f" {es:+.2f} ({elo:+.2f} to {ehi:+.2f}) | {ms:+.2f} ({mlo:+.2f} to {mhi:+.2f}) |")
             print(f"| {name} | {phase} | {len(np.unique(game[sel]))} | {int(sel.sum())} | {y[sel].mean():.2f} |"
                   f" {b0:.3f} | {b:.3f} | {s:+.2f} ({lo:+.2f} to {hi:+.2f}) |{extra}", flush=True)
-            po = sel & ~np.isnan(orc)
-            if po.any():
-                _, _, os_, olo, ohi = skill(orc[po], y[po], game[po], rng)
-                _, _, ms, mlo, mhi = skill(p[po], y[po], game[po], rng)
-                oracles.append(f"| {name} | {phase} | {len(np.unique(game[po]))} | {int(po.sum())} |"
-                               f" {os_:+.2f} ({olo:+.2f} to {ohi:+.2f}) | {ms:+.2f} ({mlo:+.2f} to {mhi:+.2f}) |")
         transfer[name] = {other: 1 - float(((po - y) ** 2).mean()) / float(((y - y.mean()) ** 2).mean())
                           for other, po in chances.items()}
         print(f"<!-- {name}: {time.perf_counter() - t0:.0f} s; one position at a time: {us:.0f} us a call "
               f"({us_features:.0f} us of it the features; {calls} calls) -->", flush=True)
-    if oracles:
-        print()
-        print(f"The oracle ({a.oracle_playouts} playouts from the true position, every hand known) and the model "
-              f"on the same decisions:")
-        print()
-        print("| preset | phase | games | decisions | skill (oracle) | skill (model, same) |")
-        print("|---|---|---:|---:|---|---|")
-        print("\n".join(oracles))
     names = sorted({m for row in transfer.values() for m in row})
     print()
     print("Skill (both phases) of each preset's model on each preset's games: one model per preset, or one for all?")

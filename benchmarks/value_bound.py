@@ -1,0 +1,244 @@
+r"""What skill could any estimator reach on the calibration table's games?  (docs/analyze.md)
+
+The games are :mod:`value_calibration`'s (the same deals, bots and cache: ``--cache``
+must hold them, or they are played).  For a position ``s`` (the whole truth) the best
+Brier score of any predictor of "this seat gets away" that knows ``s`` is
+``Var(y | s)``; an observation is a function of ``s``, so no observer's estimator does
+better (:mod:`mattis.lab.bound`).  Per game, from two positions:
+
+* **the start of phase 2** (the first phase 2 position): ``--k`` continuations by fresh
+  bots of ``--level`` (new seeds), plus the game's own ending (its bots had kept nothing
+  from phase 1, so it is one more draw from the same distribution): ``k + 1`` outcomes
+  per seat, their sample variance ``v[g, seat]``.  Information only grows along a game,
+  so ``E[Var(y | s_t)] >= E[Var(y | s_T)]`` for ``t`` before ``T``: weighted by the
+  seat's number of phase 1 decisions in that game (every move it made in phase 1, as
+  the table counts decisions), ``sum v * n1 / sum n1`` is a lower bound on any
+  estimator's phase 1 Brier score, so ``1 - that / Brier(base)`` an upper bound on its
+  phase 1 skill; weighted by the phase 2 decisions it is an upper bound on the best
+  phase 2 Brier score, so a lower bound on the reachable phase 2 skill.
+* **one phase 2 decision per game** (drawn uniformly among the game's phase 2
+  decisions, seeded): from the position right after it (the position the table scores
+  for that decision) ``--k`` continuations plus the game's own ending; the fresh bots'
+  opponent model first takes in what its seat saw at its earlier phase 2 decisions
+  (:func:`mattis.lab.bound.watching_bots`), so they are the game's bots as they stood
+  there.  The mover's variance times the game's number of phase 2 decisions is an
+  unbiased estimate of the sum of ``Var(y | s_t)`` over the game's phase 2 decisions:
+  the best phase 2 Brier score of any estimator that knows everything, so an upper
+  bound on the reachable phase 2 skill.
+
+Skill intervals: 95%, bootstrap over games (the base rate's Brier score, the bound and
+the model's score recomputed on each resample).  The model is the shipped one (or
+``--weights``), scored as :mod:`value_calibration` scores it, on the same games.
+Every continuation's fallbacks (a search bot that sampled no state and played
+unsearched; a logged warning of the bots) are counted and printed; the CPU time of
+the continuations is printed too.  Each game's continuations are kept in ``--cache``.
+
+    python benchmarks/value_bound.py --games mattis=40,hund=40,blodmattis=30,skitgubbe=40 \
+        --level expert --seed 7001 --k 2 --cache /tmp/mattis-calibration --workers 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import random
+import sys
+import time
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from value_calibration import CHUNK, decisions, games  # noqa: E402
+
+from mattis.bots.value import load_models, model_for  # noqa: E402
+from mattis.core import Rules, preset  # noqa: E402
+from mattis.core.observation import PHASE2  # noqa: E402
+from mattis.lab.bound import continue_game, phase2_start, sample_variance  # noqa: E402
+from mattis.lab.train import GameRecord, replay  # noqa: E402
+from mattis.play import make_bot  # noqa: E402
+from mattis.play.agents import Agent  # noqa: E402
+from mattis.play.seeds import derive_seed  # noqa: E402
+
+
+class _Maker:
+    """A picklable bot factory of one level."""
+
+    def __init__(self, level: str) -> None:
+        self.level = level
+
+    def __call__(self, seed: int) -> Agent:
+        return make_bot(self.level, seed)
+
+
+def _seeds(seed: int, where: str, game: int, k: int, players: int) -> list[list[int]]:
+    return [[derive_seed(seed, "bound", where, game, j, s) or 0 for s in range(players)] for j in range(k)]
+
+
+def one_game(name: str, rec: GameRecord, level: str, seed: int, k: int, cache: Path | None) -> dict[str, Any]:
+    """The continuations of one game (read back from ``cache`` when there)."""
+    path = (cache / f"{name}-{level}-s{seed}-p{rec.players}-g{rec.number}-bound-k{k}.json"
+            if cache is not None else None)
+    if path is not None and path.exists():
+        saved: dict[str, Any] = json.loads(path.read_text())
+        return saved
+    rules = preset(name)
+    real = [0 if s in rec.losers else 1 for s in range(rec.players)]
+    make = _Maker(level)
+    out: dict[str, Any] = {"real": real}
+    start = phase2_start(rules, rec.players, rec.deal, rec.dealer, rec.moves)
+    phase2 = [i for i, (ref, seat, _) in enumerate(replay(rules, rec)) if ref.observation(seat).phase == PHASE2]
+    pick = random.Random(derive_seed(seed, "bound", "pick", rec.number)).choice(phase2) if phase2 else None
+    for where, at in (("start", start), ("inside", None if pick is None else pick + 1)):
+        if at is None:
+            continue
+        t0 = time.process_time()
+        runs = continue_game(rules, rec.players, rec.deal, rec.dealer, rec.moves, at, make,
+                             _seeds(seed, where, rec.number, k, rec.players))
+        out[where] = {"at": at, "away": [list(r) for r in runs.away], "decisions": runs.decisions,
+                      "fallbacks": runs.fallbacks, "cpu": time.process_time() - t0}
+    if pick is not None:
+        ref_seats = [seat for _, seat, _ in replay(rules, rec)]
+        out["inside"]["mover"] = ref_seats[pick]
+    if path is not None:
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(out))
+        tmp.replace(path)
+    return out
+
+
+def _job(args: tuple[str, GameRecord, str, int, int, Path | None]) -> dict[str, Any]:
+    logging.basicConfig(level=logging.WARNING)
+    return one_game(*args)
+
+
+def variances(res: dict[str, Any], where: str, players: int) -> list[float]:
+    """Per seat: the sample variance of the ``k`` continuations and the game's ending."""
+    if where not in res:
+        return [0.0] * players
+    runs = [res["real"], *res[where]["away"]]
+    return [sample_variance([r[s] for r in runs]) for s in range(players)]
+
+
+def per_game(rules: Rules, records: Sequence[GameRecord]) -> tuple[np.ndarray, np.ndarray]:
+    """Per game, per seat: its phase 1 and its phase 2 decisions (moves it made)."""
+    n1 = np.zeros((len(records), records[0].players))
+    n2 = np.zeros_like(n1)
+    for i, rec in enumerate(records):
+        for ref, seat, _ in replay(rules, rec):
+            (n2 if ref.observation(seat).phase == PHASE2 else n1)[i, seat] += 1
+    return n1, n2
+
+
+def bootstrap(num: np.ndarray, den: np.ndarray, p: np.ndarray, y: np.ndarray, game: np.ndarray,
+              rng: np.random.Generator, boots: int = 1000) -> tuple[float, float, float, float, float]:
+    """(bound's skill, low, high, model's skill, base Brier) with 95% bootstrap intervals over
+    games: ``num[i] / den[i]`` is game ``i``'s bound Brier sum and weight; ``p``, ``y``,
+    ``game`` the decisions (``game`` the index into ``num``)."""
+    by = [np.flatnonzero(game == i) for i in range(len(num))]
+
+    def one(pick: np.ndarray) -> tuple[float, float]:
+        idx = np.concatenate([by[i] for i in pick])
+        base = float(((y[idx] - y[idx].mean()) ** 2).mean())
+        bound = float(num[pick].sum() / den[pick].sum())
+        return 1 - bound / base if base else float("nan"), base
+
+    everything = np.arange(len(num))
+    s, base = one(everything)
+    sk = [one(rng.choice(everything, len(everything)))[0] for _ in range(boots)]
+    sk = [v for v in sk if not np.isnan(v)]
+    idx = np.concatenate(by)
+    model = 1 - float(((p[idx] - y[idx]) ** 2).mean()) / base
+    return s, float(np.percentile(sk, 2.5)), float(np.percentile(sk, 97.5)), model, base
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rules", default="mattis,hund,blodmattis,skitgubbe")
+    ap.add_argument("--players", type=int, default=3)
+    ap.add_argument("--games", default="40", help="games per preset: a number, or PRESET=N,... per preset")
+    ap.add_argument("--level", default="expert")
+    ap.add_argument("--seed", type=int, default=7001)
+    ap.add_argument("--k", type=int, default=2, help="continuations per position (the game's own ending is one more)")
+    ap.add_argument("--weights", default=None)
+    ap.add_argument("--cache", type=Path, default=None)
+    ap.add_argument("--cached-only", action="store_true", help="only the games whose chunk is in --cache")
+    ap.add_argument("--workers", type=int, default=1)
+    a = ap.parse_args(argv)
+    logging.basicConfig(level=logging.WARNING)
+    counts = ({k: int(v) for k, v in (part.split("=") for part in a.games.split(","))} if "=" in a.games
+              else {name: int(a.games) for name in a.rules.split(",")})
+    names = [n for n in a.rules.split(",") if n in counts]
+    rng = np.random.default_rng(a.seed)
+    models = load_models(a.weights)
+    cpu0 = time.process_time()
+    rows: list[str] = []
+    notes: list[str] = []
+    with ProcessPoolExecutor(a.workers) as pool:
+        for name in names:
+            rules = preset(name)
+            count = counts[name]
+            if a.cached_only and a.cache is not None:
+                count = 0
+                while count < counts[name] and (a.cache / f"{name}-{a.level}-s{a.seed}-p{a.players}-{count}.pkl"
+                                                ).exists():
+                    count += CHUNK
+                count = min(count, counts[name])
+                if not count:
+                    continue
+            records = games(rules, a.players, count, a.seed, a.level, a.cache)
+            t0 = time.perf_counter()
+            results = list(pool.map(_job, [(name, rec, a.level, a.seed, a.k, a.cache) for rec in records]))
+            wall = time.perf_counter() - t0
+            chances, game, ph, y = decisions(rules, records, models)
+            p = chances[model_for(rules, a.weights).name]
+            index = {rec.number: i for i, rec in enumerate(records)}
+            gi = np.array([index[int(g)] for g in game])
+            n1, n2 = per_game(rules, records)
+            v_start = np.array([variances(r, "start", a.players) for r in results])
+            v_inside = np.array([variances(r, "inside", a.players)[r["inside"]["mover"]] if "inside" in r else 0.0
+                                 for r in results])
+            cells = (
+                (1, "upper", v_start * n1, n1),
+                (2, "lower", v_start * n2, n2),
+                (2, "upper", v_inside[:, None] * n2, n2),
+            )
+            for phase, kind, num, den in cells:
+                sel = ph == phase
+                if not sel.any():
+                    continue
+                local = {int(g): i for i, g in enumerate(np.unique(gi[sel]))}
+                keep = np.array(sorted(local))
+                s, lo, hi, ms, base = bootstrap(num.sum(axis=1)[keep], den.sum(axis=1)[keep], p[sel], y[sel],
+                                                np.array([local[int(g)] for g in gi[sel]]), rng)
+                where = "start of phase 2" if kind != "upper" or phase == 1 else "one phase 2 decision a game"
+                rows.append(f"| {name} | {phase} | {len(keep)} | {int(sel.sum())} | {base:.3f} | {ms:+.2f} |"
+                            f" {where} | {kind} | {s:+.2f} ({lo:+.2f} to {hi:+.2f}) |")
+            runs = [r[w] for r in results for w in ("start", "inside") if w in r]
+            cpu = sum(r["cpu"] for r in runs)
+            notes.append(f"{name}: {len(records)} games, k = {a.k} continuations a position (+ the game's own ending);"
+                         f" {len(runs)} positions, {sum(r['decisions'] for r in runs)} bot decisions, "
+                         f"fallbacks {sum(r['fallbacks'] for r in runs)}; continuations' CPU {cpu:.0f} s "
+                         f"({cpu / max(1, len(runs) * a.k):.1f} s each), this run's wall {wall:.0f} s")
+            print(rows[-1] if rows else "", flush=True)
+    print()
+    print(f"{a.players} players, games of {a.level} bots, seed {a.seed}; skill = 1 - Brier/Brier(base rate), "
+          f"95% bootstrap over games")
+    print()
+    print("| preset | phase | games | decisions | Brier (base) | model's skill | bound measured at | bound |"
+          " any estimator's skill (95%) |")
+    print("|---|---|---:|---:|---|---|---|---|---|")
+    print("\n".join(rows))
+    print()
+    for n in notes:
+        print(f"- {n}")
+    print(f"- this process's CPU {time.process_time() - cpu0:.0f} s (the workers' is in the continuations' CPU)")
+
+
+if __name__ == "__main__":
+    main()
