@@ -80,31 +80,36 @@ def _seeds(seed: int, where: str, game: int, k: int, players: int) -> list[list[
     return [[derive_seed(seed, "bound", where, game, j, s) or 0 for s in range(players)] for j in range(k)]
 
 
-def one_game(name: str, rec: GameRecord, level: str, seed: int, k: int, cache: Path | None) -> dict[str, Any]:
-    """The continuations of one game (read back from ``cache`` when there)."""
-    path = (cache / f"{name}-{level}-s{seed}-p{rec.players}-g{rec.number}-bound-k{k}.json"
+def one_position(name: str, rec: GameRecord, where: str, level: str, seed: int, k: int,
+                 cache: Path | None) -> dict[str, Any]:
+    """``k`` continuations of one game from one position (``where``: ``start``, the start of
+    phase 2, or ``inside``, right after a phase 2 decision drawn from the seed), read back
+    from ``cache`` when there: the position (``at``), the mover there (``inside``), the
+    game's own ending (``real``) and the continuations' (``away``), their bot decisions,
+    fallbacks and CPU seconds."""
+    path = (cache / f"{name}-{level}-s{seed}-p{rec.players}-g{rec.number}-bound-{where}-k{k}.json"
             if cache is not None else None)
     if path is not None and path.exists():
         saved: dict[str, Any] = json.loads(path.read_text())
         return saved
     rules = preset(name)
-    real = [0 if s in rec.losers else 1 for s in range(rec.players)]
-    make = _Maker(level)
-    out: dict[str, Any] = {"real": real}
-    start = phase2_start(rules, rec.players, rec.deal, rec.dealer, rec.moves)
-    phase2 = [i for i, (ref, seat, _) in enumerate(replay(rules, rec)) if ref.observation(seat).phase == PHASE2]
-    pick = random.Random(derive_seed(seed, "bound", "pick", rec.number)).choice(phase2) if phase2 else None
-    for where, at in (("start", start), ("inside", None if pick is None else pick + 1)):
-        if at is None:
-            continue
-        t0 = time.process_time()
-        runs = continue_game(rules, rec.players, rec.deal, rec.dealer, rec.moves, at, make,
-                             _seeds(seed, where, rec.number, k, rec.players))
-        out[where] = {"at": at, "away": [list(r) for r in runs.away], "decisions": runs.decisions,
-                      "fallbacks": runs.fallbacks, "cpu": time.process_time() - t0}
-    if pick is not None:
-        ref_seats = [seat for _, seat, _ in replay(rules, rec)]
-        out["inside"]["mover"] = ref_seats[pick]
+    out: dict[str, Any] = {"real": [0 if s in rec.losers else 1 for s in range(rec.players)]}
+    if where == "start":
+        at = phase2_start(rules, rec.players, rec.deal, rec.dealer, rec.moves)
+    else:
+        seats = [(seat, ref.observation(seat).phase == PHASE2) for ref, seat, _ in replay(rules, rec)]
+        phase2 = [i for i, (_, two) in enumerate(seats) if two]
+        if not phase2:  # no phase 2 decision to weigh: nothing to continue
+            out.update(at=None, away=[], decisions=0, fallbacks=0, cpu=0.0, mover=0)
+            return out
+        pick = random.Random(derive_seed(seed, "bound", "pick", rec.number)).choice(phase2)
+        at = pick + 1
+        out["mover"] = seats[pick][0]
+    t0 = time.process_time()
+    runs = continue_game(rules, rec.players, rec.deal, rec.dealer, rec.moves, at, _Maker(level),
+                         _seeds(seed, where, rec.number, k, rec.players))
+    out.update(at=at, away=[list(r) for r in runs.away], decisions=runs.decisions, fallbacks=runs.fallbacks,
+               cpu=time.process_time() - t0)
     if path is not None:
         tmp = path.with_suffix(".tmp")
         tmp.write_text(json.dumps(out))
@@ -112,17 +117,17 @@ def one_game(name: str, rec: GameRecord, level: str, seed: int, k: int, cache: P
     return out
 
 
-def _job(args: tuple[str, GameRecord, str, int, int, Path | None]) -> dict[str, Any]:
+def _job(args: tuple[str, GameRecord, str, str, int, int, Path | None]) -> dict[str, Any]:
     logging.basicConfig(level=logging.WARNING)
-    return one_game(*args)
+    return one_position(*args)
 
 
-def variances(res: dict[str, Any], where: str, players: int) -> list[float]:
+def variances(res: dict[str, Any]) -> list[float]:
     """Per seat: the sample variance of the ``k`` continuations and the game's ending."""
-    if where not in res:
-        return [0.0] * players
-    runs = [res["real"], *res[where]["away"]]
-    return [sample_variance([r[s] for r in runs]) for s in range(players)]
+    runs = [res["real"], *res["away"]]
+    if len(runs) < 2:
+        return [0.0] * len(res["real"])
+    return [sample_variance([r[s] for r in runs]) for s in range(len(res["real"]))]
 
 
 def per_game(rules: Rules, records: Sequence[GameRecord]) -> tuple[np.ndarray, np.ndarray]:
@@ -162,12 +167,15 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--rules", default="mattis,hund,blodmattis,skitgubbe")
     ap.add_argument("--players", type=int, default=3)
     ap.add_argument("--games", default="40", help="games per preset: a number, or PRESET=N,... per preset")
+    ap.add_argument("--inside-games", type=int, default=20,
+                    help="of these, the first N a preset are continued from one phase 2 decision too")
     ap.add_argument("--level", default="expert")
     ap.add_argument("--seed", type=int, default=7001)
     ap.add_argument("--k", type=int, default=2, help="continuations per position (the game's own ending is one more)")
     ap.add_argument("--weights", default=None)
     ap.add_argument("--cache", type=Path, default=None)
-    ap.add_argument("--cached-only", action="store_true", help="only the games whose chunk is in --cache")
+    ap.add_argument("--cached-only", action="store_true",
+                    help="only the games whose chunk is in --cache (none played here)")
     ap.add_argument("--workers", type=int, default=1)
     a = ap.parse_args(argv)
     logging.basicConfig(level=logging.WARNING)
@@ -177,58 +185,73 @@ def main(argv: Sequence[str] | None = None) -> None:
     rng = np.random.default_rng(a.seed)
     models = load_models(a.weights)
     cpu0 = time.process_time()
+    records: dict[str, list[GameRecord]] = {}
+    for name in names:
+        count = counts[name]
+        if a.cached_only and a.cache is not None:
+            count = 0
+            while count < counts[name] and (a.cache / f"{name}-{a.level}-s{a.seed}-p{a.players}-{count}.pkl").exists():
+                count += CHUNK
+            count = min(count, counts[name])
+        if count:
+            records[name] = games(preset(name), a.players, count, a.seed, a.level, a.cache)
+    # Game by game across the presets, so a run cut short leaves every preset with about as many.
+    jobs = [(name, recs[i], where, a.level, a.seed, a.k, a.cache)
+            for i in range(max(map(len, records.values()), default=0))
+            for name, recs in records.items() if i < len(recs)
+            for where in ("start", "inside") if where == "start" or i < a.inside_games]
+    t0 = time.perf_counter()
+    with ProcessPoolExecutor(a.workers) as pool:
+        done = dict(zip([(j[0], j[1].number, j[2]) for j in jobs], pool.map(_job, jobs), strict=True))
+    wall = time.perf_counter() - t0
     rows: list[str] = []
     notes: list[str] = []
-    with ProcessPoolExecutor(a.workers) as pool:
-        for name in names:
-            rules = preset(name)
-            count = counts[name]
-            if a.cached_only and a.cache is not None:
-                count = 0
-                while count < counts[name] and (a.cache / f"{name}-{a.level}-s{a.seed}-p{a.players}-{count}.pkl"
-                                                ).exists():
-                    count += CHUNK
-                count = min(count, counts[name])
-                if not count:
-                    continue
-            records = games(rules, a.players, count, a.seed, a.level, a.cache)
-            t0 = time.perf_counter()
-            results = list(pool.map(_job, [(name, rec, a.level, a.seed, a.k, a.cache) for rec in records]))
-            wall = time.perf_counter() - t0
-            chances, game, ph, y = decisions(rules, records, models)
-            p = chances[model_for(rules, a.weights).name]
-            index = {rec.number: i for i, rec in enumerate(records)}
-            gi = np.array([index[int(g)] for g in game])
-            n1, n2 = per_game(rules, records)
-            v_start = np.array([variances(r, "start", a.players) for r in results])
-            v_inside = np.array([variances(r, "inside", a.players)[r["inside"]["mover"]] if "inside" in r else 0.0
-                                 for r in results])
-            cells = (
-                (1, "upper", v_start * n1, n1),
-                (2, "lower", v_start * n2, n2),
-                (2, "upper", v_inside[:, None] * n2, n2),
-            )
-            for phase, kind, num, den in cells:
-                sel = ph == phase
-                if not sel.any():
-                    continue
-                local = {int(g): i for i, g in enumerate(np.unique(gi[sel]))}
-                keep = np.array(sorted(local))
-                s, lo, hi, ms, base = bootstrap(num.sum(axis=1)[keep], den.sum(axis=1)[keep], p[sel], y[sel],
-                                                np.array([local[int(g)] for g in gi[sel]]), rng)
-                where = "start of phase 2" if kind != "upper" or phase == 1 else "one phase 2 decision a game"
-                rows.append(f"| {name} | {phase} | {len(keep)} | {int(sel.sum())} | {base:.3f} | {ms:+.2f} |"
-                            f" {where} | {kind} | {s:+.2f} ({lo:+.2f} to {hi:+.2f}) |")
-            runs = [r[w] for r in results for w in ("start", "inside") if w in r]
-            cpu = sum(r["cpu"] for r in runs)
-            notes.append(f"{name}: {len(records)} games, k = {a.k} continuations a position (+ the game's own ending);"
-                         f" {len(runs)} positions, {sum(r['decisions'] for r in runs)} bot decisions, "
-                         f"fallbacks {sum(r['fallbacks'] for r in runs)}; continuations' CPU {cpu:.0f} s "
-                         f"({cpu / max(1, len(runs) * a.k):.1f} s each), this run's wall {wall:.0f} s")
-            print(rows[-1] if rows else "", flush=True)
-    print()
+    for name, recs in records.items():
+        rules = preset(name)
+        chances, game, ph, y = decisions(rules, recs, models)
+        p = chances[model_for(rules, a.weights).name]
+        gi = np.array([int(g) for g in game])  # game numbers are 0 .. len(recs) - 1
+        n1, n2 = per_game(rules, recs)
+        v_start = np.array([variances(done[(name, g, "start")]) for g in range(len(recs))])
+        inside = [g for g in range(len(recs)) if (name, g, "inside") in done]
+        v_inside = np.array([variances(done[(name, g, "inside")])[done[(name, g, "inside")]["mover"]]
+                             for g in inside])
+        cells = (
+            (1, "upper", "start of phase 2", v_start * n1, n1, list(range(len(recs)))),
+            (2, "lower", "start of phase 2", v_start * n2, n2, list(range(len(recs)))),
+            (2, "upper", "one phase 2 decision a game", v_inside[:, None] * n2[inside], n2[inside], inside),
+        )
+        for phase, kind, where, num, den, keep in cells:
+            sel = (ph == phase) & np.isin(gi, keep)
+            if not sel.any():
+                continue
+            local = {g: i for i, g in enumerate(keep)}
+            s, lo, hi, ms, base = bootstrap(num.sum(axis=1), den.sum(axis=1), p[sel], y[sel],
+                                            np.array([local[int(g)] for g in gi[sel]]), rng)
+            rows.append(f"| {name} | {phase} | {len(keep)} | {int(sel.sum())} | {base:.3f} | {ms:+.2f} |"
+                        f" {where} | {kind} | {s:+.2f} ({lo:+.2f} to {hi:+.2f}) |")
+        runs = [done[key] for key in done if key[0] == name]
+        # Exchangeable or not: if the fresh bots play as the game's own did, a continuation
+        # agrees with the game's ending as often as with another continuation.
+        pairs = {"each other": [0, 0], "the game's ending": [0, 0]}
+        for r in runs:
+            for s in range(len(r["real"])):
+                for i, run in enumerate(r["away"]):
+                    pairs["the game's ending"][0] += run[s] == r["real"][s]
+                    pairs["the game's ending"][1] += 1
+                    for other in r["away"][i + 1:]:
+                        pairs["each other"][0] += run[s] == other[s]
+                        pairs["each other"][1] += 1
+        agree = ", ".join(f"with {k} {a / max(1, n):.1%} ({n} seat pairs)" for k, (a, n) in pairs.items())
+        cpu = sum(r["cpu"] for r in runs)
+        notes.append(f"{name}: {len(recs)} games ({len(inside)} continued from inside phase 2 too), k = {a.k} "
+                     f"continuations a position (+ the game's own ending); {len(runs)} positions, "
+                     f"{sum(r['decisions'] for r in runs)} bot decisions, "
+                     f"fallbacks {sum(r['fallbacks'] for r in runs)}; "
+                     f"continuations' CPU {cpu:.0f} s ({cpu / max(1, len(runs) * a.k):.1f} s each); "
+                     f"a seat's outcome in a continuation agrees {agree}")
     print(f"{a.players} players, games of {a.level} bots, seed {a.seed}; skill = 1 - Brier/Brier(base rate), "
-          f"95% bootstrap over games")
+          f"95% bootstrap over games; the model's skill on the same decisions")
     print()
     print("| preset | phase | games | decisions | Brier (base) | model's skill | bound measured at | bound |"
           " any estimator's skill (95%) |")
@@ -237,7 +260,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     print()
     for n in notes:
         print(f"- {n}")
-    print(f"- this process's CPU {time.process_time() - cpu0:.0f} s (the workers' is in the continuations' CPU)")
+    print(f"- this run: wall {wall:.0f} s for the continuations not in the cache; "
+          f"this process's CPU {time.process_time() - cpu0:.0f} s (the workers' is in the continuations' CPU)")
 
 
 if __name__ == "__main__":
