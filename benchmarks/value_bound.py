@@ -56,12 +56,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from value_calibration import CHUNK, decisions, games  # noqa: E402
 
+from mattis.bots.search import perfect_info  # noqa: E402
 from mattis.bots.value import load_models, model_for  # noqa: E402
 from mattis.core import Rules, preset  # noqa: E402
 from mattis.core.observation import PHASE2  # noqa: E402
 from mattis.lab.bound import continue_game, phase2_start, sample_variance  # noqa: E402
 from mattis.lab.train import GameRecord, replay  # noqa: E402
-from mattis.play import make_bot  # noqa: E402
+from mattis.play import Referee, make_bot  # noqa: E402
 from mattis.play.agents import Agent  # noqa: E402
 from mattis.play.seeds import derive_seed  # noqa: E402
 
@@ -140,6 +141,24 @@ def per_game(rules: Rules, records: Sequence[GameRecord]) -> tuple[np.ndarray, n
     return n1, n2
 
 
+def every_hand_known(rules: Rules, records: Sequence[GameRecord]) -> tuple[int, int]:
+    """Of the phase 2 decisions (as the table counts them): how many leave the mover
+    knowing every hand (then its observation is the whole position, and the bound is
+    what an estimator that sees only that observation could reach), and how many in all."""
+    known = total = 0
+    for rec in records:
+        ref = Referee.new(rules, rec.players, seed=rec.deal, dealer=rec.dealer)
+        for move in rec.moves:
+            seat = ref.to_act
+            assert seat is not None
+            two = ref.observation(seat).phase == PHASE2
+            ref.apply(seat, move, events=False)
+            if two:
+                total += 1
+                known += perfect_info(ref.observation(seat))
+    return known, total
+
+
 def bootstrap(num: np.ndarray, den: np.ndarray, p: np.ndarray, y: np.ndarray, game: np.ndarray,
               rng: np.random.Generator, boots: int = 1000) -> tuple[float, float, float, float, float]:
     """(bound's skill, low, high, model's skill, base Brier) with 95% bootstrap intervals over
@@ -177,6 +196,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--cached-only", action="store_true",
                     help="only the games whose chunk is in --cache (none played here)")
     ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--continue-only", default=None, metavar="PRESET=FIRST",
+                    help="continue only that preset's games from FIRST on, print nothing (to share the work out)")
     a = ap.parse_args(argv)
     logging.basicConfig(level=logging.WARNING)
     counts = ({k: int(v) for k, v in (part.split("=") for part in a.games.split(","))} if "=" in a.games
@@ -200,10 +221,15 @@ def main(argv: Sequence[str] | None = None) -> None:
             for i in range(max(map(len, records.values()), default=0))
             for name, recs in records.items() if i < len(recs)
             for where in ("start", "inside") if where == "start" or i < a.inside_games]
+    if a.continue_only:
+        only, first = a.continue_only.split("=")
+        jobs = [j for j in jobs if j[0] == only and j[1].number >= int(first)]
     t0 = time.perf_counter()
     with ProcessPoolExecutor(a.workers) as pool:
         done = dict(zip([(j[0], j[1].number, j[2]) for j in jobs], pool.map(_job, jobs), strict=True))
     wall = time.perf_counter() - t0
+    if a.continue_only:
+        return
     rows: list[str] = []
     notes: list[str] = []
     for name, recs in records.items():
@@ -242,6 +268,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                     for other in r["away"][i + 1:]:
                         pairs["each other"][0] += run[s] == other[s]
                         pairs["each other"][1] += 1
+        known, total = every_hand_known(rules, recs)
         agree = ", ".join(f"with {k} {a / max(1, n):.1%} ({n} seat pairs)" for k, (a, n) in pairs.items())
         cpu = sum(r["cpu"] for r in runs)
         notes.append(f"{name}: {len(recs)} games ({len(inside)} continued from inside phase 2 too), k = {a.k} "
@@ -249,7 +276,8 @@ def main(argv: Sequence[str] | None = None) -> None:
                      f"{sum(r['decisions'] for r in runs)} bot decisions, "
                      f"fallbacks {sum(r['fallbacks'] for r in runs)}; "
                      f"continuations' CPU {cpu:.0f} s ({cpu / max(1, len(runs) * a.k):.1f} s each); "
-                     f"a seat's outcome in a continuation agrees {agree}")
+                     f"a seat's outcome in a continuation agrees {agree}; the mover knows every hand after "
+                     f"{known} of the {total} phase 2 decisions ({known / max(1, total):.0%})")
     print(f"{a.players} players, games of {a.level} bots, seed {a.seed}; skill = 1 - Brier/Brier(base rate), "
           f"95% bootstrap over games; the model's skill on the same decisions")
     print()
