@@ -4,7 +4,7 @@ The games are :mod:`value_calibration`'s (the same deals, bots and cache: ``--ca
 must hold them, or they are played).  For a position ``s`` (the whole truth) the best
 Brier score of any predictor of "this seat gets away" that knows ``s`` is
 ``Var(y | s)``; an observation is a function of ``s``, so no observer's estimator does
-better (:mod:`mattis.lab.bound`).  Per game, from two positions:
+better (:mod:`mattis.lab.bound`).  Per game, from two positions (three with ``--phase1-games``):
 
 * **the start of phase 2** (the first phase 2 position): ``--k`` continuations by fresh
   bots of ``--level`` (new seeds), plus the game's own ending (its bots had kept nothing
@@ -25,6 +25,12 @@ better (:mod:`mattis.lab.bound`).  Per game, from two positions:
   unbiased estimate of the sum of ``Var(y | s_t)`` over the game's phase 2 decisions:
   the best phase 2 Brier score of any estimator that knows everything, so an upper
   bound on the reachable phase 2 skill.
+* **one phase 1 decision per game** (``--phase1-games``, ``--phase1-k``): the same from
+  a phase 1 decision drawn uniformly among the game's phase 1 decisions: the mover's
+  variance times the game's number of phase 1 decisions estimates the sum of
+  ``Var(y | s_t)`` over the game's phase 1 decisions without bias, so this upper bound
+  on the reachable phase 1 skill is tight where the start of phase 2's is loose (it
+  credits no decision with what is learnt after it).
 
 Skill intervals: 95%, bootstrap over games (the base rate's Brier score, the bound and
 the model's score recomputed on each resample).  The model is the shipped one (or
@@ -34,7 +40,8 @@ unsearched; a logged warning of the bots) are counted and printed; the CPU time 
 the continuations is printed too.  Each game's continuations are kept in ``--cache``.
 
     python benchmarks/value_bound.py --games mattis=40,hund=40,blodmattis=30,skitgubbe=40 \
-        --level expert --seed 7001 --k 2 --cache /tmp/mattis-calibration --workers 2
+        --inside-games 40 --phase1-games 40 --phase1-k 1 --level expert --seed 7001 --k 2 \
+        --cache /tmp/mattis-calibration --workers 2
 """
 
 from __future__ import annotations
@@ -84,7 +91,8 @@ def _seeds(seed: int, where: str, game: int, k: int, players: int) -> list[list[
 def one_position(name: str, rec: GameRecord, where: str, level: str, seed: int, k: int,
                  cache: Path | None) -> dict[str, Any]:
     """``k`` continuations of one game from one position (``where``: ``start``, the start of
-    phase 2, or ``inside``, right after a phase 2 decision drawn from the seed), read back
+    phase 2; ``inside``, right after a phase 2 decision drawn from the seed; ``phase1``,
+    right after a phase 1 decision drawn from the seed), read back
     from ``cache`` when there: the position (``at``), the mover there (``inside``), the
     game's own ending (``real``) and the continuations' (``away``), their bot decisions,
     fallbacks and CPU seconds."""
@@ -98,12 +106,13 @@ def one_position(name: str, rec: GameRecord, where: str, level: str, seed: int, 
     if where == "start":
         at = phase2_start(rules, rec.players, rec.deal, rec.dealer, rec.moves)
     else:
+        two = where == "inside"
         seats = [(seat, ref.observation(seat).phase == PHASE2) for ref, seat, _ in replay(rules, rec)]
-        phase2 = [i for i, (_, two) in enumerate(seats) if two]
-        if not phase2:  # no phase 2 decision to weigh: nothing to continue
+        among = [i for i, (_, phase2) in enumerate(seats) if phase2 == two]
+        if not among:  # no decision of that phase to weigh: nothing to continue
             out.update(at=None, away=[], decisions=0, fallbacks=0, cpu=0.0, mover=0)
             return out
-        pick = random.Random(derive_seed(seed, "bound", "pick", rec.number)).choice(phase2)
+        pick = random.Random(derive_seed(seed, "bound", "pick" if two else "pick1", rec.number)).choice(among)
         at = pick + 1
         out["mover"] = seats[pick][0]
     t0 = time.process_time()
@@ -188,6 +197,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--games", default="40", help="games per preset: a number, or PRESET=N,... per preset")
     ap.add_argument("--inside-games", type=int, default=20,
                     help="of these, the first N a preset are continued from one phase 2 decision too")
+    ap.add_argument("--phase1-games", type=int, default=0,
+                    help="of these, the first N a preset are continued from one phase 1 decision too")
+    ap.add_argument("--phase1-k", type=int, default=1,
+                    help="continuations from the phase 1 decision (the game's own ending is one more)")
     ap.add_argument("--level", default="expert")
     ap.add_argument("--seed", type=int, default=7001)
     ap.add_argument("--k", type=int, default=2, help="continuations per position (the game's own ending is one more)")
@@ -204,6 +217,7 @@ def main(argv: Sequence[str] | None = None) -> None:
               else {name: int(a.games) for name in a.rules.split(",")})
     names = [n for n in a.rules.split(",") if n in counts]
     rng = np.random.default_rng(a.seed)
+    rng_phase1 = np.random.default_rng([a.seed, 1])  # its own, so the other cells' intervals do not move with it
     models = load_models(a.weights)
     cpu0 = time.process_time()
     records: dict[str, list[GameRecord]] = {}
@@ -217,10 +231,11 @@ def main(argv: Sequence[str] | None = None) -> None:
         if count:
             records[name] = games(preset(name), a.players, count, a.seed, a.level, a.cache)
     # Game by game across the presets, so a run cut short leaves every preset with about as many.
-    jobs = [(name, recs[i], where, a.level, a.seed, a.k, a.cache)
+    jobs = [(name, recs[i], where, a.level, a.seed, a.phase1_k if where == "phase1" else a.k, a.cache)
             for i in range(max(map(len, records.values()), default=0))
             for name, recs in records.items() if i < len(recs)
-            for where in ("start", "inside") if where == "start" or i < a.inside_games]
+            for where in ("start", "inside", "phase1")
+            if where == "start" or i < (a.inside_games if where == "inside" else a.phase1_games)]
     if a.continue_only:
         only, first = a.continue_only.split("=")
         jobs = [j for j in jobs if j[0] == only and j[1].number >= int(first)]
@@ -242,18 +257,23 @@ def main(argv: Sequence[str] | None = None) -> None:
         inside = [g for g in range(len(recs)) if (name, g, "inside") in done]
         v_inside = np.array([variances(done[(name, g, "inside")])[done[(name, g, "inside")]["mover"]]
                              for g in inside])
+        first = [g for g in range(len(recs)) if (name, g, "phase1") in done]
+        v_first = np.array([variances(done[(name, g, "phase1")])[done[(name, g, "phase1")]["mover"]]
+                            for g in first])
         cells = (
             (1, "upper", "start of phase 2", v_start * n1, n1, list(range(len(recs)))),
             (2, "lower", "start of phase 2", v_start * n2, n2, list(range(len(recs)))),
             (2, "upper", "one phase 2 decision a game", v_inside[:, None] * n2[inside], n2[inside], inside),
+            (1, "upper", "one phase 1 decision a game", v_first[:, None] * n1[first], n1[first], first),
         )
         for phase, kind, where, num, den, keep in cells:
             sel = (ph == phase) & np.isin(gi, keep)
-            if not sel.any():
+            if not sel.any() or not keep:
                 continue
             local = {g: i for i, g in enumerate(keep)}
             s, lo, hi, ms, base = bootstrap(num.sum(axis=1), den.sum(axis=1), p[sel], y[sel],
-                                            np.array([local[int(g)] for g in gi[sel]]), rng)
+                                            np.array([local[int(g)] for g in gi[sel]]),
+                                            rng_phase1 if where.endswith("phase 1 decision a game") else rng)
             rows.append(f"| {name} | {phase} | {len(keep)} | {int(sel.sum())} | {base:.3f} | {ms:+.2f} |"
                         f" {where} | {kind} | {s:+.2f} ({lo:+.2f} to {hi:+.2f}) |")
         runs = [done[key] for key in done if key[0] == name]
@@ -271,11 +291,13 @@ def main(argv: Sequence[str] | None = None) -> None:
         known, total = every_hand_known(rules, recs)
         agree = ", ".join(f"with {k} {a / max(1, n):.1%} ({n} seat pairs)" for k, (a, n) in pairs.items())
         cpu = sum(r["cpu"] for r in runs)
-        notes.append(f"{name}: {len(recs)} games ({len(inside)} continued from inside phase 2 too), k = {a.k} "
+        count = sum(len(r["away"]) for r in runs)
+        notes.append(f"{name}: {len(recs)} games ({len(inside)} continued from inside phase 2 too, {len(first)} "
+                     f"from inside phase 1 with k = {a.phase1_k}), k = {a.k} "
                      f"continuations a position (+ the game's own ending); {len(runs)} positions, "
                      f"{sum(r['decisions'] for r in runs)} bot decisions, "
                      f"fallbacks {sum(r['fallbacks'] for r in runs)}; "
-                     f"continuations' CPU {cpu:.0f} s ({cpu / max(1, len(runs) * a.k):.1f} s each); "
+                     f"{count} continuations' CPU {cpu:.0f} s ({cpu / max(1, count):.1f} s each); "
                      f"a seat's outcome in a continuation agrees {agree}; the mover knows every hand after "
                      f"{known} of the {total} phase 2 decisions ({known / max(1, total):.0%})")
     print(f"{a.players} players, games of {a.level} bots, seed {a.seed}; skill = 1 - Brier/Brier(base rate), "
