@@ -322,21 +322,21 @@ def _duels(k: int, future: list[int], live: list[bool], n: int, sizes: list[int]
     if not others:
         return
     mine = future[k]
-    alone = 0
-    everyone = 0
+    nxt = (next_seat_in(still_mask, s, n) - me) % n
+    prev = next((j for j in ((k - d) % n for d in range(1, n)) if live[j]), k)
+    alone = everyone = past_next = 0
     c = mine
     while c:
         low = c & -c
         c ^= low
         top = (low.bit_length() - 1,)
-        beaten = sum(1 for j in others if answer_mask(future[j], top, trump, follow))
-        alone += beaten == 0
-        everyone += beaten == len(others)
+        answers = [j for j in others if answer_mask(future[j], top, trump, follow)]
+        alone += not answers
+        everyone += len(answers) == len(others)
+        past_next += nxt not in answers
     row[at] = alone / 13.0
+    row[at + 1] = past_next / 13.0 if nxt != k else 0.0
     row[at + 2] = everyone / 13.0
-    nxt = (next_seat_in(still_mask, s, n) - me) % n
-    prev = next((j for j in ((k - d) % n for d in range(1, n)) if live[j]), k)
-    row[at + 1] = _unanswered(mine, future[nxt], trump, follow) / 13.0 if nxt != k else 0.0
     row[at + 3] = _unanswered(future[prev], mine, trump, follow) / 13.0 if prev != k else 0.0
     least = min(sizes[j] for j in others)
     mine_count = sizes[k]
