@@ -104,7 +104,7 @@ def one_position(name: str, rec: GameRecord, where: str, level: str, seed: int, 
     rules = preset(name)
     out: dict[str, Any] = {"real": [0 if s in rec.losers else 1 for s in range(rec.players)]}
     if where == "start":
-        at = phase2_start(rules, rec.players, rec.deal, rec.dealer, rec.moves)
+        at = phase2_start(rules, rec)
     else:
         two = where == "inside"
         seats = [(seat, ref.observation(seat).phase == PHASE2) for ref, seat, _ in replay(rules, rec)]
@@ -116,7 +116,7 @@ def one_position(name: str, rec: GameRecord, where: str, level: str, seed: int, 
         at = pick + 1
         out["mover"] = seats[pick][0]
     t0 = time.process_time()
-    runs = continue_game(rules, rec.players, rec.deal, rec.dealer, rec.moves, at, _Maker(level),
+    runs = continue_game(rules, rec, at, _Maker(level),
                          _seeds(seed, where, rec.number, k, rec.players))
     out.update(at=at, away=[list(r) for r in runs.away], decisions=runs.decisions, fallbacks=runs.fallbacks,
                cpu=time.process_time() - t0)

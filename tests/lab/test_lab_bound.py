@@ -15,6 +15,7 @@ import pytest
 from mattis.bots.search import IsmctsBot, OpponentModel
 from mattis.core import Move, preset
 from mattis.lab.bound import BotMaker, continue_game, phase2_start, position, sample_variance, watching_bots
+from mattis.lab.train import GameRecord
 from mattis.play import Agent, Referee, make_bot
 
 
@@ -69,10 +70,14 @@ def _play(rules_name: str, make: BotMaker, deal: int, checkpoint: int | None = N
     return moves, tuple(ref.outcome.losers), counts
 
 
+def _record(deal: int, moves: list[Move], losers: tuple[int, ...]) -> GameRecord:
+    return GameRecord(0, 3, deal, 0, tuple(moves), losers, ("bot",) * 3, 0.0)
+
+
 def test_a_decided_position_has_no_variance() -> None:
     rules = preset("hund")
     moves, losers, _ = _play("hund", _easy, deal=11)
-    runs = continue_game(rules, 3, 11, 0, moves, len(moves), _easy, [[1, 2, 3], [4, 5, 6], [7, 8, 9]])
+    runs = continue_game(rules, _record(11, moves, losers), len(moves), _easy, [[1, 2, 3], [4, 5, 6], [7, 8, 9]])
     assert runs.decisions == 0 and runs.fallbacks == 0
     assert runs.away == ((*[0 if s in losers else 1 for s in range(3)],),) * 3
     assert runs.variance() == [0.0, 0.0, 0.0]
@@ -80,12 +85,14 @@ def test_a_decided_position_has_no_variance() -> None:
 
 def test_continuations_from_the_start_of_phase_2_end_as_games_do() -> None:
     rules = preset("mattis")
-    moves, _, _ = _play("mattis", _easy, deal=12)
-    start = phase2_start(rules, 3, 12, 0, moves)
+    moves, losers, _ = _play("mattis", _easy, deal=12)
+    record = _record(12, moves, losers)
+    start = phase2_start(rules, record)
     assert 0 < start < len(moves)
-    ref = position(rules, 3, 12, 0, moves, start)
-    assert ref.observation(0).phase == 2 and position(rules, 3, 12, 0, moves, start - 1).observation(0).phase == 1
-    runs = continue_game(rules, 3, 12, 0, moves, start, _easy, [[21, 22, 23], [24, 25, 26]])
+    ref = position(rules, record, start)
+    assert ref.observation(0).phase == 2 and position(rules, record, start - 1).observation(0).phase == 1
+    assert position(rules, record, len(moves)).is_over and not position(rules, record, len(moves) - 1).is_over
+    runs = continue_game(rules, record, start, _easy, [[21, 22, 23], [24, 25, 26]])
     assert len(runs.away) == 2 and runs.decisions > 0 and runs.fallbacks == 0
     for run in runs.away:
         assert 1 <= run.count(0) < 3  # a loser, and someone got away
@@ -94,14 +101,15 @@ def test_continuations_from_the_start_of_phase_2_end_as_games_do() -> None:
 
 def test_fresh_experts_inside_phase_2_have_the_opponent_model_of_the_game_s_own() -> None:
     rules = preset("mattis")
-    moves, _, _ = _play("mattis", _small_expert, deal=13)
-    start = phase2_start(rules, 3, 13, 0, moves)
+    moves, losers, _ = _play("mattis", _small_expert, deal=13)
+    record = _record(13, moves, losers)
+    start = phase2_start(rules, record)
     at = start + (len(moves) - start) * 3 // 4
     _, _, counts = _play("mattis", _small_expert, deal=13, checkpoint=at)  # the same game again (seeded)
     assert sum(sum(seen.values()) for seen, _ in counts.values()) > 0  # it has seen opponents' choices
-    _, bots = watching_bots(rules, 3, 13, 0, moves, at, _small_expert, [7, 8, 9])
+    _, bots = watching_bots(rules, record, at, _small_expert, [7, 8, 9])
     for s, b in enumerate(bots):
         assert isinstance(b, IsmctsBot) and b.model is not None
         assert (b.model.seen, b.model.agreed) == counts[s]
-    runs = continue_game(rules, 3, 13, 0, moves, at, _small_expert, [[7, 8, 9], [10, 11, 12]])
+    runs = continue_game(rules, record, at, _small_expert, [[7, 8, 9], [10, 11, 12]])
     assert runs.fallbacks == 0 and runs.decisions > 0

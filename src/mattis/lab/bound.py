@@ -37,9 +37,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..bots.search import OpponentModel
-from ..core import Move, Rules
+from ..core import Rules
 from ..core.observation import PHASE2
 from ..play import Agent, Referee
+from .train import GameRecord, replay
 
 log = logging.getLogger(__name__)
 
@@ -58,50 +59,50 @@ def sample_variance(values: Sequence[float]) -> float:
     return sum((v - mean) ** 2 for v in values) / (k - 1)
 
 
-def position(rules: Rules, players: int, deal: int | None, dealer: int, moves: Sequence[Move], at: int) -> Referee:
-    """The game dealt from ``deal`` after its first ``at`` moves."""
-    if not 0 <= at <= len(moves):
-        raise ValueError(f"a position after {at} moves of a game of {len(moves)}")
-    ref = Referee.new(rules, players, seed=deal, dealer=dealer)
-    for move in moves[:at]:
-        seat = ref.to_act
-        assert seat is not None
-        ref.apply(seat, move, events=False)
-    return ref
+def position(rules: Rules, record: GameRecord, at: int, watch: Callable[[Referee, int], None] | None = None
+             ) -> Referee:
+    """The game of ``record`` after its first ``at`` moves; ``watch(referee, seat)`` is
+    called before each of those moves."""
+    if not 0 <= at <= len(record.moves):
+        raise ValueError(f"a position after {at} moves of a game of {len(record.moves)}")
+    moves = replay(rules, record)
+    ref: Referee | None = None
+    for _ in range(at):
+        ref, seat, _move = next(moves)
+        if watch is not None:
+            watch(ref, seat)
+    following = next(moves, None)  # plays move ``at - 1``, then stops before move ``at``
+    if following is not None:
+        return following[0]
+    return ref if ref is not None else Referee.new(rules, record.players, seed=record.deal, dealer=record.dealer)
 
 
-def phase2_start(rules: Rules, players: int, deal: int | None, dealer: int, moves: Sequence[Move]) -> int:
-    """How many moves of the game come before its first phase 2 position (``len(moves)``
+def phase2_start(rules: Rules, record: GameRecord) -> int:
+    """How many moves of the game come before its first phase 2 position (every move
     when the game ends in phase 1)."""
-    ref = Referee.new(rules, players, seed=deal, dealer=dealer)
-    for at, move in enumerate(moves):
-        seat = ref.to_act
-        assert seat is not None
+    for at, (ref, seat, _) in enumerate(replay(rules, record)):
         if ref.observation(seat).phase == PHASE2:
             return at
-        ref.apply(seat, move, events=False)
-    return len(moves)
+    return len(record.moves)
 
 
-def watching_bots(rules: Rules, players: int, deal: int | None, dealer: int, moves: Sequence[Move], at: int,
-                  make: BotMaker, seeds: Sequence[int]) -> tuple[Referee, list[Agent]]:
+def watching_bots(rules: Rules, record: GameRecord, at: int, make: BotMaker, seeds: Sequence[int]
+                  ) -> tuple[Referee, list[Agent]]:
     """The position after ``at`` moves and one fresh bot per seat (``make(seeds[s])``)
     whose opponent model, where it has one, has taken in the observations its seat had
     at its own phase 2 decisions before that position (what the game's own bot had
     seen when it got there)."""
-    bots = [make(seeds[s]) for s in range(players)]
+    bots = [make(seeds[s]) for s in range(record.players)]
     models = {s: m for s, b in enumerate(bots) if isinstance(m := getattr(b, "model", None), OpponentModel)}
-    ref = Referee.new(rules, players, seed=deal, dealer=dealer)
     rngs = {s: random.Random(seeds[s]) for s in models}
-    for move in moves[:at]:
-        seat = ref.to_act
-        assert seat is not None
+
+    def watch(ref: Referee, seat: int) -> None:
         if seat in models:
             obs = ref.observation(seat)
             if obs.phase == PHASE2:
                 models[seat].update(obs, rngs[seat])
-        ref.apply(seat, move, events=False)
-    return ref, bots
+
+    return position(rules, record, at, watch), bots
 
 
 @dataclass(frozen=True)
@@ -131,10 +132,10 @@ class _Count(logging.Handler):
         self.count += 1
 
 
-def continue_game(rules: Rules, players: int, deal: int | None, dealer: int, moves: Sequence[Move], at: int,
-                  make: BotMaker, seeds: Sequence[Sequence[int]]) -> Continuations:
-    """``len(seeds)`` continuations of the game from the position after its first ``at``
-    moves, continuation ``j`` played by fresh bots ``make(seeds[j][s])``
+def continue_game(rules: Rules, record: GameRecord, at: int, make: BotMaker,
+                  seeds: Sequence[Sequence[int]]) -> Continuations:
+    """``len(seeds)`` continuations of the game of ``record`` from the position after its
+    first ``at`` moves, continuation ``j`` played by fresh bots ``make(seeds[j][s])``
     (:func:`watching_bots`); the position itself is the one the recorded moves reach."""
     away: list[tuple[int, ...]] = []
     decisions = 0
@@ -144,7 +145,7 @@ def continue_game(rules: Rules, players: int, deal: int | None, dealer: int, mov
     bots_log.addHandler(counter)
     try:
         for run in seeds:
-            ref, bots = watching_bots(rules, players, deal, dealer, moves, at, make, run)
+            ref, bots = watching_bots(rules, record, at, make, run)
             while not ref.is_over:
                 seat = ref.to_act
                 assert seat is not None
@@ -157,7 +158,7 @@ def continue_game(rules: Rules, players: int, deal: int | None, dealer: int, mov
             fallbacks += failed
             outcome = ref.outcome
             assert outcome is not None
-            away.append(tuple(0 if s in outcome.losers else 1 for s in range(players)))
+            away.append(tuple(0 if s in outcome.losers else 1 for s in range(record.players)))
     finally:
         bots_log.removeHandler(counter)
     return Continuations(tuple(away), decisions, fallbacks + counter.count)
