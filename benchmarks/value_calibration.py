@@ -30,6 +30,14 @@ against the share that got away, per preset and phase).
         --png docs/img/value_calibration.png
 
 ``--games mattis=30,hund=20,...`` gives each preset its own number of games.
+
+``--baseline FILE`` compares two weights files on the same decisions (how a new model
+was chosen, on dev games of a seed of their own): per preset and phase the
+baseline's skill and the paired difference, ``--weights`` minus ``--baseline``, with a
+95% bootstrap over games (the same resampled games for both).
+
+    python benchmarks/value_calibration.py --games 10 --level expert --seed 7201 \
+        --weights new.npz --baseline src/mattis/bots/value_weights.npz --cache /tmp/dev
 """
 
 from __future__ import annotations
@@ -161,6 +169,20 @@ def skill(p: np.ndarray, y: np.ndarray, game: np.ndarray, rng: np.random.Generat
     return b, b0, 1 - b / b0 if b0 else float("nan"), lo, hi
 
 
+def skill_diff(p: np.ndarray, q: np.ndarray, y: np.ndarray, game: np.ndarray, rng: np.random.Generator,
+               boots: int = 1000) -> tuple[float, float, float]:
+    """(skill of ``p`` minus skill of ``q``, low, high): the same decisions, a 95%
+    bootstrap over games (each resample scores both on the same games)."""
+    def one(idx: np.ndarray) -> float:
+        b0 = float(((y[idx] - y[idx].mean()) ** 2).mean())
+        return (float(((q[idx] - y[idx]) ** 2).mean()) - float(((p[idx] - y[idx]) ** 2).mean())) / b0 if b0 else 0.0
+
+    uniq = np.unique(game)
+    by = {int(g): np.flatnonzero(game == g) for g in uniq}
+    ds = [one(np.concatenate([by[int(g)] for g in rng.choice(uniq, len(uniq))])) for _ in range(boots)]
+    return one(np.arange(len(p))), float(np.percentile(ds, 2.5)), float(np.percentile(ds, 97.5))
+
+
 def draw(path: str, cells: dict[tuple[str, int], tuple[np.ndarray, np.ndarray]], title: str) -> None:
     import matplotlib
 
@@ -207,6 +229,8 @@ def main(argv: Sequence[str] | None = None) -> None:
                     help="games whose decisions the old estimator scores")
     ap.add_argument("--budget", type=int, default=32, help="the old estimator's samples")
     ap.add_argument("--weights", default=None, help="a weights file (default: the shipped one)")
+    ap.add_argument("--baseline", default=None,
+                    help="a second weights file, compared with --weights on the same decisions")
     ap.add_argument("--cache", type=Path, default=None, help="keep played games and playout estimates here")
     ap.add_argument("--png", default=None)
     a = ap.parse_args(argv)
@@ -214,6 +238,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         a.cache.mkdir(parents=True, exist_ok=True)
     rng = np.random.default_rng(a.seed)
     models = load_models(a.weights)
+    baseline = load_models(a.baseline) if a.baseline is not None else None
+    prng = np.random.default_rng([a.seed, 1])  # the comparison's own, so the table is the same without it
     counts = ({k: int(v) for k, v in (part.split("=") for part in a.games.split(","))} if "=" in a.games
               else {name: int(a.games) for name in a.rules.split(",")})
     cells: dict[tuple[str, int], tuple[np.ndarray, np.ndarray]] = {}
@@ -224,6 +250,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     print("| preset | phase | games | decisions | base rate | Brier (base) | Brier (model) | skill (95%) |"
           " playouts: decisions | Brier (playouts) | skill (playouts) | skill (model, same) |")
     print("|---|---|---:|---:|---|---|---|---|---:|---|---|---|")
+    paired: list[str] = []
     for name in a.rules.split(","):
         t0 = time.perf_counter()
         rules = preset(name)
@@ -231,6 +258,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         chances, game, ph, y = decisions(rules, records, models)
         us, us_features, calls = speed(rules, records[0], model_for(rules, a.weights))
         p = chances[model_for(rules, a.weights).name]
+        base = None
+        if baseline is not None:
+            base = decisions(rules, records, {"baseline": model_for(rules, a.baseline)})[0]["baseline"]
         old = np.full(len(p), np.nan)
         at = 0
         for rec in records:
@@ -253,10 +283,22 @@ def main(argv: Sequence[str] | None = None) -> None:
                          f" {es:+.2f} ({elo:+.2f} to {ehi:+.2f}) | {ms:+.2f} ({mlo:+.2f} to {mhi:+.2f}) |")
             print(f"| {name} | {phase} | {len(np.unique(game[sel]))} | {int(sel.sum())} | {y[sel].mean():.2f} |"
                   f" {b0:.3f} | {b:.3f} | {s:+.2f} ({lo:+.2f} to {hi:+.2f}) |{extra}", flush=True)
+            if base is not None:
+                _, _, bs, _, _ = skill(base[sel], y[sel], game[sel], prng, boots=0)
+                d, dlo, dhi = skill_diff(p[sel], base[sel], y[sel], game[sel], prng)
+                paired.append(f"| {name} | {phase} | {int(sel.sum())} | {bs:+.3f} | {s:+.3f} |"
+                              f" {d:+.3f} ({dlo:+.3f} to {dhi:+.3f}) |")
         transfer[name] = {other: 1 - float(((po - y) ** 2).mean()) / float(((y - y.mean()) ** 2).mean())
                           for other, po in chances.items()}
         print(f"<!-- {name}: {time.perf_counter() - t0:.0f} s; one position at a time: {us:.0f} us a call "
               f"({us_features:.0f} us of it the features; {calls} calls) -->", flush=True)
+    if paired:
+        print()
+        print(f"The same decisions, {a.weights} minus the baseline {a.baseline} (95% bootstrap over games):")
+        print()
+        print("| preset | phase | decisions | skill (baseline) | skill (weights) | weights - baseline (95%) |")
+        print("|---|---|---:|---|---|---|")
+        print("\n".join(paired), flush=True)
     names = sorted({m for row in transfer.values() for m in row})
     print()
     print("Skill (both phases) of each preset's model on each preset's games: one model per preset, or one for all?")
