@@ -25,9 +25,11 @@ playout estimates there, so scoring another model replays them instead of playin
 again.  ``--png FILE`` draws the reliability diagram (the model's chance in ten bands
 against the share that got away, per preset and phase).
 
-    python benchmarks/value_calibration.py --games mattis=40,hund=40,blodmattis=30,skitgubbe=40 \
-        --level expert --seed 7001 --playout-games 2 --cache /tmp/mattis-calibration \
-        --png docs/img/value_calibration.png
+    python benchmarks/value_calibration.py --games 30 --level expert --seed 7003 \
+        --cache /tmp/mattis-calibration-7003 --png docs/img/value_calibration.png
+
+(docs/analyze.md's table; the earlier one, seed 7001, was
+``--games mattis=40,hund=40,blodmattis=30,skitgubbe=40 --seed 7001 --playout-games 2``.)
 
 ``--games mattis=30,hund=20,...`` gives each preset its own number of games.
 
