@@ -31,6 +31,18 @@ better (:mod:`mattis.lab.bound`).  Per game, from two positions (three with ``--
   ``Var(y | s_t)`` over the game's phase 1 decisions without bias, so this upper bound
   on the reachable phase 1 skill is tight where the start of phase 2's is loose (it
   credits no decision with what is learnt after it).
+* **from the mover's view** (``--observer-games``, ``--observer-m``): the same phase 1
+  decision as ``--phase1-games`` (the same draw), but each of ``--observer-m``
+  continuations starts from its own world drawn from the mover's observation right
+  after its move (:func:`mattis.lab.bound.continue_from_view`: the determinizer's
+  worlds, fresh bots); the mover's sample variance over them (the game's own ending
+  not counted) times the game's number of phase 1 decisions estimates the sum of
+  ``Var_det(y | o_t)`` over them: the best phase 1 Brier score of an estimator that
+  sees only the mover's observation, as far as the determinizer's posterior stands in
+  for the true one, so an upper bound on the phase 1 skill such an estimator can reach.
+  Whether it stands in is checked as the other positions are: a continuation's ending
+  should agree with the game's own as often as with another continuation's.
+  ``--observer-only`` continues from these positions alone.
 
 Skill intervals: 95%, bootstrap over games (the base rate's Brier score, the bound and
 the model's score recomputed on each resample).  The model is the shipped one (or
@@ -42,6 +54,9 @@ the continuations is printed too.  Each game's continuations are kept in ``--cac
     python benchmarks/value_bound.py --games mattis=40,hund=40,blodmattis=30,skitgubbe=40 \
         --inside-games 40 --phase1-games 40 --phase1-k 1 --level expert --seed 7001 --k 2 \
         --cache /tmp/mattis-calibration --workers 2
+    python benchmarks/value_bound.py --games blodmattis=30,hund=30 --rules blodmattis,hund \
+        --observer-only --observer-games 30 --observer-m 8 --level expert --seed 7001 \
+        --cache /tmp/mattis-calibration
 """
 
 from __future__ import annotations
@@ -67,7 +82,7 @@ from mattis.bots.search import perfect_info  # noqa: E402
 from mattis.bots.value import load_models, model_for  # noqa: E402
 from mattis.core import Rules, preset  # noqa: E402
 from mattis.core.observation import PHASE2  # noqa: E402
-from mattis.lab.bound import continue_game, phase2_start, sample_variance  # noqa: E402
+from mattis.lab.bound import continue_from_view, continue_game, phase2_start, position, sample_variance  # noqa: E402
 from mattis.lab.train import GameRecord, replay  # noqa: E402
 from mattis.play import Referee, make_bot  # noqa: E402
 from mattis.play.agents import Agent  # noqa: E402
@@ -92,7 +107,8 @@ def one_position(name: str, rec: GameRecord, where: str, level: str, seed: int, 
                  cache: Path | None) -> dict[str, Any]:
     """``k`` continuations of one game from one position (``where``: ``start``, the start of
     phase 2; ``inside``, right after a phase 2 decision drawn from the seed; ``phase1``,
-    right after a phase 1 decision drawn from the seed), read back
+    right after a phase 1 decision drawn from the seed; ``observer``, the same phase 1
+    decision, each continuation from a world drawn from the mover's view), read back
     from ``cache`` when there: the position (``at``), the mover there (``inside``), the
     game's own ending (``real``) and the continuations' (``away``), their bot decisions,
     fallbacks and CPU seconds."""
@@ -108,6 +124,7 @@ def one_position(name: str, rec: GameRecord, where: str, level: str, seed: int, 
     else:
         two = where == "inside"
         seats = [(seat, ref.observation(seat).phase == PHASE2) for ref, seat, _ in replay(rules, rec)]
+        # the observer's decision is the phase 1 one: the same draw
         among = [i for i, (_, phase2) in enumerate(seats) if phase2 == two]
         if not among:  # no decision of that phase to weigh: nothing to continue
             out.update(at=None, away=[], decisions=0, fallbacks=0, cpu=0.0, mover=0)
@@ -116,8 +133,13 @@ def one_position(name: str, rec: GameRecord, where: str, level: str, seed: int, 
         at = pick + 1
         out["mover"] = seats[pick][0]
     t0 = time.process_time()
-    runs = continue_game(rules, rec, at, _Maker(level),
-                         _seeds(seed, where, rec.number, k, rec.players))
+    if where == "observer":
+        view = position(rules, rec, at).observation(out["mover"])
+        runs = continue_from_view(view, _Maker(level), _seeds(seed, where, rec.number, k, rec.players),
+                                  [derive_seed(seed, "bound", "world", rec.number, j) or 0 for j in range(k)])
+    else:
+        runs = continue_game(rules, rec, at, _Maker(level),
+                             _seeds(seed, where, rec.number, k, rec.players))
     out.update(at=at, away=[list(r) for r in runs.away], decisions=runs.decisions, fallbacks=runs.fallbacks,
                cpu=time.process_time() - t0)
     if path is not None:
@@ -132,12 +154,22 @@ def _job(args: tuple[str, GameRecord, str, str, int, int, Path | None]) -> dict[
     return one_position(*args)
 
 
-def variances(res: dict[str, Any]) -> list[float]:
-    """Per seat: the sample variance of the ``k`` continuations and the game's ending."""
-    runs = [res["real"], *res["away"]]
+def variances(res: dict[str, Any], real: bool = True) -> list[float]:
+    """Per seat: the sample variance of the ``k`` continuations and the game's ending
+    (without it if not ``real``)."""
+    runs = [res["real"], *res["away"]] if real else list(res["away"])
     if len(runs) < 2:
         return [0.0] * len(res["real"])
     return [sample_variance([r[s] for r in runs]) for s in range(len(res["real"]))]
+
+
+def mover(done: dict[tuple[str, int, str], dict[str, Any]], name: str, count: int, where: str,
+          real: bool = True) -> tuple[list[int], np.ndarray]:
+    """Of games ``0 .. count - 1`` of ``name``: those continued from ``where`` (one decision
+    a game), and the mover's variance in each (a column)."""
+    kept = [g for g in range(count) if (name, g, where) in done]
+    return kept, np.array([variances(done[(name, g, where)], real)[done[(name, g, where)]["mover"]]
+                           for g in kept]).reshape(-1, 1)
 
 
 def per_game(rules: Rules, records: Sequence[GameRecord]) -> tuple[np.ndarray, np.ndarray]:
@@ -190,6 +222,34 @@ def bootstrap(num: np.ndarray, den: np.ndarray, p: np.ndarray, y: np.ndarray, ga
     return s, float(np.percentile(sk, 2.5)), float(np.percentile(sk, 97.5)), model, base
 
 
+def observer_note(name: str, runs: Sequence[dict[str, Any]], m: int) -> str:
+    """What the continuations from the mover's view cost, and whether the game's own
+    ending agrees with one as often as two of them agree with each other (the mover's
+    outcome: if the determinizer's posterior is the true one, the game's ending is one
+    more draw from the same distribution)."""
+    same = [0, 0]
+    real = [0, 0]
+    for r in runs:
+        s = r["mover"]
+        outs = [run[s] for run in r["away"]]
+        for i, o in enumerate(outs):
+            real[0] += o == r["real"][s]
+            real[1] += 1
+            for other in outs[i + 1:]:
+                same[0] += o == other
+                same[1] += 1
+    cpu = sum(r["cpu"] for r in runs)
+    count = sum(len(r["away"]) for r in runs)
+    return (f"{name}, from the mover's view: {len(runs)} positions, m = {m} continuations each "
+            f"(each from its own sampled world; the game's own ending not counted), "
+            f"{sum(r['decisions'] for r in runs)} bot decisions, fallbacks {sum(r['fallbacks'] for r in runs)}; "
+            f"{count} continuations' CPU {cpu:.0f} s ({cpu / max(1, count):.1f} s each); the mover's outcome in a "
+            f"continuation agrees with another continuation's {same[0] / max(1, same[1]):.1%} ({same[1]} pairs), "
+            f"with the game's ending {real[0] / max(1, real[1]):.1%} ({real[1]} pairs); the mover got away in "
+            f"{sum(sum(run[r['mover']] for run in r['away']) for r in runs) / max(1, count):.1%} of the "
+            f"continuations and {sum(r['real'][r['mover']] for r in runs) / max(1, len(runs)):.1%} of the games")
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--rules", default="mattis,hund,blodmattis,skitgubbe")
@@ -201,6 +261,12 @@ def main(argv: Sequence[str] | None = None) -> None:
                     help="of these, the first N a preset are continued from one phase 1 decision too")
     ap.add_argument("--phase1-k", type=int, default=1,
                     help="continuations from the phase 1 decision (the game's own ending is one more)")
+    ap.add_argument("--observer-games", type=int, default=0,
+                    help="of these, the first N a preset are continued from the mover's view at their phase 1 decision")
+    ap.add_argument("--observer-m", type=int, default=8,
+                    help="continuations from the mover's view, each from its own sampled world (2 at least)")
+    ap.add_argument("--observer-only", action="store_true",
+                    help="continue from the mover's view only (no start, inside or phase 1 positions)")
     ap.add_argument("--level", default="expert")
     ap.add_argument("--seed", type=int, default=7001)
     ap.add_argument("--k", type=int, default=2, help="continuations per position (the game's own ending is one more)")
@@ -218,6 +284,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     names = [n for n in a.rules.split(",") if n in counts]
     rng = np.random.default_rng(a.seed)
     rng_phase1 = np.random.default_rng([a.seed, 1])  # its own, so the other cells' intervals do not move with it
+    rng_view = np.random.default_rng([a.seed, 2])
     models = load_models(a.weights)
     cpu0 = time.process_time()
     records: dict[str, list[GameRecord]] = {}
@@ -231,11 +298,13 @@ def main(argv: Sequence[str] | None = None) -> None:
         if count:
             records[name] = games(preset(name), a.players, count, a.seed, a.level, a.cache)
     # Game by game across the presets, so a run cut short leaves every preset with about as many.
-    jobs = [(name, recs[i], where, a.level, a.seed, a.phase1_k if where == "phase1" else a.k, a.cache)
+    firsts = {"observer": a.observer_games} if a.observer_only else {
+        "start": sys.maxsize, "inside": a.inside_games, "phase1": a.phase1_games, "observer": a.observer_games}
+    ks = {"start": a.k, "inside": a.k, "phase1": a.phase1_k, "observer": a.observer_m}
+    jobs = [(name, recs[i], where, a.level, a.seed, ks[where], a.cache)
             for i in range(max(map(len, records.values()), default=0))
             for name, recs in records.items() if i < len(recs)
-            for where in ("start", "inside", "phase1")
-            if where == "start" or i < (a.inside_games if where == "inside" else a.phase1_games)]
+            for where, first in firsts.items() if i < first]
     if a.continue_only:
         only, first = a.continue_only.split("=")
         jobs = [j for j in jobs if j[0] == only and j[1].number >= int(first)]
@@ -253,18 +322,18 @@ def main(argv: Sequence[str] | None = None) -> None:
         p = chances[model_for(rules, a.weights).name]
         gi = np.array([int(g) for g in game])  # game numbers are 0 .. len(recs) - 1
         n1, n2 = per_game(rules, recs)
-        v_start = np.array([variances(done[(name, g, "start")]) for g in range(len(recs))])
-        inside = [g for g in range(len(recs)) if (name, g, "inside") in done]
-        v_inside = np.array([variances(done[(name, g, "inside")])[done[(name, g, "inside")]["mover"]]
-                             for g in inside])
-        first = [g for g in range(len(recs)) if (name, g, "phase1") in done]
-        v_first = np.array([variances(done[(name, g, "phase1")])[done[(name, g, "phase1")]["mover"]]
-                            for g in first])
+        started = [g for g in range(len(recs)) if (name, g, "start") in done]
+        v_start = np.array([variances(done[(name, g, "start")]) for g in started]).reshape(len(started), -1
+                                                                                             if started else a.players)
+        inside, v_inside = mover(done, name, len(recs), "inside")
+        first, v_first = mover(done, name, len(recs), "phase1")
+        viewed, v_view = mover(done, name, len(recs), "observer", real=False)  # the game's ending: not a draw
         cells = (
-            (1, "upper", "start of phase 2", v_start * n1, n1, list(range(len(recs)))),
-            (2, "lower", "start of phase 2", v_start * n2, n2, list(range(len(recs)))),
-            (2, "upper", "one phase 2 decision a game", v_inside[:, None] * n2[inside], n2[inside], inside),
-            (1, "upper", "one phase 1 decision a game", v_first[:, None] * n1[first], n1[first], first),
+            (1, "upper", "start of phase 2", v_start * n1[started], n1[started], started),
+            (2, "lower", "start of phase 2", v_start * n2[started], n2[started], started),
+            (2, "upper", "one phase 2 decision a game", v_inside * n2[inside], n2[inside], inside),
+            (1, "upper", "one phase 1 decision a game", v_first * n1[first], n1[first], first),
+            (1, "upper", "one phase 1 decision a game, mover's view", v_view * n1[viewed], n1[viewed], viewed),
         )
         for phase, kind, where, num, den, keep in cells:
             sel = (ph == phase) & np.isin(gi, keep)
@@ -273,10 +342,11 @@ def main(argv: Sequence[str] | None = None) -> None:
             local = {g: i for i, g in enumerate(keep)}
             s, lo, hi, ms, base = bootstrap(num.sum(axis=1), den.sum(axis=1), p[sel], y[sel],
                                             np.array([local[int(g)] for g in gi[sel]]),
+                                            rng_view if where.endswith("view") else
                                             rng_phase1 if where.endswith("phase 1 decision a game") else rng)
             rows.append(f"| {name} | {phase} | {len(keep)} | {int(sel.sum())} | {base:.3f} | {ms:+.2f} |"
                         f" {where} | {kind} | {s:+.2f} ({lo:+.2f} to {hi:+.2f}) |")
-        runs = [done[key] for key in done if key[0] == name]
+        runs = [done[key] for key in done if key[0] == name and key[2] != "observer"]
         # Exchangeable or not: if the fresh bots play as the game's own did, a continuation
         # agrees with the game's ending as often as with another continuation.
         pairs = {"each other": [0, 0], "the game's ending": [0, 0]}
@@ -292,6 +362,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         agree = ", ".join(f"with {k} {a / max(1, n):.1%} ({n} seat pairs)" for k, (a, n) in pairs.items())
         cpu = sum(r["cpu"] for r in runs)
         count = sum(len(r["away"]) for r in runs)
+        if viewed:
+            notes.append(observer_note(name, [done[(name, g, "observer")] for g in viewed], a.observer_m))
+        if not runs:
+            continue
         notes.append(f"{name}: {len(recs)} games ({len(inside)} continued from inside phase 2 too, {len(first)} "
                      f"from inside phase 1 with k = {a.phase1_k}), k = {a.k} "
                      f"continuations a position (+ the game's own ending); {len(runs)} positions, "

@@ -27,18 +27,35 @@ A continuation counts its fallbacks (:attr:`Continuations.fallbacks`): decisions
 which a search bot could sample no full state and played its heuristic move unsearched
 (``failed_samples``), and warnings of the bots' loggers (the opponent model logs a
 history it could not replay).  Every one is logged here too; none is expected.
+
+**From the mover's view** (:func:`continue_from_view`).  A seat sees only its
+observation ``o``, not ``s``; the best Brier score an estimator that sees ``o`` can
+reach is ``E[Var(y | o)] = E[Var(y | s) | o] + Var(E[y | s] | o)``, the second term
+being what the hidden cards decide.  Each continuation is played from its own world
+drawn from ``o`` by the project's one determinizer
+(:func:`mattis.core.determinize.sample_state`: the cards hidden from the seat dealt at
+random, subject to every card it saw, the counts and the voids play revealed; it
+does not weigh a deal by how likely the players' moves were under it), then played on
+by fresh bots as above; the sample variance of the seat's outcomes over ``m`` such
+continuations estimates without bias ``Var_det(y | o)``, the variance under the
+determinizer's posterior, which stands in for the true one.  The function is given
+the observation only, so nothing in it can read the truth beyond what the seat sees.
+Only positions before any phase 2 move are continued this way (there no bot keeps
+anything across decisions; inside phase 2 the opponent models would have to take in
+the sampled world's past).
 """
 
 from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from ..bots.search import OpponentModel
 from ..core import Rules
-from ..core.observation import PHASE2
+from ..core.determinize import sample_state
+from ..core.observation import PHASE2, Observation
 from ..play import Agent, Referee
 from .train import GameRecord, replay
 
@@ -137,6 +154,11 @@ def continue_game(rules: Rules, record: GameRecord, at: int, make: BotMaker,
     """``len(seeds)`` continuations of the game of ``record`` from the position after its
     first ``at`` moves, continuation ``j`` played by fresh bots ``make(seeds[j][s])``
     (:func:`watching_bots`); the position itself is the one the recorded moves reach."""
+    return _play_on((watching_bots(rules, record, at, make, run) for run in seeds), at)
+
+
+def _play_on(starts: Iterable[tuple[Referee, list[Agent]]], at: int) -> Continuations:
+    """Each game of ``starts`` played to its end by its bots, fallbacks counted."""
     away: list[tuple[int, ...]] = []
     decisions = 0
     fallbacks = 0
@@ -144,8 +166,7 @@ def continue_game(rules: Rules, record: GameRecord, at: int, make: BotMaker,
     bots_log = logging.getLogger("mattis.bots")
     bots_log.addHandler(counter)
     try:
-        for run in seeds:
-            ref, bots = watching_bots(rules, record, at, make, run)
+        for ref, bots in starts:
             while not ref.is_over:
                 seat = ref.to_act
                 assert seat is not None
@@ -158,11 +179,38 @@ def continue_game(rules: Rules, record: GameRecord, at: int, make: BotMaker,
             fallbacks += failed
             outcome = ref.outcome
             assert outcome is not None
-            away.append(tuple(0 if s in outcome.losers else 1 for s in range(record.players)))
+            away.append(tuple(0 if s in outcome.losers else 1 for s in range(ref.players)))
     finally:
         bots_log.removeHandler(counter)
     return Continuations(tuple(away), decisions, fallbacks + counter.count)
 
 
-__all__ = ["BotMaker", "Continuations", "continue_game", "phase2_start", "position", "sample_variance",
-           "watching_bots"]
+def sampled_world(obs: Observation, rng: random.Random) -> Referee:
+    """A whole position drawn from ``obs.seat``'s view by the determinizer
+    (:func:`~mattis.core.determinize.sample_state`); the seat's observation there is
+    ``obs`` itself (checked: :class:`ValueError` if not)."""
+    world = Referee(sample_state(obs, rng))
+    if world.observation(obs.seat) != obs:
+        raise ValueError("the sampled world does not keep the seat's observation")
+    return world
+
+
+def continue_from_view(obs: Observation, make: BotMaker, seeds: Sequence[Sequence[int]],
+                       worlds: Sequence[int]) -> Continuations:
+    """``len(seeds)`` continuations from ``obs.seat``'s view: continuation ``j`` from the
+    world :func:`sampled_world` draws with ``random.Random(worlds[j])``, played on by
+    fresh bots ``make(seeds[j][s])``.  The seat's outcomes' sample variance
+    (:meth:`Continuations.variance`) estimates ``Var_det(y | o)`` without bias.  Only
+    before any phase 2 move (:class:`ValueError` after one: the fresh bots' opponent
+    models would lack the sampled world's past)."""
+    if obs.phase2_moves:
+        raise ValueError("continuations from a seat's view are played only before any phase 2 move")
+    if len(worlds) != len(seeds):
+        raise ValueError(f"{len(seeds)} continuations need as many world seeds, not {len(worlds)}")
+    at = len(obs.history)
+    return _play_on(((sampled_world(obs, random.Random(w)), [make(s) for s in run])
+                     for run, w in zip(seeds, worlds, strict=True)), at)
+
+
+__all__ = ["BotMaker", "Continuations", "continue_from_view", "continue_game", "phase2_start", "position",
+           "sample_variance", "sampled_world", "watching_bots"]
