@@ -3,18 +3,31 @@
 The estimator (:func:`sample_variance`) is checked where its answer is known (exactly,
 by enumerating every outcome, not by sampling), a decided position gives variance 0,
 and fresh bots continuing from inside phase 2 are in the state the game's own bots
-were in (the expert's opponent model, the one bot memory there is).
+were in (the expert's opponent model, the one bot memory there is).  Continuations
+from a seat's view start from worlds that keep the seat's observation and depend on
+nothing else.
 """
 
 from __future__ import annotations
 
 import itertools
+import random
 
 import pytest
 
 from mattis.bots.search import IsmctsBot, OpponentModel
 from mattis.core import Move, preset
-from mattis.lab.bound import BotMaker, continue_game, phase2_start, position, sample_variance, watching_bots
+from mattis.core.observation import PHASE2
+from mattis.lab.bound import (
+    BotMaker,
+    continue_from_view,
+    continue_game,
+    phase2_start,
+    position,
+    sample_variance,
+    sampled_world,
+    watching_bots,
+)
 from mattis.lab.train import GameRecord
 from mattis.play import Agent, Referee, make_bot
 
@@ -27,7 +40,7 @@ def test_sample_variance_of_known_values() -> None:
         sample_variance([1])
 
 
-@pytest.mark.parametrize("k", [2, 3, 5])
+@pytest.mark.parametrize("k", [2, 3, 5, 8])
 @pytest.mark.parametrize("p", [0.0, 0.2, 0.5, 0.9])
 def test_sample_variance_is_unbiased_for_a_got_away_outcome(k: int, p: float) -> None:
     # Every outcome of k independent draws of y ~ Bernoulli(p), weighed by its probability.
@@ -113,3 +126,64 @@ def test_fresh_experts_inside_phase_2_have_the_opponent_model_of_the_game_s_own(
         assert (b.model.seen, b.model.agreed) == counts[s]
     runs = continue_game(rules, record, at, _small_expert, [[7, 8, 9], [10, 11, 12]])
     assert runs.fallbacks == 0 and runs.decisions > 0
+
+
+def _phase1_views(rules_name: str, deal: int) -> tuple[GameRecord, list[int]]:
+    """A game of easy bots and the positions (moves made) inside its phase 1."""
+    rules = preset(rules_name)
+    moves, losers, _ = _play(rules_name, _easy, deal=deal)
+    record = _record(deal, moves, losers)
+    return record, list(range(1, phase2_start(rules, record) + 1))
+
+
+@pytest.mark.parametrize("rules_name", ["mattis", "hund", "blodmattis", "skitgubbe"])
+def test_a_sampled_world_keeps_the_seat_s_observation_and_deals_the_hidden_cards_afresh(rules_name: str) -> None:
+    rules = preset(rules_name)
+    record, ats = _phase1_views(rules_name, deal=31)
+    rng = random.Random(5)
+    moved = 0
+    for at in ats[::3]:
+        truth = position(rules, record, at)
+        for seat in range(3):
+            obs = truth.observation(seat)
+            world = sampled_world(obs, rng)
+            assert world.observation(seat) == obs
+            others = [q for q in range(3) if q != seat]
+            moved += any(world.observation(q).hand != truth.observation(q).hand for q in others)
+    assert moved > 0  # the opponents' hands are drawn, not the true ones
+
+
+def test_continuations_from_a_view_depend_on_the_view_alone() -> None:
+    rules = preset("mattis")
+    record, ats = _phase1_views("mattis", deal=32)
+    at = ats[len(ats) // 2]
+    truth = position(rules, record, at)
+    seat = 1
+    obs = truth.observation(seat)
+    other = position(rules, record, at)
+    other.redeal_hidden(seat, random.Random(9))  # another truth the seat cannot tell apart
+    assert other.observation(seat) == obs
+    assert any(other.observation(q).hand != truth.observation(q).hand for q in range(3) if q != seat)
+    seeds = [[1, 2, 3], [4, 5, 6], [7, 8, 9], [10, 11, 12]]
+    runs = continue_from_view(obs, _easy, seeds, [21, 22, 23, 24])
+    assert runs == continue_from_view(other.observation(seat), _easy, seeds, [21, 22, 23, 24])
+    assert len(runs.away) == 4 and runs.decisions > 0 and runs.fallbacks == 0
+    for run in runs.away:
+        assert 1 <= run.count(0) < 3
+    # The easy bot plays no dice: from the true position every continuation ends as the game did,
+    # from the seat's view the worlds differ.
+    assert set(continue_game(rules, record, at, _easy, seeds).away) == {
+        tuple(0 if s in record.losers else 1 for s in range(3))}
+    assert len({sampled_world(obs, random.Random(w)).observation((seat + 1) % 3).hand for w in (21, 22, 23, 24)}) > 1
+
+
+def test_continuations_from_a_view_only_before_phase_2_moves() -> None:
+    rules = preset("hund")
+    record, ats = _phase1_views("hund", deal=33)
+    inside = position(rules, record, ats[-1] + 2)
+    obs = inside.observation(0)
+    assert obs.phase == PHASE2 and obs.phase2_moves > 0
+    with pytest.raises(ValueError):
+        continue_from_view(obs, _easy, [[1, 2, 3], [4, 5, 6]], [1, 2])
+    with pytest.raises(ValueError):
+        continue_from_view(position(rules, record, ats[0]).observation(0), _easy, [[1, 2, 3], [4, 5, 6]], [1])
