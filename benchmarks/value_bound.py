@@ -222,6 +222,29 @@ def bootstrap(num: np.ndarray, den: np.ndarray, p: np.ndarray, y: np.ndarray, ga
     return s, float(np.percentile(sk, 2.5)), float(np.percentile(sk, 97.5)), model, base
 
 
+def bernoulli_spread(v: float, m: int) -> float:
+    """The variance of the sample variance (divisor ``m - 1``) of ``m`` Bernoulli draws
+    whose variance is ``v``: ``(mu4 - v^2 (m - 3) / (m - 1)) / m`` with ``mu4 = v (1 - 3 v)``."""
+    return (v * (1 - 3 * v) - v * v * (m - 3) / (m - 1)) / m
+
+
+def draws_per_position(v: Sequence[float], m: int) -> str:
+    """How the spread of the positions' variance estimates ``v`` (``m`` draws each)
+    splits into the positions' own spread and the draws' (Bernoulli, at the pooled
+    variance), and what it would be per continuation at other ``m``: the CPU each
+    estimate of the mean costs at equal width, relative to ``m`` draws."""
+    if len(v) < 3:
+        return ""
+    mean = float(np.mean(v))
+    total = float(np.var(v, ddof=1))
+    between = max(0.0, total - bernoulli_spread(mean, m))
+    cost = {j: (between + bernoulli_spread(mean, j)) * j for j in (2, 4, m, 16)}
+    rel = ", ".join(f"m = {j} {c / cost[m]:.2f}" for j, c in sorted(cost.items()))
+    return (f"; the positions' variance estimates spread {total:.4f} (mean {mean:.3f}), of which "
+            f"{bernoulli_spread(mean, m):.4f} is the {m} draws' (Bernoulli at the mean), so the positions' own "
+            f"{between:.4f}; continuations needed for the same width, relative to m = {m}: {rel}")
+
+
 def observer_note(name: str, runs: Sequence[dict[str, Any]], m: int) -> str:
     """What the continuations from the mover's view cost, and whether the game's own
     ending agrees with one as often as two of them agree with each other (the mover's
@@ -247,7 +270,8 @@ def observer_note(name: str, runs: Sequence[dict[str, Any]], m: int) -> str:
             f"continuation agrees with another continuation's {same[0] / max(1, same[1]):.1%} ({same[1]} pairs), "
             f"with the game's ending {real[0] / max(1, real[1]):.1%} ({real[1]} pairs); the mover got away in "
             f"{sum(sum(run[r['mover']] for run in r['away']) for r in runs) / max(1, count):.1%} of the "
-            f"continuations and {sum(r['real'][r['mover']] for r in runs) / max(1, len(runs)):.1%} of the games")
+            f"continuations and {sum(r['real'][r['mover']] for r in runs) / max(1, len(runs)):.1%} of the games"
+            + draws_per_position([variances(r, real=False)[r["mover"]] for r in runs], m))
 
 
 def main(argv: Sequence[str] | None = None) -> None:
