@@ -54,8 +54,8 @@ the continuations is printed too.  Each game's continuations are kept in ``--cac
     python benchmarks/value_bound.py --games mattis=40,hund=40,blodmattis=30,skitgubbe=40 \
         --inside-games 40 --phase1-games 40 --phase1-k 1 --level expert --seed 7001 --k 2 \
         --cache /tmp/mattis-calibration --workers 2
-    python benchmarks/value_bound.py --games blodmattis=30,hund=30 --rules blodmattis,hund \
-        --observer-only --observer-games 30 --observer-m 8 --level expert --seed 7001 \
+    python benchmarks/value_bound.py --games blodmattis=20 --rules blodmattis \
+        --observer-only --observer-games 20 --observer-m 8 --level expert --seed 7001 \
         --cache /tmp/mattis-calibration
 """
 
