@@ -4,6 +4,7 @@ section quotes their output; a figure that drifts fails here)."""
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import subprocess
 import sys
@@ -18,6 +19,28 @@ pytest.importorskip("pyspiel", reason="the research extra is not installed: pip 
 
 ROOT = Path(__file__).resolve().parents[2]
 MARK = "Their seeded output"
+# The recipe's float32 network sums in the order the CPU's BLAS and SIMD kernels choose, so
+# its seeded run is bit-identical on one machine but may drift across CPUs (an AVX2-only
+# machine printed 0.736 for the docs' 0.739 and 3184 learner decisions for 3248): its
+# numbers are compared within these margins, every other example's exactly.
+FLOAT_DRIFT = {"examples/rl_learn.py"}
+NUMBER = re.compile(r"\d+(?:\.\d+)?")
+
+
+def near(want: str, line: str) -> bool:
+    """``line`` says what ``want`` says, each number within a drift margin: a figure
+    written with decimals within 0.15 (rates, shares, cross-entropies), a count within
+    10% or 5."""
+    if NUMBER.split(want) != NUMBER.split(line):
+        return False
+    for w, g in zip(NUMBER.findall(want), NUMBER.findall(line), strict=True):
+        a, b = float(w), float(g)
+        if "." in w:
+            if abs(a - b) > 0.15:
+                return False
+        elif abs(a - b) > max(5.0, 0.1 * abs(a)):
+            return False
+    return True
 
 
 def documented() -> dict[str, list[str]]:
@@ -63,6 +86,19 @@ def test_a_seeded_example_prints_what_the_docs_say(command: str) -> None:
                           timeout=HUNG, check=False)
     assert done.returncode == 0, done.stderr
     printed = done.stdout.splitlines()
+    drift = argv[1] in FLOAT_DRIFT
     for want in RUNS[command]:
         # a line may go on with a wall-clock time the docs leave out ("...; 15.5 s")
-        assert any(line == want or line.startswith(want + "; ") for line in printed), (want, printed)
+        assert any(line == want or line.startswith(want + "; ")
+                   or (drift and (near(want, line) or near(want, line.rsplit("; ", 1)[0])))
+                   for line in printed), (want, printed)
+
+
+def test_a_drifted_figure_is_near_and_a_changed_one_is_not() -> None:
+    want = "| learner | 2x easy | 30 | 12 | 0.400 | [0.246, 0.577] |"
+    assert near(want, want)
+    assert near(want, "| learner | 2x easy | 30 | 13 | 0.433 | [0.274, 0.608] |")
+    assert not near(want, "| learner | 2x easy | 30 | 19 | 0.633 | [0.455, 0.781] |")
+    assert not near(want, "| lowest card | 2x easy | 30 | 12 | 0.400 | [0.246, 0.577] |")
+    assert near("self-play: 64 episodes, 3248 learner decisions", "self-play: 64 episodes, 3184 learner decisions")
+    assert not near("imitation round 1/2: 800 labels", "imitation round 1/2: 400 labels")
