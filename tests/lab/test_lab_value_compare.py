@@ -15,6 +15,8 @@ from pathlib import Path
 
 import numpy as np
 
+from tiers import HUNG
+
 ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = ROOT / "src" / "mattis" / "bots" / "value_weights.npz"
 
@@ -25,7 +27,7 @@ def compare(weights: Path, baseline: Path) -> dict[int, tuple[float, float, floa
     out = subprocess.run(
         [sys.executable, str(ROOT / "benchmarks" / "value_calibration.py"), "--rules", "mattis", "--games", "2",
          "--level", "easy", "--seed", "3", "--weights", str(weights), "--baseline", str(baseline)],
-        capture_output=True, text=True, check=True, env=env, timeout=600).stdout
+        capture_output=True, text=True, check=True, env=env, timeout=HUNG).stdout
     rows = re.findall(r"^\| mattis \| (\d) \| \d+ \| ([+-][\d.]+) \| ([+-][\d.]+) \| ([+-][\d.]+) \(", out, re.M)
     return {int(ph): (float(b), float(w), float(d)) for ph, b, w, d in rows}
 
