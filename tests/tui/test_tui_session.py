@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from mattis.cli.main import main
-from mattis.core import GameRecord, Move, State, load_record, preset
+from mattis.core import PHASE1, PHASE2, GameRecord, Move, State, load_record, preset
 from mattis.play import Referee
 from mattis.tui.session import Session, find_saved, read_saved, saved_games
 from mattis.tui.settings import Settings, load_settings, read_settings, save_settings, settings_path
@@ -39,6 +39,19 @@ def new_session(tmp_path: Path, rules: str = "mattis", lang: str = "nb", seed: i
 def to_human(s: Session) -> None:
     s.run_bots()
     assert s.over or s.human_to_act
+
+
+def to_phase2_choice(s: Session) -> bool:
+    """Play the human's first legal move until it is the human's turn in phase 2 with a
+    choice to make; False if the game ends first."""
+    to_human(s)
+    while not s.over:
+        obs = s.observation()
+        if obs.phase is PHASE2 and len(obs.legal) >= 2:
+            return True
+        assert s.try_move(obs.legal[0]) is None
+        to_human(s)
+    return False
 
 
 # ---------------------------------------------------------------- settings
@@ -167,8 +180,8 @@ def test_the_hint_says_why_and_names_a_legal_move(tmp_path: Path, rules: str) ->
 
 
 def test_the_hint_gives_the_model_figures_for_the_move_and_the_next_best_in_both_languages(tmp_path: Path) -> None:
-    """The hint's reason is the value model's chance after the move and after the best
-    other move, each ± two standard errors where it is an estimate (the figures
+    """In phase 2 the hint's reason is the value model's chance after the move and after
+    the best other move, each ± two standard errors where it is an estimate (the figures
     :func:`mattis.tui.hint.model_figures` finds with the hint's seed), never "the
     expert bot would do this"."""
     from mattis.play.seeds import position_seed
@@ -181,11 +194,11 @@ def test_the_hint_gives_the_model_figures_for_the_move_and_the_next_best_in_both
     checked = 0
     for seed in range(6):
         s = new_session(tmp_path, seed=seed)
-        to_human(s)
+        if not to_phase2_choice(s):
+            continue
         obs = s.observation()
         move = s.hint()
-        if move is None or len(obs.legal) < 2:
-            continue
+        assert move is not None
         mine, alt, se_diff = model_figures(obs, move, position_seed(s.seed, "hint", obs))
         assert mine.move == move and alt.move != move and alt.move in obs.legal
         higher = alt.chance - mine.chance > 2 * se_diff and round(100 * alt.chance) > round(100 * mine.chance)
@@ -201,6 +214,35 @@ def test_the_hint_gives_the_model_figures_for_the_move_and_the_next_best_in_both
         assert s.hint_text("en") == en  # asked again in the same position: the same words
         checked += 1
     assert checked >= 3
+
+
+def test_in_phase_1_the_hint_names_its_move_and_gives_no_figures_saying_why(tmp_path: Path) -> None:
+    """Neither the model's nor the playouts' phase 1 chances predict the outcome better
+    than the base rate (docs/analyze.md): a phase 1 hint names the move and says that no
+    figure is given, in both languages, with and without NumPy."""
+    import mattis.tui.hint
+    from mattis.core.text import say
+    from mattis.tui.i18n import t
+    from mattis.tui.render import move_label
+
+    checked = 0
+    for seed in range(3):
+        for numpy in (True, False):
+            with pytest.MonkeyPatch.context() as mp:
+                mp.setattr(mattis.tui.hint, "has_numpy", lambda numpy=numpy: numpy)
+                s = new_session(tmp_path, seed=seed)
+                to_human(s)
+                obs = s.observation()
+                assert obs.phase is PHASE1 and len(obs.legal) >= 2
+                move = s.hint()
+                assert move is not None
+                for lang in ("nb", "en"):
+                    text = s.hint_text(lang)
+                    assert text == t(lang, "hint.why", move=move_label(move, lang),
+                                     why=say("why.phase1", lang)), text
+                    assert "%" not in text
+                checked += 1
+    assert checked == 6
 
 
 def test_the_hint_model_figures_hold_under_another_sampling_seed() -> None:
@@ -232,8 +274,8 @@ def test_the_hint_model_figures_hold_under_another_sampling_seed() -> None:
 
 
 def test_without_numpy_the_hint_says_it_falls_back_and_why(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Without NumPy the model cannot run: the reason says so and gives the playouts'
-    figures instead (the move's chance ± two standard errors, the next best's)."""
+    """Without NumPy the model cannot run: in phase 2 the reason says so and gives the
+    playouts' figures instead (the move's chance ± two standard errors, the next best's)."""
     import random
 
     import mattis.tui.hint
@@ -242,7 +284,7 @@ def test_without_numpy_the_hint_says_it_falls_back_and_why(tmp_path: Path, monke
 
     monkeypatch.setattr(mattis.tui.hint, "has_numpy", lambda: False)
     s = new_session(tmp_path, seed=2)
-    to_human(s)
+    assert to_phase2_choice(s)
     obs = s.observation()
     move = s.hint()
     assert move is not None and len(obs.legal) > 1

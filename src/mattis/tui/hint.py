@@ -10,6 +10,12 @@ away after it; the next best, play 8♥, 65% ± 1."  Where the model rates anoth
 higher than the search's choice (by more than two standard errors), the sentence says
 so, with both figures ("..., 75% ± 1 after play 8♥; the search picks this").
 
+In phase 1 the hint gives no figures: measured on held-out games (docs/analyze.md),
+the model's phase 1 chances predict who ends as Mattis no better than the base rate,
+and the playouts' are not shown to do better, so a figure there would be noise dressed
+as a reason (and could rate another move higher than the suggested one for no cause).  The reason says
+so instead (``why.phase1``), as the review shows no phase 1 figure it cannot back.
+
 Without NumPy the model cannot run: the reason then says so and falls back to the
 playouts' figures (:func:`mattis.bots.evaluate.evaluate`, :data:`PLAYOUTS` per legal
 move, the chance ± two standard errors where they are estimates): "No NumPy, 32
@@ -33,7 +39,7 @@ from typing import Final
 from ..bots.evaluate import Budget, Z, evaluate
 from ..bots.learned import after_positions
 from ..bots.value import has_numpy, model_for
-from ..core import Move, Observation
+from ..core import PHASE1, Move, Observation
 from ..core.determinize import DeterminizeError
 from ..core.text import say
 from .i18n import Lang, t
@@ -154,10 +160,12 @@ def playout_reason(obs: Observation, move: Move, lang: Lang, seed: int) -> str:
 
 def hint_sentence(obs: Observation, move: Move, lang: Lang, seed: int) -> str:
     """The hint in a sentence: the move, and why (the model's figures, or the playouts'
-    without NumPy; see the module docstring)."""
+    without NumPy; in phase 1 that no figure is given; see the module docstring)."""
     label = move_label(move, lang)
     if len(obs.legal) <= 1:
         return t(lang, "hint.why", move=label, why=say("why.only", lang))
+    if obs.phase is PHASE1:
+        return t(lang, "hint.why", move=label, why=say("why.phase1", lang))
     try:
         why = model_reason(obs, move, lang, seed) if has_numpy() else playout_reason(obs, move, lang, seed)
     except DeterminizeError:

@@ -617,10 +617,10 @@ class Session:
         return move
 
     def hint_text(self, lang: Lang | None = None) -> str | None:
-        """The hint (:meth:`hint`) and why, in a sentence: the value model's figures for
-        the move and the next best ("Hint: legg 7♠. Etter modellen gir det deg 72 % sjanse
-        til å slippe å bli Mattis; ..."; :func:`mattis.tui.hint.hint_sentence`); ``None``
-        when it is not the human's turn."""
+        """The hint (:meth:`hint`) and why, in a sentence: in phase 2 the value model's
+        figures for the move and the next best ("Hint: legg 7♠. Modellen: 72 % ± 2 sjanse
+        til å slippe unna etter det; ..."), in phase 1 that no figure is given
+        (:func:`mattis.tui.hint.hint_sentence`); ``None`` when it is not the human's turn."""
         lang = lang or self.lang
         move = self.hint()
         if move is None:
