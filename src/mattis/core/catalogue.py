@@ -580,8 +580,8 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
                         "Model: a {p} chance to get away after it, {q} after {other}; the search picks this."),
     "why.playouts": ("Uten NumPy, {n} simuleringer: {p}{pm} sjanse til å slippe unna; nest best {other}, {q}.",
                      "No NumPy, {n} playouts: a {p}{pm} chance to get away; next best, {other}, {q}."),
-    "why.phase1": ("I fase 1 er ingen av tallene våre vist å spå utfallet bedre enn en gjetning; søket velger "
-                   "dette.",
+    "why.phase1": ("I fase 1 har ingen av tallene våre vist seg å spå utfallet bedre enn en gjetning; søket "
+                   "velger dette.",
                    "In phase 1 none of our figures is shown to predict the outcome better than a guess; the "
                    "search picks this."),
     "why.no_sample": ("Ingen sjanser å regne på i et spill som begynte fra en stilling.",
