@@ -134,7 +134,8 @@ def test_kill_9_mid_game_and_finish_after_restart(tmp_path: Path) -> None:
         if after == k:
             assert "error" not in reply and reply["seq"] >= k + 1
         else:
-            assert "already changed" in reply["error"] and reply["seq"] == after
+            # refused as stale; a bot may have moved on since the sync (the server resumes its turn)
+            assert "already changed" in reply["error"] and reply["seq"] >= after
         final = play_until(seats, 10_000, log)
         assert final["status"] == "over"
         rec = httpx.get(f"{base}/api/tables/{t['table']}/games/1/record")
