@@ -13,8 +13,9 @@ so, with both figures ("..., 75% ± 1 after play 8♥; the search picks this").
 In phase 1 the hint gives no figures: measured on held-out games (docs/analyze.md),
 the model's phase 1 chances predict who ends as Mattis no better than the base rate,
 and the playouts' are not shown to do better, so a figure there would be noise dressed
-as a reason (and could rate another move higher than the suggested one for no cause).  The reason says
-so instead (``why.phase1``), as the review shows no phase 1 figure it cannot back.
+as a reason (and could rate another move higher than the suggested one for no cause).
+The reason says so instead (``why.phase1``), as the review shows no phase 1 figure it
+cannot back.
 
 Without NumPy the model cannot run: the reason then says so and falls back to the
 playouts' figures (:func:`mattis.bots.evaluate.evaluate`, :data:`PLAYOUTS` per legal
