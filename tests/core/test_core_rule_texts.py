@@ -18,9 +18,12 @@ import pytest
 
 from mattis.core import OPTIONS, PRESETS, RulesError, preset
 from mattis.core.cards import Lang
+from mattis.core.catalogue import TEXT
 from mattis.core.legal import chance_floor
 from mattis.core.rules import Rules
 from mattis.core.text import (
+    HOWTO_SAID,
+    HOWTO_SILENT,
     fight_term,
     fight_word,
     how_to_play,
@@ -37,7 +40,7 @@ LANGS: tuple[Lang, ...] = ("nb", "en")
 
 HowtoKeys = Callable[[Rules, object], set[str]]
 
-HOWTO: dict[str, HowtoKeys] = {
+HOWTO: dict[str, HowtoKeys] = {  # the options how to play words in its own sections (text.HOWTO_SAID)
     "two_player_discard": lambda r, v: {"howto.deal_two"} if v and 2 in r.allowed_players() else set(),
     "tricks": lambda r, v: {f"howto.trick.{v}"},
     "ties": lambda r, v: {f"howto.fight.{fight_term(r)}"},
@@ -97,11 +100,23 @@ def _words(key: str, rules: Rules, lang: Lang) -> str:
                why=say(f"howto.next.why.{loser_term(rules)}", lang))
 
 
+def _convention(option: str) -> HowtoKeys:
+    """Any other option is said by its ``howto.<option>.<value>`` entry, which every value but
+    the default must have (``check_option``'s words check says so too)."""
+    default = OPTIONS_BY_NAME[option].default
+
+    def keys(rules: Rules, value: object) -> set[str]:
+        key = f"howto.{option}.{value}"
+        return {key} if value != default or key in TEXT else set()
+    return keys
+
+
 def test_every_option_is_placed() -> None:
-    """Each option of the table is in ``HOWTO`` or ``NOT_IN_HOWTO`` (not both)."""
+    """The options how to play words itself, and those it leaves out, are the text's own
+    lists; every other option goes by the convention (:func:`_convention`)."""
     names = {spec.name for spec in OPTIONS}
-    assert set(HOWTO) | set(NOT_IN_HOWTO) == names
-    assert not set(HOWTO) & set(NOT_IN_HOWTO)
+    assert set(HOWTO) == HOWTO_SAID and set(NOT_IN_HOWTO) == HOWTO_SILENT
+    assert set(HOWTO) | set(NOT_IN_HOWTO) <= names and not set(HOWTO) & set(NOT_IN_HOWTO)
 
 
 @pytest.mark.parametrize(("option", "value"), CASES, ids=[f"{o}={v}" for o, v in CASES])
@@ -121,10 +136,11 @@ def test_the_rules_window_and_how_to_play_say_the_value(option: str, value: obje
                 assert shown.startswith(option_value_text(option, value, lang)), (shown, value)
         else:
             assert option_label(option, lang) not in window
-        if option not in HOWTO:
+        if option in NOT_IN_HOWTO:
             continue
+        said = HOWTO.get(option) or _convention(option)
         howto = " ".join(p for _, p in how_to_play(rules, lang))
-        mine = {_words(k, rules, lang) for k in HOWTO[option](rules, value)}
+        mine = {_words(k, rules, lang) for k in said(rules, value)}
         for words in mine:
             assert words in howto, f"how to play ({lang}) under {option}={value} does not say: {words}"
         for other in spec.values:
@@ -134,7 +150,7 @@ def test_the_rules_window_and_how_to_play_say_the_value(option: str, value: obje
                 alt = preset(rules.name, **{**rules.overrides(), option: other})
             except RulesError:
                 continue
-            for key in HOWTO[option](alt, other):
+            for key in said(alt, other):
                 words = _words(key, alt, lang)
                 if words in mine or any(words in m for m in mine):
                     continue  # the same words for both values (or a part of this value's)

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..core import PICKUP, Move, Rules, State, sequence_spans
-from ..core.legal import RepetitionKey, answer_bits, pickup_span, repetition_key, trick_complete_at
+from ..core.legal import RepetitionKey, answer_bits, lead_mask, pickup_span, repetition_key, trick_complete_at
 from ..core.observation import PHASE2
 from ..core.rules import GoingOut
 from .policy import state_choice
@@ -193,9 +193,12 @@ class TwoPlayerSolver:
         self.memo: dict[tuple[int, int, int], bool] = {}
 
     def leads(self, a: int) -> list[int]:
+        """The entries of hand ``a`` that may be led (what may begin a lead is asked of
+        the engine: :func:`mattis.core.legal.lead_mask`)."""
         out: list[int] = []
+        lead = lead_mask(a, self.trump, self.rules)
         for s in range(4):
-            bits = (a >> (13 * s)) & 0x1FFF
+            bits = (lead >> (13 * s)) & 0x1FFF
             if bits:
                 out.extend(_suit_entries(bits, 13 * s, self.min_seq))
         # Shed low cards first: the usual best lead, so the search cuts early.

@@ -55,7 +55,7 @@ if TYPE_CHECKING:
     from .state import State
 
 __all__ = [
-    "RepetitionKey", "answer_bits", "answer_mask", "chance_floor", "lay_outcome", "next_seat_in",
+    "RepetitionKey", "answer_bits", "answer_mask", "chance_floor", "lay_outcome", "lead_mask", "next_seat_in",
     "phase1_moves", "phase2_moves", "pickup_span", "repetition_key", "revealed_absent", "round_winners",
     "suit_above", "trick_complete_at", "verify",
 ]
@@ -217,20 +217,29 @@ def answer_mask(hand: int, top: tuple[Card, ...], trump: int, rules: Rules) -> i
     return sb << (13 * ts) | (tb << (13 * trump) if tb else 0)
 
 
+def lead_mask(hand: int, trump: int, rules: Rules) -> int:
+    """Phase 2: the cards of ``hand`` that may begin a lead on an empty table (a rule on
+    what may be led goes here, and the move generator and the 2-player solver follow it).
+    No option of the table restricts a lead: every card may be led ("spiller ut et
+    valgfritt kort", KortRegler)."""
+    return hand
+
+
 def phase2_moves(hand: int, top: tuple[Card, ...] | None, trump: int, rules: Rules) -> tuple[Move, ...]:
-    """Phase 2: lead any entry on an empty table (``top`` is ``None``); else answer
-    ``top`` (the suit first, then trumps), and pick up when you cannot answer or the
-    rules let you (``pickup_optional``).  Entries are single cards and, with
-    ``rules.sequences`` > 0, sequences of that many cards or more."""
+    """Phase 2: lead an entry on an empty table (``top`` is ``None``; its first card as
+    :func:`lead_mask` allows); else answer ``top`` (the suit first, then trumps), and pick
+    up when you cannot answer or the rules let you (``pickup_optional``).  Entries are
+    single cards and, with ``rules.sequences`` > 0, sequences of that many cards or more."""
     min_seq = rules.sequences
     if top is None:
         if not hand:
             return ()
+        lead = lead_mask(hand, trump, rules)
         if not min_seq:
-            return (_suit_singles(0, hand & SUIT_BITS) + _suit_singles(1, hand >> 13 & SUIT_BITS)
-                    + _suit_singles(2, hand >> 26 & SUIT_BITS) + _suit_singles(3, hand >> 39 & SUIT_BITS))
-        return (_suit_entries(0, hand & SUIT_BITS, min_seq) + _suit_entries(1, hand >> 13 & SUIT_BITS, min_seq)
-                + _suit_entries(2, hand >> 26 & SUIT_BITS, min_seq) + _suit_entries(3, hand >> 39 & SUIT_BITS, min_seq))
+            return (_suit_singles(0, lead & SUIT_BITS) + _suit_singles(1, lead >> 13 & SUIT_BITS)
+                    + _suit_singles(2, lead >> 26 & SUIT_BITS) + _suit_singles(3, lead >> 39 & SUIT_BITS))
+        return (_suit_entries(0, lead & SUIT_BITS, min_seq) + _suit_entries(1, lead >> 13 & SUIT_BITS, min_seq)
+                + _suit_entries(2, lead >> 26 & SUIT_BITS, min_seq) + _suit_entries(3, lead >> 39 & SUIT_BITS, min_seq))
     ts, sb, tb = _answer_bits(hand, top, trump, rules.follow is _FOLLOW_VOID)
     pickup_optional = rules.pickup_optional
     if min_seq:

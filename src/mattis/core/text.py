@@ -311,6 +311,35 @@ def glossary_terms(rules: Rules) -> list[str]:
     return [key for key in TERM_KEYS if key in keep]
 
 
+HOWTO_SAID: Final = frozenset({
+    "two_player_discard", "tricks", "ties", "draw", "chance", "trump", "phase1_end", "leftovers_shown",
+    "empty_hand", "leader2", "follow", "pickup", "pickup_optional", "pickup_run", "trick_size", "going_out",
+    "sequences", "empty_fighter", "next_leader",
+})
+"""The options :func:`how_to_play` words in its own sections."""
+HOWTO_SILENT: Final = frozenset({
+    "min_players", "max_players", "max_pair_players", "phase2_cap", "deck_ranks", "deck_suits", "hand_size",
+})
+"""Options how to play does not describe: how many play (chosen at the table; the rules in
+words say it), the engine's cap, the research deck."""
+
+
+def _option_sentences(rules: Rules, lang: Lang, phase2: bool) -> str:
+    """The ``howto.<option>.<value>`` sentences of the options not in :data:`HOWTO_SAID`
+    or :data:`HOWTO_SILENT` (a new option is said by its catalogue entries alone), those
+    reaching phase 2 (``phase2``) or phase 1."""
+    out = []
+    for spec in OPTIONS:
+        if spec.name in HOWTO_SAID or spec.name in HOWTO_SILENT:
+            continue
+        if any(r.startswith("phase2") for r in spec.reaches) != phase2:
+            continue
+        key = f"howto.{spec.name}.{getattr(rules, spec.name)}"
+        if key in TEXT:
+            out.append(" " + say(key, lang))
+    return "".join(out)
+
+
 def how_to_play(rules: Rules, lang: Lang = "en") -> list[tuple[str, str]]:
     """How to play under ``rules``, as (heading, paragraph) pairs in the players' words:
     the aim, the deal, what a trick is, when you draw, equal cards (krig, støting or
@@ -342,7 +371,7 @@ def how_to_play(rules: Rules, lang: Lang = "en") -> list[tuple[str, str]]:
         out.append((s("howto.h.sjanse"), s(f"howto.sjanse.{rules.chance.value}", fight=fight_word(rules, lang))
                     + " " + s(f"howto.sjanse.floor.{chance_floor(rules)}")))
     out.append((s("howto.h.trumf"), s(f"howto.trumf.{rules.trump.value}")))
-    end1 = s(f"howto.end1.{rules.phase1_end.value}")
+    end1 = s(f"howto.end1.{rules.phase1_end.value}") + _option_sentences(rules, lang, False)
     if rules.leftovers_shown:
         end1 += " " + s("howto.end1.shown")
     out.append((s("howto.h.end1"), end1))
@@ -355,6 +384,7 @@ def how_to_play(rules: Rules, lang: Lang = "en") -> list[tuple[str, str]]:
     phase2 = s("howto.phase2", leader=leader, size=size)
     if rules.follow is Follow.VOID:
         phase2 += " " + s("howto.phase2.void")
+    phase2 += _option_sentences(rules, lang, True)
     out.append((s("howto.h.phase2"), phase2))
     pickup = rules.pickup.value
     if rules.pickup is Pickup.LAST and rules.sequences and rules.pickup_run:
