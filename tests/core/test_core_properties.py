@@ -409,7 +409,9 @@ def reference_step(pre: State, move: Move, post: State) -> None:
     (``reference_phase2_step``), and the phase 1 trick, draw and lead
     (``check_phase1_step``).  Also the step ``mattis.bots.conformance.check_option`` is given."""
     check_known(pre.rules)
-    assert set(pre.legal_moves()) == reference_legal(pre)
+    engine, ref = set(pre.legal_moves()), reference_legal(pre)
+    assert engine == ref, (f"the legal moves differ: the engine also allows {sorted(map(str, engine - ref))}, "
+                           f"the rule text also allows {sorted(map(str, ref - engine))}")
     seat = pre.to_act
     assert seat is not None
     if pre.phase != PHASE2:
