@@ -9,6 +9,7 @@ Each finished game is appended to ``--out`` (JSON lines), and a rerun with the s
 file plays only the games still missing.
 
     python benchmarks/forced_endings.py --bots medium --games 100 --seed 2026
+    python benchmarks/forced_endings.py --bots easy,medium --games 100 --seed 2026 --out easy_medium.jsonl
     python benchmarks/forced_endings.py --bots expert --games 4 --players 3 --rules blodmattis
 """
 
@@ -56,7 +57,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--rules", default=",".join(PRESETS))
     p.add_argument("--players", default="3,4,5,6")
-    p.add_argument("--bots", default="medium", help="the bot at every seat")
+    p.add_argument("--bots", default="medium", help="the bot at every seat (several, comma-separated: each)")
     p.add_argument("--games", type=int, default=100, help="games per cell")
     p.add_argument("--seed", type=int, default=2026)
     p.add_argument("--set", dest="overrides", action="append", default=[], metavar="OPTION=VALUE")
@@ -64,8 +65,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--out", default=None, help="JSON lines of finished games (read first: only missing games run)")
     a = p.parse_args(argv)
     overrides = parse_overrides(a.overrides)
-    cells = cells_for([w.strip() for w in a.rules.split(",") if w.strip()],
-                      [int(w) for w in a.players.split(",") if w.strip()], a.bots, overrides)
+    rules = [w.strip() for w in a.rules.split(",") if w.strip()]
+    players = [int(w) for w in a.players.split(",") if w.strip()]
+    levels = [w.strip() for w in a.bots.split(",") if w.strip()]
+    cells = [c for bots in levels for c in cells_for(rules, players, bots, overrides)]
     done: dict[str, Row] = {}
     if a.out and os.path.exists(a.out):
         with open(a.out, encoding="utf-8") as f:

@@ -57,10 +57,12 @@ def combos() -> list[tuple[str, int]]:
     return [(name, n) for name, r in PRESETS.items() for n in r.allowed_players()]
 
 
-def compute() -> dict[str, str]:
+def compute(games: int = GAMES_PER_COMBO) -> dict[str, str]:
+    """Every fingerprint: the first ``games`` seeded games of each preset and player
+    count, and every record."""
     out: dict[str, str] = {}
     for name, n in combos():
-        for seed in range(GAMES_PER_COMBO):
+        for seed in range(games):
             out[f"random/{name}/{n}/{seed}"] = fingerprint(seeded_game(name, n, seed))
     for d in RECORD_DIRS:
         for path in sorted(d.glob("*.json")):

@@ -37,14 +37,40 @@ def fields_of(text: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
 
 
-@pytest.mark.parametrize("key", sorted(TEXT))
-def test_every_key_has_both_languages_with_the_same_fields(key: str) -> None:
+def key_faults(key: str) -> list[str]:
+    """What is wrong with one catalogue key: an empty language, fields that differ
+    between the languages, a field that is not named, or a brace left after formatting."""
     nb, en = TEXT[key]
-    assert nb.strip() and en.strip()
-    assert fields_of(nb) == fields_of(en)
-    assert all(re.fullmatch(r"[a-z_]+", f) for f in fields_of(nb)), "named fields only"
-    params = {f: "X" for f in fields_of(nb)}
-    assert "{" not in say(key, "nb", **params) and "{" not in say(key, "en", **params)
+    faults = []
+    if not (nb.strip() and en.strip()):
+        faults.append("an empty language")
+    if fields_of(nb) != fields_of(en):
+        faults.append(f"fields nb {sorted(fields_of(nb))} != en {sorted(fields_of(en))}")
+    if not all(re.fullmatch(r"[a-z_]+", f) for f in fields_of(nb) | fields_of(en)):
+        faults.append("a field that is not named")
+    params = {f: "X" for f in fields_of(nb) | fields_of(en)}
+    try:
+        if "{" in say(key, "nb", **params) or "{" in say(key, "en", **params):
+            faults.append("a brace left after formatting")
+    except (KeyError, IndexError, ValueError) as e:
+        faults.append(f"does not format: {e!r}")
+    return faults
+
+
+def test_every_key_has_both_languages_with_the_same_fields() -> None:
+    # One check over every key (not a test case per key), naming each key at fault.
+    faults = {key: f for key in sorted(TEXT) if (f := key_faults(key))}
+    assert not faults, f"{len(faults)} keys at fault: {faults}"
+
+
+@pytest.mark.parametrize(("nb", "en", "fault"), [
+    ("Du", "", "an empty language"),
+    ("{cards} tok", "{card} took", "fields nb ['cards'] != en ['card']"),
+    ("{0} tok", "{0} took", "a field that is not named"),
+])
+def test_a_key_at_fault_is_named(nb: str, en: str, fault: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(TEXT, "test.fault", (nb, en))
+    assert fault in key_faults("test.fault")
 
 
 def test_the_languages_differ_where_they_should() -> None:

@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
+from collections.abc import Sequence
 
 from ..core import Move, Observation
 from ..core.observation import PHASE1
 from .policy import DEFAULT_KNOBS, Knobs, phase1_choice, phase2_choice
+from .vary import CycleGuard
 
 
-def heuristic_move(obs: Observation, knobs: Knobs = DEFAULT_KNOBS) -> Move:
-    """The heuristic's move for ``obs`` (which must be this seat's turn)."""
-    legal = obs.legal
+def heuristic_move(obs: Observation, knobs: Knobs = DEFAULT_KNOBS, legal: Sequence[Move] | None = None) -> Move:
+    """The heuristic's move for ``obs`` (which must be this seat's turn), chosen from
+    ``legal`` (some of the legal moves; all of them when ``None``)."""
+    legal = obs.legal if legal is None else legal
     if len(legal) == 1:
         return legal[0]
     trump = obs.trump if obs.trump is not None else -1
@@ -25,12 +29,23 @@ def heuristic_move(obs: Observation, knobs: Knobs = DEFAULT_KNOBS) -> Move:
 
 
 class HeuristicBot:
-    """Rules of thumb; knobs as constructor parameters.  Think time: microseconds."""
+    """Rules of thumb; knobs as constructor parameters.  Think time: microseconds.
+    In a phase 2 position that occurred before it does not make the move it made
+    there again (:class:`~mattis.bots.vary.CycleGuard`), and under undertrekk it then
+    leads a card the next player can beat rather than one she cannot, so it does not
+    play a cycle round to the repetition rule."""
 
     def __init__(self, seed: int | None = None, knobs: Knobs = DEFAULT_KNOBS) -> None:
         self.name = "heuristic"
         self.rng = random.Random(seed)
         self.knobs = knobs
+        self.guard = CycleGuard()
 
     def act(self, obs: Observation) -> Move:
-        return heuristic_move(obs, self.knobs)
+        choices = self.guard.choices(obs)
+        knobs = self.knobs
+        if self.guard.avoid(obs):
+            # Varying: under undertrekk, lead what the next player can beat, so that the
+            # trick goes on towards being cleared instead of passing the cards round.
+            knobs = dataclasses.replace(knobs, safe_lead_bonus=-knobs.safe_lead_bonus)
+        return self.guard.note(obs, heuristic_move(obs, knobs, choices))

@@ -22,6 +22,7 @@ from ..core.observation import PHASE1, PHASE2, observe
 from .heuristic import heuristic_move
 from .policy import outcome, playout, state_choice
 from .solver import SearchLimit, Solver, two_player_exact, two_player_values
+from .vary import CycleGuard
 
 log = logging.getLogger(__name__)
 
@@ -147,6 +148,9 @@ class _Base:
         self.solver_nodes = solver_nodes
         self.max_playouts = max_playouts
         self.time_cap = time_cap
+        self.guard = CycleGuard()
+        """The moves made in each phase 2 position, so as not to make one again when the
+        position comes back (:mod:`mattis.bots.vary`)."""
         self.failed_samples = 0
         """Decisions at which no full state could be sampled, so the bot played its
         heuristic move without searching (never expected: a test asserts zero, and
@@ -165,8 +169,12 @@ class _Base:
 
     # ----------------------------------------------------------- phase 2
     def _phase2(self, obs: Observation) -> Move:
-        legal = obs.legal
-        first = heuristic_move(obs)
+        """Phase 2: the search's move among the legal moves less those this seat made
+        before in this position, when it came back (:class:`~mattis.bots.vary.CycleGuard`)."""
+        return self.guard.note(obs, self._phase2_search(obs, self.guard.choices(obs)))
+
+    def _phase2_search(self, obs: Observation, legal: Sequence[Move]) -> Move:
+        first = heuristic_move(obs, legal=legal)
         if self.model is not None:
             self.model.update(obs, self.rng)
         if len(legal) == 1:
