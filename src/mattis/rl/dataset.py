@@ -53,6 +53,7 @@ import argparse
 import json
 import shlex
 import sys
+import time
 from collections.abc import Sequence
 from dataclasses import asdict
 from pathlib import Path
@@ -189,6 +190,7 @@ def main(argv: list[str] | None = None) -> int:
     if not out.parent.is_dir():
         print(f"error: no such folder: {out.parent}", file=sys.stderr)
         return 2
+    start = time.process_time()
     try:
         meta = write_dataset(out, rules=args.rules, overrides=args.overrides, players=args.players, bots=args.bots,
                              games=args.games, seed=args.seed, card_order=args.card_order, command=command)
@@ -196,7 +198,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 2
     print(f"{out}: {meta['games']} games, {meta['decisions']} decisions ({args.rules}, {args.players} players, "
-          f"bots {','.join(meta['bots'])}, seed {args.seed}), {out.stat().st_size / 1e6:.2f} MB")
+          f"bots {','.join(meta['bots'])}, seed {args.seed}), {out.stat().st_size / 1e6:.2f} MB; "
+          f"{time.process_time() - start:.1f} CPU s")
     return 0
 
 
