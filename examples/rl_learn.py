@@ -656,7 +656,38 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--eval-seed", type=int, default=2_000_000)
     ap.add_argument("--json", type=Path, help="write the curve, the table and the counts here")
     ap.add_argument("--plot", type=Path, help="draw the learning curve here (needs matplotlib)")
+    ap.add_argument("--save", type=Path, help="write the trained policy here (a checkpoint: load_checkpoint)")
     return ap
+
+
+CHECKPOINT_KEYS = ("rules", "players", "facts", "hidden", "seed", "teacher")
+"""The settings a checkpoint records (besides the weights); ``facts`` and ``hidden``
+rebuild the features and the network."""
+
+
+def save_checkpoint(path: Path, scorer: Scorer, a: argparse.Namespace, train_cpu_s: float) -> None:
+    """The scorer's weights and the settings that rebuild its features (NumPy ``.npz``,
+    no pickled objects)."""
+    settings = {k: getattr(a, k) for k in CHECKPOINT_KEYS} | {
+        "train_cpu_s": round(train_cpu_s), "command": "python examples/rl_learn.py " + " ".join(sys.argv[1:])}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "wb") as f:
+        np.savez_compressed(f, **scorer.p, settings=np.asarray(json.dumps(settings), np.str_))
+
+
+def load_checkpoint(path: Path) -> tuple[Scorer, Features, dict[str, Any]]:
+    """A saved policy: its scorer, its features and its settings
+    (``learner_player(scorer, feats)`` plays it in a :class:`MattisEnv`)."""
+    with np.load(path, allow_pickle=False) as f:
+        settings: dict[str, Any] = json.loads(str(f["settings"]))
+        weights = {k: f[k].astype(np.float32) for k in ("W1", "b1", "w2", "b2")}
+    games0 = BatchedGames(1, rules=settings["rules"], players=settings["players"])
+    feats = Features(settings["players"], games0.actions, basic=settings["facts"] == "basic")
+    scorer = Scorer(feats.size, settings["hidden"], settings["seed"])
+    if weights["W1"].shape != scorer.p["W1"].shape:
+        raise ValueError(f"{path}: weights of shape {weights['W1'].shape}, features need {scorer.p['W1'].shape}")
+    scorer.p = weights
+    return scorer, feats, settings
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -697,6 +728,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     train_cpu = time.process_time() - start - eval_cpu[0]
     log(f"data: {labels} teacher labels, {episodes} self-play episodes ({decisions} learner decisions); "
         f"training CPU {train_cpu:.0f} s (imitation {t1:.0f} s), curve CPU {eval_cpu[0]:.0f} s")
+    if a.save:
+        save_checkpoint(a.save, scorer, a, train_cpu)
+        log(f"checkpoint: {a.save}")
 
     rows: list[dict[str, Any]] = []
     players: list[tuple[str, Player]] = [("learner", learner_player(scorer, feats)), ("lowest card", lowest_card),

@@ -7,15 +7,21 @@ partition on thousands of random histories; exploitability has its known answers
 from __future__ import annotations
 
 import random
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
 
 import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
-from mattis.core import preset  # noqa: E402
-from mattis.rl.exact import GameTree, build_tree, engine_to_efg, random_history  # noqa: E402
+from mattis.core import PHASE2, preset  # noqa: E402
+from mattis.rl.exact import GameTree, build_tree, engine_to_efg, phase2_value, random_history  # noqa: E402
 from mattis.rl.openspiel_game import MattisGame  # noqa: E402
-from tiers import scale  # noqa: E402
+from tiers import HUNG, scale  # noqa: E402
 
 SMALL = "deck_ranks:2;hand_size:1"
 """The smallest variant that keeps both phases: K A of hearts and spades, one card each,
@@ -155,3 +161,74 @@ def test_phase2_values_of_an_equilibrium_match_backward_induction(small: tuple[G
     assert len(rows) >= len(exact)
     reached = [(v, exact[k - 1]) for r, v, k in rows if r > 1e-3]
     assert reached and all(abs(v - x) < 1e-3 for v, x in reached)
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _documented_rows(marker: str, tmp_path: Path) -> tuple[list[str], list[str]]:
+    """Run the documented ``small_mattis_cfr.py`` command that contains ``marker`` (its
+    chart written under ``tmp_path``) and return the table rows it prints and the rows of
+    the docs table that follows the command (up to its chart)."""
+    text = (ROOT / "docs" / "research.md").read_text(encoding="utf-8")
+    commands = [m for m in re.finditer(r"    nice -n 10 python benchmarks/small_mattis_cfr\.py(?:[^\n]*\\\n)*[^\n]*\n",
+                                       text) if marker in m.group(0)]
+    assert len(commands) == 1, marker
+    found = commands[0]
+    args = shlex.split(found.group(0).replace("\\\n", " "))[4:]
+    assert args[0] == "benchmarks/small_mattis_cfr.py"
+    if "--chart" in args:
+        args[args.index("--chart") + 1] = str(tmp_path / "chart.png")
+    done = subprocess.run([sys.executable, str(ROOT / args[0]), *args[1:]], capture_output=True, text=True,
+                          check=True, timeout=HUNG, cwd=ROOT)
+    after = text[found.end():]
+    table = after[:after.index("![")]
+    is_row = re.compile(r"^\| (?!policy \|)(?!---)").match
+    printed = [line for line in done.stdout.splitlines() if is_row(line)]
+    documented = [line for line in table.splitlines() if is_row(line)]
+    return printed, documented
+
+
+def test_the_small_variants_documented_table_is_what_its_command_prints(tmp_path: Path) -> None:
+    """docs/research.md's table for ``mini``, ``deck_ranks=2``, ``hand_size=1`` (every
+    bot at five seeds, CFR and CFR+ to 1000 iterations) is what its command prints now
+    (its expert rows had gone stale: 0.1000 and 0.0917 documented, 0.0250 and 0.0167
+    printed)."""
+    printed, documented = _documented_rows("--set hand_size=1 deck_ranks=2", tmp_path)
+    assert len(documented) == 7 and printed == documented
+
+
+@pytest.mark.slow
+def test_the_phase1_games_documented_table_is_what_its_command_prints(tmp_path: Path) -> None:
+    """The same for the phase 1 game of ``mini`` (about 20 CPU s)."""
+    printed, documented = _documented_rows("--phase1", tmp_path)
+    assert len(documented) == 7 and printed == documented
+
+
+def test_the_phase1_game_ends_at_phase2_with_its_exact_value(small: tuple[GameTree, MattisGame]) -> None:
+    """The phase 1 game of the smallest variant: the whole tree cut at its phase 2
+    starts, each leaf paying the minimax value of phase 2; the game's equilibrium value
+    is the whole game's (the phase 1 play and the leaves' values are what is left)."""
+    full, _ = small
+    cut = build_tree(preset("mini", deck_ranks=2, hand_size=1), phase1=True)
+    assert len(cut.deals) == len(full.deals) and len(cut.phase2_starts) == len(full.phase2_starts)
+    phase1_sets = {k for k, info in full.infosets.items() if info.example.phase != PHASE2}
+    assert set(cut.infosets) == phase1_sets and cut.nodes < full.nodes
+    # each leaf pays (v, -1 - v) with v the start's minimax value, -1 or 0
+    memo: dict[Any, float] = {}
+    values = {k: phase2_value(s.clone(), memo) for k, s in cut.phase2_starts.items()}
+    assert set(values.values()) == {-1.0, 0.0}
+    game = cut.game()
+    assert game.num_players() == 2
+    # equilibria of both games have the same value: solve both with CFR+
+    vals = []
+    for g in (full.game(), game):
+        solver = pyspiel.CFRPlusSolver(g)
+        for _ in range(300):
+            solver.evaluate_and_update_policy()
+        assert pyspiel.exploitability(g, solver.average_policy()) < 1e-4
+        vals.append(pyspiel.expected_returns(g.new_initial_state(), solver.average_policy(), -1, True))
+    assert vals[0] == pytest.approx(vals[1], abs=1e-3)
+    assert vals[1][0] + vals[1][1] == pytest.approx(-1.0)
+    with pytest.raises(ValueError, match="two_player_discard"):
+        build_tree(preset("mini", hand_size=1, two_player_discard=1), phase1=True)

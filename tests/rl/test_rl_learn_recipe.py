@@ -229,8 +229,8 @@ def test_the_docs_table_is_the_committed_runs() -> None:
         assert str(settings[key]) == value, (flag, value, settings[key])
     # and the script's defaults are that run (python examples/rl_learn.py reproduces it)
     defaults = vars(R.parser().parse_args([]))
-    assert {k: str(v) for k, v in defaults.items() if k not in ("json", "plot")} == {
-        k: str(v) for k, v in settings.items() if k not in ("json", "plot")}
+    assert {k: str(v) for k, v in defaults.items() if k not in ("json", "plot", "save")} == {
+        k: str(v) for k, v in settings.items() if k not in ("json", "plot", "save")}
 
 
 def test_self_play_makes_a_lost_games_moves_less_likely_and_a_won_games_more() -> None:

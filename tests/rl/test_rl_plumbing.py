@@ -17,6 +17,7 @@ np = pytest.importorskip("numpy", reason="the research extra is not installed: p
 import gymnasium as gym  # noqa: E402
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 from pettingzoo.test import api_test  # noqa: E402
+from pettingzoo.utils import BaseWrapper  # noqa: E402
 from rl_helpers import CONFIGS  # noqa: E402
 
 from mattis.core import PRESETS, Move, Observation, Rules, State, card_symbol  # noqa: E402
@@ -245,14 +246,56 @@ def test_pettingzoo_api_test_on_every_preset(name: str, players: int) -> None:
     api_test(mattis_v0.env(rules=name, players=players, dealer="rotate"), num_cycles=scale(60, 200))
 
 
+class _LegalSampler(gym.spaces.Discrete):
+    """An agent's action space whose ``sample()`` (with no mask) draws one of the legal
+    actions of the agent to act (PettingZoo's ``state_test`` samples ``action_space``
+    with no mask: on the bare env nearly every draw is illegal and ends the game)."""
+
+    def __init__(self, n: int, env: Any, agent: str, rng: Any, drawn: list[tuple[str, int]]) -> None:
+        super().__init__(n)
+        self._env, self._agent, self._rng, self._drawn = env, agent, rng, drawn
+
+    def sample(self, mask: Any = None, probability: Any = None) -> Any:
+        legal = np.flatnonzero(self._env.observe(self._agent)["action_mask"])
+        a = int(self._rng.choice(legal))
+        self._drawn.append((self._agent, a))
+        return a
+
+
+class _LegalActions(BaseWrapper):  # type: ignore[misc]
+    """The env, with each agent's ``action_space(agent).sample()`` drawing a random legal
+    action (the mask of the agent's observation)."""
+
+    def __init__(self, env: Any, seed: int) -> None:
+        super().__init__(env)
+        self.rng = np.random.default_rng(seed)
+        self.drawn: list[tuple[str, int]] = []
+
+    def action_space(self, agent: str) -> gym.spaces.Discrete:
+        return _LegalSampler(int(self.env.action_space(agent).n), self, agent, self.rng, self.drawn)
+
+
 @pytest.mark.parametrize("name,players", PRESET_TABLES)
 def test_pettingzoo_state_test_on_every_preset(name: str, players: int) -> None:
-    """PettingZoo's ``state_test`` steps random (mostly illegal) actions: under the
-    default ``illegal="terminate"`` each ends the game with -1 for the mover."""
+    """PettingZoo's ``state_test`` on games of random legal actions: every state along
+    games that last (checked: at least 30 moves were made, none illegal and none after
+    the game ended, the game's state advanced), not only the first move's."""
     pz_state = importlib.import_module("pettingzoo.test.state_test")  # a module attribute pytest does not collect
-    env = mattis_v0.env(rules=name, players=players)
+    env = _LegalActions(mattis_v0.env(rules=name, players=players), seed=players)
     pz_state.test_state_space(env)
-    pz_state.test_state(env, num_cycles=scale(20, 100))
+    cycles = scale(20, 100)
+    pz_state.test_state(env, num_cycles=cycles)
+    raw = env.unwrapped
+    assert len(env.drawn) >= min(30, players * cycles)
+    assert not any(info.get("illegal_action") for info in raw.infos.values())
+    # the moves were the game's: replaying them on the same deal is legal move by move
+    replay = mattis_v0.env(rules=name, players=players, illegal="raise")
+    replay.reset(seed=0)
+    for agent, a in env.drawn:
+        assert replay.agent_selection == agent
+        replay.step(a)
+        while replay.agents and replay.terminations[replay.agent_selection]:
+            replay.step(None)
 
 
 def test_pettingzoo_state_render_and_bot_agents() -> None:

@@ -34,6 +34,7 @@ tensor).  ``random`` opponents are played inside the compiled step; any other bo
 from __future__ import annotations
 
 import _random
+import copyreg
 import random
 import struct
 from collections.abc import Mapping, Sequence
@@ -64,6 +65,38 @@ def core_batch(games: int, players: int, space: ActionSpace, zero_sum: bool) -> 
     return Batch(games, players, moves, [card_index(c, space.card_order) for c in range(52)], seqs,
                  space.chance_action, space.pickup_action, tuple(o[b] for b in FLAG_BLOCKS), o["laid"],
                  (obs_size(players) + 7) // 8, (space.size + 7) // 8, zero_sum)
+
+
+def _reduce_batch(core: Batch) -> tuple[Any, ...]:
+    """How :mod:`pickle` and :mod:`copy` take a :class:`~mattis.core.batch.Batch` apart:
+    its constructor's arguments and its attributes (:func:`_rebuilt_batch` puts it
+    together).  The compiled core's class (mypyc) cannot be made without those
+    arguments, so the default protocol fails on it; this one (registered with
+    :mod:`copyreg` below) serves both cores, and the envs that hold a batch deep-copy
+    and pickle on either."""
+    args = (core.games, core.players, core.moves, core.card_actions, core.seq_actions, core.chance_action,
+            core.pickup_action, core.flag_at, core.laid_at, core.flag_bytes, core.mask_bytes, core.zero_sum)
+    got: dict[str, Any] = core.__getstate__()  # type: ignore[assignment]  # mypyc: a dict; pure: __dict__
+    state = dict(got)
+    del state["_draws"]
+    return _rebuilt_batch, (args, state)
+
+
+def _rebuilt_batch(args: tuple[Any, ...], state: dict[str, Any]) -> Batch:
+    """The batch of ``args`` with the attributes ``state``; the generators' bound
+    ``getrandbits`` are bound anew to the copied generators (:func:`copy.deepcopy`
+    copies a built-in method as it is, still bound to the original's generator)."""
+    core = Batch(*args)
+    state["_draws"] = [[None if r is None else r.getrandbits for r in rs] for rs in state["randoms"]]
+    setstate = getattr(core, "__setstate__", None)
+    if setstate is not None:  # the compiled class
+        setstate(state)
+    else:
+        vars(core).update(state)
+    return core
+
+
+copyreg.pickle(Batch, _reduce_batch)
 
 
 class _Buffers:
@@ -119,7 +152,7 @@ class BatchedGames:
         self.set_opponents(opponents)
         self.space = space = ActionSpace(self.rules, card_order)
         self.size = size = obs_size(players)
-        self.actions = actions = space.size
+        self.actions = space.size
         o = offsets(players)
         self._core = core_batch(n, players, space, zero_sum)
         self._perm = _card_permutation(players, card_order)
@@ -141,11 +174,8 @@ class BatchedGames:
         # episodes' final tensors of a step: one conversion a step gives both
         core.flags.extend([0] * (n * core.row_words))
         self._obs_all = np.zeros((2 * n, core.flag_words, 56), np.float32)
-        self._obs_full = self._obs_all[:n]
-        self._obs_rows = self._obs_all.reshape(2 * n, -1)[:, :size]
-        self.obs = self._obs_rows[:n]
         self._mask_full = np.zeros((n, core.mask_bytes, 8), np.bool_)
-        self.masks = self._mask_full.reshape(n, -1)[:, :actions]
+        self._views()
         self.rewards = np.zeros(n, np.float64)
         self.terminations = np.zeros(n, np.bool_)
         self.truncations = np.zeros(n, np.bool_)
@@ -166,6 +196,29 @@ class BatchedGames:
         """Per game: a generator per seat for its ``random`` opponent, and one for the deal
         (reseeded each episode: reseeding costs less than a new generator)."""
         self._started = False
+
+    def _views(self) -> None:
+        """``obs`` and ``masks`` (and the rows the conversion writes) as views of the
+        padded arrays."""
+        n = self.num_games
+        self._obs_full = self._obs_all[:n]
+        self._obs_rows = self._obs_all.reshape(2 * n, -1)[:, :self.size]
+        self.obs = self._obs_rows[:n]
+        self.masks = self._mask_full.reshape(n, -1)[:, :self.actions]
+
+    _VIEWS = ("_obs_full", "_obs_rows", "obs", "masks")
+
+    def __getstate__(self) -> dict[str, Any]:
+        """For :mod:`pickle` and :mod:`copy`: everything but the views (a copied view
+        is an array of its own, which the conversion would no longer fill) and the
+        ``struct`` layouts (a cache that cannot be pickled; :meth:`_fill` remakes them)."""
+        state = {k: v for k, v in self.__dict__.items() if k not in self._VIEWS}
+        state["_packs"] = {}
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._views()
 
     # ------------------------------------------------------------------ API
     @property

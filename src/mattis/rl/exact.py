@@ -200,9 +200,46 @@ def _key(s: State, player: int, handlog: tuple[int, ...]) -> InfoKey:
     return (player, handlog, tuple(s.known), s.history_tuple())
 
 
-def build_tree(rules: Rules, players: int = 2, dealer: int = 0, zero_sum: bool = False) -> GameTree:
+def phase2_value(s: State, memo: dict[Any, float]) -> float:
+    """Player 0's return (-1 if it is the Mattis, else 0) under perfect play from a
+    phase 2 state of a two-player game with no cards set aside: both hands are known,
+    so phase 2 is a game of perfect information, solved here by backward induction
+    (minimax, memoised in ``memo`` on everything the rest of the game depends on).
+    Raises ``ValueError`` at an end with other than one loser (then the game is not
+    constant-sum and minimax is not its solution)."""
+    if s.is_over:
+        out = s.outcome
+        assert out is not None
+        if len(out.losers) != 1:
+            raise ValueError(f"a two-player end with {len(out.losers)} losers: phase 2 is not constant-sum here")
+        return -1.0 if 0 in out.losers else 0.0
+    key = (s.to_act, s.trump, s.in_game, tuple(s.finished), tuple(s.hands), tuple((q, c) for q, c in s.table),
+           s.repetitions(), s.p2_moves, tuple(sorted(s.rep.items())))
+    v = memo.get(key)
+    if v is not None:
+        return v
+    vals = []
+    for mv in s.legal_moves():
+        c = s.clone()
+        c.apply(mv)
+        vals.append(phase2_value(c, memo))
+    v = max(vals) if s.to_act == 0 else min(vals)
+    memo[key] = v
+    return v
+
+
+def build_tree(rules: Rules, players: int = 2, dealer: int = 0, zero_sum: bool = False,
+               phase1: bool = False) -> GameTree:
     """Walk every deal and every legal move of ``python_mattis`` under ``rules`` (a
-    short deck of at most :data:`MAX_DECK` cards, two players) and export the tree."""
+    short deck of at most :data:`MAX_DECK` cards, two players) and export the tree.
+
+    With ``phase1``, the game of phase 1 alone: every phase 2 start is a terminal whose
+    payoffs are phase 2's exact value under perfect play (:func:`phase2_value`; -1 and
+    0 shared as a lost game's, player 1 gets ``-1 - v`` (``-v`` with ``zero_sum``)
+    where player 0 gets ``v``), so the hidden-information part of the game is solved
+    on its own.  Games that end in phase 1 end as they do."""
+    if phase1 and rules.two_player_discard:
+        raise ValueError("the phase 1 game needs two_player_discard=0 (phase 2 of perfect information)")
     deck = rules.deck()
     if len(deck) > MAX_DECK:
         raise ValueError(f"a deck of {len(deck)} cards is too big to walk (at most {MAX_DECK})")
@@ -232,6 +269,7 @@ def build_tree(rules: Rules, players: int = 2, dealer: int = 0, zero_sum: bool =
     lines.append('c "deal" 1 "" { ' + " ".join(f'"d{i}" {p!r}' for i, (_, p) in enumerate(tree.deals)) + " } 0")
     outcomes: dict[tuple[float, ...], int] = {}
     per_player = [0] * players
+    memo: dict[Any, float] = {}
 
     def walk(s: State, logs: tuple[tuple[int, ...], ...], path: tuple[int, ...]) -> None:
         tree.nodes += 1
@@ -243,11 +281,15 @@ def build_tree(rules: Rules, players: int = 2, dealer: int = 0, zero_sum: bool =
                 tree.paths[k2] = path
             start = list(tree.phase2_starts).index(k2) + 1
         tree.node_start.append(start)
-        if s.is_over:
+        if s.is_over or (phase1 and start):
             tree.terminals += 1
-            out = s.outcome
-            assert out is not None
-            pay = tuple(loser_returns(players, out.losers, zero_sum))
+            if s.is_over:
+                out = s.outcome
+                assert out is not None
+                pay = tuple(loser_returns(players, out.losers, zero_sum))
+            else:
+                v = phase2_value(s.clone(), memo)
+                pay = (2 * v + 1, -2 * v - 1) if zero_sum else (v, -1.0 - v)
             o = outcomes.get(pay)
             if o is None:
                 o = outcomes[pay] = len(outcomes) + 1
@@ -323,4 +365,4 @@ def random_history(game: MattisGame, rng: random.Random) -> MattisState:
 
 
 __all__ = ["MAX_DECK", "GameTree", "InfoSet", "build_tree", "efg_info_string", "engine_to_efg", "info_name",
-           "loser_returns", "random_history"]
+           "loser_returns", "phase2_value", "random_history"]

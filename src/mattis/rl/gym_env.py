@@ -255,9 +255,14 @@ class MattisEnv(gym.Env[Obs, np.int64]):
                 "dealer": obs.dealer, "finished": obs.finished, "ranked": obs.ranked, "losers": obs.losers}
 
 
-class ActionMasks(gym.Wrapper[Obs, np.int64, Obs, np.int64]):
+class ActionMasks(gym.Wrapper[Obs, np.int64, Obs, np.int64], gym.utils.RecordConstructorArgs):
     """Makes ``action_masks()`` reachable on the outside of ``gym.make``'s wrappers
-    (Gymnasium 1.x wrappers do not forward attributes)."""
+    (Gymnasium 1.x wrappers do not forward attributes).  It records its (empty)
+    constructor arguments, so ``gym.make(env.spec)`` remakes an env made with it."""
+
+    def __init__(self, env: gym.Env[Obs, np.int64]) -> None:
+        gym.utils.RecordConstructorArgs.__init__(self)
+        gym.Wrapper.__init__(self, env)
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The learner's legal actions now (see :meth:`MattisEnv.action_masks`)."""
