@@ -14,6 +14,7 @@ from pathlib import Path
 
 from ..core import PRESETS, RecordError, RulesError, parse_overrides, preset
 from ..core.cards import Lang
+from .args import MAX_DELAY, MAX_PLAYERS, names, seconds, seed, whole
 from .common import check_save_target, interactive
 from .main import CliError
 
@@ -23,16 +24,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="rule preset (default: from your settings, else mattis)")
     parser.add_argument("--set", dest="overrides", action="append", default=[], metavar="OPTION=VALUE",
                         help="change one rule option, e.g. --set sequences=3 (repeatable)")
-    parser.add_argument("--players", type=int, default=None, help="number of players (default: 3)")
-    parser.add_argument("--bots", default=None, metavar="LEVEL[,LEVEL...]",
+    parser.add_argument("--players", type=whole(1, MAX_PLAYERS), default=None, help="number of players (default: 3)")
+    parser.add_argument("--bots", type=names, default=None, metavar="LEVEL[,LEVEL...]",
                         help="bot level for all bots, or one per bot seat in order "
                              "(easy, medium, hard, expert; default: from your settings, else medium)")
     parser.add_argument("--lang", choices=("nb", "en"), default=None,
                         help="language (default: the saved game's, else your settings', else nb)")
     parser.add_argument("--name", default=None, help="your name at the table (default: Du / You)")
-    parser.add_argument("--seed", default=None,
+    parser.add_argument("--seed", type=seed, default=None,
                         help="seed for a reproducible deal and bots (default: a fresh shuffle)")
-    parser.add_argument("--delay", type=float, default=None, metavar="SECONDS",
+    parser.add_argument("--delay", type=seconds(0, MAX_DELAY), default=None, metavar="SECONDS",
                         help="pause between bot moves (default: 0.8 in the terminal UI, 0 with --plain)")
     parser.add_argument("--instant", action="store_true", help="bots move without pausing")
     parser.add_argument("--plain", action="store_true",
@@ -73,12 +74,6 @@ def _levels(text: str, players: int) -> list[str]:
         except ValueError as e:
             raise CliError(str(e)) from None
     return [DEFAULT_LEVEL, *wanted]
-
-
-def _seed(text: str | None) -> int | str | None:
-    if text is None:
-        return None
-    return int(text) if text.lstrip("-").isdigit() else text
 
 
 def _interactive() -> bool:
@@ -222,7 +217,7 @@ def run(args: argparse.Namespace) -> int:
     save_path = Path(args.save) if args.save else saved.path if saved is not None else None
     if args.save:
         check_save_target(Path(args.save), args.force, is_game=_is_game)
-    session = Session(rules=rules, players=players, levels=levels, lang=lang, seed=_seed(args.seed),
+    session = Session(rules=rules, players=players, levels=levels, lang=lang, seed=args.seed,
                       save_path=save_path, names=names, stats_path=stats_path(), plain=plain)
     name = args.name if args.name is not None else settings.name
     if name.strip() and saved is None:
