@@ -91,6 +91,17 @@ def _is_game(path: Path) -> bool:
     return True
 
 
+def fit(text: str) -> str:
+    """``text`` wrapped to the terminal's width between words (a path or a command is
+    never broken in the middle; one longer than the line stands alone on its line)."""
+    import shutil
+    import textwrap
+
+    width = shutil.get_terminal_size((80, 24)).columns
+    return "\n".join(textwrap.fill(part, width, break_long_words=False, break_on_hyphens=False)
+                     for part in text.split("\n"))
+
+
 def _names_in(names: list[str], lang: Lang) -> list[str]:
     """Saved names in ``lang``: the human's "Du"/"You" follows the language."""
     from ..core.text import say
@@ -100,7 +111,7 @@ def _names_in(names: list[str], lang: Lang) -> list[str]:
 
 
 def _list(lang: Lang) -> int:
-    from ..tui.session import games_folder, saved_games
+    from ..tui.session import games_folder, play_command, saved_games
 
     games = saved_games()
     if not games:
@@ -108,8 +119,9 @@ def _list(lang: Lang) -> int:
         return 0
     for i, game in enumerate(games, 1):
         print(f"{i}. {game.name}: {game.describe(lang)}  ({game.path})")
-    print(("continue one with: mattis play --resume NUMBER; throw one away with: mattis play --discard NUMBER"
-           if lang == "en" else "fortsett et av dem med: mattis play --resume NUMMER; kast et med: mattis play "
+    play = play_command()
+    print((f"continue one with: {play} --resume NUMBER; throw one away with: {play} --discard NUMBER"
+           if lang == "en" else f"fortsett et av dem med: {play} --resume NUMMER; kast et med: {play} "
            "--discard NUMMER") + f"   [{games_folder()}]")
     return 0
 
@@ -145,8 +157,10 @@ def run(args: argparse.Namespace) -> int:
         Session,
         find_saved,
         holds_unfinished,
+        play_command,
         prune_finished,
         read_saved,
+        resume_command,
         saved_games,
     )
     from ..tui.settings import USUAL_DELAY, read_settings
@@ -186,13 +200,14 @@ def run(args: argparse.Namespace) -> int:
         if unfinished and (not plain or sys.stdin.isatty()):  # piped moves are not an answer
             newest = unfinished[0]
             try:
-                answer = input(t(newest.lang or lang, "resume.offer", what=newest.describe(newest.lang or lang)))
+                said = newest.lang or lang
+                answer = input(fit(t(said, "resume.offer", what=newest.describe(said))) + " ")
             except EOFError:
                 answer = ""
             if answer.strip().lower() in ("", "j", "ja", "y", "yes"):
                 saved = newest
         elif unfinished:
-            print(t(lang, "resume.kept", n=len(unfinished)), flush=True)
+            print(fit(t(lang, "resume.kept", n=len(unfinished), play=play_command())), flush=True)
     if saved is not None:
         lang = args.lang or saved.lang or settings.lang
         rules, players = saved.record.rules, saved.record.players
@@ -245,7 +260,8 @@ def run(args: argparse.Namespace) -> int:
             return PlainGame(session, sys.stdin, sys.stdout, delay).run()
         except KeyboardInterrupt:
             lost = session.try_save("save.lost")
-            print("\n" + (lost or t(lang, "saved_resume", path=str(session.path))), flush=True)
+            command = resume_command(session.path)
+            print("\n" + (lost or t(lang, "saved_resume", path=str(session.path), command=command)), flush=True)
             return 130
     try:
         from ..tui.app import MattisApp
@@ -272,10 +288,10 @@ def run(args: argparse.Namespace) -> int:
         print(lost, file=sys.stderr)
         return 2
     if notice:
-        print(notice)
+        print(fit(notice))
     path = session.path
     if session.over:
-        print(t(lang, "saved", path=str(path)))
+        print(fit(t(lang, "saved", path=str(path))))
     else:
-        print(t(lang, "saved_resume", path=str(path)))
+        print(fit(t(lang, "saved_resume", path=str(path), command=resume_command(path))))
     return 0

@@ -35,7 +35,7 @@ from .render import (
     turn_text,
 )
 from .review_words import BUDGET, player_review_lines
-from .session import HUMAN, TAKE_BACK_LINES, Session
+from .session import HUMAN, TAKE_BACK_LINES, Session, resume_command
 from .stats import stats_lines
 
 RESUMED_LOG = 12
@@ -197,7 +197,7 @@ class PlainGame:
         if s.try_save("save.lost") is not None:
             self.say(s.save_error or "")
             return 2
-        self.say(t(s.lang, "saved_resume", path=str(s.path)))
+        self.say(t(s.lang, "saved_resume", path=str(s.path), command=resume_command(s.path)))
         return 0
 
     def analyse(self) -> None:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import shlex
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -245,6 +246,24 @@ def find_saved(what: str, folder: Path | None = None) -> Path:
         if candidate.is_file():
             return candidate
     raise RecordError(f"no saved game {what!r} (see mattis play --list)")
+
+
+def play_command() -> str:
+    """The command the person typed to play: ``./play`` (the clone's script says so in
+    ``MATTIS_PLAY_COMMAND``), else ``mattis play``."""
+    typed = os.environ.get("MATTIS_PLAY_COMMAND", "").strip()
+    return shlex.quote(typed) if typed else "mattis play"
+
+
+def resume_command(path: Path, folder: Path | None = None) -> str:
+    """The command that continues the game saved in ``path``, as the person runs it: by
+    its number in ``--list`` (``./play --resume 1``), or by its path when it is not in
+    the games folder."""
+    target = path.resolve()
+    for i, game in enumerate(saved_games(folder), 1):
+        if game.path.resolve() == target:
+            return f"{play_command()} --resume {i}"
+    return f"{play_command()} --resume {shlex.quote(str(path))}"
 
 
 def holds_unfinished(path: Path) -> bool:
