@@ -246,8 +246,10 @@ def run(args: argparse.Namespace) -> int:
         session.resume(saved.record, keep_previous=other_file, meta=saved.meta)
     else:
         session.start(dealer=session.sitting.draw_first_dealer())  # "Trekk om hvem som gir"
-    error = session.try_save()
-    if error is not None:  # a full or read-only disk: the game goes on in memory, the next save tries again
+    # A full or read-only disk: the game goes on in memory, the next save tries again.  The
+    # table says so on its message line (not on stderr, which shows only after it closes).
+    error = session.try_save(full=plain)
+    if error is not None and plain:
         print(error, file=sys.stderr, flush=True)
     default_delay = settings.delay
     if plain:
@@ -285,7 +287,7 @@ def run(args: argparse.Namespace) -> int:
         pass
     lost = session.try_save("save.lost")
     if lost is not None:
-        print(lost, file=sys.stderr)
+        print(fit(lost), file=sys.stderr)
         return 2
     if notice:
         print(fit(notice))

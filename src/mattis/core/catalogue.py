@@ -597,16 +597,17 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
                         "kan ikke stokkes på nytt.",
                         "The move cannot be taken back here: the game began from a position, and the hidden cards "
                         "cannot be shuffled anew."),
-    "save.failed": ("Spillet kunne ikke lagres i {path} ({why}). Det er fortsatt i minnet og lagres på nytt etter "
-                    "neste trekk.",
-                    "The game could not be saved to {path} ({why}). It is still in memory and is saved again after "
-                    "the next move."),
-    "save.failed_quit": ("Spillet kunne ikke lagres i {path} ({why}). Frigjør plass og trykk q for å prøve igjen; "
-                         "går det ikke da heller, avslutter du uten å lagre.",
-                         "The game could not be saved to {path} ({why}). Free some space and press q to try again; "
-                         "if that fails too, you leave without saving."),
+    "save.failed": ("Spillet kunne ikke lagres i {path} ({why}). Det er i minnet og lagres igjen etter neste trekk.",
+                    "The game could not be saved to {path} ({why}). It is kept in memory and saved again after the "
+                    "next move."),
+    "save.failed_quit": ("Spillet kunne ikke lagres i {path} ({why}). Neste q prøver igjen og avslutter, lagret "
+                         "eller ikke.",
+                         "The game could not be saved to {path} ({why}). The next q tries again and leaves, saved "
+                         "or not."),
     "save.lost": ("Spillet kunne ikke lagres i {path} ({why}); filen som lå der fra før, er urørt.",
                   "The game could not be saved to {path} ({why}); the file that was there is untouched."),
+    "save.lost_none": ("Spillet kunne ikke lagres i {path} ({why}); ingen fil ble skrevet.",
+                       "The game could not be saved to {path} ({why}); no file was written."),
     "oserr.nospace": ("disken er full", "the disk is full"),
     "oserr.readonly": ("disken er skrivebeskyttet", "the disk is read-only"),
     "oserr.access": ("ingen tilgang", "permission denied"),

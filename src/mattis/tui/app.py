@@ -642,7 +642,7 @@ class MattisApp(App[Path | None]):
     def _save(self) -> bool:
         """Save the game; when that fails (a full or read-only disk) the message line
         says so in one line, the game goes on in memory and the next save tries again."""
-        error = self.session.try_save()
+        error = self.session.try_save(full=False)
         if error is not None:
             self.message = error
             self.widget("message").update(error)
@@ -842,7 +842,7 @@ class MattisApp(App[Path | None]):
         again and then leaves, saved or not (``mattis play`` says which)."""
         if self._exiting:
             return
-        error = self.session.try_save("save.failed_quit")
+        error = self.session.try_save("save.failed_quit", full=False)
         if error is not None and not self._quit_refused:
             self._quit_refused = True
             self.say(error)

@@ -756,16 +756,21 @@ class Session:
         self._fresh = False
         return path
 
-    def try_save(self, key: str = "save.failed") -> str | None:
+    def try_save(self, key: str = "save.failed", full: bool = True) -> str | None:
         """:meth:`save`, saying in one line why it failed (a full or read-only disk, a
         path that is not a regular file) instead of raising; the game stays in memory,
         the file that was there is untouched, and the next save tries again.  ``None``:
         saved.  ``key``: the catalogue line to say it with (``save.failed``,
-        ``save.failed_quit``, ``save.lost``)."""
+        ``save.failed_quit``, ``save.lost``: ``save.lost_none`` when there was no file
+        to leave untouched).  ``full``: name the file by its whole path, else by its
+        name (the table's two-line message at 80x24; the path is printed after quitting)."""
         try:
             self.save()
         except OSError as e:
-            self.save_error = t(self.lang, key, path=str(self.path), why=os_error_words(e, self.lang))
+            if key == "save.lost" and not self.path.is_file():
+                key = "save.lost_none"
+            where = str(self.path) if full else self.path.name
+            self.save_error = t(self.lang, key, path=where, why=os_error_words(e, self.lang))
             return self.save_error
         self.save_error = None
         return None
