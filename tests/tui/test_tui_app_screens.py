@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from screen_text import widget_text as shown
+from textual.containers import VerticalScroll
 from textual.widgets import Button, Static
 
 from mattis.core import PHASE2, GameRecord, card_symbol, preset
@@ -88,9 +89,13 @@ def test_take_back_undoes_to_the_previous_decision_and_the_end_screen_counts_it(
     asyncio.run(scenario())
 
 
+@pytest.mark.parametrize("rules", ["mattis", "skitgubbe"])
 @pytest.mark.parametrize("lang", ["nb", "en"])
-def test_how_to_play_walks_through_the_rules_a_page_per_topic(tmp_path: Path, lang: Lang) -> None:
-    app = make_app(tmp_path, lang, rules="skitgubbe")
+def test_how_to_play_is_a_few_full_pages_that_page_down_turns(tmp_path: Path, lang: Lang, rules: str) -> None:
+    """At 80x24 how to play is a few full pages (not one small page per topic), each
+    shown whole; Page Down turns to the next page, Page Up back, as ←/→ do; every topic
+    is there once, in order, under the game's name written as a name ("Mattis")."""
+    app = make_app(tmp_path, lang, rules=rules)
     topics = how_to_play(app.session.rules, lang)
 
     async def scenario() -> None:
@@ -98,18 +103,25 @@ def test_how_to_play_walks_through_the_rules_a_page_per_topic(tmp_path: Path, la
             await pilot.press("question_mark")
             window = app.screen
             assert isinstance(window, InfoScreen)
+            total = len(window.pages)
+            assert total <= len(topics) // 2, total  # fuller pages: mattis has 13 topics, 4 pages at 80x24
             seen = []
-            for _ in topics:
-                text = static_text(window.query_one("#info-text", Static))
-                seen.append(text)
-                await pilot.press("right")
-            assert isinstance(app.screen, InfoScreen)  # ←/→ turn pages, they do not close
-            for (heading, paragraph), text in zip(topics, seen, strict=True):
-                assert heading in text and paragraph in text
-            assert t(lang, "tui.howto.title", name="skitgubbe") in seen[0]
-            # the page label is on screen at 80x24, and so is how to close
-            assert t(lang, "tui.info.pages", n=len(topics), total=len(topics)) in shown(
-                window.query_one("#info-page"))
+            for n in range(1, total + 1):
+                await pilot.pause()
+                assert t(lang, "tui.info.pages", n=n, total=total) in shown(window.query_one("#info-page"))
+                assert window.query_one(VerticalScroll).max_scroll_y == 0  # the page is shown whole
+                seen.append(static_text(window.query_one("#info-text", Static)))
+                await pilot.press("pagedown")
+            assert isinstance(app.screen, InfoScreen) and window.page == total - 1  # it stops at the last page
+            await pilot.press("pageup")
+            assert window.page == total - 2
+            text = "\n".join(seen)
+            at = 0
+            for heading, paragraph in topics:
+                at = text.index(paragraph, at)
+                assert heading in text
+            assert seen[0].startswith(t(lang, "tui.howto.title", name=rules.capitalize()))
+            assert rules.capitalize() in seen[0].splitlines()[0]
             assert shown(window.query_one("#info-close")).strip()
             await pilot.press("x")
             assert len(app.screen_stack) == 1

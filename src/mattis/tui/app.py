@@ -66,7 +66,7 @@ from .render import (
     trump_text,
     turn_text,
 )
-from .screens import EndScreen, HistoryScreen, InfoScreen, SettingsScreen
+from .screens import EndScreen, HistoryScreen, InfoScreen, SettingsScreen, fill_pages
 from .session import HUMAN, Session
 from .settings import USUAL_DELAY, Settings, load_settings, settings_path
 from .stats import stats_lines
@@ -757,9 +757,11 @@ class MattisApp(App[Path | None]):
     def action_how_to_play(self) -> None:
         """How to play these rules, a page per topic."""
         lang = self.lang
-        pages = [[heading, "", paragraph] for heading, paragraph in how_to_play(self.session.rules, lang)]
-        title = t(lang, "tui.howto.title", name=self.session.rules.name)
-        pages = [[title, "", *page] for page in pages]
+        title = t(lang, "tui.howto.title", name=self.session.rules.name.capitalize())
+        # As many topics a page as the window holds whole (at 80x24: 96 wide at most, less
+        # its border, padding, the page line and the keys line).
+        width, height = min(96, self.size.width) - 4, self.size.height - 6
+        pages = fill_pages(title, how_to_play(self.session.rules, lang), width, height)
         self.push_screen(InfoScreen([], t(lang, "tui.info.close_pages"), pages=pages,
                                     page_label=t(lang, "tui.info.pages")))
 
