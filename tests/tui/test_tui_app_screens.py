@@ -434,3 +434,34 @@ def test_history_holds_only_cards_seen_in_public(tmp_path: Path, rules: str) -> 
         named = {c for tr in done for _, _, cs in tr.moves for c in cs} | {c for tr in done for c in tr.cards}
         assert named <= public
         assert [(s, m) for tr in done for s, m, _ in tr.moves] == [(s, m) for s, m, _ in obs.history]
+
+
+def test_wait_it_is_bjorns_turn_goes_when_bjorn_has_moved(tmp_path: Path) -> None:
+    """A key pressed while a bot thinks says "Vent, Bjørn er i tur."; once the bots have
+    moved and it is "Din tur", that line is gone (it said the opposite)."""
+    app = make_app(tmp_path, "nb", seed=3, delay=0.3)
+    s = app.session
+
+    async def scenario() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            for _ in range(400):  # a move of the human's, then a key while a bot is to move
+                if s.human_to_act:
+                    app.submit(s.observation().legal[0])
+                if s.bot_to_act:
+                    await pilot.press("c")  # sjanse: a move whatever the hand holds
+                    if app.message.startswith("Vent, "):
+                        break
+                await pilot.pause(0.01)
+            else:
+                pytest.fail("never caught a bot's turn")
+            said = app.message
+            assert said in [t("nb", "err.not_your_turn", name=name) for name in s.names[1:]], said
+            for _ in range(2000):
+                if s.human_to_act or s.over:
+                    break
+                await pilot.pause(0.01)
+            await pilot.pause()
+            assert s.human_to_act or s.over
+            assert said not in shown(app.default_screen.query_one("#message")), "the wait line outlived the wait"
+
+    asyncio.run(scenario())

@@ -583,6 +583,9 @@ class MattisApp(App[Path | None]):
         self._bot_pending = False
         if self.session.bot_step():
             self._linger = False
+            if self._wait_said is not None and self.message == self._wait_said:
+                self.message = ""  # the wait is over: no "Vent, Bjørn er i tur." under "Din tur"
+            self._wait_said = None
             self.refresh_view()
         self.schedule_bots()
 
@@ -631,6 +634,8 @@ class MattisApp(App[Path | None]):
         reason = self.session.try_move(move)
         if reason is not None:
             self.say(reason)
+            # "Vent, Bjørn er i tur." holds only until Bjørn has moved
+            self._wait_said = reason if not self.session.human_to_act else None
             return
         self.message = ""
         self._linger = False
@@ -855,6 +860,8 @@ class MattisApp(App[Path | None]):
 
     _exiting = False
     _quit_refused = False
+    _wait_said: str | None = None
+    """The "wait, it is X's turn" message on the message line, cleared when X has moved."""
 
     async def on_button_pressed(self, event: Button.Pressed) -> None:
         action = (event.button.id or "").removeprefix("b-")
