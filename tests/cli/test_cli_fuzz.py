@@ -355,3 +355,75 @@ def test_devices_pipes_and_monsters_give_one_line(home: Home, kind: str, command
     code, _out, err = run(argv)
     assert code == 2 and len(err.strip().splitlines()) == 1 and "internal error" not in err, err
     home.check_kept()
+
+
+# ---------------------------------------------------------------- every number and list, bounded
+DEMO = "src/mattis/examples/demo-mattis.json"
+BAD_ARGUMENTS: list[tuple[list[str], str]] = [
+    (["tournament", "--bots", "random,random,random", "--deals", "100000000"], "--deals"),
+    (["tournament", "--bots", "random,random,random", "--deals", "0"], "--deals"),
+    (["tournament", "--bots", "random,random,random", "--deals", "4", "--workers", "100000"], "--workers"),
+    (["tournament", "--bots", "random,random,", "--deals", "4"], "--bots"),
+    (["tournament", "--bots", "random,random,random", "--deals", "4", "--seed", "abc"], "--seed"),
+    (["tournament", "--bots", "random,random,random", "--deals", "4", "--players", "99999999999"], "--players"),
+    (["analyze", DEMO, "--budget", "9999999999999999999999"], "--budget"),
+    (["analyze", DEMO, "--budget", "0"], "--budget"),
+    (["analyze", DEMO, "--decision", "-1"], "--decision"),
+    (["analyze", DEMO, "--seed", "abc"], "--seed"),
+    (["analyze", DEMO, "--seed", str(2 ** 80)], "--seed"),
+    (["play", "--plain", "--delay", "nan"], "--delay"),
+    (["play", "--plain", "--delay", "inf"], "--delay"),
+    (["play", "--plain", "--delay", "-1"], "--delay"),
+    (["play", "--plain", "--delay", "1e9"], "--delay"),
+    (["play", "--plain", "--bots", "easy,"], "--bots"),
+    (["play", "--plain", "--bots", "easy,,hard"], "--bots"),
+    (["play", "--plain", "--bots", ","], "--bots"),
+    (["play", "--plain", "--seed", "abc"], "--seed"),
+    (["play", "--plain", "--players", "1e3"], "--players"),
+    (["replay", DEMO, "--upto", "99999"], "--upto"),
+    (["replay", DEMO, "--upto", "-1"], "--upto"),
+    (["replay", DEMO, "--upto", "99999999999"], "--upto"),
+    (["selfplay", "--seed", "x"], "--seed"),
+    (["selfplay", "--bots", "random,"], "--bots"),
+    (["selfplay", "--dealer", "99"], "--dealer"),
+    (["selfplay", "--players", "-3"], "--players"),
+    (["bench", "--seconds", "nan"], "--seconds"),
+    (["bench", "--seconds", "1e12"], "--seconds"),
+    (["bench", "--seed", "1.5"], "--seed"),
+    (["bench", "--players", "0"], "--players"),
+    (["lab", "seats", "--games", "100000000"], "--games"),
+    (["lab", "seats", "--workers", "0"], "--workers"),
+    (["lab", "seats", "--players", "3,"], "--players"),
+    (["lab", "seats", "--players", "3,999"], "--players"),
+    (["lab", "seats", "--bots", "heuristic,"], "--bots"),
+    (["lab", "seats", "--rules", ",mattis"], "--rules"),
+    (["lab", "seats", "--seed", "abc"], "--seed"),
+    (["serve", "--port", "70000"], "--port"),
+    (["serve", "--workers", "0"], "--workers"),
+    (["serve", "--bot-processes", "-1"], "--bot-processes"),
+    (["serve", "--bot-delay", "nan"], "--bot-delay"),
+    (["serve", "--max-connections", "1"], "--max-connections"),
+    (["serve", "--keep-days", "inf"], "--keep-days"),
+    (["serve", "--limit", "max_tables=inf"], "--limit"),
+]
+
+
+@pytest.mark.parametrize(("argv", "flag"), BAD_ARGUMENTS, ids=[" ".join(a[:1] + a[-2:]) for a, _ in BAD_ARGUMENTS])
+def test_every_number_and_list_argument_is_bounded_with_one_line(home: Home, argv: list[str], flag: str) -> None:
+    """A number out of its bound, nan, a seed that is not a number, a list with an empty
+    item: one line naming the argument (and its bound), exit 2, before any work."""
+    code, out, err = run(argv)
+    assert code == 2, (code, out, err)
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"mattis {argv[0]}"), err
+    assert flag in lines[0] and "Traceback" not in err and "internal error" not in err, err
+    assert not out.strip(), out  # nothing started
+    home.check_kept()
+
+
+def test_the_bounds_still_let_the_usual_arguments_through(home: Home) -> None:
+    code, out, err = run(["replay", DEMO, "--upto", "3", "--quiet"])
+    assert code == 0 and "phase:" in out, err
+    code, out, err = run(["play", "--plain", "--instant", "--new", "--seed", "-7", "--delay", "0.5", "--bots",
+                          " easy , hard "], stdin="quit\n")
+    assert code == 0, err

@@ -40,3 +40,24 @@ def test_an_old_python_is_refused_before_any_venv_is_made(tmp_path: Path) -> Non
     assert proc.returncode == 1
     assert "3.11" in proc.stderr and "3.9.2" in proc.stderr
     assert not (tmp_path / "venv").exists()
+
+
+def test_the_resume_hint_names_the_script_and_the_game_by_number(tmp_path: Path) -> None:
+    """A ./play user is told ``./play --resume 1`` (the command they have, the game by its
+    number in --list), not ``mattis play --resume /an/absolute/path.json``."""
+    import sys
+
+    venv = tmp_path / "venv"
+    (venv / "bin").mkdir(parents=True)
+    (venv / "bin" / "python").write_text("#!/bin/sh\nexit 0\n")  # "pip install" does nothing
+    (venv / "bin" / "mattis").write_text(f'#!/bin/sh\nexec "{sys.executable}" -m mattis.cli.main "$@"\n')
+    for f in (venv / "bin").iterdir():
+        f.chmod(0o755)
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(tmp_path), "PYTHON": sys.executable,
+           "MATTIS_VENV": str(venv), "XDG_DATA_HOME": str(tmp_path / "data"),
+           "XDG_CONFIG_HOME": str(tmp_path / "config"), "PYTHONPATH": os.environ.get("PYTHONPATH", "")}
+    proc = subprocess.run(["./play", "--plain", "--new", "--seed", "3"], cwd=SCRIPT.parent, env=env,
+                          input="quit\n", capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    last = proc.stdout.strip().splitlines()[-1]
+    assert last.endswith("Fortsett med: ./play --resume 1"), last

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from screen_text import widget_text as shown
+from textual.containers import VerticalScroll
 from textual.widgets import Button, Static
 
 from mattis.core import PHASE2, GameRecord, card_symbol, preset
@@ -88,9 +89,13 @@ def test_take_back_undoes_to_the_previous_decision_and_the_end_screen_counts_it(
     asyncio.run(scenario())
 
 
+@pytest.mark.parametrize("rules", ["mattis", "skitgubbe"])
 @pytest.mark.parametrize("lang", ["nb", "en"])
-def test_how_to_play_walks_through_the_rules_a_page_per_topic(tmp_path: Path, lang: Lang) -> None:
-    app = make_app(tmp_path, lang, rules="skitgubbe")
+def test_how_to_play_is_a_few_full_pages_that_page_down_turns(tmp_path: Path, lang: Lang, rules: str) -> None:
+    """At 80x24 how to play is a few full pages (not one small page per topic), each
+    shown whole; Page Down turns to the next page, Page Up back, as ←/→ do; every topic
+    is there once, in order, under the game's name written as a name ("Mattis")."""
+    app = make_app(tmp_path, lang, rules=rules)
     topics = how_to_play(app.session.rules, lang)
 
     async def scenario() -> None:
@@ -98,18 +103,25 @@ def test_how_to_play_walks_through_the_rules_a_page_per_topic(tmp_path: Path, la
             await pilot.press("question_mark")
             window = app.screen
             assert isinstance(window, InfoScreen)
+            total = len(window.pages)
+            assert total <= len(topics) // 2, total  # fuller pages: mattis has 13 topics, 4 pages at 80x24
             seen = []
-            for _ in topics:
-                text = static_text(window.query_one("#info-text", Static))
-                seen.append(text)
-                await pilot.press("right")
-            assert isinstance(app.screen, InfoScreen)  # ←/→ turn pages, they do not close
-            for (heading, paragraph), text in zip(topics, seen, strict=True):
-                assert heading in text and paragraph in text
-            assert t(lang, "tui.howto.title", name="skitgubbe") in seen[0]
-            # the page label is on screen at 80x24, and so is how to close
-            assert t(lang, "tui.info.pages", n=len(topics), total=len(topics)) in shown(
-                window.query_one("#info-page"))
+            for n in range(1, total + 1):
+                await pilot.pause()
+                assert t(lang, "tui.info.pages", n=n, total=total) in shown(window.query_one("#info-page"))
+                assert window.query_one(VerticalScroll).max_scroll_y == 0  # the page is shown whole
+                seen.append(static_text(window.query_one("#info-text", Static)))
+                await pilot.press("pagedown")
+            assert isinstance(app.screen, InfoScreen) and window.page == total - 1  # it stops at the last page
+            await pilot.press("pageup")
+            assert window.page == total - 2
+            text = "\n".join(seen)
+            at = 0
+            for heading, paragraph in topics:
+                at = text.index(paragraph, at)
+                assert heading in text
+            assert seen[0].startswith(t(lang, "tui.howto.title", name=rules.capitalize()))
+            assert rules.capitalize() in seen[0].splitlines()[0]
             assert shown(window.query_one("#info-close")).strip()
             await pilot.press("x")
             assert len(app.screen_stack) == 1
@@ -422,3 +434,34 @@ def test_history_holds_only_cards_seen_in_public(tmp_path: Path, rules: str) -> 
         named = {c for tr in done for _, _, cs in tr.moves for c in cs} | {c for tr in done for c in tr.cards}
         assert named <= public
         assert [(s, m) for tr in done for s, m, _ in tr.moves] == [(s, m) for s, m, _ in obs.history]
+
+
+def test_wait_it_is_bjorns_turn_goes_when_bjorn_has_moved(tmp_path: Path) -> None:
+    """A key pressed while a bot thinks says "Vent, Bjørn er i tur."; once the bots have
+    moved and it is "Din tur", that line is gone (it said the opposite)."""
+    app = make_app(tmp_path, "nb", seed=3, delay=0.3)
+    s = app.session
+
+    async def scenario() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            for _ in range(400):  # a move of the human's, then a key while a bot is to move
+                if s.human_to_act:
+                    app.submit(s.observation().legal[0])
+                if s.bot_to_act:
+                    await pilot.press("c")  # sjanse: a move whatever the hand holds
+                    if app.message.startswith("Vent, "):
+                        break
+                await pilot.pause(0.01)
+            else:
+                pytest.fail("never caught a bot's turn")
+            said = app.message
+            assert said in [t("nb", "err.not_your_turn", name=name) for name in s.names[1:]], said
+            for _ in range(2000):
+                if s.human_to_act or s.over:
+                    break
+                await pilot.pause(0.01)
+            await pilot.pause()
+            assert s.human_to_act or s.over
+            assert said not in shown(app.default_screen.query_one("#message")), "the wait line outlived the wait"
+
+    asyncio.run(scenario())

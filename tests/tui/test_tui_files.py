@@ -159,7 +159,7 @@ def test_a_full_or_read_only_disk_in_plain_mode_loses_nothing(tmp_path: Path, mo
              errno.EACCES: "permission denied"}[code]
     # after each move, at the first quit, and the last line at the second quit
     assert len(failed) >= 3 and all(f"({words})" in line for line in failed)
-    assert "It is still in memory" in failed[0] and "press q to try again" in failed[-2]
+    assert "It is kept in memory" in failed[0] and "The next q tries again" in failed[-2]
     assert failed[-1].endswith("the file that was there is untouched.")
     assert len(out.err.splitlines()) == 1 and f"({words})" in out.err  # the save at the start
     assert "Traceback" not in out.err and "internal error" not in out.err
@@ -195,7 +195,7 @@ def test_a_full_disk_mid_game_keeps_the_game_and_saves_when_there_is_room(tmp_pa
             assert "\n" not in app.message
             assert (tmp_path / "g.json").read_bytes() == before
             await pilot.press("q")  # the save fails: the game stays, one line says so
-            assert app.is_running and "trykk q for å prøve igjen" in app.message
+            assert app.is_running and "Neste q prøver igjen" in app.message
             disk.full = False
             await pilot.press("q")  # room again: saved, and gone
         assert app.return_value == tmp_path / "g.json"
@@ -493,3 +493,49 @@ def test_hidden_cards_are_dealt_afresh_whoever_led_the_first_trick(leader: int) 
     assert referee.observation(0) == seen
     assert after["stock"] != truth["stock"]
     assert Referee.from_record(referee.record()).observation(0) == seen
+
+
+@pytest.mark.parametrize(("lang", "code"), [("nb", errno.ENOSPC), ("nb", errno.EROFS), ("en", errno.ENOSPC),
+                                            ("en", errno.EROFS)])
+def test_at_80x24_the_save_messages_fit_and_are_shown_before_quitting(monkeypatch: pytest.MonkeyPatch,
+                                                                      capsys: pytest.CaptureFixture[str],
+                                                                      lang: str, code: int) -> None:
+    """``mattis play`` of a new game on a disk that refuses from the start, at 80x24: the
+    table's message line shows the whole "could not be saved" line at once, and the whole
+    "the next q tries again" line at the first q; nothing of it waits on stderr for the
+    table to close; after the second q one line says the game was not saved and, as there
+    never was a file, not that "the file that was there" is untouched."""
+    from screen_text import widget_text
+
+    from mattis.tui.i18n import t
+
+    disk = Disk(monkeypatch, code)
+    disk.full = True
+    monkeypatch.setattr("mattis.cli.play._interactive", lambda: True)
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    monkeypatch.setenv("COLUMNS", "80")
+    shown: list[tuple[str, str]] = []
+    real_run = MattisApp.run
+
+    async def pilot_keys(pilot: Any) -> None:
+        app = pilot.app
+        await pilot.pause()
+        for _ in range(2):
+            shown.append((app.message, " ".join(widget_text(app.default_screen.query_one("#message")).split())))
+            await pilot.press("q")
+            await pilot.pause()
+
+    def run(self: MattisApp, **_: object) -> object:
+        return real_run(self, headless=True, size=(80, 24), auto_pilot=pilot_keys)
+
+    monkeypatch.setattr(MattisApp, "run", run)
+    assert main(["play", "--new", "--seed", "3", "--lang", lang]) == 2
+    why = t(lang, "oserr.nospace" if code == errno.ENOSPC else "oserr.readonly")  # type: ignore[arg-type]
+    assert len(shown) == 2
+    for message, on_screen in shown:
+        assert f"({why})" in message and on_screen == " ".join(message.split()), (message, on_screen)
+    assert "q" in shown[1][0] and shown[1][0] != shown[0][0]
+    err = " ".join(capsys.readouterr().err.split())
+    assert err.startswith(t(lang, "save.failed", path="", why=why).split(" (")[0].strip()), err  # type: ignore[arg-type]
+    assert err.endswith("ingen fil ble skrevet." if lang == "nb" else "no file was written."), err
+    assert "minnet" not in err and "memory" not in err  # the start's line was shown on the table, not left for after

@@ -286,3 +286,55 @@ def test_under_next_leader_loser_the_terminal_lets_the_loser_lead_the_next_game(
     record = GameRecord.loads(s.record_text())
     assert record.dealer == record.leader == loser
     assert record.moves[0].startswith(f"{loser} ")  # the loser laid the first card
+
+
+NB_RANKS = ("to", "tre", "fire", "fem", "seks", "sju", "åtte", "ni", "ti", "Kn", "D", "K", "E")
+NB_SUITS = ("kløver", "ruter", "hjerter", "spar")
+
+
+def spoken(card: int, how: int) -> str:
+    """A card as a Norwegian card player writes it, in one of five ways."""
+    rank, suit = NB_RANKS[card % 13], card // 13
+    symbol = "♣♦♥♠"[suit]
+    if card % 13 == 12 and how % 2:
+        rank = "A"  # ess: E or A
+    return [f"{NB_SUITS[suit]} {rank}", f"{rank} {NB_SUITS[suit]}", f"{rank}{symbol}", f"{symbol}{rank}",
+            f"{NB_SUITS[suit].capitalize()} {rank.lower()}"][how % 5]
+
+
+@pytest.mark.parametrize("seed", [4, 11])
+def test_plain_takes_cards_as_a_norwegian_player_writes_them_and_says_the_loser_once(tmp_path: Path,
+                                                                                     seed: int) -> None:
+    """A whole game answered only with cards in words and hand-written short forms
+    ("spar seks", "seks spar", "Kn♠", "♠D", "E♣"/"A♣", "Hjerter kn"): every answer is
+    taken as the card meant, and at the end "X er Mattis!" is said once, not twice."""
+    s = Session(rules=preset("mattis"), players=3, levels=["easy"] * 3, lang="nb", seed=seed,
+                save_path=tmp_path / "g.json")
+    s.start()
+    answers: list[str] = []
+
+    class Feed(io.StringIO):
+        reads = 0
+
+        def readline(self, size: int = -1, /) -> str:  # type: ignore[override]
+            self.reads += 1
+            if self.reads > 400:
+                return ""  # end of input: answers not taken would otherwise repeat for ever
+            if s.over:
+                return "nei\n"
+            obs = s.observation()
+            single = [m for m in obs.legal if m.is_play and len(m.cards) == 1]
+            if not single:
+                return "1\n"  # only pick up, sjanse or a whole run: by number
+            answers.append(spoken(single[0].cards[0], len(answers)))
+            return answers[-1] + "\n"
+
+    out = io.StringIO()
+    PlainGame(s, Feed(), out).run()
+    text = out.getvalue()
+    assert s.over and len(answers) > 5
+    assert t("nb", "plain.bad_input", text="").split("«")[0] not in text, text
+    assert "Ikke lov" not in text
+    loser = s.names[s.observation().outcome.mattis]  # type: ignore[union-attr,index]
+    said = "Du er Mattis!" if loser == "Du" else f"{loser} er Mattis!"
+    assert text.count(said) == 1, text

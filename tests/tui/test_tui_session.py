@@ -586,3 +586,53 @@ def test_the_rules_window_has_only_the_words_of_these_rules(lang: str) -> None:
     assert "stunsa" in skitgubbe and "krig" not in skitgubbe
     assert "Mattis" not in skitgubbe.split("\n", 2)[2]  # the loser is the skitgubbe there
     assert "phase2_cap" not in mattis and "2000" not in mattis
+
+
+def _headless_quit(monkeypatch: pytest.MonkeyPatch, keys: tuple[str, ...] = ("q",)) -> None:
+    """``mattis play`` as at a terminal of 80x24: the table runs headless and ``keys`` are pressed."""
+    from mattis.tui.app import MattisApp
+
+    monkeypatch.setattr("mattis.cli.play._interactive", lambda: True)
+    monkeypatch.setenv("COLUMNS", "80")
+    monkeypatch.setenv("LINES", "24")
+    real_run = MattisApp.run
+
+    async def press(pilot: object) -> None:
+        for key in keys:
+            await pilot.press(key)  # type: ignore[attr-defined]
+
+    def run(self: MattisApp, **_: object) -> object:
+        return real_run(self, headless=True, size=(80, 24), auto_pilot=press)
+
+    monkeypatch.setattr(MattisApp, "run", run)
+
+
+def test_after_quitting_the_hint_names_the_game_by_number_and_no_word_is_broken(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """At 80 columns: "Fortsett med: mattis play --resume 1" on a line of its own (the
+    game by its number, not its absolute path), every line within 80 columns or one word;
+    the offer to continue ("Fortsette det?") is wrapped between words too."""
+    _headless_quit(monkeypatch)
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    assert main(["play", "--new", "--seed", "3", "--lang", "nb"]) == 0
+    out = capsys.readouterr().out
+    lines = out.strip().splitlines()
+    assert lines[-1] == "Fortsett med: mattis play --resume 1", out
+    path = str(saved_games()[0].path)
+    assert path + "." in lines  # the whole path, unbroken, on its own line when it does not fit beside the words
+    assert all(len(line) <= 80 or " " not in line for line in lines), out
+    # the next time: the offer to continue, wrapped between words
+    prompts: list[str] = []
+
+    def answer(prompt: str) -> str:
+        prompts.append(prompt)
+        return "nei"
+
+    monkeypatch.setattr("builtins.input", answer)
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: True)
+    _headless_quit(monkeypatch)
+    assert main(["play", "--seed", "4", "--lang", "nb"]) == 0
+    assert prompts and "Fortsette det? (ja/nei)" in prompts[0].replace("\n", " ")
+    assert all(len(line) <= 80 for line in prompts[0].splitlines()), prompts
+    assert "Fortsette det?" in prompts[0] or "Fortsette\ndet?" in prompts[0]
+    assert not any(line.endswith("Fortset") for line in prompts[0].splitlines())

@@ -8,16 +8,15 @@ object), what ``mattis replay`` reads, or a record downloaded from ``mattis serv
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from pathlib import Path
-from typing import Any
 
-from ..core import GameRecord, RecordError, load_record, say, seat_names
+from ..core import GameRecord, RecordError, load_record, say
 from ..core.cards import Lang
 from ..play.saving import is_regular_or_absent
-from .common import dump_json
+from .args import MAX_BUDGET, MAX_MOVES, seed, whole
+from .common import dump_json, record_lang, record_people
 from .main import CliError
 
 
@@ -28,42 +27,18 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "the person in a game saved by mattis play); all: every seat, and the accuracy per seat")
     p.add_argument("--json", action="store_true", help="print the review as JSON (schema in docs/analyze.md)")
     p.add_argument("--chart", default=None, metavar="PNG", help="also draw the chance over the game as a PNG")
-    p.add_argument("--budget", type=int, default=64, metavar="N",
+    p.add_argument("--budget", type=whole(1, MAX_BUDGET), default=64, metavar="N",
                    help="playouts per legal move at each phase 2 decision (default 64, as the terminal and the web "
                         "page; phase 1 takes at most 16)")
-    p.add_argument("--decision", type=int, default=None, metavar="N",
+    p.add_argument("--decision", type=whole(0, MAX_MOVES), default=None, metavar="N",
                    help="review only the decision at move N of the record (the number the review shows)")
     p.add_argument("--deeper", action="store_true",
                    help="with --decision: look deeper (16 times the playouts, ten times the solver's nodes, the "
                         "solver from 24 cards)")
-    p.add_argument("--seed", default="0", metavar="S", help="seed of the review's sampling (default 0)")
+    p.add_argument("--seed", type=seed, default=0, metavar="S", help="seed of the review's sampling (default 0)")
     p.add_argument("--lang", choices=("nb", "en"), default=None,
                    help="language of the review (default: the saved game's, else en)")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
-
-
-def record_names(path: str, players: int) -> list[str] | None:
-    """The players' names a record file carries (``names``, or a saved session's)."""
-    try:
-        data: Any = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    for names in (data.get("names"), (data.get("session") or {}).get("names")
-                  if isinstance(data.get("session"), dict) else None):
-        if isinstance(names, list) and len(names) == players and all(isinstance(x, str) for x in names):
-            return list(names)
-    return None
-
-
-def record_lang(path: str) -> Lang | None:
-    """The language a saved game was played in (its ``session``), if it says."""
-    try:
-        data: Any = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    session = data.get("session") if isinstance(data, dict) else None
-    lang = session.get("lang") if isinstance(session, dict) else None
-    return "nb" if lang == "nb" else "en" if lang == "en" else None
 
 
 def pick_seat(text: str | None, players: int, names: list[str]) -> int:
@@ -85,10 +60,6 @@ def pick_seat(text: str | None, players: int, names: list[str]) -> int:
     raise CliError(f"--seat {t!r}: no player has that name; the seats are: {known}")
 
 
-def _seed(text: str) -> int | str:
-    return int(text) if text.lstrip("-").isdigit() else text
-
-
 def run(args: argparse.Namespace) -> int:
     from ..bots.evaluate import Budget
     from ..lab.review import ReviewError, deeper, review, review_chart, review_text, seats_text
@@ -104,10 +75,7 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"{args.file}: {e}") from None
     # read again only now that the loader has found a regular record file
     lang: Lang = args.lang or record_lang(args.file) or "en"
-    names = record_names(args.file, record.players) or seat_names(record.players, lang=lang)
-    # The human's "Du"/"You" in the review's language.
-    yous = {say("word.you", "nb"), say("word.you", "en")}
-    names = [say("word.you", lang) if n in yous else n for n in names]
+    names = record_people(args.file, record.players, lang)
     every = args.seat is not None and args.seat.strip().lower() in ("all", "alle")
     if every and (args.decision is not None or args.chart):
         raise CliError("--seat all reviews every seat's game; --decision and --chart take one seat")
@@ -133,12 +101,12 @@ def run(args: argparse.Namespace) -> int:
     try:
         budget = Budget(samples=args.budget)
         if every:
-            reviews = [review(record, q, budget, _seed(args.seed), names=names, lang=lang,
+            reviews = [review(record, q, budget, args.seed, names=names, lang=lang,
                               progress=None if args.quiet else progress) for q in range(record.players)]
             print(dump_json({"seats": [r.to_json() for r in reviews]}) if args.json else
                   "\n\n".join([*(review_text(r, lang) for r in reviews), seats_text(reviews, lang)]))
             return 0
-        rv = review(record, seat, deeper(budget) if args.deeper else budget, _seed(args.seed), names=names,
+        rv = review(record, seat, deeper(budget) if args.deeper else budget, args.seed, names=names,
                     lang=lang, progress=None if args.quiet else progress, decision=args.decision)
     except ReviewError as e:
         raise CliError(f"{args.file}: {e}") from None

@@ -8,14 +8,15 @@ import time
 
 from ..core import PRESETS, Move, Observation, State, preset
 from ..play import Referee, play_until
+from .args import MAX_PLAYERS, MAX_SECONDS, seconds, seed, whole
 from .main import CliError
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rules", default="all", help="a preset, or 'all' (default)")
-    p.add_argument("--players", type=int, default=3, help="number of players (default 3)")
-    p.add_argument("--seconds", type=float, default=2.0, help="time per preset (default 2)")
-    p.add_argument("--seed", type=int, default=1, help="seed of the random playouts")
+    p.add_argument("--players", type=whole(1, MAX_PLAYERS), default=3, help="number of players (default 3)")
+    p.add_argument("--seconds", type=seconds(0.01, MAX_SECONDS), default=2.0, help="time per preset (default 2)")
+    p.add_argument("--seed", type=seed, default=1, help="seed of the random playouts")
     p.add_argument("--vs-openspiel", action="store_true",
                    help="race the research interfaces (OpenSpiel, PettingZoo, Gymnasium, the batched env) "
                         "against OpenSpiel's C++ games instead, one table for --rules/--players (needs the rl extra)")

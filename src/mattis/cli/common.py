@@ -7,11 +7,13 @@ import json
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from ..core import GameRecord, Rules, RulesError, parse_overrides, preset
+from ..core.cards import Lang
 from ..play import atomic_write
 from ..play.saving import is_regular_or_absent
+from .args import MAX_PLAYERS, whole
 from .main import CliError
 
 J = TypeVar("J")
@@ -23,7 +25,7 @@ def add_rules_arguments(p: argparse.ArgumentParser, players_default: int | None 
     p.add_argument("--rules", default="mattis", help="preset: mattis, hund, blodmattis, skitgubbe")
     p.add_argument("--set", dest="overrides", action="append", default=[], metavar="OPTION=VALUE",
                    help="change one rule option (repeatable), e.g. --set sequences=3")
-    p.add_argument("--players", type=int, default=players_default, help="number of players")
+    p.add_argument("--players", type=whole(1, MAX_PLAYERS), default=players_default, help="number of players")
 
 
 def rules_from_args(args: argparse.Namespace) -> Rules:
@@ -82,6 +84,42 @@ def check_save_target(path: Path, force: bool, *, flag: str = "--save", is_game:
             return
         raise CliError(f"{flag} {path}: left as it is")
     raise CliError(f"{flag} {path} exists; add --force to overwrite it")
+
+
+def record_names(path: str, players: int) -> list[str] | None:
+    """The players' names a record file carries (``names``, or a saved session's)."""
+    try:
+        data: Any = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict):
+        return None
+    for names in (data.get("names"), (data.get("session") or {}).get("names")
+                  if isinstance(data.get("session"), dict) else None):
+        if isinstance(names, list) and len(names) == players and all(isinstance(x, str) for x in names):
+            return list(names)
+    return None
+
+
+def record_lang(path: str) -> Lang | None:
+    """The language a saved game was played in (its ``session``), if it says."""
+    try:
+        data: Any = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    session = data.get("session") if isinstance(data, dict) else None
+    lang = session.get("lang") if isinstance(session, dict) else None
+    return "nb" if lang == "nb" else "en" if lang == "en" else None
+
+
+def record_people(path: str, players: int, lang: Lang) -> list[str]:
+    """The names to show for a record's seats: the ones the file carries (a saved game's
+    "Du" stays the person, in ``lang``: "Du" or "You"), else the default seat names."""
+    from ..core import say, seat_names
+
+    names = record_names(path, players) or seat_names(players, lang=lang)
+    yous = {say("word.you", "nb"), say("word.you", "en")}
+    return [say("word.you", lang) if n in yous else n for n in names]
 
 
 def dump_json(data: object) -> str:

@@ -24,6 +24,7 @@ from ..core import RulesError, build_kind, parse_overrides
 from ..lab.pool import PoolError, local_workers
 from ..lab.studies import STUDIES, Cell, Job, Row, StudyError, analyse, make_cells, make_jobs, play_job
 from ..play import atomic_write
+from .args import MAX_GAMES, MAX_PLAYERS, MAX_WORKERS, counts, names, seed, whole
 from .common import run_with_progress
 from .main import CliError
 
@@ -38,21 +39,22 @@ DEFAULT_GAMES: Final[dict[str, int]] = {"seats": 240, "skill": 24, "house": 24, 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("study", help="the study: " + "; ".join(f"{k}: {v}" for k, v in STUDIES.items()))
-    p.add_argument("--games", type=int, default=None,
+    p.add_argument("--games", type=whole(1, MAX_GAMES), default=None,
                    help="games per cell (a cell: one rule set, player count and table of bots); game g is deal "
                         "g // players in seat rotation g %% players. Default: "
                         + ", ".join(f"{k} {v}" for k, v in DEFAULT_GAMES.items()))
     p.add_argument("--out", metavar="DIR", default=None,
                    help="write report.md, the charts and results.jsonl here (default: lab-STUDY)")
-    p.add_argument("--workers", type=int, default=None, help="processes (default: one per core)")
-    p.add_argument("--seed", type=int, default=None, help="the run's seed (default: drawn, and written in the report)")
+    p.add_argument("--workers", type=whole(1, MAX_WORKERS), default=None, help="processes (default: one per core)")
+    p.add_argument("--seed", type=seed, default=None, help="the run's seed (default: drawn, and written in the report)")
     p.add_argument("--ray", metavar="ADDRESS", default=None,
                    help="run the games on a Ray cluster at ADDRESS ('auto' for a local one)")
-    p.add_argument("--rules", default=None, help="presets, comma separated (default: the study's)")
+    p.add_argument("--rules", type=names, default=None, help="presets, comma separated (default: the study's)")
     p.add_argument("--set", dest="overrides", action="append", default=[], metavar="OPTION=VALUE",
                    help="change one rule option of every preset (repeatable)")
-    p.add_argument("--players", default=None, help="player counts, comma separated (default: the study's)")
-    p.add_argument("--bots", default=None,
+    p.add_argument("--players", type=counts(1, MAX_PLAYERS), default=None,
+                   help="player counts, comma separated (default: the study's)")
+    p.add_argument("--bots", type=names, default=None,
                    help="bots, comma separated: the first is the one studied, the last fills the other seats "
                         "(default: the study's)")
     p.add_argument("--resume", action="store_true", help="continue the run in --out, playing only missing games")

@@ -75,8 +75,8 @@ class Parser(argparse.ArgumentParser):
     """argparse with its one-line error kept to one line whatever the arguments hold."""
 
     def error(self, message: str) -> NoReturn:
-        self.print_usage(sys.stderr)
-        self.exit(2, f"{self.prog}: error: {one_line(message)}\n")
+        """One line, naming the command and where its usage is (not argparse's usage block)."""
+        self.exit(2, f"{self.prog}: error: {one_line(message)} (see {self.prog} --help)\n")
 
 
 def _module(name: str) -> object:

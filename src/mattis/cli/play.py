@@ -14,6 +14,7 @@ from pathlib import Path
 
 from ..core import PRESETS, RecordError, RulesError, parse_overrides, preset
 from ..core.cards import Lang
+from .args import MAX_DELAY, MAX_PLAYERS, names, seconds, seed, whole
 from .common import check_save_target, interactive
 from .main import CliError
 
@@ -23,16 +24,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="rule preset (default: from your settings, else mattis)")
     parser.add_argument("--set", dest="overrides", action="append", default=[], metavar="OPTION=VALUE",
                         help="change one rule option, e.g. --set sequences=3 (repeatable)")
-    parser.add_argument("--players", type=int, default=None, help="number of players (default: 3)")
-    parser.add_argument("--bots", default=None, metavar="LEVEL[,LEVEL...]",
+    parser.add_argument("--players", type=whole(1, MAX_PLAYERS), default=None, help="number of players (default: 3)")
+    parser.add_argument("--bots", type=names, default=None, metavar="LEVEL[,LEVEL...]",
                         help="bot level for all bots, or one per bot seat in order "
                              "(easy, medium, hard, expert; default: from your settings, else medium)")
     parser.add_argument("--lang", choices=("nb", "en"), default=None,
                         help="language (default: the saved game's, else your settings', else nb)")
     parser.add_argument("--name", default=None, help="your name at the table (default: Du / You)")
-    parser.add_argument("--seed", default=None,
+    parser.add_argument("--seed", type=seed, default=None,
                         help="seed for a reproducible deal and bots (default: a fresh shuffle)")
-    parser.add_argument("--delay", type=float, default=None, metavar="SECONDS",
+    parser.add_argument("--delay", type=seconds(0, MAX_DELAY), default=None, metavar="SECONDS",
                         help="pause between bot moves (default: 0.8 in the terminal UI, 0 with --plain)")
     parser.add_argument("--instant", action="store_true", help="bots move without pausing")
     parser.add_argument("--plain", action="store_true",
@@ -75,12 +76,6 @@ def _levels(text: str, players: int) -> list[str]:
     return [DEFAULT_LEVEL, *wanted]
 
 
-def _seed(text: str | None) -> int | str | None:
-    if text is None:
-        return None
-    return int(text) if text.lstrip("-").isdigit() else text
-
-
 def _interactive() -> bool:
     return interactive()
 
@@ -96,6 +91,17 @@ def _is_game(path: Path) -> bool:
     return True
 
 
+def fit(text: str) -> str:
+    """``text`` wrapped to the terminal's width between words (a path or a command is
+    never broken in the middle; one longer than the line stands alone on its line)."""
+    import shutil
+    import textwrap
+
+    width = shutil.get_terminal_size((80, 24)).columns
+    return "\n".join(textwrap.fill(part, width, break_long_words=False, break_on_hyphens=False)
+                     for part in text.split("\n"))
+
+
 def _names_in(names: list[str], lang: Lang) -> list[str]:
     """Saved names in ``lang``: the human's "Du"/"You" follows the language."""
     from ..core.text import say
@@ -105,7 +111,7 @@ def _names_in(names: list[str], lang: Lang) -> list[str]:
 
 
 def _list(lang: Lang) -> int:
-    from ..tui.session import games_folder, saved_games
+    from ..tui.session import games_folder, play_command, saved_games
 
     games = saved_games()
     if not games:
@@ -113,8 +119,9 @@ def _list(lang: Lang) -> int:
         return 0
     for i, game in enumerate(games, 1):
         print(f"{i}. {game.name}: {game.describe(lang)}  ({game.path})")
-    print(("continue one with: mattis play --resume NUMBER; throw one away with: mattis play --discard NUMBER"
-           if lang == "en" else "fortsett et av dem med: mattis play --resume NUMMER; kast et med: mattis play "
+    play = play_command()
+    print((f"continue one with: {play} --resume NUMBER; throw one away with: {play} --discard NUMBER"
+           if lang == "en" else f"fortsett et av dem med: {play} --resume NUMMER; kast et med: {play} "
            "--discard NUMMER") + f"   [{games_folder()}]")
     return 0
 
@@ -150,8 +157,10 @@ def run(args: argparse.Namespace) -> int:
         Session,
         find_saved,
         holds_unfinished,
+        play_command,
         prune_finished,
         read_saved,
+        resume_command,
         saved_games,
     )
     from ..tui.settings import USUAL_DELAY, read_settings
@@ -191,13 +200,14 @@ def run(args: argparse.Namespace) -> int:
         if unfinished and (not plain or sys.stdin.isatty()):  # piped moves are not an answer
             newest = unfinished[0]
             try:
-                answer = input(t(newest.lang or lang, "resume.offer", what=newest.describe(newest.lang or lang)))
+                said = newest.lang or lang
+                answer = input(fit(t(said, "resume.offer", what=newest.describe(said))) + " ")
             except EOFError:
                 answer = ""
             if answer.strip().lower() in ("", "j", "ja", "y", "yes"):
                 saved = newest
         elif unfinished:
-            print(t(lang, "resume.kept", n=len(unfinished)), flush=True)
+            print(fit(t(lang, "resume.kept", n=len(unfinished), play=play_command())), flush=True)
     if saved is not None:
         lang = args.lang or saved.lang or settings.lang
         rules, players = saved.record.rules, saved.record.players
@@ -222,7 +232,7 @@ def run(args: argparse.Namespace) -> int:
     save_path = Path(args.save) if args.save else saved.path if saved is not None else None
     if args.save:
         check_save_target(Path(args.save), args.force, is_game=_is_game)
-    session = Session(rules=rules, players=players, levels=levels, lang=lang, seed=_seed(args.seed),
+    session = Session(rules=rules, players=players, levels=levels, lang=lang, seed=args.seed,
                       save_path=save_path, names=names, stats_path=stats_path(), plain=plain)
     name = args.name if args.name is not None else settings.name
     if name.strip() and saved is None:
@@ -236,8 +246,10 @@ def run(args: argparse.Namespace) -> int:
         session.resume(saved.record, keep_previous=other_file, meta=saved.meta)
     else:
         session.start(dealer=session.sitting.draw_first_dealer())  # "Trekk om hvem som gir"
-    error = session.try_save()
-    if error is not None:  # a full or read-only disk: the game goes on in memory, the next save tries again
+    # A full or read-only disk: the game goes on in memory, the next save tries again.  The
+    # table says so on its message line (not on stderr, which shows only after it closes).
+    error = session.try_save(full=plain)
+    if error is not None and plain:
         print(error, file=sys.stderr, flush=True)
     default_delay = settings.delay
     if plain:
@@ -250,7 +262,8 @@ def run(args: argparse.Namespace) -> int:
             return PlainGame(session, sys.stdin, sys.stdout, delay).run()
         except KeyboardInterrupt:
             lost = session.try_save("save.lost")
-            print("\n" + (lost or t(lang, "saved_resume", path=str(session.path))), flush=True)
+            command = resume_command(session.path)
+            print("\n" + (lost or t(lang, "saved_resume", path=str(session.path), command=command)), flush=True)
             return 130
     try:
         from ..tui.app import MattisApp
@@ -274,13 +287,13 @@ def run(args: argparse.Namespace) -> int:
         pass
     lost = session.try_save("save.lost")
     if lost is not None:
-        print(lost, file=sys.stderr)
+        print(fit(lost), file=sys.stderr)
         return 2
     if notice:
-        print(notice)
+        print(fit(notice))
     path = session.path
     if session.over:
-        print(t(lang, "saved", path=str(path)))
+        print(fit(t(lang, "saved", path=str(path))))
     else:
-        print(t(lang, "saved_resume", path=str(path)))
+        print(fit(t(lang, "saved_resume", path=str(path), command=resume_command(path))))
     return 0

@@ -5,16 +5,17 @@ from __future__ import annotations
 import argparse
 from dataclasses import replace
 
-from ..core import GameRecord, RecordError, describe_move, load_record, say, seat_names
+from ..core import GameRecord, RecordError, describe_move, load_record, say
 from ..play import MovePlayed, PlayerOut, PlayerWaiting, replay_events
-from .common import dump_json
+from .args import MAX_MOVES, whole
+from .common import dump_json, record_people
 from .main import CliError
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", help="a game record (JSON)")
     p.add_argument("--json", action="store_true", help="print the resulting state as JSON")
-    p.add_argument("--upto", type=int, default=None, metavar="N", help="replay only the first N moves")
+    p.add_argument("--upto", type=whole(0, MAX_MOVES), default=None, metavar="N", help="replay only the first N moves")
     p.add_argument("--lang", choices=("nb", "en"), default="en", help="language of the move list")
     p.add_argument("--quiet", action="store_true", help="do not list the moves")
 
@@ -22,8 +23,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     try:
         record: GameRecord = load_record(args.file)
-        if args.upto is not None and args.upto < 0:
-            raise CliError("--upto must be 0 or more")
+        if args.upto is not None and args.upto > len(record.moves):
+            raise CliError(f"--upto {args.upto}: the record has {len(record.moves)} moves; give 0 to "
+                           f"{len(record.moves)}")
         state = record.replay(args.upto)
     except RecordError as e:
         raise CliError(f"{args.file}: {e}") from None
@@ -31,7 +33,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(dump_json(snap))
         return 0
-    names = seat_names(state.players, lang=args.lang)
+    names = record_people(args.file, state.players, args.lang)
     if not args.quiet:
         played = replace(record, moves=record.moves[:state.n_moves])
         i = 0

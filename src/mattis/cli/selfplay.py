@@ -9,17 +9,18 @@ from ..core import Termination, card_symbol, describe_move, say, seat_names
 from ..core.cards import Lang
 from ..core.text import loser_sentence
 from ..play import Event, MovePlayed, PhaseTwoBegins, PlayerOut, PlayerWaiting, Sitting, play_until
+from .args import MAX_PLAYERS, names, seed, whole
 from .common import add_rules_arguments, check_save_target, rules_from_args, save_record
 from .main import CliError
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     add_rules_arguments(p)
-    p.add_argument("--seed", type=int, default=None, help="seed for a reproducible deal and bots")
-    p.add_argument("--bots", default="random", help="bot name or level per seat, comma separated "
+    p.add_argument("--seed", type=seed, default=None, help="seed for a reproducible deal and bots")
+    p.add_argument("--bots", type=names, default="random", help="bot name or level per seat, comma separated "
                    "(one name = every seat)")
     p.add_argument("--lang", choices=("nb", "en"), default="en", help="language of the printout")
-    p.add_argument("--dealer", type=int, default=0, help="dealer seat")
+    p.add_argument("--dealer", type=whole(0, MAX_PLAYERS - 1), default=0, help="dealer seat")
     p.add_argument("--save", metavar="FILE", help="save the game record (JSON) here (an existing file only with "
                    "--force, or when you answer yes at a terminal)")
     p.add_argument("--force", action="store_true", help="let --save overwrite an existing file")

@@ -8,6 +8,8 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .args import number, seconds, whole
+
 if TYPE_CHECKING:
     from ..web.guard import Limits
 
@@ -15,17 +17,17 @@ if TYPE_CHECKING:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1",
                         help="address to listen on (default 127.0.0.1; 0.0.0.0 for your home network)")
-    parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    parser.add_argument("--port", type=whole(1, 65535), default=8000, help="port (default 8000)")
     parser.add_argument("--db", default="mattis-web.db",
                         help="the event log: a SQLite file (default mattis-web.db) or a PostgreSQL URL "
                              "(postgresql://USER@HOST/DB), which several workers can share")
-    parser.add_argument("--workers", type=int, default=1, metavar="N",
+    parser.add_argument("--workers", type=whole(1, 64), default=1, metavar="N",
                         help="worker processes sharing the port (default 1; more than 1 needs a "
                              "postgresql:// --db)")
-    parser.add_argument("--bot-processes", type=int, default=None, metavar="N",
+    parser.add_argument("--bot-processes", type=whole(0, 64), default=None, metavar="N",
                         help="processes per worker the bots think in (default 1 with PostgreSQL; "
                              "0: a thread of the worker, the default with SQLite)")
-    parser.add_argument("--bot-delay", type=float, default=0.8, metavar="SECONDS",
+    parser.add_argument("--bot-delay", type=seconds(0, 60), default=0.8, metavar="SECONDS",
                         help="pause before each bot move, so people can follow (default 0.8)")
     parser.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
                         help="a host name the server answers to (repeatable), e.g. the name of your reverse "
@@ -34,9 +36,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--behind-proxy", nargs="?", const="127.0.0.1", default=None, metavar="ADDRESS",
                         help="trust X-Forwarded-For/-Proto from the reverse proxy at ADDRESS (default 127.0.0.1): "
                              "the client's address and https come from the proxy")
-    parser.add_argument("--max-connections", type=int, default=None, metavar="N",
+    parser.add_argument("--max-connections", type=whole(16, 1_000_000), default=None, metavar="N",
                         help="open sockets in all (default 4000; the file limit is raised to fit)")
-    parser.add_argument("--keep-days", type=float, default=None, metavar="DAYS",
+    parser.add_argument("--keep-days", type=number(0.001, 36500, "a number of days"), default=None, metavar="DAYS",
                         help="delete a table with no event for DAYS days (default 30; "
                              "a table never started: after 24 hours)")
     parser.add_argument("--limit", action="append", default=[], metavar="NAME=VALUE",
@@ -64,8 +66,8 @@ def limits_from_args(args: argparse.Namespace) -> Limits:
         except ValueError:
             raise CliError(f"--limit {name} must be a number{' (whole)' if kind is int else ''}, "
                            f"not {raw[:20]!r}") from None
-        if not value > 0:
-            raise CliError(f"--limit {name} must be above 0")
+        if not 0 < value <= 1e9:  # nan and inf too
+            raise CliError(f"--limit {name} must be above 0 and at most 1e9, not {raw[:20]!r}")
         changes[name] = value
     if args.max_connections is not None:
         if args.max_connections < 16:

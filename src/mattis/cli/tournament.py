@@ -22,6 +22,7 @@ from ..core import Rules, rules_to_json
 from ..lab.arena import FIELDS, SEED_SCHEMES, SeatResult, openskill_ratings, paired, play_game, summarize
 from ..lab.pool import PoolError, local_workers
 from ..play.agents import bot_names, make_bot
+from .args import MAX_DEALS, MAX_WORKERS, names, seed, whole
 from .common import add_rules_arguments, rules_from_args, run_with_progress
 from .main import CliError
 
@@ -32,11 +33,12 @@ CHART = "loss_rates.png"
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     add_rules_arguments(p)
-    p.add_argument("--bots", required=True,
+    p.add_argument("--bots", type=names, required=True,
                    help="one bot name or level per seat, comma separated, e.g. ismcts,heuristic,heuristic")
-    p.add_argument("--deals", type=int, required=True, help="number of deals (each played once per rotation)")
-    p.add_argument("--seed", type=int, default=None, help="seed for the deals and the bots (reproducible)")
-    p.add_argument("--workers", type=int, default=None,
+    p.add_argument("--deals", type=whole(1, MAX_DEALS), required=True,
+                   help=f"number of deals, at most {MAX_DEALS} (each played once per rotation)")
+    p.add_argument("--seed", type=seed, default=None, help="seed for the deals and the bots (reproducible)")
+    p.add_argument("--workers", type=whole(1, MAX_WORKERS), default=None,
                    help="processes (default: one per core); with --ray, games running at once "
                         "(default: two per CPU of the cluster)")
     p.add_argument("--ray", metavar="ADDRESS", default=None,

@@ -365,8 +365,8 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
              "l last trick · r rules · h hint · q save and quit"),
     "info.close": ("Piltastene blar; trykk en annen tast for å lukke.", "Arrows scroll; press any other key to close."),
     "saved": ("Spillet er lagret i {path}.", "The game is saved in {path}."),
-    "saved_resume": ("Spillet er lagret i {path}. Fortsett med: mattis play --resume {path}",
-                     "The game is saved in {path}. Continue with: mattis play --resume {path}"),
+    "saved_resume": ("Spillet er lagret i {path}. Fortsett med: {command}",
+                     "The game is saved in {path}. Continue with: {command}"),
     "kept_previous": ("Et uferdig spill ble tatt vare på i {path}.", "An unfinished game was kept in {path}."),
     "plain.welcome": ("mattis: {rules}, {players} spillere. Skriv hjelp for å få hjelp.",
                       "mattis: {rules}, {players} players. Type help for help."),
@@ -623,16 +623,17 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
                         "kan ikke stokkes på nytt.",
                         "The move cannot be taken back here: the game began from a position, and the hidden cards "
                         "cannot be shuffled anew."),
-    "save.failed": ("Spillet kunne ikke lagres i {path} ({why}). Det er fortsatt i minnet og lagres på nytt etter "
-                    "neste trekk.",
-                    "The game could not be saved to {path} ({why}). It is still in memory and is saved again after "
-                    "the next move."),
-    "save.failed_quit": ("Spillet kunne ikke lagres i {path} ({why}). Frigjør plass og trykk q for å prøve igjen; "
-                         "går det ikke da heller, avslutter du uten å lagre.",
-                         "The game could not be saved to {path} ({why}). Free some space and press q to try again; "
-                         "if that fails too, you leave without saving."),
+    "save.failed": ("Spillet kunne ikke lagres i {path} ({why}). Det er i minnet og lagres igjen etter neste trekk.",
+                    "The game could not be saved to {path} ({why}). It is kept in memory and saved again after the "
+                    "next move."),
+    "save.failed_quit": ("Spillet kunne ikke lagres i {path} ({why}). Neste q prøver igjen og avslutter, lagret "
+                         "eller ikke.",
+                         "The game could not be saved to {path} ({why}). The next q tries again and leaves, saved "
+                         "or not."),
     "save.lost": ("Spillet kunne ikke lagres i {path} ({why}); filen som lå der fra før, er urørt.",
                   "The game could not be saved to {path} ({why}); the file that was there is untouched."),
+    "save.lost_none": ("Spillet kunne ikke lagres i {path} ({why}); ingen fil ble skrevet.",
+                       "The game could not be saved to {path} ({why}); no file was written."),
     "oserr.nospace": ("disken er full", "the disk is full"),
     "oserr.readonly": ("disken er skrivebeskyttet", "the disk is read-only"),
     "oserr.access": ("ingen tilgang", "permission denied"),
@@ -671,8 +672,8 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "resume.offer": ("Du har et uferdig spill ({what}). Fortsette det? (ja/nei) ",
                      "You have an unfinished game ({what}). Continue it? (yes/no) "),
     "resume.what": ("{rules}, {moves} trekk, lagret {when}", "{rules}, {moves} moves, saved {when}"),
-    "resume.kept": ("Uferdige spill: {n}. Fortsett med: mattis play --resume 1 (se mattis play --list)",
-                    "Unfinished games: {n}. Continue with: mattis play --resume 1 (see mattis play --list)"),
+    "resume.kept": ("Uferdige spill: {n}. Fortsett med: {play} --resume 1 (se {play} --list)",
+                    "Unfinished games: {n}. Continue with: {play} --resume 1 (see {play} --list)"),
     "settings.err.object": ("innstillingene må være et JSON-objekt", "the settings must be a JSON object"),
     "settings.err.lang": ("språket må være nb eller en, ikke {value}", "lang must be nb or en, not {value}"),
     "settings.err.rules": ("ukjente regler {rules}", "unknown rules {rules}"),
@@ -730,9 +731,10 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "tui.history.log": ("Alle trekk", "Every move"),
     "tui.history.close": ("←/→ blar i stikkene · ↑/↓ blar i loggen · en annen tast lukker",
                           "←/→ browse the tricks · ↑/↓ scroll the log · any other key closes"),
-    "tui.info.pages": ("Side {n} av {total} (←/→ blar)", "Page {n} of {total} (←/→ turns the page)"),
-    "tui.info.close_pages": ("←/→ blar om · ↑/↓ ruller · en annen tast lukker",
-                             "←/→ turn the page · ↑/↓ scroll · any other key closes"),
+    "tui.info.pages": ("Side {n} av {total} (←/→ eller PgUp/PgDn blar)",
+                       "Page {n} of {total} (←/→ or PgUp/PgDn turns the page)"),
+    "tui.info.close_pages": ("←/→ og PgUp/PgDn blar om · ↑/↓ ruller · en annen tast lukker",
+                             "←/→ and PgUp/PgDn turn the page · ↑/↓ scroll · any other key closes"),
     "tui.howto.title": ("Slik spiller du {name}", "How to play {name}"),
     "tui.hint.enter": ("(Enter legger det)", "(Enter plays it)"),
     "tui.known_count": ("{n} kjente kort", "{n} cards known"),

@@ -67,7 +67,7 @@ from .render import (
     trump_text,
     turn_text,
 )
-from .screens import EndScreen, HistoryScreen, InfoScreen, SettingsScreen
+from .screens import EndScreen, HistoryScreen, InfoScreen, SettingsScreen, fill_pages
 from .session import HUMAN, Session
 from .settings import USUAL_DELAY, Settings, load_settings, settings_path
 from .stats import stats_lines
@@ -590,6 +590,9 @@ class MattisApp(App[Path | None]):
         self._bot_pending = False
         if self.session.bot_step():
             self._linger = False
+            if self._wait_said is not None and self.message == self._wait_said:
+                self.message = ""  # the wait is over: no "Vent, Bjørn er i tur." under "Din tur"
+            self._wait_said = None
             self.refresh_view()
         self.schedule_bots()
 
@@ -638,6 +641,8 @@ class MattisApp(App[Path | None]):
         reason = self.session.try_move(move)
         if reason is not None:
             self.say(reason)
+            # "Vent, Bjørn er i tur." holds only until Bjørn has moved
+            self._wait_said = reason if not self.session.human_to_act else None
             return
         self.message = ""
         self._linger = False
@@ -649,7 +654,7 @@ class MattisApp(App[Path | None]):
     def _save(self) -> bool:
         """Save the game; when that fails (a full or read-only disk) the message line
         says so in one line, the game goes on in memory and the next save tries again."""
-        error = self.session.try_save()
+        error = self.session.try_save(full=False)
         if error is not None:
             self.message = error
             self.widget("message").update(error)
@@ -764,9 +769,11 @@ class MattisApp(App[Path | None]):
     def action_how_to_play(self) -> None:
         """How to play these rules, a page per topic."""
         lang = self.lang
-        pages = [[heading, "", paragraph] for heading, paragraph in how_to_play(self.session.rules, lang)]
-        title = t(lang, "tui.howto.title", name=self.session.rules.name)
-        pages = [[title, "", *page] for page in pages]
+        title = t(lang, "tui.howto.title", name=self.session.rules.name.capitalize())
+        # As many topics a page as the window holds whole (at 80x24: 96 wide at most, less
+        # its border, padding, the page line and the keys line).
+        width, height = min(96, self.size.width) - 4, self.size.height - 6
+        pages = fill_pages(title, how_to_play(self.session.rules, lang), width, height)
         self.push_screen(InfoScreen([], t(lang, "tui.info.close_pages"), pages=pages,
                                     page_label=t(lang, "tui.info.pages")))
 
@@ -849,7 +856,7 @@ class MattisApp(App[Path | None]):
         again and then leaves, saved or not (``mattis play`` says which)."""
         if self._exiting:
             return
-        error = self.session.try_save("save.failed_quit")
+        error = self.session.try_save("save.failed_quit", full=False)
         if error is not None and not self._quit_refused:
             self._quit_refused = True
             self.say(error)
@@ -860,6 +867,8 @@ class MattisApp(App[Path | None]):
 
     _exiting = False
     _quit_refused = False
+    _wait_said: str | None = None
+    """The "wait, it is X's turn" message on the message line, cleared when X has moved."""
 
     async def on_button_pressed(self, event: Button.Pressed) -> None:
         action = (event.button.id or "").removeprefix("b-")

@@ -35,7 +35,7 @@ from .render import (
     turn_text,
 )
 from .review_words import BUDGET, player_review_lines
-from .session import HUMAN, TAKE_BACK_LINES, Session
+from .session import HUMAN, TAKE_BACK_LINES, Session, resume_command
 from .stats import stats_lines
 
 RESUMED_LOG = 12
@@ -88,8 +88,9 @@ def parse_answer(text: str, obs: Observation) -> Move | str:
     named = card_in_words(words, obs)
     if named is not None:
         return play(named)
+    spoken = cards_in_words(words)
     try:
-        cards = [parse_card(w) for w in words]
+        cards = spoken if spoken is not None else [parse_card(w) for w in words]
     except CardError:
         return "?bad"
     if len(set(cards)) != len(cards):
@@ -108,9 +109,54 @@ RANK_WORDS: dict[str, int] = {
     **{w: i for names in RANK_NAMES.values() for i, w in enumerate(names)},
     **{str(i + 2): i for i in range(9)},
     "j": 9, "q": 10, "k": 11, "a": 12, "kn": 9, "d": 10, "e": 12, "knekten": 9, "damen": 10, "kongen": 11,
-    "esset": 12,
+    "esset": 12, "t": 8,
+    **{w: i for i, w in enumerate(("to", "tre", "fire", "fem", "seks", "sju", "åtte", "ni", "ti"))},
+    "syv": 5, "atte": 6, "toer": 0, "treer": 1, "firer": 2, "femmer": 3, "sekser": 4, "sjuer": 5, "syver": 5,
+    "åtter": 6, "nier": 7, "tier": 8,
 }
-"""Ranks in words and figures, Norwegian and English ("dame", "queen", "10", "ten")."""
+"""Ranks as a card player says or writes them, Norwegian and English ("seks", "6",
+"Kn", "D", "K", "E" or "A" for ess; "queen", "ten")."""
+SYMBOL_SUITS: dict[str, int] = {sym: i for i, sym in enumerate("♣♦♥♠")}
+
+
+def _spoken_card(word: str) -> Card | None:
+    """One word holding a whole card as written by hand: a rank and a suit symbol
+    ("Kn♠", "♠Kn", "D♥", "E♣", "seks♠")."""
+    for sym, suit in SYMBOL_SUITS.items():
+        for rank in (word.removesuffix(sym), word.removeprefix(sym)):
+            if rank != word and rank in RANK_WORDS:
+                return suit * 13 + RANK_WORDS[rank]
+    return None
+
+
+def cards_in_words(words: list[str]) -> list[Card] | None:
+    """Cards as a Norwegian (or English) card player writes them: "spar seks", "seks
+    spar", "spar kn", "kn♠", "d♥ e♣", a run in one suit "spar 5 6 7"; ``None`` when the
+    words are not all cards so written (then they may be codes: 4C, 10S)."""
+    words = [w for w in words if w not in ("of", "i", "the", "og", "and")]
+    cards: list[Card] = []
+    i = 0
+    while i < len(words):
+        w = words[i]
+        one = _spoken_card(w)
+        if one is not None:
+            cards.append(one)
+            i += 1
+        elif w in SUIT_WORDS and i + 1 < len(words) and words[i + 1] in RANK_WORDS:
+            suit = SUIT_WORDS[w]
+            cards.append(suit * 13 + RANK_WORDS[words[i + 1]])
+            i += 2
+            # more ranks of the same suit, unless a rank belongs to the suit after it ("5 spar")
+            while i < len(words) and words[i] in RANK_WORDS and not (
+                    i + 1 < len(words) and words[i + 1] in SUIT_WORDS):
+                cards.append(suit * 13 + RANK_WORDS[words[i]])
+                i += 1
+        elif w in RANK_WORDS and i + 1 < len(words) and words[i + 1] in SUIT_WORDS:
+            cards.append(SUIT_WORDS[words[i + 1]] * 13 + RANK_WORDS[w])
+            i += 2
+        else:
+            return None
+    return cards or None
 
 
 def card_in_words(words: list[str], obs: Observation) -> Card | None:
@@ -197,7 +243,7 @@ class PlainGame:
         if s.try_save("save.lost") is not None:
             self.say(s.save_error or "")
             return 2
-        self.say(t(s.lang, "saved_resume", path=str(s.path)))
+        self.say(t(s.lang, "saved_resume", path=str(s.path), command=resume_command(s.path)))
         return 0
 
     def analyse(self) -> None:
@@ -244,8 +290,10 @@ class PlainGame:
             if s.over:
                 error = s.try_save()
                 obs = s.observation()
+                just_said = set(s.log[-RESUMED_LOG:])  # "Bjørn er Mattis!" is in the log already: once is enough
                 for line in end_lines(obs, s.names, s.tally, lang, take_backs=s.take_backs):
-                    self.say(line)
+                    if not line or line not in just_said:
+                        self.say(line)
                 self.say(error or t(lang, "saved", path=str(s.save_path)))
                 for _ in range(BAD_AGAIN):
                     answer = self.ask(t(lang, "plain.again_analyse") + " ")

@@ -78,8 +78,9 @@ class Window(ModalScreen[R], Generic[R]):
 
 
 class InfoScreen(Window[None]):
-    """A text shown over the table, in pages (rules, how to play, statistics).  ↑/↓ and
-    Page Up/Down scroll, ←/→ turn the page; any other key or a click closes it."""
+    """A text shown over the table, in pages (rules, how to play, statistics).  ↑/↓
+    scroll, ←/→ turn the page, Page Up/Down scroll and at the page's end turn it; any
+    other key or a click closes it."""
 
     DEFAULT_CSS = """
     InfoScreen { align: center middle; }
@@ -128,8 +129,16 @@ class InfoScreen(Window[None]):
             self.show_page()
 
     def key(self, event: events.Key) -> None:
-        if event.key in SCROLL:
-            self.query_one(VerticalScroll).scroll_relative(y=SCROLL[event.key], animate=False)
+        scroll = self.query_one(VerticalScroll)
+        if event.key in ("pagedown", "pageup") and len(self.pages) > 1:
+            # Page Down scrolls what is left of the page, then turns it (Page Up the same, back).
+            down = event.key == "pagedown"
+            if scroll.scroll_y >= scroll.max_scroll_y if down else scroll.scroll_y <= 0:
+                self.turn(1 if down else -1)
+            else:
+                scroll.scroll_relative(y=SCROLL[event.key], animate=False)
+        elif event.key in SCROLL:
+            scroll.scroll_relative(y=SCROLL[event.key], animate=False)
         elif event.key in ("left", "right"):
             self.turn(-1 if event.key == "left" else 1)
         elif event.key in ("home", "end"):
@@ -139,6 +148,34 @@ class InfoScreen(Window[None]):
 
     def on_click(self) -> None:
         self.close()
+
+
+def fill_pages(title: str, topics: list[tuple[str, str]], width: int, height: int) -> list[list[str]]:
+    """Topics (a heading and a paragraph) laid on as few pages as hold them whole: each
+    page is ``title`` then as many topics as fit ``height`` lines of ``width`` columns
+    (a topic longer than a page gets a page of its own, and scrolls).
+
+    >>> fill_pages("T", [("A", "a"), ("B", "b")], 40, 10)
+    [['T', '', 'A', 'a', '', 'B', 'b']]
+    """
+    import textwrap
+
+    pages: list[list[str]] = []
+    page: list[str] = []
+    used = 0
+    for heading, paragraph in topics:
+        size = 1 + len(textwrap.wrap(paragraph, width)) + (1 if page else 0)
+        if page and used + size > height:
+            pages.append(page)
+            page, used = [], 0
+            size -= 1
+        if not page:
+            page, used = [title, ""], 2
+        page += ([""] if len(page) > 2 else []) + [heading, paragraph]
+        used += size
+    if page:
+        pages.append(page)
+    return pages
 
 
 class HistoryScreen(Window[None]):

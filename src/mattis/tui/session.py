@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import shlex
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -245,6 +246,24 @@ def find_saved(what: str, folder: Path | None = None) -> Path:
         if candidate.is_file():
             return candidate
     raise RecordError(f"no saved game {what!r} (see mattis play --list)")
+
+
+def play_command() -> str:
+    """The command the person typed to play: ``./play`` (the clone's script says so in
+    ``MATTIS_PLAY_COMMAND``), else ``mattis play``."""
+    typed = os.environ.get("MATTIS_PLAY_COMMAND", "").strip()
+    return shlex.quote(typed) if typed else "mattis play"
+
+
+def resume_command(path: Path, folder: Path | None = None) -> str:
+    """The command that continues the game saved in ``path``, as the person runs it: by
+    its number in ``--list`` (``./play --resume 1``), or by its path when it is not in
+    the games folder."""
+    target = path.resolve()
+    for i, game in enumerate(saved_games(folder), 1):
+        if game.path.resolve() == target:
+            return f"{play_command()} --resume {i}"
+    return f"{play_command()} --resume {shlex.quote(str(path))}"
 
 
 def holds_unfinished(path: Path) -> bool:
@@ -737,16 +756,21 @@ class Session:
         self._fresh = False
         return path
 
-    def try_save(self, key: str = "save.failed") -> str | None:
+    def try_save(self, key: str = "save.failed", full: bool = True) -> str | None:
         """:meth:`save`, saying in one line why it failed (a full or read-only disk, a
         path that is not a regular file) instead of raising; the game stays in memory,
         the file that was there is untouched, and the next save tries again.  ``None``:
         saved.  ``key``: the catalogue line to say it with (``save.failed``,
-        ``save.failed_quit``, ``save.lost``)."""
+        ``save.failed_quit``, ``save.lost``: ``save.lost_none`` when there was no file
+        to leave untouched).  ``full``: name the file by its whole path, else by its
+        name (the table's two-line message at 80x24; the path is printed after quitting)."""
         try:
             self.save()
         except OSError as e:
-            self.save_error = t(self.lang, key, path=str(self.path), why=os_error_words(e, self.lang))
+            if key == "save.lost" and not self.path.is_file():
+                key = "save.lost_none"
+            where = str(self.path) if full else self.path.name
+            self.save_error = t(self.lang, key, path=where, why=os_error_words(e, self.lang))
             return self.save_error
         self.save_error = None
         return None
