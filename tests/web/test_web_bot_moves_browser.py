@@ -108,7 +108,8 @@ def test_clock_skip_dropped_phone_and_given_seat_moves_are_shown_as_a_bots(brows
         # 3. Her phone drops (the page is gone); the grace period runs out; she comes back.
         seq = to_ola()
         ola.close()
-        wait_until(lambda: server.on_loop(lambda: 1 not in server.hub.connected(server.hub.tables[tid])), "her phone gone")
+        wait_until(lambda: server.on_loop(lambda: 1 not in server.hub.connected(server.hub.tables[tid])),
+                   "her phone gone")
         server.advance(60)
         moved(server, tid, seq)
         ola = fctx.new_page()
