@@ -26,6 +26,7 @@ class FakeSeat:
 class FakeTable:
     records: dict[int, str] = field(default_factory=dict)
     seats: list[FakeSeat] = field(default_factory=list)
+    by_bot: dict[int, dict[int, str]] = field(default_factory=dict)
 
 
 @dataclass

@@ -42,6 +42,7 @@ class Server:
     def __init__(self, db: Path) -> None:
         self.clock = ManualClock(real=frozenset({"heartbeat"}))
         app = create_app(str(db), bot_delay=0, test_mode=True)
+        self.app = app
         self.hub: Hub = app.state.hub
         self.hub.waits = self.clock
         self.port = free_port()

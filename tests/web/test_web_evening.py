@@ -137,7 +137,8 @@ def test_the_host_replaces_a_player_by_a_bot_and_ends_the_game(web: Web) -> None
     host.send({"type": "seat", "at": 1, "kind": "bot", "level": "medium"})
     f = host.until(lambda g: g["seats"][1]["kind"] == "bot")
     assert f["seats"][1]["name"] == "Ola"  # everyone sees whose seat the bot now plays
-    assert web.player(t["table"], ola["token"]).recv()["type"] == "refused"
+    told = web.player(t["table"], ola["token"]).recv()  # her old link: she watches, and is told why
+    assert told["type"] == "state" and told["you"] is None and told["given"] == 1 and not told["obs"].get("hand")
     f = host.sync()
     dealer = f["obs"]["dealer"]
     if f["status"] == "playing":

@@ -16,7 +16,7 @@ from web_helpers import Web, create
 import mattis.web
 from mattis.core import PRESETS, Illegal, Reason, Termination, preset, reason_text
 from mattis.core.catalogue import TEXT
-from mattis.core.text import fight_term, loser_term
+from mattis.core.text import BOT_REASONS, fight_term, loser_term
 from mattis.web.i18n import main, page_strings, render_json
 from mattis.web.table import LEVELS, Refusal
 
@@ -43,6 +43,7 @@ DYNAMIC = {
     "end.loser.": {f"end.loser.{loser_term(r)}" for r in PRESETS.values()},
     "status.loser.": {f"status.loser.{loser_term(r)}" for r in PRESETS.values()},
     "web.you_lose.": {f"web.you_lose.{loser_term(r)}" for r in PRESETS.values()},
+    "botwhy.": {f"botwhy.{why}" for why in BOT_REASONS},
 }
 
 

@@ -1132,6 +1132,12 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
                      "with: mattis join '{link}'"),
     "join.lost_seat": ("verten har gitt plassen din til en annen eller en bot; du er ikke lenger ved bordet",
                        "the host gave your seat to someone else or a bot; you are no longer at the table"),
+    "join.given_away": ("Verten har gitt plassen din ({name}) til en bot, som spiller for deg nå. Vil du spille "
+                        "selv igjen, be verten trykke «Gi plassen tilbake til {name}» i nettleseren, og bli med "
+                        "igjen med den samme lenken (mattis join).",
+                        "The host has given your seat ({name}) to a bot, which plays for you now. To play yourself "
+                        "again, ask the host to press \u201cGive the seat back to {name}\u201d in the browser, and "
+                        "join again with the same link (mattis join)."),
     "join.help": ("Skriv hjelp for å få hjelp.", "Type help for help."),
     "join.lobby": ("Du har fått plass ved bordet. Verten starter spillet.",
                    "You have a seat at the table. The host starts the game."),
@@ -1187,6 +1193,32 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "web.skip": ("La en bot ta dette trekket for {name}", "Let a bot play this turn for {name}"),
     "web.covered": ("tiden rant ut – en bot tar dette trekket", "time ran out – a bot plays this turn"),
     "web.give_back": ("Gi plassen tilbake til {name}", "Give the seat back to {name}"),
+    # -- who played a move: a bot for a person (her clock ran out, the host skipped her turn, she
+    # was away, or the host gave her seat to a bot); the move without the name, then the reason
+    "moved.bot": ("Bot for {name}: {move} ({why})", "Bot for {name}: {move} ({why})"),
+    "moved.bot_you": ("Bot for deg: {move} ({why})", "Bot for you: {move} ({why})"),
+    "botmove.play": ("{card}", "{card}"),
+    "botmove.sequence": ("serien {cards}", "the sequence {cards}"),
+    "botmove.pickup": ("tar opp {cards}", "picks up {cards}"),
+    "botmove.chance": ("sjanser", "takes a chance"),
+    "botmove.chance_turns": ("sjanser og snur {card}", "takes a chance and turns up {card}"),
+    "botwhy.clock": ("tiden gikk ut", "time ran out"),
+    "botwhy.host": ("verten hoppet over turen", "the host skipped the turn"),
+    "botwhy.away": ("borte", "away"),
+    "botwhy.given": ("verten ga plassen til en bot", "the host gave the seat to a bot"),
+    "web.covered_host": ("verten hoppet over turen – en bot tar dette trekket",
+                         "the host skipped the turn – a bot plays this turn"),
+    "web.bot_last": ("forrige trekk: bot ({why})", "last move: bot ({why})"),
+    "web.given_away": ("Verten har gitt plassen din ({name}) til en bot, som spiller for deg nå. Du ser spillet "
+                       "som tilskuer. Vil du spille selv igjen, be verten trykke «Gi plassen tilbake til {name}» – "
+                       "da er plassen din her igjen, uten å laste siden på nytt.",
+                       "The host has given your seat ({name}) to a bot, which plays for you now. You are watching "
+                       "as a spectator. To play yourself again, ask the host to press \u201cGive the seat back to "
+                       "{name}\u201d – your seat is then yours again here, without reloading the page."),
+    "review.bot_moves": ("{n} av trekkene ble spilt av en bot for {name}: {list}.",
+                         "{n} of the moves were played by a bot for {name}: {list}."),
+    "review.bot_move": ("trekk {n} ({why})", "move {n} ({why})"),
+    "review.bot_line": ("(spilt av en bot: {why})", "(played by a bot: {why})"),
     "web.sound": ("Lyd", "Sound"),
     "web.sound_hint": ("en tone når det er din tur og når et stikk tas",
                        "a tone on your turn and when a trick is taken"),

@@ -146,6 +146,33 @@ def describe_move(name: str, move: Move, shown: Sequence[Card], lang: Lang = "en
     return say(f"moved.play{you}", lang, name=name, card=card_name(move.cards[0], lang))
 
 
+BOT_REASONS: Final = ("clock", "host", "away", "given")
+"""Why a bot made a move for a person: her turn clock ran out, the host skipped her turn, she was
+away (her grace period ran out), or the host gave her seat to a bot."""
+
+
+def describe_bot_move(name: str, move: Move, shown: Sequence[Card], why: str, lang: Lang = "en") -> str:
+    """A move a bot made for the person ``name``, as a log line that says so and why
+    (``why``: one of :data:`BOT_REASONS`).
+
+    >>> from mattis.core.moves import parse_move
+    >>> describe_bot_move("Anne", parse_move("play KH"), (), "clock", "nb")
+    'Bot for Anne: hjerter konge (tiden gikk ut)'
+    """
+    if move.kind is MoveKind.CHANCE:
+        what = (say("botmove.chance_turns", lang, card=card_name(shown[0], lang)) if shown
+                else say("botmove.chance", lang))
+    elif move.kind is MoveKind.PICKUP:
+        what = say("botmove.pickup", lang, cards=list_cards(shown, lang))
+    elif len(move.cards) > 1:
+        what = say("botmove.sequence", lang, cards=list_cards(move.cards, lang))
+    else:
+        what = say("botmove.play", lang, card=card_name(move.cards[0], lang))
+    you = name in (say("word.you", lang), say("word.you_object", lang))
+    reason = say(f"botwhy.{why}" if why in BOT_REASONS else "botwhy.away", lang)
+    return say("moved.bot_you" if you else "moved.bot", lang, name=name, move=what, why=reason)
+
+
 def say(key: str, lang: Lang = "en", **params: object) -> str:
     """The catalogue's text for ``key`` in ``lang`` with ``params`` filled in.
 

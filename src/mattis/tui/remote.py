@@ -33,7 +33,7 @@ from urllib.parse import parse_qs, quote, urlsplit
 from ..core import Move, Observation
 from ..core.cards import Lang
 from ..core.rules import Rules, rules_from_json
-from ..core.text import describe_move, loser_sentence, say
+from ..core.text import describe_bot_move, describe_move, loser_sentence, say
 from ..play import make_bot
 from ..play.seeds import position_seed
 from .i18n import t
@@ -345,10 +345,15 @@ class RemoteSession:
             done, before = 0, None
         away = 0
         first = self._logged == (0, 0)  # joined now: the seat's earlier moves may have been her own
+        by = self.frame.get("obs", {}).get("bot_moves")
+        by = by if isinstance(by, dict) else {}  # moves a bot made for a person (the server says why)
         for i in range(done, len(obs.history)):
             seat, move, shown = obs.history[i]
-            self.log.append(self._you(describe_move(names[seat], move, shown, lang)))
-            if seat == self.you and (self.game, i) not in self._sent and not first:
+            why = by.get(str(i))
+            self.log.append(self._you(describe_move(names[seat], move, shown, lang) if not isinstance(why, str)
+                                      else describe_bot_move(names[seat], move, shown, why, lang)))
+            if seat == self.you and (self.game, i) not in self._sent and not first and why != "clock" \
+                    and why != "host":
                 away += 1
         if away:
             self.away_moves += away
@@ -438,6 +443,11 @@ class Seat:
             self.on_note(item)
             return None
         if item.get("you") is None:  # the token no longer holds a seat here: re-invited, or a bot took it
+            given = item.get("given")
+            seats = item.get("seats")
+            if isinstance(given, int) and isinstance(seats, list) and 0 <= given < len(seats):
+                name = str(seats[given].get("name", "")) if isinstance(seats[given], dict) else ""
+                raise JoinError(t(self.session.lang, "join.given_away", name=name))
             raise JoinError(t(self.session.lang, "join.lost_seat"))
         return self.session.update(item)
 
@@ -500,6 +510,9 @@ def connect_seat(url: str, name: str, lang: Lang, on_note: Callable[[Note], None
     session.update(first)
     if session.frame.get("you") is None:
         conn.close()
+        given = session.frame.get("given")
+        if isinstance(given, int) and 0 <= given < len(session.names):
+            raise JoinError(t(lang, "join.given_away", name=session.names[given]))
         raise JoinError(t(lang, "join.refused", why=say("web.refused.bad_token", lang)))
     return Seat(conn, session, on_note)
 

@@ -50,6 +50,7 @@ import logging
 import multiprocessing
 import os
 import queue
+import re
 from collections import OrderedDict, deque
 from collections.abc import Mapping, Sequence
 from concurrent.futures import BrokenExecutor, ProcessPoolExecutor
@@ -60,7 +61,7 @@ from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
 from ..bots.evaluate import Budget
-from ..core import GameRecord, RecordError
+from ..core import GameRecord, RecordError, parse_record_move
 from ..core.cards import Lang
 from ..core.text import say
 from ..lab.pool import follow_parent
@@ -102,6 +103,9 @@ class _Table(Protocol):
 
     @property
     def seats(self) -> Sequence[_Seat]: ...
+
+    @property
+    def by_bot(self) -> Mapping[int, Mapping[int, str]]: ...
 
 
 class _Hub(Protocol):
@@ -412,6 +416,32 @@ def _record(hub: _Hub, tid: str, game: int, seat: int, lang: Lang) -> tuple[str,
     return text, [s.name for s in t.seats]
 
 
+NUMBERED: Final = re.compile(r"^\s*(\d+)\.")
+
+
+def mark_bot_moves(body: dict[str, Any], by: Mapping[int, str], record: str, seat: int, name: str,
+                   lang: Lang) -> None:
+    """Say in a review which of the seat's moves a bot made for her, and why (``by``: the game's
+    moves a bot made for a person, numbered from 0; a decision's number counts from 1): each such
+    decision gets ``by``, its lines say so, and the summary gets one sentence listing them."""
+    if not by:
+        return
+    movers = [parse_record_move(line)[0] for line in GameRecord.loads(record).moves]
+    mine = {n + 1: why for n, why in by.items() if n < len(movers) and movers[n] == seat}
+    if not mine:
+        return
+    for d in body.get("decisions", ()):
+        if d.get("move") in mine:
+            d["by"] = mine[d["move"]]
+    lines: list[str] = body["lines"]
+    for k, line in enumerate(lines):
+        m = NUMBERED.match(line)
+        if m and int(m.group(1)) in mine:
+            lines[k] = line + " " + say("review.bot_line", lang, why=say(f"botwhy.{mine[int(m.group(1))]}", lang))
+    listed = [say("review.bot_move", lang, n=n, why=say(f"botwhy.{why}", lang)) for n, why in sorted(mine.items())]
+    body["words"]["summary"].append(say("review.bot_moves", lang, n=len(listed), name=name, list=", ".join(listed)))
+
+
 def router(hub: _Hub, analyses: Analyses | None = None) -> APIRouter:
     """The analysis endpoint for the tables of ``hub``."""
     api = APIRouter()
@@ -437,6 +467,9 @@ def router(hub: _Hub, analyses: Analyses | None = None) -> APIRouter:
         body["game"] = game
         body["lines"] = review_text(rv, words).split("\n")
         body["words"] = player_words(rv, words).to_json()
+        t = hub.table(tid)
+        if t is not None:
+            mark_bot_moves(body, t.by_bot.get(game, {}), text, seat, names[seat], words)
         return JSONResponse(body)
 
     @api.get("/api/tables/{tid}/games/{game}/analysis/deeper")

@@ -471,12 +471,14 @@ class Hub:
         on = self.connected(table)
         now = self.waits.now()
         for c in conns:
-            c.push(frame(table, c.seat, c.lang, connected=on, history=c.history, now=now, heartbeat=self.heartbeat))
+            c.push(frame(table, c.seat, c.lang, connected=on, history=c.history, now=now, heartbeat=self.heartbeat,
+                         former=c.former))
 
     def reply(self, table: Table, conn: Conn, error: Refusal | None = None, echo: int | None = None,
               extra: dict[str, Any] | None = None) -> None:
         conn.push(frame(table, conn.seat, conn.lang, connected=self.connected(table), error=error, echo=echo,
-                        extra=extra, history=conn.history, now=self.waits.now(), heartbeat=self.heartbeat))
+                        extra=extra, history=conn.history, now=self.waits.now(), heartbeat=self.heartbeat,
+                        former=conn.former))
 
     # ----------------------------------------------------------------- bots
     def kick_bots(self, table: Table) -> None:
@@ -657,7 +659,7 @@ class Hub:
                 async with self.lock(table.id):
                     if table.bot_to_act() != seat or (table.game, table.seq) != (game, seq) or table.referee is not ref:
                         continue
-                    ev = table.move_event(seat, game, seq, str(move))
+                    ev = table.bot_move_event(seat, game, seq, str(move))  # says why, if for a person
                     await self.commit_quiet(table, ev)
             except Refusal as r:  # a bot returning an illegal move is a bug in the bot: the task fails
                 raise BotFailed(f"seat {seat}: {r.en}") from None
@@ -770,13 +772,16 @@ class Hub:
             await ws.close(code=4404)
             return
         seat: int | None = None
+        former: int | None = None
         if hello.get("token") is not None:
             seat = table.seat_of(hello.get("token"))
-            if seat is None:
+            if seat is None:  # a seat the host gave to a bot: she watches, and is told so
+                former = table.former_seat_of(hello.get("token"))
+            if seat is None and former is None:
                 await ws.send_text(_notice(Refusal("bad_token"), lang))
                 await ws.close(code=4401)
                 return
-        conn = Conn(ws, seat, lang, history=hello.get("history") is True)
+        conn = Conn(ws, seat, lang, history=hello.get("history") is True, former=former)
         self.conns.setdefault(tid, set()).add(conn)
         writer = asyncio.get_running_loop().create_task(self._writer(conn))
         if seat is not None:
@@ -965,9 +970,10 @@ class Hub:
             self.reply(table, conn, Refusal("not_saved"))
 
 
-def _replay_body(text: str, game: int, names: list[str], lang: Lang) -> bytes:
-    """A finished game's replay as the JSON the page reads (:func:`replay_steps`)."""
-    steps = replay_steps(text, names, lang)
+def _replay_body(text: str, game: int, names: list[str], lang: Lang, by: dict[int, str] | None = None) -> bytes:
+    """A finished game's replay as the JSON the page reads (:func:`replay_steps`; ``by``: the
+    moves a bot made for a person, and why)."""
+    steps = replay_steps(text, names, lang, by)
     return json.dumps({"game": game, "names": names, "steps": steps}, ensure_ascii=False,
                       separators=(",", ":")).encode()
 
@@ -1150,7 +1156,7 @@ def create_app(db_path: str = "mattis.db", bot_delay: float = 0.8, test_mode: bo
             job = building.get(key)
             if job is None:
                 job = building[key] = asyncio.ensure_future(
-                    asyncio.to_thread(_replay_body, text, game, names, _lang(lang)))
+                    asyncio.to_thread(_replay_body, text, game, names, _lang(lang), dict(t.by_bot.get(game, {}))))
                 job.add_done_callback(lambda _j: building.pop(key, None))
             body = await asyncio.shield(job)
             replays[key] = body

@@ -201,6 +201,12 @@ class Table:
     """(game, move, seat) of the host's last nudge: one nudge per turn (not logged)."""
     timer: Timer | None = None
     """The clock running for the seat to act, if any (set by the hub; not logged)."""
+    cover_why: str = "clock"
+    """Why the :attr:`cover` is there: ``clock`` (her turn clock ran out) or ``host`` (the host skipped it)."""
+    by_bot: dict[int, dict[int, str]] = field(default_factory=dict)
+    """Moves a bot made for a person, by game and move number (0 = the first move): why
+    (:data:`mattis.core.text.BOT_REASONS`: ``clock``, ``host``, ``away``, ``given``).  From
+    the ``move`` events' ``by`` field, so it is logged and rebuilt on a restart."""
 
     # ----------------------------------------------------------------- create
     @staticmethod
@@ -339,11 +345,53 @@ class Table:
         seat = self.person_to_act()
         return None if seat is None or seat not in connected or self.clock is None else seat
 
-    def cover_turn(self, seat: int) -> None:
+    def cover_turn(self, seat: int, why: str = "clock") -> None:
         """A bot plays this one turn for the person in ``seat`` (her clock ran out, or the host
-        skipped it); the next turn is hers again."""
+        skipped it: ``why``); the next turn is hers again."""
         self.cover = (self.game, self.seq, seat)
+        self.cover_why = why
         self.bots = {}
+
+    def bot_why(self, seat: int) -> str | None:
+        """Why a bot plays ``seat``'s turn now, if it plays for a person: ``clock`` or ``host``
+        (this one turn is covered), ``away`` (she is stood in for), ``given`` (the host gave her
+        seat to a bot); ``None`` for a bot's own seat."""
+        if self.covered(seat):
+            return self.cover_why
+        if seat in self.standin:
+            return "away"
+        s = self.seats[seat]
+        return "given" if s.kind == "bot" and s.former is not None else None
+
+    def bot_move_event(self, seat: int, game: int, seq: int, text: str) -> Event:
+        """:meth:`move_event` for a bot's move; one made for a person says why (``by``)."""
+        ev = self.move_event(seat, game, seq, text)
+        why = self.bot_why(seat)
+        if why is not None:
+            ev["by"] = why
+        return ev
+
+    def last_bot_move(self, seat: int) -> str | None:
+        """Why a bot made ``seat``'s last move in the running game, if a bot made it for her."""
+        ref = self.referee
+        if ref is None:
+            return None
+        hist = ref.observation(seat).history
+        for i in range(len(hist) - 1, -1, -1):
+            if hist[i][0] == seat:
+                return self.by_bot.get(self.game, {}).get(i)
+        return None
+
+    def former_seat_of(self, token: object) -> int | None:
+        """The seat a token had before the host gave it to a bot (its holder may watch and be
+        told so), or None."""
+        if not isinstance(token, str) or not token:
+            return None
+        h = hash_token(token)
+        for i, s in enumerate(self.seats):
+            if s.kind == "bot" and s.former is not None and secrets.compare_digest(s.former, h):
+                return i
+        return None
 
     def host_absent_in_lobby(self, connected: set[int]) -> bool:
         """The table waits in the lobby for a host who is not connected (and not yet given up on)."""
@@ -571,6 +619,8 @@ class Table:
         elif kind == "move":
             ref = self.referee
             assert ref is not None and ev["game"] == self.game and ev["seq"] == ref.moves_played
+            if ev.get("by") is not None:
+                self.by_bot.setdefault(self.game, {})[ev["seq"]] = ev["by"]
             ref.apply(ev["seat"], parse_move(ev["move"]))
             self._count_if_over(ref)
         elif kind == "seat":
@@ -587,7 +637,7 @@ class Table:
             self.bots = {}
         elif kind == "cover":
             if ev["game"] == self.game and ev["seq"] == self.seq:
-                self.cover_turn(ev["seat"])
+                self.cover_turn(ev["seat"], ev.get("why", "clock"))
         elif kind == "pause":
             assert ev["game"] == self.game
             self.paused = ev["paused"]

@@ -11,9 +11,9 @@ from __future__ import annotations
 import json
 from typing import Any, Final
 
-from ..core import Observation, card_code, describe_move, rules_to_json
+from ..core import Move, Observation, card_code, describe_move, rules_to_json
 from ..core.cards import SUIT_LETTERS, Lang
-from ..core.text import fight_term, loser_term
+from ..core.text import describe_bot_move, fight_term, loser_term
 from .table import Refusal, Table
 
 LOG_TAIL: Final = 30
@@ -38,10 +38,19 @@ def _obs_json(table: Table, obs: Observation, public: bool, lang: Lang, history:
     outcome = obs.outcome
     out["trump_rule"] = obs.rules.trump
     out["mattis"] = None if outcome is None else outcome.mattis
-    out["log"] = [{"seat": seat, "move": str(mv), "shown": _codes(shown),
-                   "text": describe_move(names[seat], mv, shown, lang)} for seat, mv, shown in hist[start:]]
+    by = table.by_bot.get(table.game, {})
+    out["log"] = [{"seat": seat, "move": str(mv), "shown": _codes(shown), "by": by.get(i),
+                   "text": move_words(names[seat], mv, shown, by.get(i), lang)}
+                  for i, (seat, mv, shown) in enumerate(hist[start:], start)]
     out["log_start"] = start
+    out["bot_moves"] = {str(i): why for i, why in sorted(by.items())}  # the whole game's: the terminal seat
     return out
+
+
+def move_words(name: str, mv: Move, shown: tuple[int, ...] | list[int], by: str | None, lang: Lang) -> str:
+    """A move as a log line: under the player's name, or, made by a bot for her (``by``: why),
+    saying so and why (:func:`~mattis.core.text.describe_bot_move`)."""
+    return describe_move(name, mv, shown, lang) if by is None else describe_bot_move(name, mv, shown, by, lang)
 
 
 def timer_json(table: Table, now: float | None) -> dict[str, Any] | None:
@@ -58,16 +67,20 @@ def timer_json(table: Table, now: float | None) -> dict[str, Any] | None:
 
 def frame(table: Table, viewer: int | None, lang: Lang, *, connected: set[int] | frozenset[int] = frozenset(),
           error: Refusal | None = None, echo: int | None = None, extra: dict[str, Any] | None = None,
-          history: bool = False, now: float | None = None, heartbeat: float | None = None) -> str:
+          history: bool = False, now: float | None = None, heartbeat: float | None = None,
+          former: int | None = None) -> str:
     """The JSON text one viewer is sent: the table as that seat (or a spectator) may see it,
     plus an optional refusal of that viewer's own request (or the number of its ``sync`` request).
     ``history``: the observation keeps the game's whole public history (asked for in the hello
     by a terminal seat; a page reads only the log).  ``now``: the hub's time, for the clock's
-    seconds left; ``heartbeat``: how often the page pings."""
+    seconds left; ``heartbeat``: how often the page pings; ``former``: the seat a spectator had
+    before the host gave it to a bot (she is told so, ``given``)."""
     rules = table.rules
     seats = [{"name": s.name, "kind": s.kind, "level": s.level if s.kind == "bot" else None,
               "connected": s.kind == "bot" or i in connected, "standin": i in table.standin,
-              "covered": table.covered(i), "back": s.kind == "bot" and s.former is not None}
+              "covered": table.covered(i), "back": s.kind == "bot" and s.former is not None,
+              "cover_why": table.cover_why if table.covered(i) else None,  # clock or host
+              "bot_last": table.last_bot_move(i)}  # a bot made her last move: why (until she moves herself)
              for i, s in enumerate(table.seats)]
     out: dict[str, Any] = {
         "type": "state",
@@ -94,6 +107,8 @@ def frame(table: Table, viewer: int | None, lang: Lang, *, connected: set[int] |
         "paused": table.paused,
         "timer": timer_json(table, now),
         "heartbeat": heartbeat,
+        "given": former if viewer is None and former is not None and former < len(seats)
+        and table.seats[former].kind == "bot" else None,
     }
     ref = table.referee
     if ref is not None:
@@ -108,14 +123,16 @@ def frame(table: Table, viewer: int | None, lang: Lang, *, connected: set[int] |
     return json.dumps(out, ensure_ascii=False, separators=(",", ":"))
 
 
-def replay_steps(record_text: str, names: list[str], lang: Lang) -> list[dict[str, Any]]:
+def replay_steps(record_text: str, names: list[str], lang: Lang,
+                 by: dict[int, str] | None = None) -> list[dict[str, Any]]:
     """A finished game move by move, for replaying it in the browser: after the deal and
     after each move, every hand (the game is over, so nothing is secret any more), the
     cards on the table with who laid each, the stock and the trump, the move in words,
     who made it, and when a trick was completed who took it (``took``; ``took_phase`` 1:
     a trick won, 2: an avstikk; ``taken``: the trick's cards with who laid each) and the
     number of tricks done so far (``trick``),
-    which the page steps by.  Built through the play layer's referee."""
+    which the page steps by.  ``by``: the moves a bot made for a person (move number from 0:
+    why), said so in the step's words and its ``by``.  Built through the play layer's referee."""
     from dataclasses import replace
 
     from ..core import GameRecord, parse_record_move
@@ -128,7 +145,7 @@ def replay_steps(record_text: str, names: list[str], lang: Lang) -> list[dict[st
     tricks = 0
 
     def step(text: str, seat: int | None, took: int | None, taken: list[list[Any]] | None,
-             took_phase: int | None) -> dict[str, Any]:
+             took_phase: int | None, why: str | None = None) -> dict[str, Any]:
         obs = [ref.observation(s) for s in range(rec.players)]
         o = obs[0]
         table = ([[s, [card_code(c)]] for s, c in o.table1] if o.phase == 1
@@ -137,10 +154,10 @@ def replay_steps(record_text: str, names: list[str], lang: Lang) -> list[dict[st
                 "table": table, "stock_count": o.stock_count, "piles": [len(p) for p in o.piles],
                 "trump_card": None if o.trump_card is None else card_code(o.trump_card),
                 "trump": None if o.trump is None else SUIT_LETTERS[o.trump],
-                "took": took, "taken": taken, "took_phase": took_phase, "trick": tricks}
+                "took": took, "taken": taken, "took_phase": took_phase, "trick": tricks, "by": why}
 
     steps = [step("", None, None, None, None)]
-    for line in rec.moves:
+    for number, line in enumerate(rec.moves):
         seat, move = parse_record_move(line)
         shown_before = len(ref.observation(seat).history)
         events = ref.apply(seat, move)
@@ -155,7 +172,8 @@ def replay_steps(record_text: str, names: list[str], lang: Lang) -> list[dict[st
                 tricks += 1
                 took, took_phase = ev.seat, 1 if isinstance(ev, TrickTaken) else 2
                 taken = [[laid.get(c), card_code(c)] for c in ev.cards]
-        steps.append(step(describe_move(names[seat], mv, shown, lang), seat, took, taken, took_phase))
+        why = (by or {}).get(number)
+        steps.append(step(move_words(names[seat], mv, shown, why, lang), seat, took, taken, took_phase, why))
     return steps
 
 

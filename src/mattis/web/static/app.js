@@ -427,7 +427,8 @@
     if (s.kind === "bot") tags.push(t("web.bot_tag", { level: t("level." + s.level) }));
     if (s.kind === "open") tags.push(t("web.open_seat"));
     if (s.standin) tags.push(t("web.standin", { name: s.name }));
-    else if (s.covered) tags.push(t("web.covered"));
+    else if (s.covered) tags.push(t(s.cover_why === "host" ? "web.covered_host" : "web.covered"));
+    else if (s.bot_last) tags.push(t("web.bot_last", { why: t("botwhy." + s.bot_last) }));
     else if (s.kind === "human" && !s.connected) tags.push(view.grace === null || view.status !== "playing" ? t("web.offline") : t("web.offline_grace", { n: view.grace }));
     const box = h("div", { class: "seat", id: "seat-" + i, "data-seat": i });
     box.appendChild(h("div", { class: "seatname" },
@@ -917,6 +918,8 @@
     // A refusal is said right above the hand (so it never pushes the hand away), else at the top.
     const seatedInGame = !!(o && view.you !== null && !["rules", "howto", "replay", "analysis"].includes(panel));
     if (view.error && !seatedInGame) parts.push(h("p", { class: "error", role: "alert", id: "error", text: view.error }));
+    if (view.given !== null && view.given !== undefined && view.seats[view.given]) parts.push(h("p", { class: "lastaction notice", role: "alert", id: "given-away",
+      text: t("web.given_away", { name: view.seats[view.given].name }) }));
     if (view.paused) parts.push(h("p", { class: "lastaction notice", role: "status", id: "paused" }, h("strong", { text: t("web.paused") }), " " + t("web.paused_hint")));
     if (nudge && myTurn) parts.push(h("p", { class: "error nudge", role: "alert", id: "nudge", text: t("web.nudge_got", { by: nudge.by }) }));
     if (panel === "rules") {
