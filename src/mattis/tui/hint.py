@@ -1,29 +1,30 @@
-"""Why the hint's move: the value model's figures in words, never "the bot would".
+"""The hint: a move, and why, from one estimate that both decides and is shown.
 
-The hint's move is the expert bot's (:data:`mattis.tui.session.HINT_LEVEL`: its search
-plays the position out); its reason is the value model's (:mod:`mattis.bots.value`)
-figures for the position right after each legal move, seen through the seat's own eyes
-(:func:`model_figures`: the move applied to determinizations of the observation,
-seeded by the hint's seed, so every ask in a position says the same, and added until
-another seed would say the same up to the ± shown): "Model: a 73% ± 2 chance to get
-away after it; the next best, play 8♥, 65% ± 1."  Where the model rates another move
-higher than the search's choice (by more than two standard errors), the sentence says
-so, with both figures ("..., 75% ± 1 after play 8♥; the search picks this").
+:func:`hint` is the public function (any front end may call it: it needs only the
+seat's observation and a seed): the move (:func:`hint_move`) and the sentence
+(:func:`hint_sentence`).
 
-In phase 1 the hint gives no figures: measured on held-out games (docs/analyze.md),
-the model's phase 1 chances predict who ends as Mattis no better than the base rate,
-and the playouts' are not shown to do better, so a figure there would be noise dressed
-as a reason (and could rate another move higher than the suggested one for no cause).
-The reason says so instead (``why.phase1``), as the review shows no phase 1 figure it
-cannot back.
+**Phase 2**: the move is the one the game review's evaluator rates best
+(:func:`mattis.bots.evaluate.evaluate`: :data:`PLAYOUTS` determinized playouts of each
+legal move on the same deals, the exact solver where it decides), and the sentence
+shows that evaluator's figures: the move's chance to get away ± two standard errors
+and the best other move's.  So the named move never has a lower figure than the other
+move shown, and the review, which asks the same evaluator, does not charge the hint's
+advice for the figures the hint showed.  (Before, the expert's search chose and the
+value model's figures were shown: in 101 of 151 phase 2 hints the move not named had
+the higher figure.)
 
-Without NumPy the model cannot run: the reason then says so and falls back to the
-playouts' figures (:func:`mattis.bots.evaluate.evaluate`, :data:`PLAYOUTS` per legal
-move, the chance ± two standard errors where they are estimates): "No NumPy, 32
-playouts: a 70% ± 16 chance to get away; next best, play 8♥, 62%."  A position no
-determinization fits (a game begun from a position in the middle) has no chances to
-work out, and the hint says so.  Every sentence fits the terminal's two message lines
-at 80 columns with the widest moves (tests/tui/test_tui_longest.py).
+**Phase 1**: the move is the expert's (:data:`mattis.tui.session.HINT_LEVEL`: its search), and the reason
+is in card terms, from what the chosen move does in the position (:func:`phase1_reason`):
+it takes the trick with a low card, or takes a trick worth winning, or gives the trick
+away with a card of little use, or leads one, keeping the high cards and trumps for
+phase 2; sjanse because every card in the hand is worth keeping.  No figure: measured
+on held-out games (docs/analyze.md), no phase 1 chance this project computes predicts
+who ends as the loser better than the base rate.
+
+A position no determinization fits (a game begun from a position in the middle) has
+no chances to work out, and the hint says so.  Every sentence fits the terminal's two
+message lines at 80 columns with the widest moves (tests/tui/test_tui_longest.py).
 
 Used by the terminal's session and its line mode (:mod:`mattis.tui.session`) and by a
 terminal seat at a web table (:mod:`mattis.tui.remote`).
@@ -31,144 +32,134 @@ terminal seat at a web table (:mod:`mattis.tui.remote`).
 
 from __future__ import annotations
 
-import math
 import random
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from ..bots.evaluate import Budget, Z, evaluate
-from ..bots.learned import after_positions
-from ..bots.value import has_numpy, model_for
-from ..core import PHASE1, Move, Observation
+from ..bots.evaluate import Budget, Evaluation, MoveValue, Z, evaluate
+from ..bots.policy import DEFAULT_KNOBS
+from ..core import PHASE1, RANK, SUIT, Card, Move, MoveKind, Observation
 from ..core.determinize import DeterminizeError
-from ..core.text import say
+from ..core.legal import lay_outcome
+from ..core.text import fight_word, say
+from ..play import make_bot
 from .i18n import Lang, t
-from .render import move_label
+from .render import card_label, move_label
 
-__all__ = ["PLAYOUTS", "Figure", "hint_sentence", "model_figures", "model_reason", "playout_reason"]
+__all__ = ["PLAYOUTS", "Hint", "hint", "hint_move", "hint_sentence", "phase1_reason"]
 
-PLAYOUTS: Final = 32
-"""Playouts per legal move of the hint's reason without NumPy."""
-FIRST_SAMPLES: Final = 16
-"""Determinizations the model's figures start from (and are added by)."""
-MAX_SAMPLES: Final = 256
-"""Determinizations at most for the model's figures."""
-TARGET_PM: Final = 0.02
-"""The model's figures are refined until each is within this (two standard errors)."""
+PLAYOUTS: Final = 64
+"""Playouts per legal move of the phase 2 hint (the evaluator's budget)."""
+KEEP_SHOWN: Final = 3
+"""At most this many kept cards are named in a phase 1 reason."""
+
+
+@dataclass(frozen=True)
+class Hint:
+    """A hint: the move and the sentence that says it and why."""
+
+    move: Move
+    text: str
 
 
 def _pct(x: float, lang: Lang) -> str:
     return say("review.pct", lang, p=round(100 * x))
 
 
-@dataclass(frozen=True)
-class Figure:
-    """A legal move's chance to get away (the model's mean over the determinizations)
-    and the standard error of that mean (0 where the position after it is known)."""
-
-    move: Move
-    chance: float
-    se: float
+def _figure(v: MoveValue, lang: Lang) -> str:
+    """A chance as shown: ± two standard errors where it is an estimate."""
+    pm = f" ± {max(1, round(100 * Z * v.se))}" if v.se > 0 else ""
+    return _pct(v.chance, lang) + pm
 
 
-def _mean_se(xs: Sequence[float]) -> tuple[float, float]:
-    n = len(xs)
-    mean = sum(xs) / n
-    if n < 2:
-        return mean, 0.0
-    var = sum((x - mean) ** 2 for x in xs) / (n - 1)
-    return mean, math.sqrt(var / n)
+def _evaluation(obs: Observation, seed: int) -> Evaluation:
+    return evaluate(obs, Budget(samples=PLAYOUTS), random.Random(seed))
 
 
-def model_figures(obs: Observation, move: Move, seed: int) -> tuple[Figure, Figure, float]:
-    """The model's figures for ``move`` and for the best other legal move, and the
-    standard error of their difference (the same determinizations serve every move, so
-    the difference is paired).  Determinizations are added, :data:`FIRST_SAMPLES` at a
-    time up to :data:`MAX_SAMPLES`, until both figures are within ± :data:`TARGET_PM`
-    (two standard errors), the best other move is told apart from the third (or they are
-    the same), and whether the other move is rated higher is clear, each by two
-    standard errors of the paired difference.  Raises ``RuntimeError`` without NumPy and
-    :class:`~mattis.core.determinize.DeterminizeError` where no state fits ``obs``."""
-    if not has_numpy():
-        raise RuntimeError("NumPy is not installed")
-    model = model_for(obs.rules)
-    rng = random.Random(seed)
-    legal = list(obs.legal)
-    chosen = legal.index(move)
-    per_move: list[list[float]] = [[] for _ in legal]
-    while True:
-        after = after_positions(obs, FIRST_SAMPLES, rng)
-        losers = model.many([o for row in after for o in row])
-        i = 0
-        for k, row in enumerate(after):
-            per_move[k].extend(1.0 - p[0] for p in losers[i:i + len(row)])
-            i += len(row)
-        stats = [_mean_se(xs) for xs in per_move]
-        others = sorted((k for k in range(len(legal)) if k != chosen), key=lambda k: -stats[k][0])
-        other = others[0]
-        gap, se_gap = _paired(per_move[other], per_move[chosen])
-        if len(after[0]) == 1 or len(per_move[chosen]) >= MAX_SAMPLES:
-            break  # every hand known (one exact position, nothing to add), or the budget spent
-        precise = max(stats[chosen][1], stats[other][1]) * Z <= TARGET_PM
-        runner_up = len(others) < 2 or _clear(*_paired(per_move[other], per_move[others[1]]))
-        if precise and runner_up and _clear(gap, se_gap):
-            break
-    mine, alt = (Figure(legal[k], *stats[k]) for k in (chosen, other))
-    return mine, alt, se_gap
+def hint_move(obs: Observation, seed: int) -> Move:
+    """The hint's move for the seat to act in ``obs`` (which must have a legal move):
+    in phase 1 the expert's, in phase 2 the evaluator's best (the module docstring)."""
+    if len(obs.legal) == 1:
+        return obs.legal[0]
+    if obs.phase is not PHASE1:
+        try:
+            return _evaluation(obs, seed).best.move
+        except DeterminizeError:
+            pass
+    from .session import HINT_LEVEL
+
+    return make_bot(HINT_LEVEL, seed).act(obs)
 
 
-def _paired(xs: Sequence[float], ys: Sequence[float]) -> tuple[float, float]:
-    """The mean difference of two moves' figures over the same determinizations, and its
-    standard error."""
-    return _mean_se([x - y for x, y in zip(xs, ys, strict=True)])
+def _worth_keeping(card: Card, trump: int | None) -> bool:
+    return RANK[card] >= DEFAULT_KNOBS.keep_rank or (trump is not None and SUIT[card] == trump)
 
 
-def _clear(diff: float, se: float) -> bool:
-    """A difference that two standard errors do not cover (so another seed would not turn it)."""
-    return abs(diff) > Z * se
+def _kept(obs: Observation, move: Move) -> list[Card]:
+    """The cards worth keeping that stay in the hand after ``move``, the best first."""
+    trump = obs.trump
+    left = [c for c in obs.hand if c not in move.cards and _worth_keeping(c, trump)]
+    left.sort(key=lambda c: (trump is not None and SUIT[c] == trump, RANK[c]), reverse=True)
+    return left[:KEEP_SHOWN]
 
 
-def _pm(f: Figure) -> str:
-    return f" ± {max(1, round(100 * Z * f.se))}" if f.se > 0 else ""
+def phase1_reason(obs: Observation, move: Move, lang: Lang) -> str:
+    """Why ``move`` in phase 1, in card terms: what it does to the trick and what it
+    keeps for phase 2 (the module docstring)."""
+    trump = obs.trump
+    kept = _kept(obs, move)
+    keep = " ".join(card_label(c) for c in kept)
+    if move.kind is MoveKind.CHANCE:
+        if obs.hand and all(_worth_keeping(c, trump) for c in obs.hand):
+            return say("why.p1.chance_keepers", lang)
+        return say("why.p1.chance", lang)
+    if move.kind is not MoveKind.PLAY or not move.cards:
+        return say("why.p1.other", lang)
+    card = move.cards[0]
+    label = card_label(card)
+    laid = list(obs.round_cards)
+    if not laid:
+        return say("why.p1.lead_keep" if kept else "why.p1.lead", lang, card=label, keep=keep)
+    outcome = lay_outcome(laid, card, obs.rules, bool(obs.fighters))
+    if outcome == 0:
+        return say("why.p1.fight", lang, card=label, fight=fight_word(obs.rules, lang))
+    if outcome < 0:
+        return say("why.p1.give_keep" if kept else "why.p1.give", lang, card=label, keep=keep)
+    if not _worth_keeping(card, trump):
+        return say("why.p1.take_low_keep" if kept else "why.p1.take_low", lang, card=label, keep=keep)
+    pot = [c for _, c in obs.table1]
+    worth = [c for c in pot if _worth_keeping(c, trump)]
+    if worth:
+        return say("why.p1.take_worth", lang, card=label, worth=" ".join(card_label(c) for c in worth[:3]))
+    return say("why.p1.take", lang, card=label)
 
 
-def model_reason(obs: Observation, move: Move, lang: Lang, seed: int) -> str:
-    """The value model's figures for ``move`` and the best other legal move, in a sentence,
-    each ± two standard errors where the position after it is an estimate (``obs`` has
-    two or more legal moves).  The sentence says the model rates the other move higher
-    only where the difference exceeds two standard errors.  Raises ``RuntimeError``
-    without NumPy and :class:`~mattis.core.determinize.DeterminizeError` where no state
-    fits ``obs``."""
-    mine, alt, se_diff = model_figures(obs, move, seed)
-    words = {"p": _pct(mine.chance, lang) + _pm(mine), "q": _pct(alt.chance, lang) + _pm(alt),
-             "other": move_label(alt.move, lang)}
-    higher = alt.chance - mine.chance > Z * se_diff and round(100 * alt.chance) > round(100 * mine.chance)
-    return say("why.model_other" if higher else "why.model", lang, **words)
-
-
-def playout_reason(obs: Observation, move: Move, lang: Lang, seed: int) -> str:
-    """The playouts' figures for ``move`` (± two standard errors where estimated) and the
-    best other legal move, in a sentence: the reason without NumPy.  Raises
-    :class:`~mattis.core.determinize.DeterminizeError` where no state fits ``obs``."""
-    ev = evaluate(obs, Budget(samples=PLAYOUTS), random.Random(seed))
+def _phase2_reason(obs: Observation, move: Move, lang: Lang, seed: int) -> str:
+    ev = _evaluation(obs, seed)
     mine = ev.of(move)
     alt = max((v for v in ev.values if v.move != move), key=lambda v: v.chance)
-    pm = f" ± {round(100 * Z * mine.se)}" if mine.se > 0 else ""
-    return say("why.playouts", lang, n=PLAYOUTS, p=_pct(mine.chance, lang), pm=pm, q=_pct(alt.chance, lang),
+    return say("why.search", lang, n=PLAYOUTS, p=_figure(mine, lang), q=_figure(alt, lang),
                other=move_label(alt.move, lang))
 
 
 def hint_sentence(obs: Observation, move: Move, lang: Lang, seed: int) -> str:
-    """The hint in a sentence: the move, and why (the model's figures, or the playouts'
-    without NumPy; in phase 1 that no figure is given; see the module docstring)."""
+    """The hint in a sentence: ``move`` (the hint's, :func:`hint_move` with the same
+    seed) and why (the module docstring)."""
     label = move_label(move, lang)
     if len(obs.legal) <= 1:
         return t(lang, "hint.why", move=label, why=say("why.only", lang))
     if obs.phase is PHASE1:
-        return t(lang, "hint.why", move=label, why=say("why.phase1", lang))
+        return t(lang, "hint.why", move=label, why=phase1_reason(obs, move, lang))
     try:
-        why = model_reason(obs, move, lang, seed) if has_numpy() else playout_reason(obs, move, lang, seed)
+        why = _phase2_reason(obs, move, lang, seed)
     except DeterminizeError:
         why = say("why.no_sample", lang)
     return t(lang, "hint.why", move=label, why=why)
+
+
+def hint(obs: Observation, lang: Lang, seed: int) -> Hint:
+    """The hint for the seat to act in ``obs``: its move and its sentence, the same for
+    the same ``seed`` (front ends derive it from the position:
+    :func:`mattis.play.seeds.position_seed`)."""
+    move = hint_move(obs, seed)
+    return Hint(move, hint_sentence(obs, move, lang, seed))
