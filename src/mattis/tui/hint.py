@@ -91,6 +91,11 @@ def hint_move(obs: Observation, seed: int) -> Move:
     return make_bot(HINT_LEVEL, seed).act(obs)
 
 
+def _value(card: Card, trump: int | None) -> int:
+    """How much a card is worth keeping (the heuristic's order: trumps above the rest)."""
+    return RANK[card] + (13 if trump is not None and SUIT[card] == trump else 0)
+
+
 def _worth_keeping(card: Card, trump: int | None) -> bool:
     return RANK[card] >= DEFAULT_KNOBS.keep_rank or (trump is not None and SUIT[card] == trump)
 
@@ -118,14 +123,21 @@ def phase1_reason(obs: Observation, move: Move, lang: Lang) -> str:
     card = move.cards[0]
     label = card_label(card)
     laid = list(obs.round_cards)
+    useful = _worth_keeping(card, trump)
     if not laid:
-        return say("why.p1.lead_keep" if kept else "why.p1.lead", lang, card=label, keep=keep)
+        if useful:
+            return say("why.p1.lead_high", lang, card=label)
+        least = min(obs.hand, key=lambda c: (_value(c, trump), c)) == card
+        key = "why.p1.lead_least" if least else "why.p1.lead"
+        return say(key + "_keep" if kept else key, lang, card=label, keep=keep)
     outcome = lay_outcome(laid, card, obs.rules, bool(obs.fighters))
     if outcome == 0:
         return say("why.p1.fight", lang, card=label, fight=fight_word(obs.rules, lang))
     if outcome < 0:
-        return say("why.p1.give_keep" if kept else "why.p1.give", lang, card=label, keep=keep)
-    if not _worth_keeping(card, trump):
+        if kept:
+            return say("why.p1.give_keep", lang, card=label, keep=keep)
+        return say("why.p1.give" if useful else "why.p1.give_low", lang, card=label)
+    if not useful:
         return say("why.p1.take_low_keep" if kept else "why.p1.take_low", lang, card=label, keep=keep)
     pot = [c for _, c in obs.table1]
     worth = [c for c in pot if _worth_keeping(c, trump)]
