@@ -26,6 +26,10 @@ from .solver import SearchLimit, Solver, two_player_exact, two_player_values
 
 log = logging.getLogger(__name__)
 
+BELIEF_REPLAYS = 200
+"""The most histories the weighted determinizer may replay per decision of a search
+bot with ``beliefs`` other than ``uniform`` (its cost bound)."""
+
 
 def perfect_info(obs: Observation) -> bool:
     """Whether every card in every hand is known to this seat (phase 2)."""
@@ -164,9 +168,12 @@ class _Base:
 
     def _sample(self, obs: Observation, k: int) -> list[State]:
         model = MODELS[self.beliefs]
-        if model is not None and not perfect_info(obs):
+        if model is not None and obs.phase == PHASE1:
+            # Weighted worlds in phase 1 only: there the hands are hidden and the history
+            # short; in phase 2 every hand is usually known, and a long history would make
+            # each replay of the filter dear.
             try:
-                return sample_worlds(obs, self.rng, k, model, particles=max(16, k)).states
+                return sample_worlds(obs, self.rng, k, model, particles=max(16, k), max_replays=BELIEF_REPLAYS).states
             except DeterminizeError:
                 self.failed_samples += 1
                 return []
