@@ -11,8 +11,8 @@ from screen_text import widget_text
 
 from mattis.core import preset
 from mattis.core.catalogue import TEXT
+from mattis.lab.hint import PLAYOUTS
 from mattis.tui.app import MattisApp
-from mattis.tui.hint import PLAYOUTS
 from mattis.tui.i18n import Lang, t
 from mattis.tui.session import Session
 
@@ -32,8 +32,8 @@ SHOWN = "10♠ 10♥"
 def longest_messages(lang: Lang) -> list[str]:
     """The longest hint (with its key note) and the longest refusal, filled in with the
     widest cards."""
-    figure = t(lang, "review.pct", p=100) + " ± 18"  # a chance as the hint shows it (mattis.tui.hint)
-    three = "10♠ 10♥ 10♦"  # the most cards a phase 1 reason names (mattis.tui.hint.KEEP_SHOWN)
+    figure = t(lang, "review.pct", p=100) + " ± 18"  # a chance as the hint shows it (mattis.lab.hint)
+    three = "10♠ 10♥ 10♦"  # the most cards a phase 1 reason names (mattis.lab.hint.KEEP_SHOWN)
     fight = max((t(lang, f"term.{k}") for k in ("krig", "stoting", "stunsa")), key=len)
     whys = [t(lang, k, n=PLAYOUTS, p=figure, q=figure, other=t(lang, "move.play", cards=SHOWN), card=CARD,
               keep=three, worth=three, fight=fight)

@@ -187,8 +187,8 @@ def test_the_hint_shows_the_figures_of_the_evaluator_that_chose_its_move(tmp_pat
     import random
 
     from mattis.bots.evaluate import Budget, evaluate
+    from mattis.lab.hint import PLAYOUTS
     from mattis.play.seeds import position_seed
-    from mattis.tui.hint import PLAYOUTS
 
     checked = 0
     for seed in range(3):
@@ -220,7 +220,7 @@ def _phase2_hints(count: int, games: int) -> int:
     figure shown for the other move.  Returns how many hints were checked."""
     from mattis.bots.heuristic import heuristic_move
     from mattis.core import PRESETS
-    from mattis.tui.hint import hint
+    from mattis.lab.hint import hint
 
     checked = 0
     names = sorted(PRESETS)

@@ -571,7 +571,7 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
                          "stikk (mange lar taperen spille ut første stikk neste gang).",
                          "The rules do not say who deals the next game; here the loser deals and also leads the "
                          "first stikk (many let the loser lead the first trick next time)."),
-    # ------------------------------------------------------- hints: why (tui.hint)
+    # ------------------------------------------------------- hints: why (lab.hint)
     "why.only": ("Det er det eneste du kan gjøre.", "It is the only thing you can do."),
     "hint.why": ("Hint: {move}. {why}", "Hint: {move}. {why}"),
     "why.search": ("{n} simuleringer: {p} sjanse til å slippe unna; nest best er {other} med {q}.",

@@ -406,7 +406,7 @@ class RemoteSession:
             return None
         seed = position_seed(None, "hint", obs)
         if self._hint is None or self._hint[0] != seed:
-            from .hint import hint_move
+            from ..lab.hint import hint_move
 
             self._hint = (seed, hint_move(obs, seed))
         return self._hint[1]
@@ -416,7 +416,7 @@ class RemoteSession:
         move = self.hint()
         if move is None:
             return None
-        from .hint import hint_sentence
+        from ..lab.hint import hint_sentence
 
         obs = self.observation()
         return hint_sentence(obs, move, lang, position_seed(None, "hint", obs))

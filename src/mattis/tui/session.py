@@ -74,8 +74,6 @@ from .stats import GameResult, record_game
 HUMAN = 0
 """The human plays seat 0."""
 
-HINT_LEVEL = "expert"
-"""The bot level whose search chooses a phase 1 hint (:mod:`mattis.tui.hint`)."""
 
 TAKE_BACK_LINES = 2
 """Log lines a take-back adds: who took back, and that the unseen cards were dealt afresh."""
@@ -601,7 +599,7 @@ class Session:
 
     # ------------------------------------------------------------ hints
     def hint(self) -> Move | None:
-        """The hint's move for the human (:func:`mattis.tui.hint.hint_move`, from the
+        """The hint's move for the human (:func:`mattis.lab.hint.hint_move`, from the
         human's observation only; its reason is :meth:`hint_text`); ``None`` when
         it is not her turn.  One hint per position: it is worked
         out once, with a seed derived from the position (:func:`position_seed`, also in
@@ -612,7 +610,7 @@ class Session:
         seed = position_seed(self.seed, "hint", obs)
         if self._hint is not None and self._hint[0] == seed:
             return self._hint[1]
-        from .hint import hint_move
+        from ..lab.hint import hint_move
 
         move = hint_move(obs, seed)
         self._hint = (seed, move)
@@ -621,13 +619,13 @@ class Session:
     def hint_text(self, lang: Lang | None = None) -> str | None:
         """The hint (:meth:`hint`) and why, in a sentence: in phase 2 the figures of the
         evaluator that chose the move, for it and the next best, in phase 1 a reason in
-        card terms (:func:`mattis.tui.hint.hint_sentence`); ``None`` when it is not the
+        card terms (:func:`mattis.lab.hint.hint_sentence`); ``None`` when it is not the
         human's turn."""
         lang = lang or self.lang
         move = self.hint()
         if move is None:
             return None
-        from .hint import hint_sentence
+        from ..lab.hint import hint_sentence
 
         obs = self.observation()
         return hint_sentence(obs, move, lang, position_seed(self.seed, "hint", obs))

@@ -14,7 +14,7 @@ advice for the figures the hint showed.  (Before, the expert's search chose and 
 value model's figures were shown: in 101 of 151 phase 2 hints the move not named had
 the higher figure.)
 
-**Phase 1**: the move is the expert's (:data:`mattis.tui.session.HINT_LEVEL`: its search), and the reason
+**Phase 1**: the move is the expert's (:data:`HINT_LEVEL`: its search), and the reason
 is in card terms, from what the chosen move does in the position (:func:`phase1_reason`):
 it takes the trick with a low card, or takes a trick worth winning, or gives the trick
 away with a card of little use, or leads one, keeping the high cards and trumps for
@@ -26,8 +26,9 @@ A position no determinization fits (a game begun from a position in the middle) 
 no chances to work out, and the hint says so.  Every sentence fits the terminal's two
 message lines at 80 columns with the widest moves (tests/tui/test_tui_longest.py).
 
-Used by the terminal's session and its line mode (:mod:`mattis.tui.session`) and by a
-terminal seat at a web table (:mod:`mattis.tui.remote`).
+It lives in the lab layer, below the front ends, so that every front end may call it:
+the terminal's session and its line mode (:mod:`mattis.tui.session`), a terminal seat
+at a web table (:mod:`mattis.tui.remote`), and the web page.
 """
 
 from __future__ import annotations
@@ -38,15 +39,32 @@ from typing import Final
 
 from ..bots.evaluate import Budget, Evaluation, MoveValue, Z, evaluate
 from ..bots.policy import DEFAULT_KNOBS
-from ..core import PHASE1, RANK, SUIT, Card, Move, MoveKind, Observation
+from ..core import PHASE1, RANK, SUIT, Card, Move, MoveKind, Observation, card_symbol
+from ..core.cards import Lang
 from ..core.determinize import DeterminizeError
 from ..core.legal import lay_outcome
 from ..core.text import fight_word, say
 from ..play import make_bot
-from .i18n import Lang, t
-from .render import card_label, move_label
 
-__all__ = ["PLAYOUTS", "Hint", "hint", "hint_move", "hint_sentence", "phase1_reason"]
+HINT_LEVEL: Final = "expert"
+"""The bot level whose search chooses a phase 1 hint."""
+
+
+def _card(card: Card) -> str:
+    """A card as on the card: ``10♠``."""
+    return card_symbol(card)
+
+
+def _move(move: Move, lang: Lang) -> str:
+    """A move as the hint names it: ``legg 4♣``, ``sjanse``, ``ta opp`` (as the terminal's
+    menu does, :func:`mattis.tui.render.move_label`, which the lab cannot import)."""
+    if move.kind is MoveKind.CHANCE:
+        return say("move.chance", lang)
+    if move.kind is MoveKind.PICKUP:
+        return say("move.pickup", lang)
+    return say("move.play", lang, cards=" ".join(card_symbol(c) for c in move.cards))
+
+__all__ = ["HINT_LEVEL", "PLAYOUTS", "Hint", "hint", "hint_move", "hint_sentence", "phase1_reason"]
 
 PLAYOUTS: Final = 64
 """Playouts per legal move of the phase 2 hint (the evaluator's budget)."""
@@ -86,8 +104,6 @@ def hint_move(obs: Observation, seed: int) -> Move:
             return _evaluation(obs, seed).best.move
         except DeterminizeError:
             pass
-    from .session import HINT_LEVEL
-
     return make_bot(HINT_LEVEL, seed).act(obs)
 
 
@@ -113,7 +129,7 @@ def phase1_reason(obs: Observation, move: Move, lang: Lang) -> str:
     keeps for phase 2 (the module docstring)."""
     trump = obs.trump
     kept = _kept(obs, move)
-    keep = " ".join(card_label(c) for c in kept)
+    keep = " ".join(_card(c) for c in kept)
     if move.kind is MoveKind.CHANCE:
         if obs.hand and all(_worth_keeping(c, trump) for c in obs.hand):
             return say("why.p1.chance_keepers", lang)
@@ -121,7 +137,7 @@ def phase1_reason(obs: Observation, move: Move, lang: Lang) -> str:
     if move.kind is not MoveKind.PLAY or not move.cards:
         return say("why.p1.other", lang)
     card = move.cards[0]
-    label = card_label(card)
+    label = _card(card)
     laid = list(obs.round_cards)
     useful = _worth_keeping(card, trump)
     if not laid:
@@ -142,7 +158,7 @@ def phase1_reason(obs: Observation, move: Move, lang: Lang) -> str:
     pot = [c for _, c in obs.table1]
     worth = [c for c in pot if _worth_keeping(c, trump)]
     if worth:
-        return say("why.p1.take_worth", lang, card=label, worth=" ".join(card_label(c) for c in worth[:3]))
+        return say("why.p1.take_worth", lang, card=label, worth=" ".join(_card(c) for c in worth[:3]))
     return say("why.p1.take", lang, card=label)
 
 
@@ -151,22 +167,22 @@ def _phase2_reason(obs: Observation, move: Move, lang: Lang, seed: int) -> str:
     mine = ev.of(move)
     alt = max((v for v in ev.values if v.move != move), key=lambda v: v.chance)
     return say("why.search", lang, n=PLAYOUTS, p=_figure(mine, lang), q=_figure(alt, lang),
-               other=move_label(alt.move, lang))
+               other=_move(alt.move, lang))
 
 
 def hint_sentence(obs: Observation, move: Move, lang: Lang, seed: int) -> str:
     """The hint in a sentence: ``move`` (the hint's, :func:`hint_move` with the same
     seed) and why (the module docstring)."""
-    label = move_label(move, lang)
+    label = _move(move, lang)
     if len(obs.legal) <= 1:
-        return t(lang, "hint.why", move=label, why=say("why.only", lang))
+        return say("hint.why", lang, move=label, why=say("why.only", lang))
     if obs.phase is PHASE1:
-        return t(lang, "hint.why", move=label, why=phase1_reason(obs, move, lang))
+        return say("hint.why", lang, move=label, why=phase1_reason(obs, move, lang))
     try:
         why = _phase2_reason(obs, move, lang, seed)
     except DeterminizeError:
         why = say("why.no_sample", lang)
-    return t(lang, "hint.why", move=label, why=why)
+    return say("hint.why", lang, move=label, why=why)
 
 
 def hint(obs: Observation, lang: Lang, seed: int) -> Hint:
