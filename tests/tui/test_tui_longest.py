@@ -35,7 +35,7 @@ def longest_messages(lang: Lang) -> list[str]:
     figure = t(lang, "review.pct", p=100) + " ± 18"  # a chance as the hint shows it (mattis.lab.hint)
     three = "10♠ 10♥ 10♦"  # the most cards a phase 1 reason names (mattis.lab.hint.KEEP_SHOWN)
     fight = max((t(lang, f"term.{k}") for k in ("krig", "stoting", "stunsa")), key=len)
-    whys = [t(lang, k, n=PLAYOUTS, p=figure, q=figure, other=t(lang, "move.play", cards=SHOWN), card=CARD,
+    whys = [t(lang, k, n=PLAYOUTS, p=figure, q=figure, other=t(lang, "move.play", cards=SHOWN), card=CARD, least=CARD,
               keep=three, worth=three, fight=fight)
             for k in TEXT if k.startswith("why.")]
     hint = t(lang, "hint.why", move=t(lang, "move.play", cards=CARD), why=max(whys, key=len))

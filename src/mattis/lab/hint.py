@@ -143,9 +143,11 @@ def phase1_reason(obs: Observation, move: Move, lang: Lang) -> str:
     if not laid:
         if useful:
             return say("why.p1.lead_high", lang, card=label)
-        least = min(obs.hand, key=lambda c: (_value(c, trump), c)) == card
-        key = "why.p1.lead_least" if least else "why.p1.lead"
-        return say(key + "_keep" if kept else key, lang, card=label, keep=keep)
+        least = min(obs.hand, key=lambda c: (_value(c, trump), c))
+        if least == card:
+            return say("why.p1.lead_least_keep" if kept else "why.p1.lead_least", lang, card=label, keep=keep)
+        # Not the card the rules of thumb would lead: the search found it better.
+        return say("why.p1.lead", lang, card=label, least=_card(least))
     outcome = lay_outcome(laid, card, obs.rules, bool(obs.fighters))
     if outcome == 0:
         return say("why.p1.fight", lang, card=label, fight=fight_word(obs.rules, lang))
