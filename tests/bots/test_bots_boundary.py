@@ -11,7 +11,7 @@ from mattis.core import PRESETS, State, preset
 from mattis.core.determinize import hidden_cards, relabel_hidden
 from mattis.play import make_bot
 
-BOTS = ["random", "heuristic", "rollout", "uct", "pimc", "ismcts", "solver", "learned"]
+BOTS = ["random", "heuristic", "rollout", "uct", "pimc", "ismcts", "ismcts-beliefs", "solver", "learned"]
 
 
 def _positions(name: str, players: int, seed: int, every: int) -> Iterator[tuple[State, int]]:
@@ -35,7 +35,7 @@ def test_swapping_hidden_cards_never_changes_a_decision(bot: str) -> None:
     names = sorted(PRESETS)
     for i, name in enumerate(names):
         players = 2 if name != "blodmattis" else 3
-        if bot in ("pimc", "ismcts") and i % 2:
+        if bot in ("pimc", "ismcts", "ismcts-beliefs") and i % 2:
             continue  # the slow bots: two presets suffice
         for s, seat in _positions(name, players + i % 2, 100 + i, 17):
             obs = s.observation(seat)

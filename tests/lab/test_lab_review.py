@@ -358,6 +358,8 @@ def test_summary_accuracy_and_luck() -> None:
     assert review(record, 0, SMALL, seed=2).luck == rv.luck
     assert s["base_rate"] == pytest.approx(2 / 3, abs=1e-4)
     text = review_text(rv, "en")
+    # The accuracy's ± is two standard errors, as every ± of the review (said once, in the marks line).
+    assert f"Accuracy in phase 2: {round(acc[0])} ± {round(2 * acc[1])} (of 100" in text, text
     assert "by the model" in text and "right after the deal" in text and "are not judged" in text
     assert "does not yet predict better than the average" in text
     assert "phase 1" not in " ".join(line for line in text.splitlines() if "??" in line or " ?" in line)
@@ -371,7 +373,7 @@ def test_without_numpy_the_luck_comes_from_playouts_with_its_standard_error(monk
     monkeypatch.setattr(mattis.lab.review, "has_numpy", lambda: False)
     rv = review(_rollout_game(2, 3), 0, SMALL, seed=1)
     assert rv.luck_by == "playouts" and rv.luck is not None and 0.0 < rv.luck_se < 0.5
-    assert f"± {round(100 * rv.luck_se)}%" in review_text(rv, "en")
+    assert f"± {round(200 * rv.luck_se)}%" in review_text(rv, "en")  # two standard errors, as the marks line says
 
 
 def test_phase1_figures_are_shown_only_where_the_moves_differ_beyond_two_standard_errors() -> None:

@@ -11,6 +11,7 @@ from screen_text import widget_text
 
 from mattis.core import preset
 from mattis.core.catalogue import TEXT
+from mattis.lab.hint import PLAYOUTS
 from mattis.tui.app import MattisApp
 from mattis.tui.i18n import Lang, t
 from mattis.tui.session import Session
@@ -31,10 +32,11 @@ SHOWN = "10♠ 10♥"
 def longest_messages(lang: Lang) -> list[str]:
     """The longest hint (with its key note) and the longest refusal, filled in with the
     widest cards."""
-    pct = t(lang, "review.pct", p=100)
-    model = pct + " ± 18"  # the model's figures carry their own ± (mattis.tui.hint.model_reason)
-    whys = [t(lang, k, n=13, p=pct if k == "why.playouts" else model, q=pct if k == "why.playouts" else model,
-              pm=" ± 18", other=t(lang, "move.play", cards=SHOWN))  # the figures (mattis.tui.hint)
+    figure = t(lang, "review.pct", p=100) + " ± 18"  # a chance as the hint shows it (mattis.lab.hint)
+    three = "10♠ 10♥ 10♦"  # the most cards a phase 1 reason names (mattis.lab.hint.KEEP_SHOWN)
+    fight = max((t(lang, f"term.{k}") for k in ("krig", "stoting", "stunsa")), key=len)
+    whys = [t(lang, k, n=PLAYOUTS, p=figure, q=figure, other=t(lang, "move.play", cards=SHOWN), card=CARD, least=CARD,
+              keep=three, worth=three, fight=fight)
             for k in TEXT if k.startswith("why.")]
     hint = t(lang, "hint.why", move=t(lang, "move.play", cards=CARD), why=max(whys, key=len))
     hint += "  " + max(t(lang, "tui.hint.enter"), t(lang, "hint.keys"), key=len)

@@ -26,6 +26,15 @@ from .heuristic import HeuristicBot
 from .learned import LearnedBot
 from .search import IsmctsBot, PimcBot, RolloutBot, SolverBot, UctBot
 
+
+def _ismcts_beliefs(seed: int | None = None) -> IsmctsBot:
+    """The expert on weighted worlds (``beliefs="human"``): its samples weighed by how
+    likely the other seats' moves are under the rules of thumb, softened."""
+    bot = IsmctsBot(seed, beliefs="human")
+    bot.name = "ismcts-beliefs"
+    return bot
+
+
 BotClass = HeuristicBot | RolloutBot | UctBot | PimcBot | IsmctsBot | SolverBot | LearnedBot
 
 BOTS: dict[str, Callable[[int | None], BotClass]] = {
@@ -34,6 +43,7 @@ BOTS: dict[str, Callable[[int | None], BotClass]] = {
     "uct": UctBot,
     "pimc": PimcBot,
     "ismcts": IsmctsBot,
+    "ismcts-beliefs": _ismcts_beliefs,
     "solver": SolverBot,
     "learned": LearnedBot,
 }

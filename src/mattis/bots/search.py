@@ -17,14 +17,19 @@ import time
 from collections.abc import Sequence
 
 from ..core import HistoryItem, IllegalMoveError, Move, Observation, State
-from ..core.determinize import DeterminizeError, sample_state
+from ..core.determinize import DeterminizeError, sample_state, sample_worlds
 from ..core.observation import PHASE1, PHASE2, observe
+from .beliefs import MODELS
 from .heuristic import heuristic_move
 from .policy import outcome, playout, state_choice
 from .solver import SearchLimit, Solver, two_player_exact, two_player_values
 from .vary import CycleGuard
 
 log = logging.getLogger(__name__)
+
+BELIEF_REPLAYS = 200
+"""The most histories the weighted determinizer may replay per decision of a search
+bot with ``beliefs`` other than ``uniform`` (its cost bound)."""
 
 
 def perfect_info(obs: Observation) -> bool:
@@ -134,8 +139,17 @@ class _Base:
     def __init__(self, seed: int | None = None, *, samples: int = 8, playouts: int = 2,
                  epsilon: float = 0.1, solver_cards: int = 0, solver_nodes: int = 20_000,
                  max_playouts: int | None = None, time_cap: float | None = None,
-                 p2_iterations: int = 0, p2_c: float = 0.7, model: OpponentModel | None = None) -> None:
+                 p2_iterations: int = 0, p2_c: float = 0.7, model: OpponentModel | None = None,
+                 beliefs: str = "uniform") -> None:
         self.rng = random.Random(seed)
+        if beliefs not in MODELS:
+            raise ValueError(f"unknown beliefs {beliefs!r}; choose from {', '.join(MODELS)}")
+        self.beliefs = beliefs
+        """How the bot weighs the deals it samples (:data:`mattis.bots.beliefs.MODELS`):
+        ``uniform`` every consistent deal alike, ``human`` by how likely the other
+        seats' moves are if they play the rules of thumb, softened (the weighted
+        determinizer, :func:`~mattis.core.determinize.sample_worlds`), ``easy`` as if
+        they play ``easy`` exactly."""
         self.model = model
         """The opponents' model for the phase 2 tree search (``None``: every opponent
         searched by UCB, as ``uct`` does)."""
@@ -157,6 +171,16 @@ class _Base:
         ``mattis tournament --verbose`` shows the count)."""
 
     def _sample(self, obs: Observation, k: int) -> list[State]:
+        model = MODELS[self.beliefs]
+        if model is not None and obs.phase == PHASE1:
+            # Weighted worlds in phase 1 only: there the hands are hidden and the history
+            # short; in phase 2 every hand is usually known, and a long history would make
+            # each replay of the filter dear.
+            try:
+                return sample_worlds(obs, self.rng, k, model, particles=max(16, k), max_replays=BELIEF_REPLAYS).states
+            except DeterminizeError:
+                self.failed_samples += 1
+                return []
         out: list[State] = []
         for _ in range(k):
             try:
@@ -412,7 +436,7 @@ class IsmctsBot(_Phase1Search):
     name = "ismcts"
 
     def __init__(self, seed: int | None = None, *, iterations: int = 100, c: float = 0.7,
-                 model_opponents: bool = True, **kw: float | int | None) -> None:
+                 model_opponents: bool = True, **kw: float | int | str | None) -> None:
         kw.setdefault("playouts", 4)
         kw.setdefault("samples", 16)
         kw.setdefault("solver_cards", 14)

@@ -605,7 +605,7 @@ def review_text(rv: Review, lang: Lang = "en") -> str:
     summary = rv.summary()
     acc = rv.accuracy()
     if acc is not None:
-        lines.append(say("review.accuracy", lang, acc=round(acc[0]), se=round(acc[1]), n=summary["judged"],
+        lines.append(say("review.accuracy", lang, acc=round(acc[0]), se=round(Z * acc[1]), n=summary["judged"],
                          b=summary["marks"]["??"]))
         cost = rv.mean_cost()
         if cost is not None:
@@ -616,7 +616,7 @@ def review_text(rv: Review, lang: Lang = "en") -> str:
     if rv.luck is not None and rv.luck_by == "model":
         lines.append(say("review.luck_model", lang, name=rv.name, p=pct(rv.luck, lang), base=pct(rv.base_rate, lang)))
     elif rv.luck is not None:
-        lines.append(say("review.luck", lang, name=rv.name, p=pct(rv.luck, lang), se=pct(rv.luck_se, lang),
+        lines.append(say("review.luck", lang, name=rv.name, p=pct(rv.luck, lang), se=pct(Z * rv.luck_se, lang),
                          base=pct(rv.base_rate, lang)))
     lines.append(say("review.marks", lang))
     if rv.forced:

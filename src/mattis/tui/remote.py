@@ -34,11 +34,10 @@ from ..core import Move, Observation
 from ..core.cards import Lang
 from ..core.rules import Rules, rules_from_json
 from ..core.text import describe_bot_move, describe_move, loser_sentence, say
-from ..play import make_bot
 from ..play.seeds import position_seed
 from .i18n import t
 from .render import last_trick_in_phase1
-from .session import HINT_LEVEL, fix_you
+from .session import fix_you
 
 Frame = dict[str, Any]
 
@@ -405,14 +404,16 @@ class RemoteSession:
         return {"type": "move", "game": self.game, "seq": self.seq, "move": str(move)}
 
     def hint(self) -> Move | None:
-        """The expert bot's suggestion from this seat's observation, one per position (as
+        """The hint's move from this seat's observation, one per position (as
         :meth:`~mattis.tui.session.Session.hint`)."""
         obs = self._obs
         if obs is None or not obs.legal or obs.to_act != self.you:
             return None
         seed = position_seed(None, "hint", obs)
         if self._hint is None or self._hint[0] != seed:
-            self._hint = (seed, make_bot(HINT_LEVEL, seed).act(obs))
+            from ..lab.hint import hint_move
+
+            self._hint = (seed, hint_move(obs, seed))
         return self._hint[1]
 
     def hint_text(self, lang: Lang | None = None) -> str | None:
@@ -420,7 +421,7 @@ class RemoteSession:
         move = self.hint()
         if move is None:
             return None
-        from .hint import hint_sentence
+        from ..lab.hint import hint_sentence
 
         obs = self.observation()
         return hint_sentence(obs, move, lang, position_seed(None, "hint", obs))

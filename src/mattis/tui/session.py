@@ -75,8 +75,6 @@ from .stats import GameResult, record_game
 HUMAN = 0
 """The human plays seat 0."""
 
-HINT_LEVEL = "expert"
-"""The bot level asked for a hint."""
 
 TAKE_BACK_LINES = 2
 """Log lines a take-back adds: who took back, and that the unseen cards were dealt afresh."""
@@ -620,8 +618,8 @@ class Session:
 
     # ------------------------------------------------------------ hints
     def hint(self) -> Move | None:
-        """The expert bot's suggestion for the human (from the human's observation
-        only; its reason is the value model's figures, :meth:`hint_text`); ``None`` when
+        """The hint's move for the human (:func:`mattis.lab.hint.hint_move`, from the
+        human's observation only; its reason is :meth:`hint_text`); ``None`` when
         it is not her turn.  One hint per position: it is worked
         out once, with a seed derived from the position (:func:`position_seed`, also in
         an unseeded game), and every later ask in that position gets the same move."""
@@ -631,20 +629,22 @@ class Session:
         seed = position_seed(self.seed, "hint", obs)
         if self._hint is not None and self._hint[0] == seed:
             return self._hint[1]
-        move = make_bot(HINT_LEVEL, seed).act(obs)
+        from ..lab.hint import hint_move
+
+        move = hint_move(obs, seed)
         self._hint = (seed, move)
         return move
 
     def hint_text(self, lang: Lang | None = None) -> str | None:
-        """The hint (:meth:`hint`) and why, in a sentence: in phase 2 the value model's
-        figures for the move and the next best ("Hint: legg 7♠. Modellen: 72 % ± 2 sjanse
-        til å slippe unna etter det; ..."), in phase 1 that no figure is given
-        (:func:`mattis.tui.hint.hint_sentence`); ``None`` when it is not the human's turn."""
+        """The hint (:meth:`hint`) and why, in a sentence: in phase 2 the figures of the
+        evaluator that chose the move, for it and the next best, in phase 1 a reason in
+        card terms (:func:`mattis.lab.hint.hint_sentence`); ``None`` when it is not the
+        human's turn."""
         lang = lang or self.lang
         move = self.hint()
         if move is None:
             return None
-        from .hint import hint_sentence
+        from ..lab.hint import hint_sentence
 
         obs = self.observation()
         return hint_sentence(obs, move, lang, position_seed(self.seed, "hint", obs))
