@@ -21,7 +21,6 @@ import shutil
 import subprocess
 import sys
 import threading
-import time
 from collections.abc import Iterator
 from dataclasses import replace
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -257,7 +256,8 @@ def test_offline_app_plays_two_whole_games_on_a_phone_and_survives_a_closed_tab(
               r.onsuccess = () => { const tx = r.result.transaction('tables', 'readwrite');
                 tx.objectStore('tables').put('{"v":1,"events":[{"type":"create"', 'broken1');
                 tx.oncomplete = () => ok(); };
-              localStorage.setItem('mattis.seat.broken1', JSON.stringify({token: 'x', seat: 0, rules: 'mattis', at: 1}));
+              localStorage.setItem('mattis.seat.broken1',
+                JSON.stringify({token: 'x', seat: 0, rules: 'mattis', at: 1}));
             })""")
             page.goto(site + "#/t/broken1")
             ready(page)

@@ -113,11 +113,13 @@ def index_html(wheel: str) -> str:
             f'<script>window.MATTIS_SOLO = {{"wheel": {json.dumps(wheel)}, '
             f'"pyodide": {json.dumps(PYODIDE_VERSION)}}};</script>\n</head>')
     page = page.replace("</head>", head, 1)
-    return page.replace('<script src="static/app.js">', '<script src="solo.js"></script>\n<script src="static/app.js">', 1)
+    app = '<script src="static/app.js">'
+    return page.replace(app, '<script src="solo.js"></script>\n' + app, 1)
 
 
 MANIFEST: Final = {
-    "name": "Mattis", "short_name": "Mattis", "description": "Mattis, Hund, Blodmattis and Skitgubbe against bots, offline.",
+    "name": "Mattis", "short_name": "Mattis",
+    "description": "Mattis, Hund, Blodmattis and Skitgubbe against bots, offline.",
     "start_url": "./", "scope": "./", "display": "standalone", "background_color": "#1f5c3a", "theme_color": "#1f5c3a",
     "lang": "nb",
     "icons": [{"src": "static/icon.svg", "sizes": "any", "type": "image/svg+xml", "purpose": "any"},

@@ -68,7 +68,7 @@ def _events_of(text: str) -> list[Event]:
     data = json.loads(text)
     if not isinstance(data, dict) or not isinstance(data.get("events"), list) or not data["events"]:
         raise ValueError("no events")
-    events = data["events"]
+    events: list[Event] = data["events"]
     if not all(isinstance(e, dict) for e in events) or events[0].get("type") != "create":
         raise ValueError("not a table's log")
     return events
