@@ -18,12 +18,13 @@ rebuilds the table from the shorter log.  No I/O here: the worker does the stora
 from __future__ import annotations
 
 import json
+import time
 from typing import Any, Final
 
-from ..core import OPTIONS, PRESET_DOCS, PRESETS, Rules
+from ..core import OPTIONS, PRESET_DOCS, PRESETS, Rules, rules_from_json
 from ..core.cards import Lang
 from ..core.text import how_to_play, option_label, option_value_text, rules_in_words, say
-from ..play import next_move
+from ..play import Sitting, make_bot, next_move
 from ..play.agents import DEFAULT_LEVEL
 from .table import Event, Refusal, Table
 from .view import frame, replay_steps
@@ -281,3 +282,27 @@ class Solo:
         events = self.logs[tid][:cut]
         self.tables[tid], self.logs[tid] = rebuild(events), events
         return True
+
+
+def think_times(preset: str, players: int, level: str, games: int, seed: int) -> list[list[float]]:
+    """``[phase, seconds]`` of each bot decision in ``games`` whole games (bots of ``level`` in every
+    seat, dealt from ``seed`` on): the figures docs/web.md gives for the browser
+    (benchmarks/solo_web.py runs this in the app's worker and, throttled, in the page).  Only real
+    choices are timed (a position with one legal move is played without asking the bot)."""
+    rules = rules_from_json({"preset": preset})
+    out: list[list[float]] = []
+    for game in range(games):
+        ref = Sitting(rules, players, seed=seed + game).deal()
+        agents = {i: make_bot(level, seed * 1000 + game * 10 + i) for i in range(players)}
+        while not ref.is_over:
+            seat = ref.to_act
+            assert seat is not None
+            obs = ref.observation(seat)
+            if len(obs.legal) == 1:
+                ref.apply(seat, obs.legal[0])
+                continue
+            t0 = time.perf_counter()
+            move = agents[seat].act(obs)
+            out.append([obs.phase, time.perf_counter() - t0])
+            ref.apply(seat, move)
+    return out

@@ -91,7 +91,9 @@
     close() { this.readyState = 3; if (sock === this) { sock = null; worker.postMessage({ type: "close", tid: this.tid }); } }
   }
   const path = () => (location.hash.startsWith("#/t/") ? location.hash.slice(1) : "/");
-  window.MattisTransport = { connect: (tid) => new WorkerSocket(tid), path };
+  window.MattisTransport = { connect: (tid) => new WorkerSocket(tid), path,
+    // benchmarks/solo_web.py: bot think times and the worker's memory, measured in the worker
+    bench: (args) => call(Object.assign({}, args, { type: "bench" })).then((r) => JSON.parse(r.body)) };
 
   // The page's addresses ("/t/ID", "/") kept in the fragment; its files fetched from the bundle.
   const here = (url) => (typeof url === "string" && (url === "/" || url.startsWith("/t/"))
@@ -102,7 +104,7 @@
   }
   window.addEventListener("hashchange", () => window.dispatchEvent(new PopStateEvent("popstate")));
   window.fetch = (input, init) => {
-    const url = typeof input === "string" ? input : input.url;
+    const url = typeof input === "string" ? input : input instanceof URL ? input.href : String(input.url);
     if (url.startsWith("/static/")) return realFetch(url.slice(1), init);
     if (url.startsWith("/api/")) {
       return call({ method: (init && init.method) || "GET", path: url, body: (init && init.body) || "" })

@@ -3,7 +3,7 @@
    server's shapes) go to mattis.web.solo.Solo; each table's event log is kept in IndexedDB after every
    change.  Only frames built by mattis.web.view.frame (the seat's view) go back to the page. */
 "use strict";
-let solo = null, db = null, botDelay = 600, current = null, botTimer = null;
+let pyodide = null, solo = null, db = null, botDelay = 600, current = null, botTimer = null;
 const langs = {};
 
 function openDb() {
@@ -44,11 +44,11 @@ function bots(tid) {
 async function boot(cfg) {
   if (cfg.botDelay !== undefined && cfg.botDelay !== null) botDelay = cfg.botDelay;
   importScripts("pyodide/pyodide.js");
-  const pyodide = await loadPyodide({ indexURL: new URL("pyodide/", self.location.href).href });
+  pyodide = await loadPyodide({ indexURL: new URL("pyodide/", self.location.href).href });
   const wheel = await fetch(cfg.wheel);
   if (!wheel.ok) throw new Error(cfg.wheel + ": " + wheel.status);
   pyodide.unpackArchive(await wheel.arrayBuffer(), "wheel");
-  pyodide.runPython("from mattis.web.solo import Solo\nsolo = Solo()");
+  pyodide.runPython("from mattis.web.solo import Solo, think_times\nsolo = Solo()");
   solo = pyodide.globals.get("solo");
   db = await openDb();
 }
@@ -59,6 +59,10 @@ async function handle(m) {
     const [status, body] = r;
     if (m.method === "POST" && m.path === "/api/tables" && status === 200) await save(JSON.parse(body).table);
     postMessage({ type: "http", id: m.id, status, body });
+  } else if (m.type === "bench") {  // benchmarks/solo_web.py: bot think times and memory, in this worker
+    const times = m.level ? pyodide.globals.get("think_times")(m.preset, m.players, m.level, m.games, m.seed).toJs() : [];
+    const body = JSON.stringify({ times, wasm_heap: pyodide._module.HEAP8.length });
+    postMessage({ type: "http", id: m.id, status: 200, body });
   } else if (m.type === "open") {
     current = m.tid;
     langs[m.tid] = m.lang || "en";
