@@ -271,3 +271,20 @@ def test_offline_app_plays_two_whole_games_on_a_phone_and_survives_a_closed_tab(
             assert dataset(page)["status"] == "over"
         finally:
             ctx.close()
+
+
+def test_a_runtime_that_fails_to_load_is_said_in_words_with_what_to_do(site: str, tmp_path: Path) -> None:
+    with pw.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            ctx = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, service_workers="block")
+            ctx.add_init_script("localStorage.setItem('mattis.lang', 'en')")
+            ctx.route("**/pyodide.asm.wasm", lambda route: route.abort())
+            page = ctx.new_page()
+            page.goto(site)
+            page.wait_for_function("document.body.dataset.solo !== 'loading'", timeout=HUNG * 1000)
+            assert dataset(page)["solo"] == "failed"
+            said = page.locator("#solo-status.error").inner_text()
+            assert said.startswith("The game could not be loaded") and "Reload the page while online" in said
+        finally:
+            browser.close()

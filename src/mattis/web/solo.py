@@ -30,9 +30,10 @@ from .table import Event, Refusal, Table
 from .view import frame, replay_steps
 
 LANGS: Final[tuple[Lang, ...]] = ("nb", "en")
-SOLO_LEVELS: Final = ("easy", "medium")
+SOLO_LEVELS: Final = ("easy", "medium", "hard")
 """The bot levels offered offline: those that think at a bearable speed in a phone's browser
-(docs/web.md: think time per decision under Chromium's CPU throttling x4)."""
+(docs/web.md: think time per decision under Chromium's CPU throttling x4; ``expert`` takes
+seconds a decision in phase 2 there)."""
 HOUSE: Final = tuple(spec.name for spec in OPTIONS if spec.house)
 
 
