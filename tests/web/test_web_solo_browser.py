@@ -219,6 +219,14 @@ def test_offline_app_plays_two_whole_games_on_a_phone_and_survives_a_closed_tab(
             play(page)
             page.wait_for_selector("#result")
             blod_state = last_state(page)
+            # The finished game move by move, from the worker's copy of the record.
+            page.locator("#btn-replay").tap()
+            page.wait_for_selector("#replay")
+            page.locator("#replay-next").tap()
+            page.wait_for_function("document.querySelector('#replay-text').textContent.includes('Anne')"
+                                   " || /\\d/.test(document.querySelector('#replay-step').textContent)")
+            page.locator("#btn-replay-back").tap()
+            page.wait_for_selector("#result")
             blod_rec = export(page, tmp_path, "blodmattis.json")
             replay_agrees(blod_rec, blod_state)
             assert no_leak(page, blod_rec) > 5
@@ -229,6 +237,12 @@ def test_offline_app_plays_two_whole_games_on_a_phone_and_survives_a_closed_tab(
             page.wait_for_selector("#name")
             skit = new_table(page, "skitgubbe", 2, 12)
             play(page, moves=6)
+            # Take-back: her last move and the bots' after it are undone.
+            s = my_turn(page)
+            assert s is not None and dataset(page)["undo"] == "1"
+            page.locator("#btn-undo").tap()
+            page.wait_for_function(f"+document.body.dataset.seq < {s['seq']}", timeout=HUNG * 1000)
+            play(page, moves=2)
             s = my_turn(page)
             assert s is not None, "the game ended before the tab was closed"
             page.wait_for_function(f"document.body.dataset.saved === '{skit}:1:{s['seq']}'", timeout=HUNG * 1000)

@@ -1187,8 +1187,8 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "web.refused.no_one_to_give_back": ("det er ingen person å gi den plassen tilbake til",
                                         "there is no person to give that seat back to"),
     # The offline app (mattis build-web: the table in the browser, engine and bots in a Web Worker).
-    "solo.loading": ("Laster inn spillet (Python i nettleseren, omtrent 20 MB første gang; deretter fra enheten)…",
-                     "Loading the game (Python in the browser, about 20 MB the first time; then from this device)…"),
+    "solo.loading": ("Laster inn spillet (Python i nettleseren, omtrent 15 MB første gang; deretter fra enheten)…",
+                     "Loading the game (Python in the browser, about 15 MB the first time; then from this device)…"),
     "solo.load_failed": ("Spillet kunne ikke lastes: {detail}. Last inn siden på nytt med nett tilkoblet; "
                          "virker det fortsatt ikke, bruk en nyere nettleser (Chrome, Firefox eller Safari).",
                          "The game could not be loaded: {detail}. Reload the page while online; if it still "

@@ -41,6 +41,18 @@ function bots(tid) {
   }, botDelay);
 }
 
+// A runtime file that cannot be fetched is said at once (Pyodide itself may wait forever on it).
+let failed = false;
+function failBoot(detail) { if (!failed && !solo) { failed = true; postMessage({ type: "failed", detail }); } }
+const netFetch = self.fetch.bind(self);
+self.fetch = async (input, init) => {
+  const url = String(input instanceof Request ? input.url : input).split("/").pop();
+  let r;
+  try { r = await netFetch(input, init); } catch (e) { failBoot(url + ": " + (e && e.message || e)); throw e; }
+  if (!r.ok) failBoot(url + ": HTTP " + r.status);
+  return r;
+};
+
 async function boot(cfg) {
   if (cfg.botDelay !== undefined && cfg.botDelay !== null) botDelay = cfg.botDelay;
   importScripts("pyodide/pyodide.js");
@@ -90,8 +102,8 @@ const queue = [];
 onmessage = (e) => {
   const m = e.data;
   if (m.type === "boot") {
-    ready = boot(m).then(() => postMessage({ type: "ready" }),
-      (err) => postMessage({ type: "failed", detail: String(err && err.message || err) }));
+    ready = boot(m).then(() => { if (!failed) postMessage({ type: "ready" }); },
+      (err) => failBoot(String(err && err.message || err)));
     return;
   }
   // one message at a time, in order (each may wait on the storage)
