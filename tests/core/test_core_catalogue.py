@@ -72,10 +72,9 @@ def test_the_norwegian_uses_the_rule_texts_words() -> None:
 
 def test_every_reason_has_words_and_no_stale_reason_remains() -> None:
     codes = {f"reason.{r}" for r in Reason}
-    # one reason has two wordings: must_follow_suit naming the cards that may be played, or,
-    # holding the suit but nothing higher, only the pickup
-    assert codes | {"reason.must_follow_suit_pick_up"} == {k for k in TEXT if k.startswith("reason.")}
-    assert reason_text(Illegal(Reason.MUST_FOLLOW_SUIT), "en").startswith("you hold the suit but nothing higher")
+    assert codes == {k for k in TEXT if k.startswith("reason.")}  # one wording per reason
+    pick_up = reason_text(Illegal(Reason.MUST_FOLLOW_SUIT_PICK_UP), "en")
+    assert pick_up.startswith("you hold the suit but nothing higher")
     for r in Reason:
         ill = Illegal(r, cards=(9,), number=2)
         assert reason_text(ill, "nb") != reason_text(ill, "en"), r
@@ -219,6 +218,8 @@ def test_the_rules_in_force_name_every_value(option: str, value: object, lang: L
         assert label not in words  # an option that cannot change this game is not listed
     elif option == "leader2" and leader2_key(rules) == "last_drawer":
         assert words[label] == say("lead2.last_drawer", lang)
+    elif option == "chance" and value != "off":  # when, with the stock it needs
+        assert words[label].startswith(option_value_text(option, value, lang) + ", ")
     elif option != "ties":  # the fight has the variant's own word
         assert words[label] == option_value_text(option, value, lang)
     parts = how_to_play(rules, lang)

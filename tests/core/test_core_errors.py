@@ -21,11 +21,14 @@ from mattis.core import (
     Reason,
     RulesError,
     State,
+    parse_card,
     parse_move,
     parse_overrides,
     play,
     preset,
+    reason_text,
     rules_from_json,
+    verify,
 )
 from mattis.core.cards import RANK, SUIT
 from mattis.core.observation import PHASE2
@@ -173,6 +176,23 @@ def test_illegal_phase2_moves_change_nothing() -> None:
     assert_illegal(q, "1 play 5D", "follow suit")
 
 
+def test_a_card_refused_where_picking_up_is_the_only_move_says_to_pick_up() -> None:
+    """Nothing in hand beats the top card and no trump is held: the refusal says she must
+    pick up, never "follow suit with a higher card, or trump" (which she cannot)."""
+    s = position(preset("mattis"), ["9C 2D", "5C 3D 4H"], "S", leader=0)
+    do(s, "0 play 9C")
+    assert s.legal_moves() == (PICKUP,)
+    for text in ("1 play 3D", "1 play 5C"):
+        why = verify(s, parse_move(text.split(" ", 1)[1]))
+        assert why == Illegal(Reason.MUST_PICK_UP, cards=(parse_card("9C"),)), why
+        assert_illegal(s, text, "must pick up")
+    assert reason_text(Illegal(Reason.MUST_PICK_UP, cards=(parse_card("9C"),)), "nb") == (
+        "du har ikke noe som kan stikke 9♣: du må ta opp")
+    v = position(preset("mattis", follow="void"), ["9C 2D", "5C 3S 4H"], "H", leader=0)
+    do(v, "0 play 9C")
+    assert verify(v, parse_move("play 3S")) == Illegal(Reason.MUST_FOLLOW_SUIT_PICK_UP)
+
+
 def test_illegal_after_game_over() -> None:
     s = position("mattis", ["4C", "5C"], "S", leader=0)
     do(s, "0 play 4C")
@@ -212,8 +232,12 @@ def expected_reason(s: State, m: Move) -> Illegal:
     top = s.table[-1][1]
     led = SUIT[top[0]]
     of_led = tuple(sorted(c for c in held if SUIT[c] == led))
+    higher = tuple(c for c in of_led if RANK[c] > RANK[top[-1]])
+    trumps = led != s.trump and any(SUIT[c] == s.trump for c in held) and (r.follow == "free" or not of_led)
     if SUIT[card] != led and r.follow == "void" and of_led:  # named: only the ones that may be played
-        return Illegal(Reason.MUST_FOLLOW_SUIT, cards=tuple(c for c in of_led if RANK[c] > RANK[top[-1]]))
+        return Illegal(Reason.MUST_FOLLOW_SUIT, cards=higher) if higher else Illegal(Reason.MUST_FOLLOW_SUIT_PICK_UP)
+    if not higher and not trumps:  # nothing may answer: picking up is the one move
+        return Illegal(Reason.MUST_PICK_UP, cards=(top[-1],))
     if SUIT[card] == led:
         return Illegal(Reason.MUST_BEAT, cards=(top[-1],))
     return Illegal(Reason.MUST_FOLLOW_OR_TRUMP)
@@ -222,7 +246,7 @@ def expected_reason(s: State, m: Move) -> Illegal:
 @pytest.mark.parametrize("name", ["mattis", "hund", "blodmattis", "skitgubbe"])
 def test_every_rejected_move_has_the_expected_reason_and_changes_nothing(name: str) -> None:
     """On random states the refusal's reason is the one the rule texts give (written
-    out in :func:`expected_reason`), ``why_illegal`` says the same, and nothing changes."""
+    out in :func:`expected_reason`), ``verify`` says the same, and nothing changes."""
     seen: set[Reason] = set()
     for seed in range(8):
         s = State.new(preset(name, sequences=0), 3 + seed % 2, seed=seed)
@@ -237,7 +261,7 @@ def test_every_rejected_move_has_the_expected_reason_and_changes_nothing(name: s
                 with pytest.raises(IllegalMoveError) as e:
                     s.apply(m)
                 assert e.value.illegal == want, (str(m), e.value.illegal, want)
-                assert s.why_illegal(m) == want and str(e.value) == str(want)
+                assert verify(s, m) == want and str(e.value) == str(want)
                 assert s.snapshot() == snap
                 seen.add(want.reason)
             s.apply(rng.choice(s.legal_moves()))

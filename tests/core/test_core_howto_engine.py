@@ -12,7 +12,7 @@ import pytest
 from mattis.core import PHASE1, PHASE2, PRESETS, Observation, Rules, preset
 from mattis.core.cards import Lang
 from mattis.core.rules import EmptyHand, NextLeader, Phase1End, Trump
-from mattis.core.text import how_to_play, rules_in_words, say
+from mattis.core.text import how_to_play, loser_term, rules_in_words, say
 from mattis.play import Referee, Sitting
 
 GAMES = 40
@@ -78,9 +78,15 @@ def test_how_to_play_says_who_deals_and_leads_the_next_game(name: str, next_lead
     players = max(3, rules.min_players)
     for lang in LANGS:
         text = _paragraph(rules, lang, "howto.h.next")
-        assert text == say(f"howto.next.{next_leader.value}", lang)
-        # Nothing says the loser deals as a rule of the game: the rule texts do not.
-        assert "gir neste spill." not in _paragraph(rules, "nb", "howto.h.loser")
+        # The loser deals, as the traditional text says ("Mattis stokker og gir til neste
+        # spill", Regler for kortspillet Mattis), quoted where the loser is the Mattis; the
+        # Skitgubbe text does not say, and its how to play says so.
+        why = say(f"howto.next.why.{loser_term(rules)}", lang)
+        assert text == say(f"howto.next.{next_leader.value}", lang, why=why)
+    nb = _paragraph(rules, "nb", "howto.h.next")
+    assert nb.startswith("Taperen gir neste spill") and _paragraph(rules, "en", "howto.h.next").startswith(
+        "The loser deals the next game")
+    assert ("Mattis stokker og gir til neste spill" in nb) == (loser_term(rules) == "mattis")
     sitting = Sitting(rules, players, seed=11)
     sitting.draw_first_dealer()
     for _game in range(6):

@@ -38,6 +38,7 @@ from mattis.core import (
     preset,
     reason_text,
     rules_from_json,
+    verify,
 )
 from mattis.core.cards import BIT, RANK, SUIT
 from mattis.core.observation import PHASE1, PHASE2
@@ -510,9 +511,9 @@ def test_follow_void_the_app_example() -> None:
     s = position("blodmattis", ["8D 2H 3S", "6S 4C", "9S 5C"], "H", leader=1)
     do(s, "1 play 6S", "2 play 9S")
     assert legal_texts(s) == ["pickup"]
-    illegal = s.why_illegal(play(cs("2H")[0]))
+    illegal = verify(s, play(cs("2H")[0]))
     # 3S cannot be played (it does not beat 9S): the refusal names no card, only the pickup
-    assert illegal is not None and illegal.reason is Reason.MUST_FOLLOW_SUIT and illegal.cards == ()
+    assert illegal is not None and illegal.reason is Reason.MUST_FOLLOW_SUIT_PICK_UP and illegal.cards == ()
     assert reason_text(illegal, "en").startswith("you hold the suit but nothing higher: pick up")
     assert reason_text(illegal, "nb").startswith("du har fargen, men ikke noe høyere: ta opp")
     assert "3♠" not in reason_text(illegal, "en")
@@ -534,7 +535,7 @@ def test_the_follow_suit_refusal_names_only_cards_that_may_be_played() -> None:
     s = position("blodmattis", ["5S TS 2H", "6S 4C", "9S 5C"], "H", leader=1)
     do(s, "1 play 6S", "2 play 9S")
     assert set(legal_texts(s)) == {"play TS", "pickup"}
-    illegal = s.why_illegal(play(cs("2H")[0]))
+    illegal = verify(s, play(cs("2H")[0]))
     assert illegal is not None and illegal.reason is Reason.MUST_FOLLOW_SUIT and illegal.cards == tuple(cs("TS"))
     assert reason_text(illegal, "en").startswith("follow suit with 10♠, or pick up")
     assert reason_text(illegal, "nb").startswith("følg farge med 10♠, ellers ta opp")

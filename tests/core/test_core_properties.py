@@ -24,6 +24,7 @@ database, the loops are seeded):
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from typing import Any
 
@@ -222,8 +223,108 @@ def fight_winners(r: Rules, laid: list[tuple[int, int]], fight_round: bool) -> l
     return [s for s, c in laid if RANK[c] == top]
 
 
+KNOWN: dict[str, tuple[object, ...]] = {
+    "tricks": ("pair", "all"), "ties": ("war", "stoting"), "draw": ("after_card", "after_trick"),
+    "chance": ("off", "lead", "any"), "trump": ("last_card", "bottom_up", "shown_when_drawn"),
+    "phase1_end": ("one_holder", "first_empty", "stock_empty"), "empty_hand": ("pick_up", "loses", "safe"),
+    "leader2": ("trump_holder", "last_trick"), "follow": ("free", "void"), "pickup": ("first", "last", "lowest"),
+    "pickup_optional": (False, True), "pickup_run": (False, True), "trick_size": ("start", "active", "seated"),
+    "going_out": ("laid", "cleared", "holders"), "empty_fighter": ("chance", "drop"),
+}
+"""The word and boolean options this reference model reads, with the values it knows.  A rule
+set with an option value missing here (a new value, or a new option whose rule this model has
+not learned) fails every step: the model must learn the rule before it can vouch for the engine."""
+
+IGNORED: frozenset[str] = frozenset({
+    "min_players", "max_players", "max_pair_players", "two_player_discard", "next_leader", "leftovers_shown",
+    "phase2_cap", "deck_ranks", "deck_suits", "hand_size", "sequences", "name",
+})
+"""Options the model need not know a value of: table sizes and the deal (a game already dealt),
+the sitting, what is shown, the engine's cap, the deck and hand size and the sequences' length
+(each read as a number wherever it matters)."""
+
+
+def check_known(rules: Rules) -> None:
+    """Every option value of ``rules`` is one this model knows (see :data:`KNOWN`)."""
+    for f in dataclasses.fields(rules):
+        name, value = f.name, getattr(rules, f.name)
+        if name in IGNORED:
+            continue
+        assert name in KNOWN, f"the reference model does not know the option {name}"
+        assert value in KNOWN[name], f"the reference model does not know {name}={value}"
+
+
+def _draw_up(counts: list[int], seat: int, stock: int, r: Rules) -> int:
+    """``seat`` draws up to the hand size (``counts``: cards in each hand, changed in place);
+    the stock left.  The last stock card is the hidden trump under ``trump=last_card``: it is
+    set aside, not taken into the hand ("Trekker du det siste kortet i bunken, skal du ikke ta
+    det opp på hånden", Regler for kortspillet Mattis)."""
+    while stock and counts[seat] < r.hand_size:
+        stock -= 1
+        if stock == 0 and r.trump == "last_card":
+            break
+        counts[seat] += 1
+    return stock
+
+
+def phase1_over(r: Rules, counts: list[int], stock: int, leader: int) -> bool:
+    """Whether phase 1 is over at the start of a trick that ``leader`` is to lead, with
+    ``counts`` cards in the hands and ``stock`` cards in the stock, from the rule texts:
+    ``one_holder``: "Spillet går videre så lenge minst to spillere har kort på hånden"
+    (Mattis); ``first_empty``: "Fase 1 slutter i det øyeblikket den som står for tur, ikke
+    har noe kort å legge" (Skitgubbe; a forced sjanse is a card to lay where the stock has
+    one to take and ``empty_fighter=chance``); ``stock_empty``: when the stock is empty
+    (the app), or fewer than two hold cards (no trick can be played)."""
+    holders = sum(1 for c in counts if c)
+    floor = 2 if r.trump == "last_card" else 1
+    if r.phase1_end == "one_holder":
+        return holders <= 1
+    if r.phase1_end == "first_empty":
+        return counts[leader] == 0 and not (stock >= floor and r.empty_fighter == "chance")
+    if r.phase1_end == "stock_empty":
+        return stock == 0 or holders <= 1
+    raise AssertionError(f"the reference model does not know phase1_end={r.phase1_end}")
+
+
+def check_phase2_start(pre: State, post: State) -> None:
+    """Phase 2's start from the rule texts: ``empty_hand`` (``loses``: whoever won no trick
+    is Blodmattis and has lost, "Ingen vunne bunker i fase 1 gir tap med en gang", the app;
+    ``safe``: whoever holds no card is out, "er du trygg", Skitgubbe; ``pick_up``: she plays
+    on, bordmattis), then who leads (``leader2``: the trump card's holder, or the last
+    trick's winner), the first player still in clockwise from there who holds cards."""
+    r = post.rules
+    n = post.n
+    order = [(post.dealer + 1 + j) % n for j in range(n)]
+    in_game = set(range(n))
+    if r.empty_hand == "loses":
+        blod = [s for s in order if post.tricks_won[s] == 0]
+        assert list(post.blodmattis) == blod, (post.blodmattis, blod)
+        in_game -= set(blod)
+    elif r.empty_hand == "safe":
+        out = [s for s in order if not post.hands[s]]
+        assert list(post.finished[:len(out)]) == out, (post.finished, out)
+        in_game -= set(out)
+    elif r.empty_hand != "pick_up":
+        raise AssertionError(f"the reference model does not know empty_hand={r.empty_hand}")
+    if post.is_over or len(in_game) <= 1:
+        return
+    if r.leader2 == "last_trick" and post.last_winner >= 0:
+        lead = post.last_winner
+    elif r.leader2 in ("trump_holder", "last_trick"):
+        lead = post.trump_holder
+    else:
+        raise AssertionError(f"the reference model does not know leader2={r.leader2}")
+    holders = [s for s in in_game if post.hands[s]]
+    if r.going_out == "holders" and len(holders) <= 1:
+        return  # "til bare én spiller har kort igjen": the game is over at once
+    to_act = next(((lead + j) % n for j in range(n) if (lead + j) % n in in_game and post.hands[(lead + j) % n]),
+                  None)
+    assert post.to_act == to_act, f"phase 2 led by {post.to_act}, not {to_act} ({r.leader2}, {r.empty_hand})"
+
+
 def check_phase1_step(pre: State, move: Any, post: State) -> None:
-    """Phase 1 from the rule texts: who takes a trick and what, the draw, the next lead."""
+    """Phase 1 from the rule texts: who takes a trick and what, the draw, the next lead,
+    and when phase 1 ends (decided here, from the hands and the stock after the draw)."""
     r = pre.rules
     n = pre.n
     seat = pre.to_act
@@ -233,7 +334,30 @@ def check_phase1_step(pre: State, move: Any, post: State) -> None:
     floor = 2 if r.trump == "last_card" else 1
     stock_after = len(pre.stock) - (move.kind == "chance")
     nobody_draws = stock_after < floor or r.empty_fighter == "drop"
+    # the hands' sizes and the stock after this move and the draws it brings
+    counts = [h.bit_count() for h in pre.hands]
+    stock = stock_after
+    if move.kind != "chance":
+        counts[seat] -= 1
+        if r.draw == "after_card":
+            stock = _draw_up(counts, seat, stock, r)
+    won = [s for s in range(n) if post.tricks_won[s] != pre.tricks_won[s]]
+    if won:
+        if r.draw == "after_trick":
+            for j in range(n):
+                stock = _draw_up(counts, (won[0] + j) % n, stock, r)
+        over = phase1_over(r, counts, stock, won[0])
+        assert over == (post.phase != pre.phase), (
+            f"phase 1 {'should have ended' if over else 'ended too early'} after a trick "
+            f"({r.phase1_end}: hands {counts}, stock {stock})")
+    elif post.phase == pre.phase and r.phase1_end == "first_empty":
+        # the player due to lay holds a card, or may take a forced sjanse
+        due = post.to_act
+        assert due is not None
+        assert post.hands[due] or (len(post.stock) >= floor and r.empty_fighter == "chance"), (
+            "phase 1 should have ended: the player due to lay has no card (first_empty)")
     if post.phase != pre.phase:
+        check_phase2_start(pre, post)
         if post.tricks_won == pre.tricks_won:
             # an unfinished trick: each takes back the cards she laid
             for s, c in pre.trick + [(seat, card)]:
@@ -284,6 +408,7 @@ def reference_step(pre: State, move: Move, post: State) -> None:
     pickup takes (``expected_pickup``), the phase 2 table, turn and players in
     (``reference_phase2_step``), and the phase 1 trick, draw and lead
     (``check_phase1_step``).  Also the step ``mattis.bots.conformance.check_option`` is given."""
+    check_known(pre.rules)
     assert set(pre.legal_moves()) == reference_legal(pre)
     seat = pre.to_act
     assert seat is not None

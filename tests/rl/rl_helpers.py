@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-from mattis.core import Move, Rules, State, preset
+from mattis.core import Move, Rules, State, preset, verify
 
 #: Rule sets that cover every action kind: chance, sequences of 2 and 3, pick up first/last.
 CONFIGS: list[tuple[Rules, int]] = [
@@ -34,7 +34,7 @@ def replay(rules: Rules, players: int, deck: list[int], moves: list[Move]) -> St
     """The game from ``deck`` after ``moves``; ``None`` if a move is illegal there."""
     s = State.from_deck(rules, players, deck, 0)
     for mv in moves:
-        if s.why_illegal(mv) is not None:
+        if verify(s, mv) is not None:
             return None
         s.apply(mv)
     return s

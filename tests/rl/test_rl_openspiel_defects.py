@@ -13,7 +13,7 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel", reason="the research extra is not installed: pip install 'mattis[rl]'")
 np = pytest.importorskip("numpy", reason="the research extra is not installed: pip install 'mattis[rl]'")
 
-from mattis.core import PRESETS, Move, Observation, Phase, State, preset  # noqa: E402
+from mattis.core import PRESETS, Move, Observation, Phase, State, preset, verify  # noqa: E402
 from mattis.play import make_bot  # noqa: E402
 from mattis.rl import openspiel_game  # noqa: E402
 from mattis.rl.encoding import ActionSpace  # noqa: E402
@@ -167,7 +167,7 @@ def test_leftovers_shown_are_in_the_information_state_string() -> None:
 def replays(state: State, moves: list[Move]) -> bool:
     """Apply ``moves`` to ``state``; ``False`` as soon as one is illegal there."""
     for mv in moves:
-        if state.why_illegal(mv) is not None:
+        if verify(state, mv) is not None:
             return False
         state.apply(mv)
     return True

@@ -144,11 +144,28 @@ def test_illegal_choice_shows_the_reason_and_changes_nothing(tmp_path: Path) -> 
             await pilot.press(*(["right"] * step if step > 0 else ["left"] * -step), "enter")
             message = text_of(app.query_one("#message", Static))
             assert app.session.record_text() == before
-            assert message.startswith(("det må være høyere enn", "du må følge farge"))
+            assert message.startswith(("det må være høyere enn", "du må følge farge", "du har ikke noe som kan stikke"))
             # ... and the game goes on: a legal move is accepted and clears the message.
             await lay_by_keys(pilot, app, app.session.observation().legal[0])
             assert app.session.record_text() != before
             assert text_of(app.query_one("#message", Static)) == ""
+
+    asyncio.run(scenario())
+
+
+@pytest.mark.parametrize("chance", ["off", "lead"])
+def test_the_key_line_offers_sjanse_only_where_it_may_be_taken(tmp_path: Path, chance: str) -> None:
+    """Under ``chance=off`` phase 1's key line and buttons offer no sjanse (they did: "c sjanse")."""
+    app = make_app(tmp_path, rules="mattis", seed=2, lang="nb", chance=chance)
+
+    async def scenario() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            obs = app.session.observation()
+            assert obs.phase != PHASE2 and obs.hand
+            keys = text_of(app.query_one("#keys", Static))
+            assert ("c sjanse" in keys) == (chance != "off"), keys
+            assert app.query_one("#b-chance").display == (chance != "off")
 
     asyncio.run(scenario())
 

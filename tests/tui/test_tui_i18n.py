@@ -29,6 +29,7 @@ from mattis.core import (
     preset,
     reason_text,
     seat_names,
+    verify,
 )
 from mattis.core.cards import Lang
 from mattis.core.catalogue import TERM_KEYS, TEXT
@@ -107,11 +108,11 @@ def test_engine_reasons_are_all_translated() -> None:
                 tries += [play(c, c + 1) for c in range(0, 51) if c % 13 != 12]
                 tries += [play(0, 14), play(3, 4, 6)]
                 for m in tries:
-                    r = s.why_illegal(m)
+                    r = verify(s, m)
                     if r:
                         reasons.add(r)
             s.apply(rng.choice(s.legal_moves()))
-        why = s.why_illegal(CHANCE)
+        why = verify(s, CHANCE)
         if why:
             reasons.add(why)
     assert len({r.reason for r in reasons}) >= 10

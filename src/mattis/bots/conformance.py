@@ -8,6 +8,11 @@ raises :class:`ConformanceError` naming the part that disagrees:
   listed twice, all 52 cards stay accounted for, and an independent reference model
   (``reference``, called with the state before the move, the move and the state after)
   agrees with every step;
+* **refusals**: the one judgement (:func:`mattis.core.legal.verify`) passes every legal
+  move, and refuses random other moves (cards held or not, runs and broken runs,
+  sjanse, a pickup) each with a specific reason, never the generic ``not_legal``,
+  that the rules in force support (:func:`refusal_fits`: ``chance_off`` only under
+  ``chance=off``, ``must_pick_up`` only where picking up is the one move, ...);
 * **solver**: the 2-player solver's own move generator lists the engine's moves along
   random playouts, and on small two-player phase-2 positions the 2-player solver
   (:func:`~mattis.bots.solver.two_player_values`, or the general :class:`Solver` where
@@ -34,10 +39,11 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..core import OPTIONS, PICKUP, Move, Rules, State, cards_of, mask_of
-from ..core.cards import Lang
+from ..core import CHANCE, OPTIONS, PICKUP, Illegal, Move, Reason, Rules, State, cards_of, mask_of, play, verify
+from ..core.cards import RANK, SUIT, Lang
 from ..core.catalogue import TEXT
 from ..core.determinize import sample_state
+from ..core.legal import chance_floor
 from ..core.observation import PHASE2
 from ..core.testing import all_card_masks
 from ..core.text import (
@@ -93,6 +99,7 @@ def check_option(rules: Rules, *, games: int = 2, positions: int = 8, samples: i
                 raise ConformanceError(f"moves: a legal move listed twice: {[str(m) for m in legal]}")
             for m in legal:
                 state.clone().apply(m)
+            _check_refusals(state, rng)
             if n_samples < samples and rng.random() < 0.1:
                 _check_sample(state, rng)
                 n_samples += 1
@@ -110,6 +117,100 @@ def check_option(rules: Rules, *, games: int = 2, positions: int = 8, samples: i
         sampled += n_samples
     solved = check_solver(rules, positions, seed)
     return Conformance(games, moves, solved, sampled)
+
+
+def _candidates(state: State, rng: random.Random) -> list[Move]:
+    """Moves to put to the judgement: every legal one, and random others (a card held or
+    not, a run of two to four cards of one suit, two cards that are not a run, sjanse,
+    a pickup)."""
+    seat = state.to_act
+    assert seat is not None
+    deck = cards_of(state.rules.deck_mask())
+    held = cards_of(state.hands[seat])
+    out = [CHANCE, PICKUP, play(rng.choice(deck))]
+    if held:
+        out.append(play(rng.choice(held)))
+        start = rng.choice(held)
+        run = [start + k for k in range(rng.randint(2, 4)) if start % 13 + k < 13]
+        if len(run) > 1:
+            out.append(play(*run))
+    a, b = rng.sample(deck, 2)
+    if SUIT[a] != SUIT[b] or abs(RANK[a] - RANK[b]) > 1:
+        out.append(play(*sorted((a, b))))
+    return out
+
+
+def refusal_fits(state: State, move: Move, why: Illegal) -> str | None:
+    """``None`` if the rules in force support refusing ``move`` in ``state`` for ``why``
+    (read from the rule set and the position, not from the engine's code), else what
+    does not fit."""
+    r = state.rules
+    seat = state.to_act
+    reason = why.reason
+    if state.is_over or seat is None:
+        return None if reason is Reason.GAME_OVER else "the game is over"
+    hand = state.hands[seat]
+    cards = move.cards
+    phase1 = state.phase != PHASE2
+    not_held = tuple(c for c in cards if not hand >> c & 1)
+    stock = len(state.stock)
+    floor = 2 if r.trump == "last_card" else 1  # the hidden trump card is never taken
+    leading = not state.round_laid or state.fighting
+    top = state.table[-1][1] if state.table else None
+    led = SUIT[top[0]] if top else -1
+    of_led = [c for c in cards_of(hand) if SUIT[c] == led]
+    higher = tuple(c for c in of_led if top and RANK[c] > RANK[top[-1]])
+    may_trump = (top is not None and led != state.trump and any(SUIT[c] == state.trump for c in cards_of(hand))
+                 and (r.follow == "free" or not of_led))
+    is_run = bool(cards) and len({SUIT[c] for c in cards}) == 1 and RANK[cards[-1]] - RANK[cards[0]] == len(cards) - 1
+    answer = bool(higher or may_trump)  # she holds a card that may answer the top entry
+    suit = SUIT[cards[0]] if cards else -1
+    low = RANK[cards[0]] if cards else -1
+    fits = {
+        Reason.NO_PICKUP_IN_PHASE1: phase1 and move == PICKUP,
+        Reason.CHANCE_OFF: phase1 and move == CHANCE and r.chance == "off",
+        Reason.CHANCE_NO_STOCK: phase1 and move == CHANCE and stock == 0,
+        Reason.CHANCE_STOCK: phase1 and move == CHANCE and 0 < stock < floor,
+        Reason.CHANCE_NOT_LEADING: phase1 and move == CHANCE and r.chance == "lead" and not leading and hand != 0,
+        Reason.ONE_CARD_IN_PHASE1: phase1 and len(cards) > 1,
+        Reason.NOT_HELD: bool(cards) and why.cards == not_held != (),
+        Reason.NO_CHANCE_IN_PHASE2: not phase1 and move == CHANCE,
+        Reason.NOTHING_TO_PICK_UP: not phase1 and move == PICKUP and top is None,
+        Reason.MUST_BEAT_NOT_PICK_UP: (not phase1 and move == PICKUP and not r.pickup_optional
+                                       and answer),
+        Reason.NO_SEQUENCES: not phase1 and len(cards) > 1 and r.sequences == 0,
+        Reason.NOT_A_SEQUENCE: not phase1 and len(cards) > 1 and r.sequences > 0 and not is_run,
+        Reason.SEQUENCE_TOO_SHORT: not phase1 and 1 < len(cards) < r.sequences and why.number == r.sequences,
+        Reason.MUST_FOLLOW_SUIT: (top is not None and r.follow == "void" and bool(of_led) and suit != led
+                                  and why.cards == higher != ()),
+        Reason.MUST_FOLLOW_SUIT_PICK_UP: (top is not None and r.follow == "void" and bool(of_led)
+                                          and suit != led and not higher),
+        Reason.MUST_PICK_UP: top is not None and not answer and why.cards == (top[-1],),
+        Reason.MUST_BEAT: top is not None and suit == led and low <= RANK[top[-1]] and answer,
+        # said only where she can follow with a higher card or trump (else: must pick up)
+        Reason.MUST_FOLLOW_OR_TRUMP: top is not None and suit not in (-1, led, state.trump) and answer,
+    }
+    if reason not in fits:
+        return f"the refusal {reason.value} names no rule"
+    return None if fits[reason] else f"the refusal {reason.value} is not what the rules say here"
+
+
+def _check_refusals(state: State, rng: random.Random) -> None:
+    """The one judgement agrees with the move generator, and each refusal is specific
+    and supported (see the module docstring)."""
+    legal = state.legal_moves()
+    for m in legal:
+        if verify(state, m) is not None:
+            raise ConformanceError(f"refusals: {m} is a legal move, but verify refuses it: {verify(state, m)}")
+    for m in _candidates(state, rng):
+        why = verify(state, m)
+        if (why is None) != (m in legal):
+            raise ConformanceError(f"refusals: verify {'passes' if why is None else 'refuses'} {m}, "
+                                   f"the legal moves are {[str(x) for x in legal]}")
+        if why is not None:
+            wrong = refusal_fits(state, m, why)
+            if wrong is not None:
+                raise ConformanceError(f"refusals: {m} refused as {why} under {state.rules.overrides()}: {wrong}")
 
 
 def check_words(rules: Rules) -> None:
@@ -143,6 +244,8 @@ def check_words(rules: Rules) -> None:
             said = option_value_text(spec.name, getattr(rules, spec.name), lang)
             if spec.name == "leader2" and leader2_key(rules) == "last_drawer":
                 said = say("lead2.last_drawer", lang)
+            if spec.name == "chance" and rules.chance != "off":  # when sjanse may be taken, with the stock's floor
+                said += ", " + say(f"chance.floor.{chance_floor(rules)}", lang)
             if spec.name != "ties" and shown[label] != said:  # ties: the variant's own fight word
                 raise ConformanceError(f"words: {spec.name} said as {shown[label]!r}, not {said!r}")
 
@@ -252,4 +355,4 @@ def _check_accounting(state: State) -> None:
 
 
 __all__ = ["Conformance", "ConformanceError", "Reference", "check_option", "check_solver", "check_words",
-           "tiny_position"]
+           "refusal_fits", "tiny_position"]

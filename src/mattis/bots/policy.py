@@ -95,7 +95,7 @@ def phase2_choice(legal: Sequence[Move], table_empty: bool, trump: int, next_han
         cost = RANK[top] + (k.trump_cost if SUIT[top] == trump else 0) - k.seq_bonus * (len(m.cards) - 1)
         if len(m.cards) == my_count:
             cost -= 100  # going out
-        if nxt >= 0 and answer_mask(nxt, m.cards, trump, rules.follow) == 0:
+        if nxt >= 0 and answer_mask(nxt, m.cards, trump, rules) == 0:
             cost -= k.safe_lead_bonus
         if cost < best_cost:
             best, best_cost = m, cost

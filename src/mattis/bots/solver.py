@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..core import PICKUP, Follow, Move, Rules, State, sequence_spans
+from ..core import PICKUP, Move, Rules, State, sequence_spans
 from ..core.legal import RepetitionKey, answer_bits, pickup_span, repetition_key, trick_complete_at
 from ..core.observation import PHASE2
 from ..core.rules import GoingOut
@@ -186,7 +186,7 @@ class TwoPlayerSolver:
     def __init__(self, trump: int, rules: Rules, node_limit: int = 10_000_000) -> None:
         self.trump = trump
         self.min_seq = rules.sequences
-        self.follow: Follow = rules.follow
+        self.rules = rules
         self.pickup_optional = rules.pickup_optional
         self.node_limit = node_limit
         self.nodes = 0
@@ -205,7 +205,7 @@ class TwoPlayerSolver:
     def beats(self, a: int, top: int) -> list[int]:
         """The entries of hand ``a`` that may answer the entry ``top`` (a mask)."""
         lo, hi = (top & -top).bit_length() - 1, top.bit_length() - 1
-        ts, sb, tb = answer_bits(a, (lo, hi), self.trump, self.follow)
+        ts, sb, tb = answer_bits(a, (lo, hi), self.trump, self.rules)
         out = _suit_entries(sb, 13 * ts, self.min_seq) if sb else []
         if tb:
             out.extend(_suit_entries(tb, 13 * self.trump, self.min_seq))

@@ -58,7 +58,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
-from ..core import PRESETS, RANK, SUIT, Follow, Observation, Rules, preset
+from ..core import PRESETS, RANK, SUIT, Observation, Rules, preset
 from ..core.legal import answer_mask, next_seat_in
 from ..core.observation import PHASE1, PHASE2
 
@@ -292,24 +292,24 @@ def feature_rows(obs: Observation) -> list[list[float]]:
                 row[at + slot] = m / 13.0
                 masters += m
         row[at + 4] = masters / 13.0
-        _duels(k, future, live, n, sizes, me, still_mask, trump, obs.rules.follow, row)
+        _duels(k, future, live, n, sizes, me, still_mask, trump, obs.rules, row)
         rows.append(row)
     return rows
 
 
-def _unanswered(mask: int, other: int, trump: int, follow: Follow) -> int:
+def _unanswered(mask: int, other: int, trump: int, rules: Rules) -> int:
     """How many cards of ``mask``, each laid alone, ``other`` holds no answer to."""
     k = 0
     while mask:
         low = mask & -mask
         mask ^= low
-        if not answer_mask(other, (low.bit_length() - 1,), trump, follow):
+        if not answer_mask(other, (low.bit_length() - 1,), trump, rules):
             k += 1
     return k
 
 
 def _duels(k: int, future: list[int], live: list[bool], n: int, sizes: list[int], me: int,
-           still_mask: int, trump: int, follow: Follow, row: list[float]) -> None:
+           still_mask: int, trump: int, rules: Rules, row: list[float]) -> None:
     """Row ``k``'s duels (:data:`_DUELS`) in ``row[DUELS_AT:]``: ``future[j]`` is row
     ``j``'s phase 2 hand as far as the observer knows it, ``sizes[j]`` its size (its
     hand and its pile: in phase 2 the pile is empty)."""
@@ -330,14 +330,14 @@ def _duels(k: int, future: list[int], live: list[bool], n: int, sizes: list[int]
         low = c & -c
         c ^= low
         top = (low.bit_length() - 1,)
-        answers = [j for j in others if answer_mask(future[j], top, trump, follow)]
+        answers = [j for j in others if answer_mask(future[j], top, trump, rules)]
         alone += not answers
         everyone += len(answers) == len(others)
         past_next += nxt not in answers
     row[at] = alone / 13.0
     row[at + 1] = past_next / 13.0 if nxt != k else 0.0
     row[at + 2] = everyone / 13.0
-    row[at + 3] = _unanswered(future[prev], mine, trump, follow) / 13.0 if prev != k else 0.0
+    row[at + 3] = _unanswered(future[prev], mine, trump, rules) / 13.0 if prev != k else 0.0
     least = min(sizes[j] for j in others)
     mine_count = sizes[k]
     row[at + 4] = max(-1.0, min(1.0, (mine_count - least) / 13.0))

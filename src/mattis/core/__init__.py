@@ -20,6 +20,7 @@ from .cards import (
     sort_for_phase2,
     suit_name,
 )
+from .legal import verify
 from .moves import CHANCE, PICKUP, Move, MoveError, MoveKind, format_record_move, parse_move, parse_record_move, play
 from .notation import parse_position, position_text
 from .observation import OVER, PHASE1, PHASE2, HistoryItem, Observation
@@ -80,5 +81,5 @@ __all__ = [
     "card_name", "card_symbol", "cards_of", "describe_move", "format_record_move", "load_record", "mask_of",
     "parse_card", "parse_move", "parse_overrides", "parse_position", "parse_record_move", "parse_suit", "play",
     "position_text", "preset", "reason_text", "rules_from_json", "rules_to_json", "say", "seat_names", "sequence_spans",
-    "sort_by_rank", "sort_for_phase2", "suit_name",
+    "sort_by_rank", "sort_for_phase2", "suit_name", "verify",
 ]

@@ -101,7 +101,8 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "table.empty": ("tomt", "empty"),
     "table.goes_to": ("{leader} spiller ut til {name}.", "{leader} leads to {name}."),
     "table.fight": ("Det er {fight} mellom {names}!", "There is a {fight} between {names}!"),
-    "table.need": ("{have} av {need} kort lagt i avstikket", "{have} of {need} cards laid in the avstikk"),
+    "table.need": ("{have} av {need} oppføringer lagt i avstikket (et kort eller en rad teller som én)",
+                   "{have} of {need} entries laid in the avstikk (a card or a run counts as one)"),
     # -- a seat's standing
     "status.finished": ("ferdig, {place}. plass", "out, place {place}"),
     "status.ranked": ("rangert som nr. {place} da spillet ble stoppet (ikke ute)",
@@ -160,8 +161,10 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
                           "Hund (Dog): everyone lays a card to each stikk; phase 2 as in Mattis."),
     "rules.preset.blodmattis": ("Reglene i Mattis-appen: støting, trumf fra nederste kort, Blodmattis.",
                                 "The Mattis app's rules: støting, trump from the bottom card, Blodmattis."),
-    "rules.preset.skitgubbe": ("Svensk Skitgubbe: stunsa, sjanse når som helst, ta opp det siste kortet.",
-                               "Swedish Skitgubbe: stunsa, sjanse at any time, pick up the last card."),
+    "rules.preset.skitgubbe": ("Svensk Skitgubbe: stunsa, sjanse så lenge det er mer enn ett kort i bunken, ta opp "
+                               "det siste kortet.",
+                               "Swedish Skitgubbe: stunsa, sjanse while more than one card is left in the stock, "
+                               "pick up the last card."),
     # -- rule options (core.rules.Rules) and their values (core.rules.CHOICES)
     "opt.min_players": ("Færrest spillere", "Fewest players"),
     "opt.max_players": ("Flest spillere", "Most players"),
@@ -272,6 +275,8 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "reason.must_follow_suit_pick_up": ("du har fargen, men ikke noe høyere: ta opp (trumf bare når du ikke har "
                                         "fargen)", "you hold the suit but nothing higher: pick up (trump only when "
                                         "you have none of the suit)"),
+    "reason.must_pick_up": ("du har ikke noe som kan stikke {cards}: du må ta opp",
+                            "nothing you hold may beat {cards}: you must pick up"),
     "reason.must_beat": ("det må være høyere enn {cards}", "it must be higher than {cards}"),
     "reason.must_follow_or_trump": ("du må følge farge med et høyere kort, eller trumfe",
                                     "you must follow suit with a higher card, or trump"),
@@ -463,11 +468,22 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
                           "and lay it at once, whatever it is. The rules do not say outright whether the new card "
                           "in a {fight} counts as leading; here it does, so you may take a sjanse then too."),
     "howto.sjanse.any": ("Hver gang du skal legge i fase 1, kan du sjanse i stedet: du snur det øverste kortet i "
-                         "bunken og legger det, uansett hva det er. Det er bare lov så lenge det ligger mer enn "
-                         "ett kort i bunken.",
+                         "bunken og legger det, uansett hva det er.",
                          "Whenever you lay in phase 1, you may take a sjanse (chance) instead: turn the top card of "
-                         "the stock and lay it, whatever it is. Only while more than one card is left in "
-                         "the stock."),
+                         "the stock and lay it, whatever it is."),
+    "howto.sjanse.floor.1": ("Det er lov så lenge det ligger kort i bunken.",
+                             "You may while the stock has cards."),
+    "howto.sjanse.floor.2": ("Det er bare lov så lenge det ligger mer enn ett kort i bunken: det siste er trumfkortet.",
+                             "Only while more than one card is left in the stock: the last one is the trump card."),
+    "chance.floor.1": ("så lenge det ligger kort i bunken", "while the stock has cards"),
+    "chance.floor.2": ("så lenge det ligger mer enn ett kort i bunken",
+                       "while more than one card is left in the stock"),
+    "howto.empty_fighter.chance": ("Har du ingen kort på hånden når du skal legge i en {fight}, legger du det "
+                                   "øverste kortet i bunken (tvungen sjanse).",
+                                   "If you hold no card when you must lay in a {fight}, you lay the top card of the "
+                                   "stock (a forced sjanse)."),
+    "howto.empty_fighter.drop": ("Har du ingen kort på hånden når du skal legge i en {fight}, går du ut av kampen.",
+                                 "If you hold no card when you must lay in a {fight}, you drop out of the fight."),
     "howto.h.trumf": ("Trumf", "Trumf (trump)"),
     "howto.trumf.last_card": ("Den som skulle ha trukket det siste kortet i bunken, legger det til side med "
                               "baksiden opp. Fargen på det kortet blir trumf i fase 2, og det vises når fase 2 "
@@ -520,6 +536,7 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
                                  "Whoever won the last stikk of phase 1 leads first."),
     "howto.size.start": ("like mange kort som det var spillere igjen da stikket begynte",
                          "as many cards as there were players still in when the trick began"),
+    "howto.size.runs": ("(en rad teller som ett kort)", "(a run counts as one card)"),
     "howto.size.active": ("like mange kort som det er spillere igjen", "as many cards as there are players still in"),
     "howto.size.seated": ("like mange kort som det er spillere ved bordet",
                           "as many cards as there are players at the table"),
@@ -554,23 +571,32 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "howto.empty.safe": ("Har du ingen kort når fase 2 begynner, er du ferdig og slipper fase 2.",
                          "If you hold no cards when phase 2 begins, you are out and skip phase 2."),
     "howto.h.loser": ("Hvem som taper", "Who loses"),
-    "howto.loser.mattis": ("Blir du kvitt alle kortene, er du ferdig. De andre spiller videre, og den siste som "
-                           "har kort igjen, er Mattis.",
-                           "Once you shed all your cards, you are out. The others play on, and the last one "
-                           "holding cards is Mattis."),
-    "howto.loser.skitgubbe": ("Blir du kvitt alle kortene, er du ferdig. De andre spiller videre, og den siste "
-                              "som har kort igjen, er skitgubben.",
-                              "Once you shed all your cards, you are out. The others play on, and the last one "
-                              "holding cards is the skitgubbe."),
+    "howto.out.laid": ("Blir du kvitt alle kortene, er du ferdig.", "Once you shed all your cards, you are out."),
+    "howto.out.cleared": ("Er hånden tom, er du ferdig når avstikket med det siste kortet ditt er ferdig; blir "
+                          "kortet tatt opp igjen, er du med videre og må ta opp når det er din tur.",
+                          "With an empty hand you are out once the avstikk holding your last card is done; if that "
+                          "card is picked up again, you play on and must pick up on your turn."),
+    "howto.out.holders": ("Er hånden tom, er du ferdig når avstikket med det siste kortet ditt er ferdig; blir "
+                          "kortet tatt opp igjen, er du med videre og må ta opp når det er din tur. Spillet "
+                          "slutter så snart bare én spiller har kort igjen.",
+                          "With an empty hand you are out once the avstikk holding your last card is done; if that "
+                          "card is picked up again, you play on and must pick up on your turn. The game ends as "
+                          "soon as only one player holds cards."),
+    "howto.loser.mattis": ("De andre spiller videre, og den siste som har kort igjen, er Mattis.",
+                           "The others play on, and the last one holding cards is Mattis."),
+    "howto.loser.skitgubbe": ("De andre spiller videre, og den siste som har kort igjen, er skitgubben.",
+                              "The others play on, and the last one holding cards is the skitgubbe."),
     "howto.h.next": ("Neste spill", "The next game"),
-    "howto.next.left_of_dealer": ("Reglene sier ikke hvem som gir neste spill; her gir taperen, og spilleren til "
-                                  "venstre for giveren begynner.",
-                                  "The rules do not say who deals the next game; here the loser deals, and the "
-                                  "player left of the dealer begins."),
-    "howto.next.loser": ("Reglene sier ikke hvem som gir neste spill; her gir taperen og spiller også ut første "
-                         "stikk (mange lar taperen spille ut første stikk neste gang).",
-                         "The rules do not say who deals the next game; here the loser deals and also leads the "
-                         "first stikk (many let the loser lead the first trick next time)."),
+    "howto.next.left_of_dealer": ("Taperen gir neste spill{why}, og spilleren til venstre for giveren begynner.",
+                                  "The loser deals the next game{why}, and the player left of the dealer begins."),
+    "howto.next.loser": ("Taperen gir neste spill{why} og spiller også ut første stikk (mange lar taperen spille ut "
+                         "første stikk neste gang).",
+                         "The loser deals the next game{why} and also leads the first stikk (many let the loser "
+                         "lead the first trick next time)."),
+    "howto.next.why.mattis": (" («Mattis stokker og gir til neste spill»)",
+                              " (the traditional rules: Mattis shuffles and deals the next game)"),
+    "howto.next.why.skitgubbe": (" (reglene sier ikke hvem som gir neste spill)",
+                                 " (the rules do not say who deals the next game)"),
     # ------------------------------------------------------- hints: why (tui.hint)
     "why.only": ("Det er det eneste du kan gjøre.", "It is the only thing you can do."),
     "hint.why": ("Hint: {move}. {why}", "Hint: {move}. {why}"),

@@ -11,10 +11,16 @@ Cards are ints and hands are bit masks (see :mod:`mattis.core.cards`).
 >>> from mattis.core.rules import Follow
 >>> hand = mask_of([parse_card(c) for c in ("8S", "2H", "3S")])
 >>> top = (parse_card("9S"),)
->>> [str(m) for m in phase2_moves(hand, top, trump=2, follow=Follow.FREE, min_seq=0, pickup_optional=False)]
+>>> from mattis.core.rules import preset
+>>> [str(m) for m in phase2_moves(hand, top, 2, preset("mattis"))]
 ['play 2H']
->>> [str(m) for m in phase2_moves(hand, top, trump=2, follow=Follow.VOID, min_seq=0, pickup_optional=False)]
+>>> [str(m) for m in phase2_moves(hand, top, 2, preset("mattis", follow=Follow.VOID))]
 ['pickup']
+
+Whether one move is legal, and why not, is :func:`verify`: the one judgement that
+the state (``State.apply``), the referee and every front end ask.  It agrees with
+the move generators exactly (``verify(s, m) is None`` iff ``m in s.legal_moves()``:
+a property test over random games under every option value).
 """
 
 from __future__ import annotations
@@ -49,9 +55,9 @@ if TYPE_CHECKING:
     from .state import State
 
 __all__ = [
-    "RepetitionKey", "answer_bits", "answer_mask", "chance_floor", "explain", "lay_outcome", "next_seat_in",
+    "RepetitionKey", "answer_bits", "answer_mask", "chance_floor", "lay_outcome", "next_seat_in",
     "phase1_moves", "phase2_moves", "pickup_span", "repetition_key", "revealed_absent", "round_winners",
-    "suit_above", "trick_complete_at",
+    "suit_above", "trick_complete_at", "verify",
 ]
 
 SUIT_BITS: Final = 0x1FFF
@@ -181,36 +187,42 @@ def next_seat_in(still_in: int, seat: int, players: int) -> int:
 # ------------------------------------------------------------------ phase 2
 def suit_above(top: tuple[Card, ...]) -> int:
     """The cards of the suit of the entry ``top`` ranked above its highest card."""
-    ts, sb, _ = answer_bits(FULL_DECK_MASK, top, -1, _FOLLOW_FREE)
+    ts, sb, _ = _answer_bits(FULL_DECK_MASK, top, -1, False)
     return sb << (13 * ts)
 
 
-def answer_bits(hand: int, top: tuple[Card, ...], trump: int, follow: Follow) -> tuple[int, int, int]:
-    """The rule for answering the phase 2 entry ``top``: ``(suit, suit_bits,
-    trump_bits)``, the 13-bit rank patterns of the cards of ``hand`` that may begin
-    an answer: higher cards of the entry's suit, and trumps (trumf) on a non-trump
-    entry, under ``follow=void`` only when no card of the suit is held."""
+def _answer_bits(hand: int, top: tuple[Card, ...], trump: int, void: bool) -> tuple[int, int, int]:
+    """:func:`answer_bits` with ``follow=void`` as a flag (``void``)."""
     ts = SUIT[top[0]]
     above = RANK[top[-1]] + 1
     held = hand >> (13 * ts) & SUIT_BITS
     sb = held >> above << above
     tb = 0
-    if ts != trump and trump >= 0 and (follow is _FOLLOW_FREE or not held):
+    if ts != trump and trump >= 0 and (not void or not held):
         tb = hand >> (13 * trump) & SUIT_BITS
     return ts, sb, tb
 
 
-def answer_mask(hand: int, top: tuple[Card, ...], trump: int, follow: Follow) -> int:
+def answer_bits(hand: int, top: tuple[Card, ...], trump: int, rules: Rules) -> tuple[int, int, int]:
+    """The rule for answering the phase 2 entry ``top``: ``(suit, suit_bits,
+    trump_bits)``, the 13-bit rank patterns of the cards of ``hand`` that may begin
+    an answer: higher cards of the entry's suit, and trumps (trumf) on a non-trump
+    entry, under ``follow=void`` only when no card of the suit is held."""
+    return _answer_bits(hand, top, trump, rules.follow is _FOLLOW_VOID)
+
+
+def answer_mask(hand: int, top: tuple[Card, ...], trump: int, rules: Rules) -> int:
     """The cards of ``hand`` that may begin an entry answering ``top`` (see :func:`answer_bits`)."""
-    ts, sb, tb = answer_bits(hand, top, trump, follow)
+    ts, sb, tb = _answer_bits(hand, top, trump, rules.follow is _FOLLOW_VOID)
     return sb << (13 * ts) | (tb << (13 * trump) if tb else 0)
 
 
-def phase2_moves(hand: int, top: tuple[Card, ...] | None, trump: int, follow: Follow, min_seq: int,
-                 pickup_optional: bool) -> tuple[Move, ...]:
+def phase2_moves(hand: int, top: tuple[Card, ...] | None, trump: int, rules: Rules) -> tuple[Move, ...]:
     """Phase 2: lead any entry on an empty table (``top`` is ``None``); else answer
     ``top`` (the suit first, then trumps), and pick up when you cannot answer or the
-    rules let you.  Entries are single cards and, with ``min_seq`` > 0, sequences."""
+    rules let you (``pickup_optional``).  Entries are single cards and, with
+    ``rules.sequences`` > 0, sequences of that many cards or more."""
+    min_seq = rules.sequences
     if top is None:
         if not hand:
             return ()
@@ -219,7 +231,8 @@ def phase2_moves(hand: int, top: tuple[Card, ...] | None, trump: int, follow: Fo
                     + _suit_singles(2, hand >> 26 & SUIT_BITS) + _suit_singles(3, hand >> 39 & SUIT_BITS))
         return (_suit_entries(0, hand & SUIT_BITS, min_seq) + _suit_entries(1, hand >> 13 & SUIT_BITS, min_seq)
                 + _suit_entries(2, hand >> 26 & SUIT_BITS, min_seq) + _suit_entries(3, hand >> 39 & SUIT_BITS, min_seq))
-    ts, sb, tb = answer_bits(hand, top, trump, follow)
+    ts, sb, tb = _answer_bits(hand, top, trump, rules.follow is _FOLLOW_VOID)
+    pickup_optional = rules.pickup_optional
     if min_seq:
         out = _suit_entries(ts, sb, min_seq) + (_suit_entries(trump, tb, min_seq) if tb else ())
     elif not tb:
@@ -279,7 +292,8 @@ def revealed_absent(move: Move, top: tuple[Card, ...] | None, trump: int, rules:
             return 0
         if rules.follow is _FOLLOW_VOID:
             return suit_above(top)
-        return answer_mask(FULL_DECK_MASK, top, trump, _FOLLOW_FREE)
+        ts, sb, tb = _answer_bits(FULL_DECK_MASK, top, trump, False)
+        return sb << (13 * ts) | (tb << (13 * trump) if tb else 0)
     if (move.kind is _MOVEKIND_PLAY and rules.follow is _FOLLOW_VOID
             and SUIT[move.cards[0]] == trump and SUIT[top[0]] != trump):
         return SUIT_BITS << (13 * SUIT[top[0]])
@@ -310,21 +324,38 @@ def repetition_key(state: State) -> RepetitionKey:
     return tuple(key)
 
 
-# --------------------------------------------------------------- explanation
-def explain(state: State, move: Move) -> Illegal | None:
-    """``None`` if ``move`` is legal for the player to act in ``state``, else why not."""
+# ----------------------------------------------------------- the judgement
+def verify(state: State, move: Move) -> Illegal | None:
+    """The one judgement of a move: ``None`` if ``move`` is legal for the player to act
+    in ``state``, else why not (an :class:`Illegal` with a specific :class:`Reason`).
+
+    Legal means listed by the move generators (:meth:`State.legal_moves`, from
+    :func:`phase1_moves` and :func:`phase2_moves`); the reason for any other move is
+    read from the same rules, and a property test over random games under every
+    option value checks that the two agree and that a refused move is never given the
+    generic ``not_legal``.  ``State.apply``, the referee and every front end ask this."""
     if state.phase is _PHASE_OVER:
         return Illegal(Reason.GAME_OVER)
-    if move in state.legal_moves():
+    legal = state.legal_moves()
+    for m in legal:
+        if m is move:
+            return None
+    if move in legal:
         return None
+    return _refusal(state, move, legal)
+
+
+def _refusal(state: State, move: Move, legal: tuple[Move, ...]) -> Illegal:
+    """Why ``move``, not among ``legal``, may not be made (see :func:`verify`)."""
     r = state.rules
     seat = state.to_act
     assert seat is not None
     hand = state.hands[seat]
+    kind = move.kind
     if state.phase is _PHASE_COLLECT:
-        if move.kind is _MOVEKIND_PICKUP:
+        if kind is _MOVEKIND_PICKUP:
             return Illegal(Reason.NO_PICKUP_IN_PHASE1)
-        if move.kind is _MOVEKIND_CHANCE:
+        if kind is _MOVEKIND_CHANCE:
             if r.chance is _CHANCE_OFF:
                 return Illegal(Reason.CHANCE_OFF)
             if not state.stock:
@@ -335,10 +366,10 @@ def explain(state: State, move: Move) -> Illegal | None:
         if len(move.cards) != 1:
             return Illegal(Reason.ONE_CARD_IN_PHASE1)
         return Illegal(Reason.NOT_HELD, cards=move.cards)
-    if move.kind is _MOVEKIND_CHANCE:
+    if kind is _MOVEKIND_CHANCE:
         return Illegal(Reason.NO_CHANCE_IN_PHASE2)
     table = state.table
-    if move.kind is _MOVEKIND_PICKUP:
+    if kind is _MOVEKIND_PICKUP:
         if not table:
             return Illegal(Reason.NOTHING_TO_PICK_UP)
         return Illegal(Reason.MUST_BEAT_NOT_PICK_UP)
@@ -357,10 +388,15 @@ def explain(state: State, move: Move) -> Illegal | None:
     top = table[-1][1]
     ts = SUIT[top[0]]
     s = SUIT[cards[0]]
+    only_pickup = len(legal) == 1 and legal[0].kind is _MOVEKIND_PICKUP
     if s != ts and r.follow is _FOLLOW_VOID and hand >> (13 * ts) & SUIT_BITS:
-        # only the cards of the suit that may be played (higher ones); none: she must pick up
-        above = answer_bits(hand, top, -1, _FOLLOW_VOID)[1] << (13 * ts)
+        if only_pickup:  # she holds the suit, but nothing higher
+            return Illegal(Reason.MUST_FOLLOW_SUIT_PICK_UP)
+        # the cards of the suit that may be played (the higher ones)
+        above = _answer_bits(hand, top, -1, True)[1] << (13 * ts)
         return Illegal(Reason.MUST_FOLLOW_SUIT, cards=tuple(c for c in range(13 * ts, 13 * ts + 13) if BIT[c] & above))
+    if only_pickup:  # nothing she holds may answer: picking up is the one move
+        return Illegal(Reason.MUST_PICK_UP, cards=(top[-1],))
     if s == ts:
         return Illegal(Reason.MUST_BEAT, cards=(top[-1],))
     return Illegal(Reason.MUST_FOLLOW_OR_TRUMP)

@@ -30,13 +30,13 @@ from .cards import BIT, RANK, SUIT, Card, card_code, cards_of, mask_of
 from .legal import (
     RepetitionKey,
     chance_floor,
-    explain,
     phase1_moves,
     phase2_moves,
     pickup_span,
     repetition_key,
     round_winners,
     trick_complete_at,
+    verify,
 )
 from .moves import Move, MoveKind, play
 from .rules import Draw, EmptyFighter, EmptyHand, GoingOut, Leader2, Phase1End, Rules, Ties, Tricks, Trump
@@ -741,30 +741,18 @@ class State:
             # laying "out": the trick's first card, or any fighter's card in a krig/støting
             return phase1_moves(h, self.rules, len(self.stock), self.fighting or not self.round_laid)
         if phase is _PHASE_SHED:
-            r = self.rules
             table = self.table
-            return phase2_moves(self.hands[self._turn], table[-1][1] if table else None, self.trump, r.follow,
-                                r.sequences, r.pickup_optional)
+            return phase2_moves(self.hands[self._turn], table[-1][1] if table else None, self.trump, self.rules)
         return ()
-
-    def is_legal(self, move: Move) -> bool:
-        return move in self.legal_moves()
-
-    def why_illegal(self, move: Move) -> Illegal | None:
-        """``None`` if ``move`` is legal, else why not (``str()`` of it is English)."""
-        return explain(self, move)
 
     # ------------------------------------------------------------------ apply
     def apply(self, move: Move) -> None:
         """Make a move for the player to act.  Raises :class:`IllegalMoveError`
-        (and changes nothing) if the move is not legal."""
-        legal = self._legal if self._legal is not None else self.legal_moves()
-        for m in legal:
-            if m is move:
-                break
-        else:
-            if move not in legal:
-                raise IllegalMoveError(explain(self, move) or Illegal(Reason.NOT_LEGAL))
+        (and changes nothing) if the move is not legal: the one judgement,
+        :func:`mattis.core.legal.verify`, says why."""
+        why = verify(self, move)
+        if why is not None:
+            raise IllegalMoveError(why)
         self._legal = None
         seat = self._turn
         self.n_moves += 1

@@ -16,6 +16,7 @@ from typing import Final
 
 from .cards import Card, Lang, card_name, card_symbol
 from .catalogue import TERM_KEYS, TEXT
+from .legal import chance_floor
 from .moves import Move, MoveKind
 from .rules import (
     OPTION,
@@ -176,8 +177,6 @@ def reason_words(illegal: Illegal) -> tuple[str, dict[str, object]]:
     """
     cards = " ".join(card_symbol(c) for c in illegal.cards)
     key = f"reason.{illegal.reason}"
-    if key == "reason.must_follow_suit" and not illegal.cards:  # she holds the suit, but nothing higher
-        key = "reason.must_follow_suit_pick_up"
     return key, {"cards": cards, "number": illegal.number}
 
 
@@ -278,6 +277,9 @@ def _value_in_force(rules: Rules, option: str, lang: Lang) -> str:
     value = getattr(rules, option)
     if option == "ties" and value is Ties.WAR:
         return fight_word(rules, lang)
+    if option == "chance" and value is not Chance.OFF:
+        # "bare lov så lenge det ligger mer enn ett kort igjen i bunken" (Skitgubbe) where the last is the trump
+        return f"{option_value_text(option, value, lang)}, {say(f'chance.floor.{chance_floor(rules)}', lang)}"
     if option == "leader2":
         key = leader2_key(rules)
         return say("lead2.last_drawer", lang) if key == "last_drawer" else option_value_text(option, value, lang)
@@ -332,9 +334,13 @@ def how_to_play(rules: Rules, lang: Lang = "en") -> list[tuple[str, str]]:
     out.append((s("howto.h.deal"), deal))
     out.append((s("howto.h.trick"), s(f"howto.trick.{rules.tricks.value}")))
     out.append((s("howto.h.draw"), s(f"howto.draw.{rules.draw.value}")))
-    out.append((s("howto.h.fight"), s(f"howto.fight.{fight_term(rules)}")))
+    fight = s(f"howto.fight.{fight_term(rules)}")
+    if option_applies(rules, "empty_fighter"):
+        fight += " " + s(f"howto.empty_fighter.{rules.empty_fighter.value}", fight=fight_word(rules, lang))
+    out.append((s("howto.h.fight"), fight))
     if rules.chance is not Chance.OFF:
-        out.append((s("howto.h.sjanse"), s(f"howto.sjanse.{rules.chance.value}", fight=fight_word(rules, lang))))
+        out.append((s("howto.h.sjanse"), s(f"howto.sjanse.{rules.chance.value}", fight=fight_word(rules, lang))
+                    + " " + s(f"howto.sjanse.floor.{chance_floor(rules)}")))
     out.append((s("howto.h.trumf"), s(f"howto.trumf.{rules.trump.value}")))
     end1 = s(f"howto.end1.{rules.phase1_end.value}")
     if rules.leftovers_shown:
@@ -343,8 +349,10 @@ def how_to_play(rules: Rules, lang: Lang = "en") -> list[tuple[str, str]]:
     leader = s(f"howto.leader2.{leader2_key(rules)}")
     if rules.leader2 is Leader2.TRUMP_HOLDER and rules.empty_hand is EmptyHand.LOSES:
         leader += " " + s("howto.leader2.passed")
-    phase2 = s("howto.phase2", leader=leader,
-               size=s(f"howto.size.{rules.trick_size.value}"))
+    size = s(f"howto.size.{rules.trick_size.value}")
+    if rules.sequences:  # the app counts entries: "like mange oppføringer på bordet som det er aktive spillere"
+        size += " " + s("howto.size.runs")
+    phase2 = s("howto.phase2", leader=leader, size=size)
     if rules.follow is Follow.VOID:
         phase2 += " " + s("howto.phase2.void")
     out.append((s("howto.h.phase2"), phase2))
@@ -358,6 +366,6 @@ def how_to_play(rules: Rules, lang: Lang = "en") -> list[tuple[str, str]]:
     if rules.sequences:
         out.append((s("howto.h.serie"), s("howto.serie", n=rules.sequences)))
     out.append((s("howto.h.empty"), s(f"howto.empty.{rules.empty_hand.value}")))
-    out.append((s("howto.h.loser"), s(f"howto.loser.{loser}")))
-    out.append((s("howto.h.next"), s(f"howto.next.{rules.next_leader.value}")))
+    out.append((s("howto.h.loser"), s(f"howto.out.{rules.going_out.value}") + " " + s(f"howto.loser.{loser}")))
+    out.append((s("howto.h.next"), s(f"howto.next.{rules.next_leader.value}", why=s(f"howto.next.why.{loser}"))))
     return out

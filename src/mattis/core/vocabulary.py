@@ -130,8 +130,14 @@ class Reason(StrEnum):
     """``number``: the shortest sequence allowed."""
     CANNOT_LEAD = "cannot_lead"
     MUST_FOLLOW_SUIT = "must_follow_suit"
-    """``cards``: the cards of the led suit the player holds (``follow=void``: no trump,
-    nor another suit, while you hold the suit)."""
+    """``cards``: the higher cards of the led suit the player holds (``follow=void``: no
+    trump, nor another suit, while you hold the suit)."""
+    MUST_FOLLOW_SUIT_PICK_UP = "must_follow_suit_pick_up"
+    """``follow=void``: the player holds the led suit but nothing higher, so picking up
+    is the one legal move (no trump while she holds the suit)."""
+    MUST_PICK_UP = "must_pick_up"
+    """``cards``: the top card; nothing the player holds may answer it, so picking up is
+    the one legal move."""
     MUST_BEAT = "must_beat"
     """``cards``: the top card to beat."""
     MUST_FOLLOW_OR_TRUMP = "must_follow_or_trump"

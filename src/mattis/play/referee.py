@@ -32,7 +32,7 @@ from ..core import (
 )
 from ..core.determinize import DeterminizeError, sample_state
 from ..core.events import Event, apply_with_events
-from ..core.legal import RepetitionKey, repetition_key
+from ..core.legal import RepetitionKey, repetition_key, verify
 from ..core.record import ReplayError
 from .seeds import Seed
 
@@ -113,19 +113,25 @@ class Referee:
 
     # ------------------------------------------------------------ moves
     def check(self, seat: int, move: Move) -> Illegal | None:
-        """Why ``seat`` may not make ``move`` now (``None``: it may)."""
+        """Why ``seat`` may not make ``move`` now (``None``: it may): whose turn it is,
+        then the core's one judgement (:func:`mattis.core.legal.verify`)."""
+        return self._not_yours(seat) or verify(self._state, move)
+
+    def _not_yours(self, seat: int) -> Illegal | None:
+        """Why ``seat`` may make no move now (the game is over, or another seat is to act)."""
         to_act = self._state.to_act
         if to_act is None:
             return Illegal(Reason.GAME_OVER)
         if seat != to_act:
             return Illegal(Reason.NOT_YOUR_TURN, number=to_act)
-        return self._state.why_illegal(move)
+        return None
 
     def apply(self, seat: int, move: Move, *, events: bool = True) -> list[Event]:
         """Make ``seat``'s move; the events it caused (none worked out with
         ``events=False``, for fast loops that do not need them).  Raises
-        :class:`~mattis.core.IllegalMoveError` (changing nothing) if it may not."""
-        why = self.check(seat, move)
+        :class:`~mattis.core.IllegalMoveError` (changing nothing) if it may not: the move
+        is judged once, by ``State.apply`` asking :func:`mattis.core.legal.verify`."""
+        why = self._not_yours(seat)
         if why is not None:
             raise IllegalMoveError(why)
         if not events:

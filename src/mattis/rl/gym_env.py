@@ -61,8 +61,8 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from ..bots.base import RandomBot
-from ..core import Move, Observation, Rules, State
-from ..core.batch import PLAYING, TRUNCATED, WAITING
+from ..core import Observation, Rules, State
+from ..core.batch import ILLEGAL, PLAYING, TRUNCATED, WAITING
 from ..play import Agent, Referee, Seed, derive_seed
 from .batched import core_batch
 from .common import SeatChoice, check_zero_sum, choose_seat, make_rules, render_text
@@ -215,16 +215,17 @@ class MattisEnv(gym.Env[Obs, np.int64]):
             raise RuntimeError("the episode is over (an illegal action or the learner's fate ended it); "
                                "call reset()")
         a = int(action)
-        move = self.space.move(a) if 0 <= a < self._actions else None
-        if move is None or not _among(move, obs.legal):
+        core = self._core
+        before = core.decisions
+        # the core judges the action (an illegal one ends the episode and changes nothing);
+        # if legal, the learner's move, then the opponents' until its turn or its fate
+        core.step([a if 0 <= a < self._actions else -1])
+        if core.status[0] == ILLEGAL:
             self._ended = True
             info = self._info(obs)
             info["action_mask"] = np.zeros(self._actions, np.int8)
             info["illegal_action"] = True
             return obs, -1.0, True, False, info
-        core = self._core
-        before = core.decisions
-        core.step([a])  # the learner's move, then the opponents' until its turn or its fate
         self._play_waiting()
         self.decisions += core.decisions - before
         obs = self._observe()
@@ -252,14 +253,6 @@ class MattisEnv(gym.Env[Obs, np.int64]):
     def _info(self, obs: Observation) -> dict[str, Any]:
         return {"action_mask": self.space.mask(obs.legal), "phase": obs.phase, "seat": self.seat,
                 "dealer": obs.dealer, "finished": obs.finished, "ranked": obs.ranked, "losers": obs.losers}
-
-
-def _among(move: Move, legal: tuple[Move, ...]) -> bool:
-    """Whether ``move`` is one of ``legal`` (by identity first: moves are shared)."""
-    for m in legal:
-        if m is move:
-            return True
-    return move in legal
 
 
 class ActionMasks(gym.Wrapper[Obs, np.int64, Obs, np.int64]):

@@ -84,6 +84,7 @@ from ..core import (
     mask_of,
 )
 from ..core.determinize import DeterminizeError, sample_state
+from ..core.legal import verify
 from ..core.moves import MoveError, parse_record_move
 from ..core.notation import parse_position
 from ..core.record import GameRecord, ReplayError
@@ -953,7 +954,7 @@ def state_from_record(game: MattisGame | None, record: GameRecord) -> MattisStat
         assert s is not None
         if s.is_over or seat != s.to_act:
             raise ReplayError(i, text, "the game is over" if s.is_over else f"it is seat {s.to_act}'s turn")
-        why = s.why_illegal(move)
+        why = verify(s, move)
         if why is not None:
             raise ReplayError(i, text, str(why), why)
         state.apply_action(g.space.action(move))

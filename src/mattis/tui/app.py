@@ -40,6 +40,7 @@ from ..core import (
     RANK,
     SUIT,
     Card,
+    Chance,
     Move,
     MoveKind,
     Observation,
@@ -445,8 +446,14 @@ class MattisApp(App[Path | None]):
         self.widget("message").update(self.message)
         self.widget("keys").update(self._keys_text(obs))
         # sjanse belongs to phase 1, picking up to phase 2: each button only in its phase
-        self.default_screen.query_one("#b-chance", Button).display = obs.phase is PHASE1
+        self.default_screen.query_one("#b-chance", Button).display = obs.phase is PHASE1 and self._sjanse_offered(obs)
         self.default_screen.query_one("#b-pickup", Button).display = obs.phase is PHASE2
+
+    @staticmethod
+    def _sjanse_offered(obs: Observation) -> bool:
+        """Whether to offer sjanse (its key and button): the rules allow it, or it is one of
+        the moves now (a forced sjanse with an empty hand under ``chance=off``)."""
+        return obs.rules.chance is not Chance.OFF or CHANCE in obs.legal
 
     def _keys_text(self, obs: Observation) -> str:
         """The key help for this moment: only the keys that can do something in this phase."""
@@ -454,7 +461,7 @@ class MattisApp(App[Path | None]):
         parts = [t(lang, "tui.keys.choose"), t(lang, "tui.keys.lay")]
         if obs.rules.sequences > 1 and obs.phase is PHASE2:
             parts.append(t(lang, "tui.keys.mark"))
-        if obs.phase is PHASE1:
+        if obs.phase is PHASE1 and self._sjanse_offered(obs):
             parts.append(t(lang, "tui.keys.chance"))
         elif obs.phase is PHASE2:
             parts.append(t(lang, "tui.keys.pickup"))
