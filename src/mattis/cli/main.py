@@ -24,6 +24,7 @@ COMMANDS: Final[dict[str, str]] = {
     "serve": "serve the game in the browser (tables for friends and bots)",
     "join": "play one seat of a web table (mattis serve) from the terminal: its invite or seat link",
     "stats": "show your statistics: games played and lost against the bots",
+    "build-web": "build the offline app: the table in the browser, engine and bots included (no server)",
 }
 
 #: The optional extra that provides each third-party module a command may need.
@@ -80,7 +81,7 @@ class Parser(argparse.ArgumentParser):
 
 
 def _module(name: str) -> object:
-    return importlib.import_module(f"mattis.cli.{name}")
+    return importlib.import_module(f"mattis.cli.{name.replace('-', '_')}")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -44,6 +44,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--limit", action="append", default=[], metavar="NAME=VALUE",
                         help="change one of the server's limits (repeatable; see docs/web.md), "
                              "e.g. --limit message_rate=20")
+    parser.add_argument("--solo", default=None, metavar="DIR",
+                        help="also serve the offline app built by mattis build-web DIR, at /solo/")
     parser.add_argument("--test-mode", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--profile-dir", default=None, help=argparse.SUPPRESS)  # cProfile each worker (benchmarks)
 
@@ -92,6 +94,8 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"port must be 1..65535, not {args.port}")
     if not 0 <= args.bot_delay <= 60:
         raise CliError("--bot-delay must be 0..60 seconds")
+    if args.solo is not None and not os.path.isfile(os.path.join(args.solo, "sw.js")):
+        raise CliError(f"--solo {args.solo}: no offline app there (build it with: mattis build-web {args.solo})")
     postgres = args.db.startswith(("postgresql://", "postgres://"))
     if not postgres:
         db_dir = os.path.dirname(os.path.abspath(args.db))
@@ -175,6 +179,13 @@ def _serve_worker(args: argparse.Namespace, limits: Limits, reuse_port: bool) ->
     hosts = guard.Hosts.default(args.host, args.allowed_host)
     app = create_app(args.db, args.bot_delay, args.test_mode, limits=limits, hosts=hosts,
                      bot_processes=args.bot_processes)
+    if args.solo is not None:  # the offline app (mattis build-web): static files, its own service worker
+        import mimetypes
+
+        from fastapi.staticfiles import StaticFiles
+
+        mimetypes.add_type("application/wasm", ".wasm")
+        app.mount("/solo", StaticFiles(directory=args.solo, html=True), name="solo")
     warnings.filterwarnings("ignore", message="The `websockets` implementation is deprecated")
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning",
                             http=guard.guarded_protocol(limits),  # first-request timeout, silent-socket caps

@@ -1264,4 +1264,20 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
                                    "that player has already been nudged this turn"),
     "web.refused.no_one_to_give_back": ("det er ingen person å gi den plassen tilbake til",
                                         "there is no person to give that seat back to"),
+    # The offline app (mattis build-web: the table in the browser, engine and bots in a Web Worker).
+    "solo.loading": ("Laster inn spillet (Python i nettleseren, omtrent 15 MB første gang; deretter fra enheten)…",
+                     "Loading the game (Python in the browser, about 15 MB the first time; then from this device)…"),
+    "solo.load_failed": ("Spillet kunne ikke lastes: {detail}. Last inn siden på nytt med nett tilkoblet; "
+                         "virker det fortsatt ikke, bruk en nyere nettleser (Chrome, Firefox eller Safari).",
+                         "The game could not be loaded: {detail}. Reload the page while online; if it still "
+                         "fails, use a recent browser (Chrome, Firefox or Safari)."),
+    "solo.ready_offline": ("Klar: spillet virker nå uten nett.", "Ready: the game now works offline."),
+    "solo.damaged": ("Dette lagrede spillet er skadet og kan ikke åpnes. De andre spillene dine er i behold.",
+                     "This saved game is damaged and cannot be opened. Your other games are kept."),
+    "solo.no_review": ("Analysen er ikke med i frakoblet modus ennå: last ned partiet og kjør mattis analyze.",
+                       "The review is not in the offline app yet: download the record and run mattis analyze."),
+    "solo.no_such": ("Det finnes ikke i frakoblet modus.", "That is not in the offline app."),
+    "solo.takeback": ("Angre trekk", "Take back"),
+    "solo.bots_only": ("Frakoblet spiller du mot boter: de andre plassene er boter.",
+                       "Offline you play against bots: the other seats are bots."),
 }

@@ -256,7 +256,7 @@
     tableId = tid;
     if (!meta) loadMeta().then(() => { if (view) render(); }).catch(() => { /* no reactions bar: the table works */ });
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    ws = new WebSocket(proto + "//" + location.host + "/ws/" + tid);
+    ws = window.MattisTransport ? window.MattisTransport.connect(tid) : new WebSocket(proto + "//" + location.host + "/ws/" + tid);  // the offline app: a Web Worker (solo.js)
     setConn(unsent ? "web.not_sent_move" : "web.connecting");  // a move not sent stays said until it is
     ws.onopen = () => { retry = 0; setConn(""); setOffline(false); lastHeard = Date.now(); ws.send(JSON.stringify({ type: "hello", token: token || undefined, lang })); };
     ws.onmessage = (m) => {
@@ -989,7 +989,7 @@
   // ------------------------------------------------------------------ route
   function route() {
     applyStatic();
-    const m = location.pathname.match(/^\/t\/([A-Za-z0-9_-]+)$/);
+    const m = (window.MattisTransport ? window.MattisTransport.path() : location.pathname).match(/^\/t\/([A-Za-z0-9_-]+)$/);
     if (!m) { view = null; if (ws) { ws.onclose = null; ws.close(); ws = null; } lobby(); return; }
     const tid = m[1], q = new URLSearchParams(location.search);
     const frag = new URLSearchParams(location.hash.slice(1));
