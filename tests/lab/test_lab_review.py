@@ -199,7 +199,11 @@ def test_json_round_trip_and_errors() -> None:
 
 # ------------------------------------------------------------------ the command
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
+    """``mattis ARGV``: its exit status (argparse's own refusals exit from inside), stdout, stderr."""
+    try:
+        code = main(list(argv))
+    except SystemExit as stop:
+        code = stop.code if isinstance(stop.code, int) else 1
     out, err = capsys.readouterr()
     return code, out, err
 
