@@ -348,7 +348,8 @@ def test_bad_limit_flags_get_one_clear_line_and_a_nonzero_exit(tmp_path: Path) -
                          (["--limit", "max_body=1.5"], "must be a number (whole)"),
                          (["--limit", "max_wait=-1"], "must be above 0"),
                          (["--allowed-host", "a/b"], "takes a host name"),
-                         (["--keep-days", "0"], "a number of days from 0.001"), (["--max-connections", "3"], "at least 16")):
+                         (["--keep-days", "0"], "a number of days from 0.001"),
+                         (["--max-connections", "3"], "a whole number from 16")):
         r = subprocess.run([*run, *flags], capture_output=True, text=True, timeout=HUNG)
         assert r.returncode != 0 and words in r.stderr and "Traceback" not in r.stderr, (flags, r.stderr)
         assert len(r.stderr.strip().splitlines()) == 1
