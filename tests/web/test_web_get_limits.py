@@ -83,9 +83,9 @@ def finished_table(client: TestClient) -> str:
 def test_replays_are_rate_limited_and_built_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     built: list[int] = []
 
-    def counting(text: str, names: list[str], lang: Any) -> list[dict[str, Any]]:
+    def counting(text: str, names: list[str], lang: Any, by: dict[int, str] | None = None) -> list[dict[str, Any]]:
         built.append(1)
-        return replay_steps(text, names, lang)
+        return replay_steps(text, names, lang, by)
 
     monkeypatch.setattr(web_app, "replay_steps", counting)
     limits = guard.Limits(**{**guard.TEST_SERVER, "heavy_burst": 5.0, "heavy_rate": 1e-6, "get_wait": 0.01})

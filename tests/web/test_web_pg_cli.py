@@ -27,7 +27,7 @@ def test_several_workers_on_a_sqlite_file_are_refused(tmp_path: Path) -> None:
 @pytest.mark.parametrize("workers", ["0", "65"])
 def test_a_worker_count_out_of_range_is_refused(workers: str) -> None:
     r = serve("--port", "8000", "--workers", workers)
-    assert r.returncode != 0 and "--workers must be 1..64" in r.stderr and "Traceback" not in r.stderr
+    assert r.returncode != 0 and "--workers: a whole number from 1 to 64" in r.stderr and "Traceback" not in r.stderr
 
 
 def test_a_postgresql_server_that_does_not_answer_is_a_clear_message() -> None:
