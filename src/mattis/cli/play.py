@@ -231,7 +231,7 @@ def run(args: argparse.Namespace) -> int:
         names = []
     save_path = Path(args.save) if args.save else saved.path if saved is not None else None
     if args.save:
-        check_save_target(Path(args.save), args.force, is_game=_is_game)
+        check_save_target(Path(args.save), args.force, is_game=_is_game, lang=lang)
     session = Session(rules=rules, players=players, levels=levels, lang=lang, seed=args.seed,
                       save_path=save_path, names=names, stats_path=stats_path(), plain=plain)
     name = args.name if args.name is not None else settings.name
