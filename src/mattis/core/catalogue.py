@@ -694,6 +694,11 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "resume.offer": ("Du har et uferdig spill ({what}). Fortsette det? (ja/nei) ",
                      "You have an unfinished game ({what}). Continue it? (yes/no) "),
     "resume.what": ("{rules}, {moves} trekk, lagret {when}", "{rules}, {moves} moves, saved {when}"),
+    # mattis play --list / --discard
+    "games.none": ("ingen uferdige spill", "no unfinished games"),
+    "games.how": ("fortsett et av dem med: {play} --resume NUMMER; kast et med: {play} --discard NUMMER",
+                  "continue one with: {play} --resume NUMBER; throw one away with: {play} --discard NUMBER"),
+    "games.discarded": ("kastet {name}: {what}", "discarded {name}: {what}"),
     "resume.kept": ("Uferdige spill: {n}. Fortsett med: {play} --resume 1 (se {play} --list)",
                     "Unfinished games: {n}. Continue with: {play} --resume 1 (see {play} --list)"),
     "settings.err.object": ("innstillingene må være et JSON-objekt", "the settings must be a JSON object"),
