@@ -154,3 +154,26 @@ def test_the_research_race_without_the_rl_extra_names_the_install_command(
     out, err = capsys.readouterr()
     assert "pip install '.[rl]'" in err and "pyspiel" in err and "Traceback" not in err
     assert "decisions/s" not in out  # nothing measured before the refusal
+
+
+@pytest.mark.parametrize(("lang", "you", "verb"), [("nb", "Du", "legger"), ("en", "You", "play")])
+def test_replay_names_the_seats_as_the_saved_game_does(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                       monkeypatch: pytest.MonkeyPatch, lang: str, you: str,
+                                                       verb: str) -> None:
+    """A game saved by ``mattis play`` calls seat 0 "Du" (the person); ``mattis replay``
+    calls it the same, in the language asked for, not the default seat name "Anne"."""
+    import io
+    import sys
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    path = tmp_path / "game.json"
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n1\n1\nquit\n"))
+    assert main(["play", "--plain", "--seed", "3", "--lang", "nb", "--save", str(path)]) == 0
+    capsys.readouterr()
+    code, out, err = run(capsys, "replay", str(path), "--lang", lang)
+    assert code == 0 and err == ""
+    moved = [line.split(". ", 1)[1] for line in out.splitlines() if line[:5].strip().rstrip(".").isdigit()]
+    assert any(line.startswith(f"{you} {verb} ") for line in moved)  # the person's moves, under her name
+    assert f"  0 {you} " in out  # her hand, under her name
+    assert "Anne" not in out

@@ -22,7 +22,7 @@ from mattis.core import (
 )
 from mattis.core.cards import SUIT_NAMES, SUIT_SYMBOLS, Lang
 from mattis.core.catalogue import TERM_KEYS, TEXT
-from mattis.core.text import as_object, fight_term, fight_word, option_label, option_value_text, say
+from mattis.core.text import as_object, describe_bot_move, fight_term, fight_word, option_label, option_value_text, say
 from mattis.core.vocabulary import Termination
 
 #: Keys whose text is rightly the same in both languages (names, symbols, bare fields).
@@ -173,10 +173,14 @@ def test_the_move_lines_and_the_you_are_the_catalogues() -> None:
     assert not re.search(r"""lang\s*[!=]=\s*["']""", source), "no inline nb/en pairs in core.text"
     assert seat_names_you("nb") == TEXT["word.you"][0] and seat_names_you("en") == TEXT["word.you"][1]
     shown = (2, 3, 4)
-    assert describe_move("Du", parse_move("play 4C 5C 6C"), shown, "nb") == \
-        "Du legger serien kløver 4, kløver 5 og kløver 6"
-    assert describe_move("You", parse_move("play 4C 5C 6C"), shown, "en") == \
-        "You lay the sequence four of clubs, five of clubs and six of clubs"
+    # a serie as a card player says it: the suit once ("kløver 4, 5 og 6", not "serien kløver 4, kløver 5 ...")
+    assert describe_move("Du", parse_move("play 4C 5C 6C"), shown, "nb") == "Du legger kløver 4, 5 og 6"
+    assert describe_move("You", parse_move("play 4C 5C 6C"), shown, "en") == "You play four, five and six of clubs"
+    assert describe_move("Cato", parse_move("play TS JS QS"), (), "nb") == "Cato legger spar 10, knekt og dame"
+    assert describe_bot_move("Anne", parse_move("play 2D 3D"), (), "clock", "nb") == \
+        "Bot for Anne: ruter 2 og 3 (tiden gikk ut)"
+    assert describe_bot_move("Anne", parse_move("play 2D 3D"), (), "clock", "en") == \
+        "Bot for Anne: two and three of diamonds (time ran out)"
     assert describe_move("Cato", parse_move("chance"), (), "en") == "Cato takes a chance"
 
 

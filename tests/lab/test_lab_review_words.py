@@ -3,6 +3,7 @@ with its uncertainty, in both languages."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 import pytest
@@ -149,3 +150,25 @@ def test_within_the_noise_counts_the_choices_whose_cost_two_standard_errors_cove
     en = accuracy_words(rv, "en")
     assert en is not None and "2 of 3 choices were as good as the best as far as the estimate can tell" in en
     assert "a choice cost 11 ± 3 points on average" in en
+
+
+@pytest.mark.parametrize("lang", ["nb", "en"])
+def test_the_person_reviewed_is_du_inside_a_sentence(lang: Lang) -> None:
+    """A review of the person's own game (the seat called "Du"/"You") says "du"/"you"
+    inside a sentence ("etter modellen hadde du", "kortene du fikk", "du valgte") and
+    "deg" as the object ("for deg"); at the start of a sentence "Du"/"You" stays."""
+    from mattis.lab.review import review_text
+
+    you = "Du" if lang == "nb" else "You"
+    rv = replace(reviewed((proven(10, 0.4, 0.02), decision(12, 0.6, 0.58, 0.02))), name=you)
+    model = replace(rv, luck_by="model", luck_se=0.0)
+    said = [luck_words(rv, lang), luck_words(model, lang), accuracy_words(rv, lang),
+            costly_words(rv.decisions[0], rv, lang), review_text(rv, lang), review_text(model, lang)]
+    text = "\n".join(s for s in said if s is not None)
+    inside = [line for line in text.splitlines() for m in re.finditer(rf"\b{you}\b", line)
+              if m.start() > 0 and not re.search(r"[.!?] $", line[:m.start()])]
+    assert inside == []
+    expected = (("kortene du fikk", "etter modellen hadde du", "Kortene: du hadde", "for deg", "du valgte")
+                if lang == "nb" else
+                ("the cards you got", "by the model you had", "The cards: you had", "for you", "you chose"))
+    assert all(words in text for words in expected), [w for w in expected if w not in text]

@@ -465,3 +465,34 @@ def test_wait_it_is_bjorns_turn_goes_when_bjorn_has_moved(tmp_path: Path) -> Non
             assert said not in shown(app.default_screen.query_one("#message")), "the wait line outlived the wait"
 
     asyncio.run(scenario())
+
+
+@pytest.mark.parametrize("lang", ["nb", "en"])
+def test_an_avstikk_you_completed_stays_on_the_table_saying_du(tmp_path: Path, lang: Lang) -> None:
+    """When the person lays the last card of an avstikk, the table says "Avstikk, du la det
+    siste kortet:" ("you laid"), not the seat name "Du" inside the sentence."""
+    app = make_app(tmp_path, lang, seed=5, delay=600)  # the bots wait: we look at the table between moves
+    session = app.session
+    rng = random.Random(5)
+
+    async def scenario() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            while not session.over:
+                obs = session.observation()
+                if obs.to_act != 0:
+                    session.bot_step()
+                    app.refresh_view()
+                    await pilot.pause()
+                    continue
+                app.submit(rng.choice(obs.legal))
+                await pilot.pause()
+                obs = session.observation()
+                if obs.phase is PHASE2 and obs.last_trick is not None and obs.last_trick[0] == 0 \
+                        and not obs.table2 and obs.history and obs.history[-1][0] == 0:
+                    table = " ".join(w for w in shown(app.default_screen.query_one("#table")).split() if w != "│")
+                    assert t(lang, "tui.table.took2", name="du" if lang == "nb" else "you") in table
+                    assert "Du" not in table and "You" not in table
+                    return
+            raise AssertionError("the person never completed an avstikk")
+
+    asyncio.run(scenario())

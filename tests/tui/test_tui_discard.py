@@ -71,7 +71,7 @@ def test_plain_mode_at_a_terminal_offers_to_continue_the_newest_game(
     monkeypatch.setattr(sys, "stdin", Terminal("ja\nquit\n"))
     monkeypatch.setattr("builtins.input", lambda prompt="": (print(prompt, end=""), sys.stdin.readline())[1])
     assert main(["play", "--plain"]) == 0
-    out = capsys.readouterr().out
+    out = " ".join(capsys.readouterr().out.split())  # the lines are wrapped to the terminal's width
     assert "Continue it? (yes/no)" in out or "Fortsette det? (ja/nei)" in out
     assert "The game goes on where it stopped." in out or "Spillet fortsetter der det slapp." in out
     assert len(saved_games()) == 3 and saved_games()[0].path == newest.path

@@ -27,6 +27,7 @@ import pytest
 
 from mattis.cli.main import main
 from mattis.core import CHANCE, PHASE1, GameRecord, MoveKind, play, preset
+from mattis.core.cards import Lang
 from mattis.play import Referee
 from mattis.tui.app import EndScreen, MattisApp
 from mattis.tui.render import move_label
@@ -239,17 +240,20 @@ def test_a_read_only_home_at_the_start_gives_one_line_and_plays_on(tmp_path: Pat
 
 
 # ---------------------------------------------------------------- --save targets
-@pytest.mark.parametrize("command", [["play", "--plain", "--new"], ["selfplay"]])
+@pytest.mark.parametrize(("command", "lang"), [(["play", "--plain", "--new", "--lang", "nb"], "nb"),
+                                             (["selfplay"], "en")])
 def test_save_refuses_a_device_or_a_folder_even_with_force(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                            capsys: pytest.CaptureFixture[str],
-                                                           command: list[str]) -> None:
+                                                           command: list[str], lang: Lang) -> None:
+    from mattis.core import say
+
     monkeypatch.setattr(sys, "stdin", io.StringIO(""))
-    for target, says in (("/dev/full", "is not a regular file"), ("/dev/null", "is not a regular file"),
-                         (str(tmp_path), "is a folder")):
+    for target, key in (("/dev/full", "cli.save.not_regular"), ("/dev/null", "cli.save.not_regular"),
+                        (str(tmp_path), "cli.save.folder")):
         for force in ([], ["--force"]):
             assert main([*command, "--seed", "1", "--save", target, *force]) == 2
             err = capsys.readouterr().err
-            assert len(err.splitlines()) == 1 and says in err
+            assert len(err.splitlines()) == 1 and err.rstrip().endswith(say(key, lang, flag="--save", path=target))
     assert Path("/dev/full").is_char_device() and Path("/dev/null").is_char_device()
 
 
@@ -272,7 +276,7 @@ def test_play_save_keeps_a_saved_game_but_asks_for_force_over_another_file(tmp_p
     monkeypatch.setattr(sys, "stdin", io.StringIO(""))
     assert main(["play", "--plain", "--seed", "1", "--save", str(notes)]) == 2
     err = capsys.readouterr().err
-    assert len(err.splitlines()) == 1 and "add --force" in err
+    assert len(err.splitlines()) == 1 and "--force" in err  # in the session's language
     assert notes.read_text(encoding="utf-8") == '{"mine": true}\n'
     monkeypatch.setattr(sys, "stdin", io.StringIO(""))
     assert main(["play", "--plain", "--seed", "1", "--save", str(notes), "--force"]) == 0
@@ -296,6 +300,16 @@ def test_the_command_asks_at_a_terminal_before_overwriting(tmp_path: Path, monke
     assert asked == [f"{target} exists. Overwrite it? (yes/no) "]
     with pytest.raises(CliError, match="left as it is"):
         common.check_save_target(target, False, ask=lambda q: "no")
+    assert target.read_text(encoding="utf-8") == "x"
+    # in a Norwegian session the question and the answer are Norwegian
+    asked.clear()
+    common.check_save_target(target, False, ask=yes, lang="nb")
+    assert asked == [f"{target} finnes allerede. Skrive over den? (ja/nei) "]
+    with pytest.raises(CliError, match="filen er ikke rørt"):
+        common.check_save_target(target, False, ask=lambda q: "nei", lang="nb")
+    with pytest.raises(CliError, match="legg til --force"):
+        monkeypatch.setattr(common, "interactive", lambda: False)
+        common.check_save_target(target, False, lang="nb")
     assert target.read_text(encoding="utf-8") == "x"
 
 

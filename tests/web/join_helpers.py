@@ -30,13 +30,16 @@ def create_table(base: str, seats: list[dict[str, Any]], seed: int, preset: str 
 
 class Host:
     """Seat 0 over the WebSocket, on a thread: starts the game once every seat is taken,
-    plays its first legal move on its turns and asks for ``rematches`` more games."""
+    plays its first legal move on its turns (once ``gate`` is set, where one is given)
+    and asks for ``rematches`` more games."""
 
-    def __init__(self, base: str, tid: str, token: str, rematches: int = 0) -> None:
+    def __init__(self, base: str, tid: str, token: str, rematches: int = 0,
+                 gate: threading.Event | None = None) -> None:
         self.ws: ClientConnection = connect(base.replace("http", "ws") + f"/ws/{tid}", origin=Origin(base),
                                             open_timeout=HUNG)
         self.ws.send(json.dumps({"type": "hello", "token": token, "lang": "en"}))
         self.rematches = rematches
+        self.gate = gate
         self.frames: list[dict[str, Any]] = []
         self.error: BaseException | None = None
         self.thread = threading.Thread(target=self._run, daemon=True)
@@ -53,6 +56,8 @@ class Host:
                     self.ws.send(json.dumps({"type": "start"}))
                 obs = f.get("obs")
                 if f["status"] == "playing" and obs and obs["to_act"] == 0 and obs["legal"]:
+                    if self.gate is not None and not self.gate.wait(HUNG):
+                        return
                     self.ws.send(json.dumps({"type": "move", "game": f["game"], "seq": f["seq"],
                                              "move": obs["legal"][0]}))
                 if f["status"] == "over" and asked < self.rematches and f["game"] == asked + 1:

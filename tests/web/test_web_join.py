@@ -234,6 +234,53 @@ def test_the_terminal_table_plays_a_game_at_a_web_table(server: str) -> None:
     assert check_frames(frames, 1, records(server, tid, 2)) > 40
 
 
+def test_wait_it_is_annes_turn_goes_when_anne_has_moved(server: str) -> None:
+    """A key pressed at the terminal table while the host (Anne) is to act says "Vent, Anne
+    er i tur."; once her move has come back from the table, that line is gone."""
+    from mattis.tui.remote_app import RemoteApp
+
+    table = create_table(server, [{"kind": "human"}, {"kind": "human"}], seed=9)
+    tid = table["table"]
+    seat = connect_seat(f"{server}/t/{tid}?invite={table['invite']}", "Tor", "nb", lambda n: None, lambda f: None)
+    gate = threading.Event()  # Anne moves only when the test lets her
+    host = Host(server, tid, table["token"], gate=gate)
+    seat.wait_for_game(lambda line: None)
+    wait = t("nb", "err.not_your_turn", name="Anne")
+
+    async def play() -> None:
+        app = RemoteApp(seat)
+        async with app.run_test(size=(80, 24)) as pilot:
+            loop = asyncio.get_running_loop()
+            end = loop.time() + HUNG
+            while app.remote.observation().to_act != 0:  # Tor moves until it is Anne's turn
+                assert loop.time() < end and not app.remote.over, "never Anne's turn"
+                s = app.remote
+                if s.human_to_act and (s.game, s.seq) not in sent:
+                    sent.add((s.game, s.seq))
+                    app.submit(s.observation().legal[0])
+                await pilot.pause(0.01)
+            await pilot.press("c")  # sjanse, on Anne's turn
+            assert app.message == wait
+            before = app.remote.seq
+            gate.set()
+            while app.remote.seq == before:
+                assert loop.time() < end, "Anne's move never came back"
+                await pilot.pause(0.01)
+            await pilot.pause()
+            assert app.message != wait, "the wait line outlived the wait"
+            app.action_save_quit()
+            await pilot.pause()
+
+    sent: set[tuple[int, int]] = set()
+    try:
+        asyncio.run(play())
+    finally:
+        gate.set()
+        host.close()
+        seat.conn.close()
+    assert host.error is None
+
+
 def test_a_seat_the_host_gives_to_a_bot_ends_the_terminal_in_one_line(server: str) -> None:
     table = create_table(server, [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "level": "easy"}], seed=12)
     tid = table["table"]

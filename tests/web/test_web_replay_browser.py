@@ -62,6 +62,7 @@ def test_replay_tally_and_how_to_play(server: str, browser: Any) -> None:
         # How to play, from the rules page: the terminal's text for the rules in force.
         page.click("#btn-rules")
         page.click("#btn-howto")
+        assert page.locator("#howto-page h2").inner_text() == "How to play Mattis"  # the game as a name
         heads = [h.inner_text() for h in page.locator("#howto-page h3").all()]
         assert heads == [h for h, _p in how_to_play(preset("mattis"), "en")]
         page.click("#btn-howto-back")

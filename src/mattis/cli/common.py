@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
-from ..core import GameRecord, Rules, RulesError, parse_overrides, preset
+from ..core import GameRecord, Rules, RulesError, parse_overrides, preset, say
 from ..core.cards import Lang
 from ..play import atomic_write
 from ..play.saving import is_regular_or_absent
@@ -63,27 +63,28 @@ def interactive() -> bool:
 
 
 def check_save_target(path: Path, force: bool, *, flag: str = "--save", is_game: Callable[[Path], bool] | None = None,
-                      ask: Callable[[str], str] = input) -> None:
+                      ask: Callable[[str], str] = input, lang: Lang = "en") -> None:
     """Refuse a ``--save`` target that is not a regular file (a device such as
     ``/dev/full``, a folder), whatever ``--force`` says; before overwriting an existing
     file ask (at a terminal) or, without one, need ``force``.  ``is_game``: a file for
     which it returns ``True`` is never overwritten (the caller keeps it beside the new
-    one), so it needs no asking.  Raises :class:`CliError`."""
+    one), so it needs no asking.  The question and the refusals are in ``lang`` (the
+    session's language); "ja"/"j" and "yes"/"y" are yes in both.  Raises :class:`CliError`."""
     if path.is_dir():
-        raise CliError(f"{flag} {path} is a folder; give a file name")
+        raise CliError(say("cli.save.folder", lang, flag=flag, path=str(path)))
     if not is_regular_or_absent(path):
-        raise CliError(f"{flag} {path} is not a regular file (a device or a socket); give a file name")
+        raise CliError(say("cli.save.not_regular", lang, flag=flag, path=str(path)))
     if not path.exists() or force or (is_game is not None and is_game(path)):
         return
     if interactive():
         try:
-            answer = ask(f"{path} exists. Overwrite it? (yes/no) ")
+            answer = ask(say("cli.save.overwrite", lang, path=str(path)))
         except EOFError:
             answer = ""
         if answer.strip().lower() in ("y", "yes", "j", "ja"):
             return
-        raise CliError(f"{flag} {path}: left as it is")
-    raise CliError(f"{flag} {path} exists; add --force to overwrite it")
+        raise CliError(say("cli.save.left", lang, flag=flag, path=str(path)))
+    raise CliError(say("cli.save.exists", lang, flag=flag, path=str(path)))
 
 
 def record_names(path: str, players: int) -> list[str] | None:

@@ -12,7 +12,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..core import PRESETS, RecordError, RulesError, parse_overrides, preset
+from ..core import PRESETS, RecordError, RulesError, parse_overrides, preset, say
 from ..core.cards import Lang
 from .args import MAX_DELAY, MAX_PLAYERS, names, seconds, seed, whole
 from .common import check_save_target, interactive
@@ -104,8 +104,6 @@ def fit(text: str) -> str:
 
 def _names_in(names: list[str], lang: Lang) -> list[str]:
     """Saved names in ``lang``: the human's "Du"/"You" follows the language."""
-    from ..core.text import say
-
     other: Lang = "en" if lang == "nb" else "nb"
     return [say("word.you", lang) if n == say("word.you", other) else n for n in names]
 
@@ -115,14 +113,12 @@ def _list(lang: Lang) -> int:
 
     games = saved_games()
     if not games:
-        print("no unfinished games" if lang == "en" else "ingen uferdige spill")
+        print(say("games.none", lang))
         return 0
     for i, game in enumerate(games, 1):
         print(f"{i}. {game.name}: {game.describe(lang)}  ({game.path})")
     play = play_command()
-    print((f"continue one with: {play} --resume NUMBER; throw one away with: {play} --discard NUMBER"
-           if lang == "en" else f"fortsett et av dem med: {play} --resume NUMMER; kast et med: {play} "
-           "--discard NUMMER") + f"   [{games_folder()}]")
+    print(say("games.how", lang, play=play) + f"   [{games_folder()}]")
     return 0
 
 
@@ -146,7 +142,7 @@ def _discard(what: str, lang: Lang) -> int:
         path.unlink()
     except OSError as e:
         raise CliError(f"cannot discard {path}: {e.strerror}") from None
-    print(f"discarded {path.name}: {what_it_was}" if lang == "en" else f"kastet {path.name}: {what_it_was}")
+    print(say("games.discarded", lang, name=path.name, what=what_it_was))
     return 0
 
 
@@ -231,7 +227,7 @@ def run(args: argparse.Namespace) -> int:
         names = []
     save_path = Path(args.save) if args.save else saved.path if saved is not None else None
     if args.save:
-        check_save_target(Path(args.save), args.force, is_game=_is_game)
+        check_save_target(Path(args.save), args.force, is_game=_is_game, lang=lang)
     session = Session(rules=rules, players=players, levels=levels, lang=lang, seed=args.seed,
                       save_path=save_path, names=names, stats_path=stats_path(), plain=plain)
     name = args.name if args.name is not None else settings.name

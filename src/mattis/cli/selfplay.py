@@ -29,7 +29,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     rules = rules_from_args(args)
     if args.save:
-        check_save_target(Path(args.save), args.force)
+        check_save_target(Path(args.save), args.force, lang=args.lang)
     n = args.players
     if not 0 <= args.dealer < n:
         raise CliError(f"--dealer must be a seat from 0 to {n - 1}")

@@ -101,8 +101,10 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "table.empty": ("tomt", "empty"),
     "table.goes_to": ("{leader} spiller ut til {name}.", "{leader} leads to {name}."),
     "table.fight": ("Det er {fight} mellom {names}!", "There is a {fight} between {names}!"),
-    "table.need": ("{have} av {need} oppføringer lagt i avstikket (et kort eller en rad teller som én)",
-                   "{have} of {need} entries laid in the avstikk (a card or a run counts as one)"),
+    # the rule text's words ("like mange oppføringer på bordet som det er aktive spillere"): the trick
+    # being played lies on the table; it is an avstikk once it is complete
+    "table.need": ("{have} av {need} oppføringer på bordet (et kort eller en rad teller som én)",
+                   "{have} of {need} entries on the table (a card or a run counts as one)"),
     # -- a seat's standing
     "status.finished": ("ferdig, {place}. plass", "out, place {place}"),
     "status.ranked": ("rangert som nr. {place} da spillet ble stoppet (ikke ute)",
@@ -129,8 +131,6 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     # -- a move as a log line (core.text.describe_move); English verbs agree with "You"
     "moved.play": ("{name} legger {card}", "{name} plays {card}"),
     "moved.play_you": ("{name} legger {card}", "{name} play {card}"),
-    "moved.sequence": ("{name} legger serien {cards}", "{name} lays the sequence {cards}"),
-    "moved.sequence_you": ("{name} legger serien {cards}", "{name} lay the sequence {cards}"),
     "moved.pickup": ("{name} tar opp {cards}", "{name} picks up {cards}"),
     "moved.pickup_you": ("{name} tar opp {cards}", "{name} pick up {cards}"),
     "moved.chance": ("{name} sjanser", "{name} takes a chance"),
@@ -140,7 +140,10 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     # -- the person at the screen, and joining a list ("Cato og deg")
     "word.you": ("Du", "You"),
     "word.you_object": ("deg", "you"),
+    "word.you_inside": ("du", "you"),
     "word.and": (" og ", " and "),
+    # a serie (run) as a player says it, the suit once: "ruter 2, 3 og 4" (core.text.run_words)
+    "word.run": ("{suit} {ranks}", "{ranks} of {suit}"),
     # -- how a game ended (core.vocabulary.Termination, when not normal)
     "end.reason.repetition": ("Spillet ble stoppet fordi stillingen gjentok seg; rangert etter kort på hånden.",
                               "The game was stopped because the position repeated; ranked by cards held."),
@@ -297,6 +300,7 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "move.chance": ("sjanse", "sjanse (chance)"),
     "move.pickup": ("ta opp", "pick up"),
     "log.new_game": ("Nytt spill: {dealer} gir.", "A new game: {dealer} deals."),
+    "log.new_game_you": ("Nytt spill: du gir.", "A new game: you deal."),
     "log.welcome": ("Velkommen til {rules}! Giver: {dealer}. Du spiller mot {bots}. {how}",
                     "Welcome to {rules}! Dealer: {dealer}. You play against {bots}. {how}"),
     "log.welcome.bot": ("én bot på nivå {level}", "one bot of level {level}"),
@@ -690,6 +694,11 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "resume.offer": ("Du har et uferdig spill ({what}). Fortsette det? (ja/nei) ",
                      "You have an unfinished game ({what}). Continue it? (yes/no) "),
     "resume.what": ("{rules}, {moves} trekk, lagret {when}", "{rules}, {moves} moves, saved {when}"),
+    # mattis play --list / --discard
+    "games.none": ("ingen uferdige spill", "no unfinished games"),
+    "games.how": ("fortsett et av dem med: {play} --resume NUMMER; kast et med: {play} --discard NUMMER",
+                  "continue one with: {play} --resume NUMBER; throw one away with: {play} --discard NUMBER"),
+    "games.discarded": ("kastet {name}: {what}", "discarded {name}: {what}"),
     "resume.kept": ("Uferdige spill: {n}. Fortsett med: {play} --resume 1 (se {play} --list)",
                     "Unfinished games: {n}. Continue with: {play} --resume 1 (see {play} --list)"),
     "settings.err.object": ("innstillingene må være et JSON-objekt", "the settings must be a JSON object"),
@@ -789,6 +798,15 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     # ----------------------------------------------------------- command line
     "cli.rules": ("Regler: {rules}, {players} spillere", "Rules: {rules}, {players} players"),
     "cli.dealer": ("Giver: {name}", "Dealer: {name}"),
+    # --save: a file that is there already, or that cannot be one (cli.common.check_save_target)
+    "cli.save.overwrite": ("{path} finnes allerede. Skrive over den? (ja/nei) ",
+                           "{path} exists. Overwrite it? (yes/no) "),
+    "cli.save.left": ("{flag} {path}: filen er ikke rørt", "{flag} {path}: left as it is"),
+    "cli.save.exists": ("{flag} {path} finnes allerede; legg til --force for å skrive over den",
+                        "{flag} {path} exists; add --force to overwrite it"),
+    "cli.save.folder": ("{flag} {path} er en mappe; gi et filnavn", "{flag} {path} is a folder; give a file name"),
+    "cli.save.not_regular": ("{flag} {path} er ikke en vanlig fil (men en enhet eller en socket); gi et filnavn",
+                             "{flag} {path} is not a regular file (a device or a socket); give a file name"),
     "trump.known_holder": ("{suit} ({name} har trumfkortet {sym})", "{suit} ({name} holds the trump card {sym})"),
     # ------------------------------------------- game review (mattis analyze, mattis.lab.review)
     "review.title": ("Gjennomgang av spillet for {name} ({rules}, {players} spillere)",
@@ -1216,7 +1234,6 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "moved.bot": ("Bot for {name}: {move} ({why})", "Bot for {name}: {move} ({why})"),
     "moved.bot_you": ("Bot for deg: {move} ({why})", "Bot for you: {move} ({why})"),
     "botmove.play": ("{card}", "{card}"),
-    "botmove.sequence": ("serien {cards}", "the sequence {cards}"),
     "botmove.pickup": ("tar opp {cards}", "picks up {cards}"),
     "botmove.chance": ("sjanser", "takes a chance"),
     "botmove.chance_turns": ("sjanser og snur {card}", "takes a chance and turns up {card}"),

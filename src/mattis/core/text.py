@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from .cards import Card, Lang, card_name, card_symbol
+from .cards import RANK, RANK_NAMES, SUIT, Card, Lang, card_name, card_symbol, suit_name
 from .catalogue import TERM_KEYS, TEXT
 from .legal import chance_floor
 from .moves import Move, MoveKind
@@ -57,6 +57,25 @@ def as_object(name: str, lang: Lang = "en") -> str:
     ('deg', 'you', 'Cato')
     """
     return say("word.you_object", lang) if name == say("word.you", lang) else name
+
+
+def in_sentence(name: str, lang: Lang = "en") -> str:
+    """A seat name as the subject inside a sentence, not its first word: the human's
+    "Du" is written "du" there ("Siste stikk: du tok ...", "etter modellen hadde du"),
+    "You" is "you"; other names stay.  (Only where the verb does not change with
+    the person: "Cato took", "you took".)
+
+    >>> in_sentence("Du", "nb"), in_sentence("You", "en"), in_sentence("Cato", "nb")
+    ('du', 'you', 'Cato')
+    """
+    return say("word.you_inside", lang) if name == say("word.you", lang) else name
+
+
+def new_game_line(dealer: str, lang: Lang = "en") -> str:
+    """The log line that starts a new game: "Nytt spill: Cato gir.", "Nytt spill: du gir.",
+    "A new game: you deal."."""
+    you = "_you" if dealer == say("word.you", lang) else ""
+    return say(f"log.new_game{you}", lang, dealer=dealer)
 
 
 def fight_term(rules: Rules) -> str:
@@ -132,6 +151,21 @@ def list_cards(cards: Sequence[Card], lang: Lang) -> str:
     return ", ".join(names[:-1]) + say("word.and", lang) + names[-1]
 
 
+def run_words(cards: Sequence[Card], lang: Lang) -> str:
+    """A serie (a run of one suit) as a card player says it, the suit once: "ruter 2, 3
+    og 4", "two, three and four of diamonds"; cards of several suits are each named.
+
+    >>> from .cards import parse_card
+    >>> run_words([parse_card(c) for c in ("10S", "JS", "QS")], "nb")
+    'spar 10, knekt og dame'
+    """
+    if len(cards) < 2 or len({SUIT[c] for c in cards}) != 1:
+        return list_cards(cards, lang)
+    ranks = [RANK_NAMES[lang][RANK[c]] for c in cards]
+    return say("word.run", lang, suit=suit_name(SUIT[cards[0]], lang),
+               ranks=", ".join(ranks[:-1]) + say("word.and", lang) + ranks[-1])
+
+
 def describe_move(name: str, move: Move, shown: Sequence[Card], lang: Lang = "en") -> str:
     """One move in words, as a log line (English verbs agree with "You")."""
     you = "_you" if name in (say("word.you", lang), say("word.you_object", lang)) else ""
@@ -141,9 +175,7 @@ def describe_move(name: str, move: Move, shown: Sequence[Card], lang: Lang = "en
         return say(f"moved.chance{you}", lang, name=name)
     if move.kind is MoveKind.PICKUP:
         return say(f"moved.pickup{you}", lang, name=name, cards=list_cards(shown, lang))
-    if len(move.cards) > 1:
-        return say(f"moved.sequence{you}", lang, name=name, cards=list_cards(move.cards, lang))
-    return say(f"moved.play{you}", lang, name=name, card=card_name(move.cards[0], lang))
+    return say(f"moved.play{you}", lang, name=name, card=run_words(move.cards, lang))
 
 
 BOT_REASONS: Final = ("clock", "host", "away", "given")
@@ -164,10 +196,8 @@ def describe_bot_move(name: str, move: Move, shown: Sequence[Card], why: str, la
                 else say("botmove.chance", lang))
     elif move.kind is MoveKind.PICKUP:
         what = say("botmove.pickup", lang, cards=list_cards(shown, lang))
-    elif len(move.cards) > 1:
-        what = say("botmove.sequence", lang, cards=list_cards(move.cards, lang))
     else:
-        what = say("botmove.play", lang, card=card_name(move.cards[0], lang))
+        what = say("botmove.play", lang, card=run_words(move.cards, lang))
     you = name in (say("word.you", lang), say("word.you_object", lang))
     reason = say(f"botwhy.{why}" if why in BOT_REASONS else "botwhy.away", lang)
     return say("moved.bot_you" if you else "moved.bot", lang, name=name, move=what, why=reason)

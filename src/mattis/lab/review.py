@@ -74,7 +74,7 @@ from ..core.cards import Lang, card_symbol
 from ..core.determinize import DeterminizeError
 from ..core.observation import PHASE1, Observation
 from ..core.rules import rules_from_json, rules_to_json
-from ..core.text import as_object, loser_sentence, loser_word
+from ..core.text import as_object, in_sentence, loser_sentence, loser_word
 from ..play import Referee
 from ..play.seeds import Seed, derive_seed
 
@@ -614,9 +614,11 @@ def review_text(rv: Review, lang: Lang = "en") -> str:
     if summary["phase1"]:
         lines.append(say("review.phase1", lang, n=summary["phase1"]))
     if rv.luck is not None and rv.luck_by == "model":
-        lines.append(say("review.luck_model", lang, name=rv.name, p=pct(rv.luck, lang), base=pct(rv.base_rate, lang)))
+        lines.append(say("review.luck_model", lang, name=in_sentence(rv.name, lang), p=pct(rv.luck, lang),
+                         base=pct(rv.base_rate, lang)))
     elif rv.luck is not None:
-        lines.append(say("review.luck", lang, name=rv.name, p=pct(rv.luck, lang), se=pct(Z * rv.luck_se, lang),
+        lines.append(say("review.luck", lang, name=in_sentence(rv.name, lang), p=pct(rv.luck, lang),
+                         se=pct(Z * rv.luck_se, lang),
                          base=pct(rv.base_rate, lang)))
     lines.append(say("review.marks", lang))
     if rv.forced:

@@ -31,7 +31,7 @@ from typing import Any, Final
 
 from ..bots.evaluate import Z
 from ..core.cards import Lang
-from ..core.text import loser_word, say
+from ..core.text import as_object, in_sentence, loser_word, say
 from .review import Decision, Review, move_words, pct
 
 __all__ = ["LUCK_Z", "PlayerWords", "accuracy_words", "costly_words", "luck_words", "margin", "player_words"]
@@ -57,7 +57,7 @@ def costly_words(d: Decision, rv: Review, lang: Lang) -> str:
     plus = margin(d)
     sure = say("review.words.exact", lang) if plus is None else say("review.words.margin", lang, n=plus)
     key = "review.words.choice" if d.resolved else "review.words.choice_open"
-    return say(key, lang, n=d.number, phase=d.phase, name=rv.name, played=move_words(d.played, lang),
+    return say(key, lang, n=d.number, phase=d.phase, name=in_sentence(rv.name, lang), played=move_words(d.played, lang),
                best=move_words(d.best, lang), before=round(100 * d.before), after=round(100 * d.after), sure=sure)
 
 
@@ -67,10 +67,12 @@ def luck_words(rv: Review, lang: Lang) -> str | None:
     if rv.luck is None:
         return None
     if rv.luck_by == "model":  # one figure, no sampling error; its caveat is the model's calibration
-        return say("review.words.luck_model", lang, name=rv.name, p=pct(rv.luck, lang), base=pct(rv.base_rate, lang))
+        return say("review.words.luck_model", lang, name=in_sentence(rv.name, lang), p=pct(rv.luck, lang),
+                   base=pct(rv.base_rate, lang))
     gap = rv.luck - rv.base_rate
     verdict = ("good" if gap > LUCK_Z * rv.luck_se else "poor" if -gap > LUCK_Z * rv.luck_se else "even")
-    return say("review.words.luck", lang, name=rv.name, p=pct(rv.luck, lang), se=pct(Z * rv.luck_se, lang),
+    return say("review.words.luck", lang, name=in_sentence(rv.name, lang), p=pct(rv.luck, lang),
+               se=pct(Z * rv.luck_se, lang),
                base=pct(rv.base_rate, lang), verdict=say(f"review.words.luck_{verdict}", lang))
 
 
@@ -84,7 +86,8 @@ def accuracy_words(rv: Review, lang: Lang) -> str | None:
     k, n = rv.within_noise()
     cost = rv.mean_cost()
     assert cost is not None  # judged decisions, as the accuracy has
-    return (say("review.words.accuracy", lang, name=rv.name, acc=round(acc[0]), se=max(1, round(Z * acc[1])), n=n)
+    return (say("review.words.accuracy", lang, name=as_object(rv.name, lang), acc=round(acc[0]),
+                se=max(1, round(Z * acc[1])), n=n)
             + " " + say("review.words.within", lang, k=k, n=n, cost=round(100 * cost[0]),
                         se=max(1, round(100 * Z * cost[1]))))
 

@@ -47,7 +47,7 @@ from ..core import (
     card_symbol,
     play,
 )
-from ..core.text import as_object, fight_term, how_to_play, rules_in_words
+from ..core.text import as_object, fight_term, how_to_play, in_sentence, rules_in_words
 from .history import trick_lines, tricks
 from .i18n import t
 from .render import (
@@ -515,7 +515,8 @@ class MattisApp(App[Path | None]):
             # The trick just completed stays on the table, with who took it, until the next card.
             seat, cards = obs.last_trick
             key = "tui.table.took1" if last_trick_in_phase1(obs) else "tui.table.took2"
-            out = Text(t(lang, key, name=names[seat]) + "\n", style="italic")
+            name = names[seat] if key == "tui.table.took1" else in_sentence(names[seat], lang)  # "Avstikk, du la ..."
+            out = Text(t(lang, key, name=name) + "\n", style="italic")
             for line in cards_rows(cards, compact=True):
                 out.append_text(line)
             return out

@@ -33,7 +33,7 @@ from urllib.parse import parse_qs, quote, urlsplit
 from ..core import Move, Observation
 from ..core.cards import Lang
 from ..core.rules import Rules, rules_from_json
-from ..core.text import describe_bot_move, describe_move, loser_sentence, say
+from ..core.text import describe_bot_move, describe_move, loser_sentence, new_game_line, say
 from ..play.seeds import position_seed
 from .i18n import t
 from .render import last_trick_in_phase1
@@ -340,7 +340,7 @@ class RemoteSession:
         lang, names = self.lang, self.names
         game, done = self._logged
         if game != self.game:
-            self.log.append(self._you(t(lang, "log.new_game", dealer=names[obs.dealer])))
+            self.log.append(self._you(new_game_line(names[obs.dealer], lang)))
             done, before = 0, None
         away = 0
         first = self._logged == (0, 0)  # joined now: the seat's earlier moves may have been her own

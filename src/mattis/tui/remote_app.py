@@ -33,6 +33,8 @@ class RemoteApp(MattisApp):
         self.failed = False
         """The table ended the seat (a token it no longer knows, a seat given away): ``farewell`` says why."""
         self._game = seat.session.game
+        self._wait_at = (0, 0)
+        """The game and move number when "Vent, ... er i tur." was said (``_wait_said``)."""
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -74,6 +76,10 @@ class RemoteApp(MattisApp):
             self.hand.selected.clear()
             if len(self.screen_stack) > 1 and self.screen.__class__.__name__ == "EndScreen":
                 self.pop_screen()
+        if self._wait_said is not None and (self.remote.game, self.remote.seq) != self._wait_at:
+            if self.message == self._wait_said:
+                self.message = ""  # the wait is over: no "Vent, Bjørn er i tur." under "Din tur"
+            self._wait_said = None
         if error is not None:
             self.say(error)
         self.refresh_view()
@@ -87,8 +93,12 @@ class RemoteApp(MattisApp):
 
     def submit(self, move: Move) -> None:
         if not self.remote.human_to_act:
-            self.say(t(self.lang, "err.over") if self.remote.over else
-                     t(self.lang, "err.not_your_turn", name=self.remote.names[self.remote.observation().to_act or 0]))
+            if self.remote.over:
+                self.say(t(self.lang, "err.over"))
+                return
+            self.say(t(self.lang, "err.not_your_turn", name=self.remote.names[self.remote.observation().to_act or 0]))
+            # "Vent, Bjørn er i tur." holds only until the table has moved on (the frame of Bjørn's move)
+            self._wait_said, self._wait_at = self.message, (self.remote.game, self.remote.seq)
             return
         if not self.seat.conn.send(self.remote.move_request(move)):
             self.say(t(self.lang, "join.dropped"))

@@ -31,6 +31,7 @@ from ..core.text import (
     as_object,
     fight_term,
     glossary_terms,
+    in_sentence,
     leader2_key,
     loser_sentence,
     loser_term,
@@ -239,7 +240,7 @@ def last_trick_text(obs: Observation, names: Sequence[str], lang: Lang, codes: b
         return t(lang, "last.none")
     seat, cards = obs.last_trick
     key = "last.phase1" if last_trick_in_phase1(obs) else "last.phase2"
-    return t(lang, key, name=names[seat], cards=cards_label(cards, codes))
+    return t(lang, key, name=in_sentence(names[seat], lang), cards=cards_label(cards, codes))
 
 
 def end_lines(obs: Observation, names: Sequence[str], tally: Sequence[int], lang: Lang,

@@ -46,7 +46,7 @@ from ..core.catalogue import TEXT
 from ..core.determinize import DeterminizeError
 from ..core.record import MAX_RECORD_BYTES
 from ..core.rules import EmptyHand, Trump
-from ..core.text import as_object, loser_sentence, say
+from ..core.text import as_object, in_sentence, loser_sentence, new_game_line, say
 from ..play import (
     Agent,
     BlodmattisFound,
@@ -419,7 +419,7 @@ class Session:
             if self.sitting.games == 1:
                 self.log.append(self._you(self.welcome(dealer)))
             else:
-                self.log.append(self._you(t(self.lang, "log.new_game", dealer=dealer)))
+                self.log.append(self._you(new_game_line(dealer, self.lang)))
         self._told_last_card = self._last_card_known()
         self.take_backs = 0
         self._marks = []
@@ -438,7 +438,8 @@ class Session:
         else:
             bots = t(lang, "log.welcome.bots_mixed", levels=", ".join(levels))
         how = t(lang, "log.welcome.plain" if self.plain else "log.welcome.tui")
-        return t(lang, "log.welcome", rules=self.rules.name.capitalize(), dealer=dealer, bots=bots, how=how)
+        return t(lang, "log.welcome", rules=self.rules.name.capitalize(), dealer=in_sentence(dealer, lang), bots=bots,
+                 how=how)
 
     def _last_card_known(self) -> bool:
         obs = self.referee.observation(HUMAN)

@@ -694,19 +694,24 @@
     const words = r && r.words ? r.words[lang] : [], house = r && r.house ? r.house[lang] : [];
     const dl = (pairs, id) => h("dl", { class: "rules", id }, pairs.flatMap(([k, v]) => [h("dt", { text: k }), h("dd", { text: v })]));
     return h("section", { class: "panel rulespage", id: "rules-page" },
-      h("h2", { text: t("web.rules_title", { name: view.rules_name }) }),
+      h("h2", { text: t("web.rules_title", { name: gameName() }) }),
       h("p", { class: "hint", text: t("rules.preset." + view.rules_name) }),
       h("h3", { text: t("web.house_rules") }),
-      house.length ? dl(house, "house-list") : h("p", { id: "house-list", text: t("web.house_rules_none", { name: view.rules_name }) }),
+      house.length ? dl(house, "house-list") : h("p", { id: "house-list", text: t("web.house_rules_none", { name: gameName() }) }),
       h("button", { type: "button", id: "btn-howto", text: t("web.howto"), onclick: () => { panel = "howto"; render(); } }),
       h("h3", { text: t("web.rules_page") }), dl(words, "rules-list"),
       h("button", { type: "button", id: "btn-rules-back", class: "primary", text: t("web.back_to_table"), onclick: () => { panel = null; render(); } }));
+  }
+  // The game written as a name, as the terminal writes it ("Slik spiller du Mattis").
+  function gameName() {
+    const n = view.rules_name || "";
+    return n.charAt(0).toUpperCase() + n.slice(1);
   }
   // How to play under the rules in force: core.text.how_to_play, the same text as the terminal's.
   function howtoArea() {
     const how = rulesData && rulesData.how ? rulesData.how[lang] : [];
     return h("section", { class: "panel rulespage", id: "howto-page" },
-      h("h2", { text: t("tui.howto.title", { name: view.rules_name }) }),
+      h("h2", { text: t("tui.howto.title", { name: gameName() }) }),
       how.flatMap(([head, para]) => [h("h3", { text: head }), h("p", { text: para })]),
       h("button", { type: "button", id: "btn-howto-rules", text: t("web.rules_page"), onclick: () => { panel = "rules"; render(); } }),
       h("button", { type: "button", id: "btn-howto-back", class: "primary", text: t("web.back_to_table"), onclick: () => { panel = null; render(); } }));
