@@ -353,3 +353,34 @@ def test_bad_limit_flags_get_one_clear_line_and_a_nonzero_exit(tmp_path: Path) -
         r = subprocess.run([*run, *flags], capture_output=True, text=True, timeout=HUNG)
         assert r.returncode != 0 and words in r.stderr and "Traceback" not in r.stderr, (flags, r.stderr)
         assert len(r.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("exc", [ConnectionResetError(104, "Connection reset by peer"), BrokenPipeError(32, "pipe")])
+def test_a_network_event_is_one_debug_line(exc: Exception, caplog: pytest.LogCaptureFixture) -> None:
+    logger = logging.getLogger("mattis.test.network")
+    logger.addFilter(guard.NetworkEvents())
+    try:
+        with caplog.at_level(logging.WARNING, logger.name):
+            try:
+                raise exc
+            except OSError:
+                logger.exception("Exception in ASGI application\n")
+        assert caplog.records == []  # below the server's level: nothing
+        with caplog.at_level(logging.DEBUG, logger.name):
+            try:
+                raise exc
+            except OSError:
+                logger.exception("Exception in ASGI application\n")
+        [record] = caplog.records
+        assert record.levelno == logging.DEBUG and record.exc_info is None
+        assert caplog.text.count("\n") == 1 and "Traceback" not in caplog.text
+        assert type(exc).__name__ in record.getMessage()
+        caplog.clear()
+        with caplog.at_level(logging.WARNING, logger.name):  # a bug in the app keeps its traceback
+            try:
+                raise KeyError("seat")
+            except KeyError:
+                logger.exception("Exception in ASGI application\n")
+        assert "Traceback" in caplog.text
+    finally:
+        logger.filters.clear()

@@ -322,3 +322,68 @@ def test_a_flooding_client_is_closed_and_another_table_plays_on(tmp: Path) -> No
     finally:
         log = server.stop()
     assert "Traceback" not in log, log[-2000:]
+
+
+def upgrade_request(port: int, tid: str) -> bytes:
+    key = base64.b64encode(os.urandom(16)).decode()
+    return (f"GET /ws/{tid} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\nOrigin: http://127.0.0.1:{port}\r\n\r\n").encode()
+
+
+def reset(s: socket.socket) -> None:
+    """Close ``s`` with a TCP reset (SO_LINGER 0), as a phone that loses its network does."""
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    s.close()
+
+
+def test_handshakes_dropped_midway_log_no_traceback(tmp: Path) -> None:
+    # One WebSocket per address: the next one opens only once the server has finished with
+    # the dropped one (a traceback from it would be in the log by then).
+    server = Server(tmp, "--limit", "max_sockets_per_address=1")
+    try:
+        tid, tokens = server.table()
+
+        async def hello() -> dict[str, Any] | None:
+            try:
+                async with websockets.connect(f"ws://127.0.0.1:{server.port}/ws/{tid}",
+                                              origin=Origin(server.base)) as ws:
+                    await ws.send(json.dumps({"type": "hello", "token": tokens[0]}))
+                    frame: dict[str, Any] = json.loads(await ws.recv())
+                    return frame
+            except websockets.InvalidStatus:  # the dropped socket is not done with yet: its slot is taken
+                return None
+
+        start = server.log.stat().st_size
+        drops = 20
+        for k in range(drops):
+            s = socket.create_connection(("127.0.0.1", server.port))
+            request = upgrade_request(server.port, tid)
+            if k % 4 == 0:  # half the upgrade request
+                s.sendall(request[:len(request) // 2])
+                reset(s)
+            elif k % 4 == 1:  # the whole request, reset before the 101 is read
+                s.sendall(request)
+                reset(s)
+            elif k % 4 == 2:  # the whole request, closed before the 101 is read
+                s.sendall(request)
+                s.close()
+            else:  # the 101 read, reset before the hello
+                s.sendall(request)
+                wait_closed_or(s, b"\r\n\r\n")
+                reset(s)
+            wait_until(lambda: asyncio.run(hello()), "a player's socket after a dropped handshake")
+        assert httpx.get(server.base + "/api/meta", timeout=HUNG).status_code == 200
+    finally:
+        log = server.stop()
+    dropped = log.encode()[start:].decode()
+    assert "Traceback" not in dropped, dropped[-3000:]
+    assert len(dropped.splitlines()) <= drops, dropped[-3000:]  # one line each at most
+
+
+def wait_closed_or(s: socket.socket, mark: bytes) -> bytes:
+    """Read from ``s`` until ``mark`` came (or the server closed it); what came."""
+    s.settimeout(HUNG)
+    got = b""
+    while mark not in got and (part := s.recv(4096)):
+        got += part
+    return got

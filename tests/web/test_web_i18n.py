@@ -18,6 +18,7 @@ from mattis.core import PRESETS, Illegal, Reason, Termination, preset, reason_te
 from mattis.core.catalogue import TEXT
 from mattis.core.text import BOT_REASONS, fight_term, loser_term
 from mattis.web.i18n import main, page_strings, render_json
+from mattis.web.messages import KINDS
 from mattis.web.table import LEVELS, Refusal
 
 STATIC = files("mattis.web") / "static"
@@ -101,6 +102,7 @@ def refusal_names() -> set[str]:
                 assert all(isinstance(o, ast.Constant) and isinstance(o.value, str) for o in options), \
                     ast.unparse(node)
                 names |= {str(o.value) for o in options if isinstance(o, ast.Constant)}
+    names |= {kind.refusal for kind in KINDS}  # a message field of the wrong type (mattis.web.messages)
     guard = ast.parse((Path(mattis.web.__file__).parent / "guard.py").read_text(encoding="utf-8"))
     names |= {node.value.removeprefix("web.refused.") for node in ast.walk(guard)  # its refusals are whole keys
               if isinstance(node, ast.Constant) and isinstance(node.value, str)

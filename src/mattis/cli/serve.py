@@ -168,7 +168,6 @@ def serve_worker(args: argparse.Namespace, limits: Limits, reuse_port: bool) -> 
 
 def _serve_worker(args: argparse.Namespace, limits: Limits, reuse_port: bool) -> None:
     import socket
-    import warnings
 
     import uvicorn
 
@@ -186,14 +185,16 @@ def _serve_worker(args: argparse.Namespace, limits: Limits, reuse_port: bool) ->
 
         mimetypes.add_type("application/wasm", ".wasm")
         app.mount("/solo", StaticFiles(directory=args.solo, html=True), name="solo")
-    warnings.filterwarnings("ignore", message="The `websockets` implementation is deprecated")
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning",
                             http=guard.guarded_protocol(limits),  # first-request timeout, silent-socket caps
-                            ws="websockets",  # the sansio one logs a traceback for a text frame that is not UTF-8
+                            # uvicorn's maintained one (the legacy "websockets" one is deprecated, and
+                            # with websockets 16 it fails on a socket dropped mid-handshake)
+                            ws="websockets-sansio",
                             ws_max_size=limits.max_message, ws_per_message_deflate=False,
                             timeout_keep_alive=5, backlog=2048,
                             proxy_headers=args.behind_proxy is not None,
                             forwarded_allow_ips=args.behind_proxy or "127.0.0.1")
+    guard.quiet_network_events()  # a dropped or reset socket, bad UTF-8: one debug line, no traceback
     try:
         if not reuse_port:
             uvicorn.Server(config).run()

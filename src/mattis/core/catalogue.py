@@ -1281,6 +1281,15 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
                                    "that player has already been nudged this turn"),
     "web.refused.no_one_to_give_back": ("det er ingen person å gi den plassen tilbake til",
                                         "there is no person to give that seat back to"),
+    # A message field of the wrong type (mattis.web.messages): the field, then the message's type.
+    "web.refused.not_int": ("«{field}» i en «{message}»-melding må være et heltall",
+                            "\"{field}\" in a \"{message}\" message must be a whole number"),
+    "web.refused.not_text": ("«{field}» i en «{message}»-melding må være tekst",
+                             "\"{field}\" in a \"{message}\" message must be text"),
+    "web.refused.not_flag": ("«{field}» i en «{message}»-melding må være true eller false",
+                             "\"{field}\" in a \"{message}\" message must be true or false"),
+    "web.refused.not_texts": ("«{field}» i en «{message}»-melding må være en liste med tekster",
+                              "\"{field}\" in a \"{message}\" message must be a list of texts"),
     # The offline app (mattis build-web: the table in the browser, engine and bots in a Web Worker).
     "solo.loading": ("Laster inn spillet (Python i nettleseren, omtrent 15 MB første gang; deretter fra enheten)…",
                      "Loading the game (Python in the browser, about 15 MB the first time; then from this device)…"),

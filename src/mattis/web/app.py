@@ -42,7 +42,7 @@ from ..core.cards import Lang
 from ..core.text import how_to_play, option_label, option_value_text, rules_in_words
 from ..play import Agent, Referee, make_bot, next_move
 from ..play.agents import DEFAULT_LEVEL
-from . import analysis, guard, retention
+from . import analysis, guard, messages, retention
 from .cluster import Cluster
 from .pgstore import PgStore
 from .store import EventLog, StoreConflict, StoreError, describe, open_store
@@ -766,6 +766,12 @@ class Hub:
         if not isinstance(hello, dict):
             hello = {}
         lang = _lang(hello.get("lang"))
+        try:
+            messages.check({**hello, "type": "hello"})
+        except Refusal as r:  # a field of the wrong type: said, and the socket closed (no hello, no table)
+            await ws.send_text(_notice(r, lang))
+            await ws.close(code=4400)
+            return
         table = self.table(tid)
         if table is None:
             await ws.send_text(_notice(Refusal("no_table"), lang))
@@ -908,6 +914,7 @@ class Hub:
             if not isinstance(msg, dict):
                 raise Refusal("not_json_object")
             kind = msg.get("type")
+            messages.check(msg)  # every field of its type (messages.MESSAGES), or refused in words
             if kind == "ping":  # the page's heartbeat (it has its frames: only a pong back)
                 conn.pings = True
                 conn.push(PONG)
@@ -917,8 +924,7 @@ class Hub:
                 self.reply(table, conn)
                 return
             if kind == "sync":  # "send me the table now", numbered so the client knows the answer
-                echo = msg.get("echo")
-                self.reply(table, conn, echo=echo if isinstance(echo, int) and not isinstance(echo, bool) else None)
+                self.reply(table, conn, echo=msg.get("echo"))  # an int or None (messages.check)
                 return
             if conn.seat is None:
                 raise Refusal("spectator")

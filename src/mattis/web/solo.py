@@ -26,6 +26,7 @@ from ..core.cards import Lang
 from ..core.text import how_to_play, option_label, option_value_text, rules_in_words, say
 from ..play import Sitting, make_bot, next_move
 from ..play.agents import DEFAULT_LEVEL
+from . import messages
 from .table import Event, Refusal, Table
 from .view import frame, replay_steps
 
@@ -207,13 +208,16 @@ class Solo:
         if not isinstance(msg, dict):
             return self.view(tid, lang, Refusal("not_json_object")), False
         kind = msg.get("type")
+        try:
+            messages.check(msg)  # every field of its type, as on the server
+        except Refusal as r:
+            return self.view(tid, lang, r), False
         if kind == "ping":
             return '{"type":"pong"}', False
         if kind in ("lang", "hello"):
             return self.view(tid, lang), False
         if kind == "sync":
-            echo = msg.get("echo")
-            return self.view(tid, lang, echo=echo if isinstance(echo, int) else None), False
+            return self.view(tid, lang, echo=msg.get("echo")), False
         if kind in ("react", "nudge"):
             return None, False
         try:
