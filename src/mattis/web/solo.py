@@ -27,7 +27,7 @@ from ..core.text import how_to_play, option_label, option_value_text, rules_in_w
 from ..play import Sitting, make_bot, next_move
 from ..play.agents import DEFAULT_LEVEL
 from .table import Event, Refusal, Table
-from .view import frame, replay_steps
+from .view import frame, hint_json, replay_steps
 
 LANGS: Final[tuple[Lang, ...]] = ("nb", "en")
 SOLO_LEVELS: Final = ("easy", "medium", "hard")
@@ -190,10 +190,13 @@ class Solo:
         return json.dumps(data, ensure_ascii=False, indent=1)
 
     # ---------------------------------------------------------- the table
-    def view(self, tid: str, lang: str, error: Refusal | None = None, echo: int | None = None) -> str:
-        """The frame the person's seat (0) is sent, as the server sends it."""
+    def view(self, tid: str, lang: str, error: Refusal | None = None, echo: int | None = None,
+             hint: dict[str, Any] | None = None) -> str:
+        """The frame the person's seat (0) is sent, as the server sends it (with ``hint``: her hint)."""
         table = self.tables[tid]
-        extra = {"invite": None, "solo": True, "undo": self.can_undo(tid)}
+        extra: dict[str, Any] = {"invite": None, "solo": True, "undo": self.can_undo(tid)}
+        if hint is not None:
+            extra["hint"] = hint
         return frame(table, 0, _lang(lang), connected={0}, error=error, echo=echo, extra=extra)
 
     def message(self, tid: str, text: str, lang: str) -> tuple[str | None, bool]:
@@ -216,6 +219,11 @@ class Solo:
             return self.view(tid, lang, echo=echo if isinstance(echo, int) else None), False
         if kind in ("react", "nudge"):
             return None, False
+        if kind == "hint":  # as the server's (Hub.ask_hint): from her seat's observation only, not logged
+            ref = table.referee
+            if ref is None or table.person_to_act() != 0:
+                return self.view(tid, lang, Refusal("no_hint")), False
+            return self.view(tid, lang, hint=hint_json(ref.observation(0), _lang(lang), table.game, table.seq)), False
         try:
             if kind == "move":
                 ev = table.move_event(0, msg.get("game"), msg.get("seq"), msg.get("move"))
