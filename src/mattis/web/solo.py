@@ -12,7 +12,9 @@ A table here is its event log, as on the server: the worker keeps it in the brow
 (:meth:`Solo.load`; a log that cannot be replayed is refused in words and left alone, the other
 tables untouched).  Every other seat is a bot; a seat asked for as a friend is a bot too.
 Take-back (``undo``) drops the last moves back to and with the player's own last move and
-rebuilds the table from the shorter log.  No I/O here: the worker does the storage.
+rebuilds the table from the shorter log.  A hint (``hint``) is answered as the server answers
+it (:func:`mattis.web.view.hint_json`, from her seat's observation; not logged).  No I/O here:
+the worker does the storage.
 """
 
 from __future__ import annotations
