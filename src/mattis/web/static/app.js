@@ -57,6 +57,7 @@
   document.getElementById("lang").addEventListener("click", () => {
     lang = lang === "nb" ? "en" : "nb";
     localStorage.setItem("mattis.lang", lang);
+    hintShown = null;  // said in the other language: asked again in this one
     applyStatic();
     if (ws && ws.readyState === 1) ws.send(JSON.stringify({ type: "lang", lang }));
     else route();
@@ -306,6 +307,7 @@
     };
     ws.onclose = () => {
       clearInterval(pingTimer); pingTimer = null;
+      hintAsked = null;  // its answer went with the connection: the button is free again
       setConn(unsent ? "web.not_sent_move" : "web.reconnecting");
       setOffline(true);
       retry = Math.min(retry + 1, 6);
