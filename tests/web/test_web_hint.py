@@ -4,14 +4,18 @@ in words.  The offline app's hint is in test_web_solo.py."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+from pathlib import Path
 from typing import Any
 
+from clock_helpers import ManualClock, conn, frames, new_hub, send, until
 from web_helpers import ORIGIN, Frame, Player, Web, create, first_legal, join, settled
 
 from mattis.core import Observation
 from mattis.lab.hint import hint
 from mattis.play.seeds import position_seed
+from mattis.web.table import Table
 
 
 class Seat(Player):
@@ -104,3 +108,32 @@ def test_at_a_table_of_friends_only_the_one_to_act_gets_a_hint_and_only_on_her_s
     assert (got["move"], got["text"]) == expected(actor.last, lang)
     assert got["text"].startswith("Hint: ")
     no_hint_in(other)
+
+
+def test_one_hint_at_a_time_per_page_and_none_in_the_log(tmp_path: Path) -> None:
+    """In-process (the hub's own loop): a second ask while the first is still being worked out
+    is refused in words; the hint leaves no trace in the table's event log."""
+    async def main() -> None:
+        hub = await new_hub(tmp_path, ManualClock())
+        try:
+            ev, _ = Table.create_event("mattis", {}, 2, [{"kind": "human"}, {"kind": "bot", "level": "easy"}],
+                                       "Anne", 3, None, None)
+            table = await hub.create(ev)
+            anne = conn(0)
+            hub.conns.setdefault(table.id, set()).add(anne)
+            await send(hub, table, anne, type="start")
+            await until(lambda: table.person_to_act() == 0, "Anne to act")
+            assert hub.store is not None
+            events = len(hub.store.events(table.id, 0))
+            frames(anne)
+            await send(hub, table, anne, type="hint")  # worked out by a task that has not run yet
+            await send(hub, table, anne, type="hint")
+            assert [f["error"] for f in frames(anne)] == ["a hint is on its way; wait for it"]
+            await until(lambda: anne.hinting is not None and anne.hinting.done(), "the hint worked out")
+            sent = frames(anne)
+            assert len(sent) == 1 and sent[0]["hint"]["move"] in sent[0]["obs"]["legal"]
+            assert len(hub.store.events(table.id, 0)) == events
+        finally:
+            await hub.close()
+
+    asyncio.run(main())
