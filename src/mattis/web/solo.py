@@ -225,7 +225,11 @@ class Solo:
             ref = table.referee
             if ref is None or table.person_to_act() != 0:
                 return self.view(tid, lang, Refusal("no_hint")), False
-            return self.view(tid, lang, hint=hint_json(ref.observation(0), _lang(lang), table.game, table.seq)), False
+            try:
+                hint = hint_json(ref.observation(0), _lang(lang), table.game, table.seq)
+            except Exception:  # a bug in the hint: said, the game goes on
+                return self.view(tid, lang, Refusal("hint_failed")), False
+            return self.view(tid, lang, hint=hint), False
         try:
             if kind == "move":
                 ev = table.move_event(0, msg.get("game"), msg.get("seq"), msg.get("move"))
