@@ -1,7 +1,8 @@
 """Phase 2 on a phone (390×844, touch) in Debian's Chromium: with a big hand, on her
 turn, every card of the hand, "Ta opp" and "Siste stikk" are inside the screen and can
 be tapped, wherever the page is scrolled, also after a refusal (said right above the
-hand); the opponents' known cards are behind a tap; no key hints on a touch screen."""
+hand) and with a hint shown; the opponents' known cards are behind a tap; no key hints on a
+touch screen."""
 
 from __future__ import annotations
 
@@ -112,6 +113,15 @@ def test_phase_two_on_a_phone_keeps_the_hand_and_the_buttons_in_view(server: str
         assert page.locator("#btn-last").inner_text().strip() == "Siste stikk"
         assert page.locator(".keys").count() == 0
         assert_in_view(page)
+        # The hint: its sentence above the hand, its card (or button) marked, all still in view.
+        assert page.locator("#btn-hint").inner_text().strip() == "Hint"
+        tap(page, "#btn-hint")
+        page.wait_for_function("() => document.body.dataset.hint")
+        assert page.locator("#hint").inner_text().startswith("Hint: ")
+        assert page.locator(".hand .card.hinted, .actions button.hinted").count() >= 1
+        assert page.locator("#btn-hint").is_disabled()
+        assert_in_view(page)
+        assert outside(page, "#hint") == []
         # A refusal: a card that may not be played is tapped.  Said above the hand, which stays in view.
         refused = False
         known_seen = False

@@ -153,3 +153,42 @@ def test_build_web_without_npm_or_a_cache_says_so_in_one_line(tmp_path: Path) ->
     last = run.stderr.strip().splitlines()[-1]
     assert "npm" in last and "Traceback" not in run.stderr
     assert not (tmp_path / "app").exists()
+
+
+def test_the_hint_offline_is_the_servers_message_and_the_hint_of_her_own_view() -> None:
+    from mattis.lab.hint import hint
+    from mattis.play.seeds import position_seed
+
+    solo = Solo()
+    tid = new(solo, "mattis", 2, seed=3)
+    while solo.bot_move(tid):
+        pass
+    phases: set[int] = set()
+    refused_once = False
+    while (v := view(solo, tid))["obs"]["phase"] != 3 and phases != {1, 2}:
+        if v["obs"]["phase"] in phases or len(v["obs"]["legal"]) == 1:
+            move(solo, tid)
+            continue
+        phases.add(v["obs"]["phase"])
+        text, changed = solo.message(tid, '{"type":"hint"}', "nb")
+        assert not changed and text is not None  # not logged: the table is not stored again for it
+        got = json.loads(text)
+        h = got["hint"]
+        assert "error" not in got and (h["game"], h["seq"]) == (v["game"], v["seq"])
+        assert h["move"] in v["obs"]["legal"] and h["text"].startswith("Hint: ")
+        ref = solo.tables[tid].referee
+        assert ref is not None
+        obs = ref.observation(0)  # her seat's view: what the page is sent
+        want = hint(obs, "nb", position_seed(None, "hint", obs))
+        assert (h["move"], h["text"]) == (str(want.move), want.text)
+        # Her move made, the bots are to act: no hint now, said in words.
+        solo.message(tid, json.dumps({"type": "move", "game": v["game"], "seq": v["seq"], "move": h["move"]}), "en")
+        if solo.bot_due(tid):
+            text, _ = solo.message(tid, '{"type":"hint"}', "en")
+            assert text is not None
+            refused = json.loads(text)
+            assert refused["error"] == "no hint now: it is not your turn" and "hint" not in refused
+            refused_once = True
+        while solo.bot_move(tid):
+            pass
+    assert phases == {1, 2} and refused_once

@@ -3,10 +3,11 @@
 The bundle is served by a static server on loopback; after the first visit the network is cut
 (``context.set_offline``) and the app is reloaded from the service worker's cache.  A Blodmattis
 game and a Skitgubbe game are played against bots by tapping at a phone's size, the tab is closed
-in the middle of one and the game goes on in a new tab, each record is exported and ``mattis
-replay`` finds the same ending.  Every frame the page got is checked against the truth (the
-record): no card hidden from the seat is in any of them.  A damaged save is refused in words and
-the other games are kept.  The manifest and service worker pass Chromium's installability check.
+in the middle of one and the game goes on in a new tab (a hint asked for on the way), each record
+is exported and ``mattis replay`` finds the same ending.  Every frame the page got is checked
+against the truth (the record): no card hidden from the seat is in any of them.  A damaged save
+is refused in words and the other games are kept.  The manifest and service worker pass
+Chromium's installability check.
 
 The bundle is the one CI built (``MATTIS_SOLO_BUNDLE``), else it is built here (the Pyodide
 runtime from ``MATTIS_PYODIDE_CACHE`` or the npm registry; skipped where neither is there).
@@ -237,6 +238,13 @@ def test_offline_app_plays_two_whole_games_on_a_phone_and_survives_a_closed_tab(
             page.wait_for_selector("#name")
             skit = new_table(page, "skitgubbe", 2, 12)
             play(page, moves=6)
+            # The hint: worked out in the worker from her view, said above the hand, its card marked.
+            s = my_turn(page)
+            assert s is not None
+            page.locator("#btn-hint").tap()
+            page.wait_for_function("!!document.body.dataset.hint", timeout=HUNG * 1000)
+            assert page.locator("#hint").inner_text().startswith("Hint: ")
+            assert page.locator(".hand .card.hinted, .actions button.hinted").count() >= 1
             # Take-back: her last move and the bots' after it are undone.
             s = my_turn(page)
             assert s is not None and dataset(page)["undo"] == "1"

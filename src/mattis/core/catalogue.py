@@ -1016,9 +1016,14 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "web.game_n": ("spill {n}", "game {n}"),
     "web.spectator": ("tilskuer", "spectator"),
     "web.keys_hint": ("Taster: 1-9 velger kort (eller ←/→ og mellomrom), Enter legger de valgte kortene, c sjanse, "
-                      "p ta opp, l siste stikk, Esc fjerner valget.",
+                      "p ta opp, l siste stikk, h hint, Esc fjerner valget.",
                       "Keys: 1-9 pick a card (or ←/→ and Space), Enter plays the chosen cards, c chance, p pick up, "
-                      "l last trick, Esc clears."),
+                      "l last trick, h hint, Esc clears."),
+    # -- the hint on the page (mattis.lab.hint, from the seat's own view; the button is btn.hint)
+    "web.hint_working": ("Finner et hint …", "Working out a hint…"),
+    "web.refused.no_hint": ("ingen hint nå: det er ikke din tur", "no hint now: it is not your turn"),
+    "web.refused.hint_busy": ("hintet er på vei; vent på det", "a hint is on its way; wait for it"),
+    "web.refused.hint_failed": ("hintet kunne ikke finnes; prøv igjen", "the hint could not be worked out; try again"),
     # -- the web page on a phone: an opponent's known cards behind a tap
     "web.known_n": ("Kjente kort ({n})", "Known cards ({n})"),
     # -- the server's refusals (web.table.Refusal), in the language of whoever is refused

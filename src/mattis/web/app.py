@@ -37,7 +37,7 @@ from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
-from ..core import CHOICES, OPTIONS, PRESET_DOCS, PRESETS, Move
+from ..core import CHOICES, OPTIONS, PRESET_DOCS, PRESETS, Move, Observation
 from ..core.cards import Lang
 from ..core.text import how_to_play, option_label, option_value_text, rules_in_words
 from ..play import Agent, Referee, make_bot, next_move
@@ -47,7 +47,7 @@ from .cluster import Cluster
 from .pgstore import PgStore
 from .store import EventLog, StoreConflict, StoreError, describe, open_store
 from .table import CLOCK_CHOICES, GRACE_DEFAULT, LEVELS, Event, Refusal, Table, Timer, think
-from .view import frame, notice, replay_steps
+from .view import frame, hint_json, notice, replay_steps
 
 log = logging.getLogger("mattis.web")
 
@@ -121,6 +121,10 @@ class Conn:
     """When (the hub's clock) this page last showed a reaction."""
     former: int | None = None
     """The seat this connection had before the host gave it to a bot (given back: it has it again)."""
+    hinting: asyncio.Task[None] | None = None
+    """The hint this page asked for, while it is worked out (one at a time, :meth:`Hub.ask_hint`)."""
+    hinted: tuple[tuple[int, int, int, Lang], dict[str, Any]] | None = None
+    """The last hint worked out for this page: (seat, game, move, language) and what it was sent."""
 
     def push(self, text: str) -> None:
         if self.queue.qsize() > QUEUE_LIMIT:
@@ -808,6 +812,8 @@ class Hub:
             pass
         finally:
             self.conns.get(tid, set()).discard(conn)
+            if conn.hinting is not None:
+                conn.hinting.cancel()
             conn.queue.put_nowait(None)
             with contextlib.suppress(Exception):
                 await writer
@@ -873,6 +879,43 @@ class Hub:
                 self.reply(table, c, extra={"nudge": {"by": by}})
         self.reply(table, conn, extra={"nudged": seat})
 
+    def ask_hint(self, table: Table, conn: Conn) -> None:
+        """A seated player asks for a hint on her own turn: worked out from her seat's observation
+        only (:func:`~mattis.web.view.hint_json`), off the loop as a bot's move is, and sent to
+        her page alone (``hint`` in a frame; not logged, as the terminal's hint is not).  One at a
+        time per page; asked again in the same position, the same hint at once."""
+        seat = conn.seat
+        assert seat is not None
+        ref = table.referee
+        if ref is None or table.person_to_act() != seat:
+            raise Refusal("no_hint")
+        if conn.hinting is not None and not conn.hinting.done():
+            raise Refusal("hint_busy")
+        key = (seat, table.game, table.seq, conn.lang)
+        if conn.hinted is not None and conn.hinted[0] == key:
+            self.reply(table, conn, extra={"hint": conn.hinted[1]})
+            return
+        conn.hinting = asyncio.get_running_loop().create_task(self._hint(table, conn, key, ref.observation(seat)))
+
+    async def _hint(self, table: Table, conn: Conn, key: tuple[int, int, int, Lang], obs: Observation) -> None:
+        """Work the hint out (in the bots' processes, else in a thread) and send it, unless the
+        game has moved on meanwhile (a hint for a past position is dropped)."""
+        seat, game, seq, lang = key
+        try:
+            if self.pool is None:
+                out = await asyncio.to_thread(hint_json, obs, lang, game, seq)
+            else:
+                out = await asyncio.get_running_loop().run_in_executor(self.pool, hint_json, obs, lang, game, seq)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # a bug in the hint (or the bots' process died): logged, said, the table goes on
+            log.exception("table %s: the hint for seat %d failed", table.id, seat)
+            self.reply(table, conn, Refusal("hint_failed"))
+            return
+        conn.hinted = (key, out)
+        if conn.seat == seat and (table.game, table.seq) == (game, seq):
+            self.reply(table, conn, extra={"hint": out})
+
     def evict(self) -> list[str]:
         """With several workers: drop the copies of tables this worker neither owns nor has a
         client at, once no request has asked for them for a lease (they are read from the log
@@ -932,6 +975,9 @@ class Hub:
                 raise Refusal("other_seat")
             if kind == "react":
                 self.react(table, conn, msg.get("emote"))
+                return
+            if kind == "hint":
+                self.ask_hint(table, conn)
                 return
             async with self.lock(table.id):  # checked against the table as it is when logged
                 token: str | None = None

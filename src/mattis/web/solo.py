@@ -12,7 +12,9 @@ A table here is its event log, as on the server: the worker keeps it in the brow
 (:meth:`Solo.load`; a log that cannot be replayed is refused in words and left alone, the other
 tables untouched).  Every other seat is a bot; a seat asked for as a friend is a bot too.
 Take-back (``undo``) drops the last moves back to and with the player's own last move and
-rebuilds the table from the shorter log.  No I/O here: the worker does the storage.
+rebuilds the table from the shorter log.  A hint (``hint``) is answered as the server answers
+it (:func:`mattis.web.view.hint_json`, from her seat's observation; not logged).  No I/O here:
+the worker does the storage.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from ..play import Sitting, make_bot, next_move
 from ..play.agents import DEFAULT_LEVEL
 from . import messages
 from .table import Event, Refusal, Table
-from .view import frame, replay_steps
+from .view import frame, hint_json, replay_steps
 
 LANGS: Final[tuple[Lang, ...]] = ("nb", "en")
 SOLO_LEVELS: Final = ("easy", "medium", "hard")
@@ -191,10 +193,13 @@ class Solo:
         return json.dumps(data, ensure_ascii=False, indent=1)
 
     # ---------------------------------------------------------- the table
-    def view(self, tid: str, lang: str, error: Refusal | None = None, echo: int | None = None) -> str:
-        """The frame the person's seat (0) is sent, as the server sends it."""
+    def view(self, tid: str, lang: str, error: Refusal | None = None, echo: int | None = None,
+             hint: dict[str, Any] | None = None) -> str:
+        """The frame the person's seat (0) is sent, as the server sends it (with ``hint``: her hint)."""
         table = self.tables[tid]
-        extra = {"invite": None, "solo": True, "undo": self.can_undo(tid)}
+        extra: dict[str, Any] = {"invite": None, "solo": True, "undo": self.can_undo(tid)}
+        if hint is not None:
+            extra["hint"] = hint
         return frame(table, 0, _lang(lang), connected={0}, error=error, echo=echo, extra=extra)
 
     def message(self, tid: str, text: str, lang: str) -> tuple[str | None, bool]:
@@ -220,6 +225,15 @@ class Solo:
             return self.view(tid, lang, echo=msg.get("echo")), False
         if kind in ("react", "nudge"):
             return None, False
+        if kind == "hint":  # as the server's (Hub.ask_hint): from her seat's observation only, not logged
+            ref = table.referee
+            if ref is None or table.person_to_act() != 0:
+                return self.view(tid, lang, Refusal("no_hint")), False
+            try:
+                hint = hint_json(ref.observation(0), _lang(lang), table.game, table.seq)
+            except Exception:  # a bug in the hint: said, the game goes on
+                return self.view(tid, lang, Refusal("hint_failed")), False
+            return self.view(tid, lang, hint=hint), False
         try:
             if kind == "move":
                 ev = table.move_event(0, msg.get("game"), msg.get("seq"), msg.get("move"))

@@ -14,6 +14,8 @@ from typing import Any, Final
 from ..core import Move, Observation, card_code, describe_move, rules_to_json
 from ..core.cards import SUIT_LETTERS, Lang
 from ..core.text import describe_bot_move, fight_term, loser_term
+from ..lab.hint import hint
+from ..play.seeds import position_seed
 from .table import Refusal, Table
 
 LOG_TAIL: Final = 30
@@ -51,6 +53,16 @@ def move_words(name: str, mv: Move, shown: tuple[int, ...] | list[int], by: str 
     """A move as a log line: under the player's name, or, made by a bot for her (``by``: why),
     saying so and why (:func:`~mattis.core.text.describe_bot_move`)."""
     return describe_move(name, mv, shown, lang) if by is None else describe_bot_move(name, mv, shown, by, lang)
+
+
+def hint_json(obs: Observation, lang: Lang, game: int, seq: int) -> dict[str, Any]:
+    """The hint for the seat whose view ``obs`` is, as its page is sent it (``hint`` in a frame):
+    :func:`mattis.lab.hint.hint` seeded from that view alone (``position_seed(None, "hint", obs)``,
+    as a terminal seat at a web table does), so it is the same on every ask in a position and
+    nothing the seat cannot see goes into it.  ``move`` and ``cards`` (to mark on the page), the
+    sentence (``text``) and the position it is for (``game``, ``seq``)."""
+    h = hint(obs, lang, position_seed(None, "hint", obs))
+    return {"game": game, "seq": seq, "move": str(h.move), "cards": _codes(h.move.cards), "text": h.text}
 
 
 def timer_json(table: Table, now: float | None) -> dict[str, Any] | None:

@@ -11,6 +11,9 @@
   let panel = null;  // an overlay on the table: "rules", "howto", "replay", "analysis", "confirm-end", "confirm-rematch"
   let reinvite = null, replayData = null, replayAt = 0, replayTimer = null, analysisData = null, analysisWait = null, analysisAsk = 0, analysisDeeper = {};
   let unsent = null;  // a move clicked while the connection was down: re-sent on reconnect if still current
+  // The hint (mattis.lab.hint, worked out by the server or the offline app's worker from this seat's view):
+  // asked for this position ({game, seq}) and, once it came, the move, its cards and the sentence.
+  let hintAsked = null, hintShown = null;
   // A touch screen (a phone, a tablet): no key hints on buttons; a narrow one docks the hand at the bottom.
   const touch = () => window.matchMedia("(pointer: coarse)").matches || window.matchMedia("(hover: none)").matches;
   const narrow = () => window.matchMedia("(max-width: 600px)").matches;
@@ -54,6 +57,7 @@
   document.getElementById("lang").addEventListener("click", () => {
     lang = lang === "nb" ? "en" : "nb";
     localStorage.setItem("mattis.lang", lang);
+    hintShown = null;  // said in the other language: asked again in this one
     applyStatic();
     if (ws && ws.readyState === 1) ws.send(JSON.stringify({ type: "lang", lang }));
     else route();
@@ -270,7 +274,12 @@
       }
       if (view && (msg.game !== view.game || msg.seq !== view.seq)) { selected.clear(); showLast = false; }
       if (msg.reinvite) reinvite = { seat: msg.reinvite.seat, link: resumeLink(tid, msg.reinvite.token) };
-      if (view && (msg.game !== view.game || msg.seq !== view.seq)) { nudge = null; nudged = null; }
+      if (view && (msg.game !== view.game || msg.seq !== view.seq)) { nudge = null; nudged = null; hintAsked = null; hintShown = null; }
+      if (msg.error) hintAsked = null;  // refused (or any refusal): the button is free again
+      if (msg.hint && msg.hint.game === msg.game && msg.hint.seq === msg.seq) {
+        hintAsked = null; hintShown = msg.hint;
+        if (msg.hint.cards.length > 1) selected = new Set(msg.hint.cards);  // a sequence: chosen, so "play" plays it
+      }
       if (msg.nudge) { nudge = msg.nudge; buzz(); }
       if (msg.reaction && msg.reaction.n > lastReaction) {
         const r = msg.reaction;
@@ -298,6 +307,7 @@
     };
     ws.onclose = () => {
       clearInterval(pingTimer); pingTimer = null;
+      hintAsked = null;  // its answer went with the connection: the button is free again
       setConn(unsent ? "web.not_sent_move" : "web.reconnecting");
       setOffline(true);
       retry = Math.min(retry + 1, 6);
@@ -402,6 +412,12 @@
     ws.send(JSON.stringify(obj));
     return true;
   }
+  function askHint() {
+    if (!view || hintAsked || !send({ type: "hint" })) return;
+    hintAsked = { game: view.game, seq: view.seq };
+    render();
+  }
+  const hintHere = () => (hintShown && view && hintShown.game === view.game && hintShown.seq === view.seq ? hintShown : null);
   function sendMove(move) {
     held = null;
     if (!view || sentSeq === view.seq) return;  // one move per position; the server refuses doubles too
@@ -540,11 +556,11 @@
   }
   function handArea(o) {
     const mine = o.to_act === view.you && o.phase !== 3 && !view.paused;
-    const L = legalSets(o);
+    const L = legalSets(o), hinted = hintHere(), hintMove = hinted ? hinted.move : "";
     const hand = h("div", { class: "hand" + (o.hand.length > 12 ? " many" : ""), id: "hand", role: "group", "aria-label": t("label.hand") });
     sortHand(o.hand, o).forEach((c, k) => {
       const legal = mine && (L.single.has(c) || L.inSeq.has(c));
-      const b = h("button", { type: "button", class: "card" + (legal ? " legal" : "") + (selected.has(c) ? " selected" : ""),
+      const b = h("button", { type: "button", class: "card" + (legal ? " legal" : "") + (selected.has(c) ? " selected" : "") + (hinted && hinted.cards.includes(c) ? " hinted" : ""),
         "data-card": c, "data-key": k < 9 ? String(k + 1) : null, "aria-pressed": selected.has(c) ? "true" : null,
         "aria-label": Cards.text(c) + (legal ? " — " + t("web.playable") : ""), disabled: !mine,
         onclick: () => clickCard(c) }, Cards.svg(c), legal ? h("span", { class: "dot", "aria-hidden": "true", text: "●" }) : null);
@@ -557,15 +573,19 @@
     const canSeq = view.sequences >= 2, canChance = o.phase === 1 && view.chance !== "off";
     const actions = h("div", { class: "actions" },
       canSeq ? h("button", { type: "button", id: "btn-play", class: "primary", disabled: !(mine && selLegal), text: t("web.play_selected") + keyHint("⏎"), onclick: () => { sendMove(selMove); } }) : null,
-      canChance || L.chance ? h("button", { type: "button", id: "btn-chance", disabled: !(mine && L.chance), text: t("btn.chance") + keyHint("c"), onclick: () => sendMove("chance") }) : null,
-      o.phase === 2 || L.pickup ? h("button", { type: "button", id: "btn-pickup", disabled: !(mine && L.pickup), text: t("btn.pickup") + keyHint("p"), onclick: () => sendMove("pickup") }) : null,
-      h("button", { type: "button", id: "btn-last", disabled: !o.last_trick, "aria-pressed": showLast ? "true" : "false", text: t("btn.last") + keyHint("l"), onclick: () => { showLast = !showLast; render(); } }));
+      canChance || L.chance ? h("button", { type: "button", id: "btn-chance", class: hintMove === "chance" ? "hinted" : null, disabled: !(mine && L.chance), text: t("btn.chance") + keyHint("c"), onclick: () => sendMove("chance") }) : null,
+      o.phase === 2 || L.pickup ? h("button", { type: "button", id: "btn-pickup", class: hintMove === "pickup" ? "hinted" : null, disabled: !(mine && L.pickup), text: t("btn.pickup") + keyHint("p"), onclick: () => sendMove("pickup") }) : null,
+      h("button", { type: "button", id: "btn-last", disabled: !o.last_trick, "aria-pressed": showLast ? "true" : "false", text: t("btn.last") + keyHint("l"), onclick: () => { showLast = !showLast; render(); } }),
+      h("button", { type: "button", id: "btn-hint", disabled: !mine || !!hintAsked || !!hinted, text: t("btn.hint") + keyHint("h"), onclick: askHint }));
+    // The hint's sentence (or that it is being worked out), right above the hand like a refusal.
+    const hintLine = hinted ? h("p", { class: "hintline", id: "hint", role: "status", text: hinted.text })
+      : hintAsked && hintAsked.game === view.game && hintAsked.seq === view.seq ? h("p", { class: "hintline", id: "hint", role: "status", text: t("web.hint_working") }) : null;
     // The hand, the buttons and a refusal: docked at the bottom of a phone's screen while the game is on (style.css).
     const playing = view.status === "playing" && o.phase !== 3;
     return h("section", { class: "me" + (playing ? " dock" : "") + (mine ? " mine" : ""), id: "me" },
       playing ? h("p", { class: "dockturn", "aria-hidden": "true", text: turnText(o) }) : null,
       view.error ? h("p", { class: "error", role: "alert", id: "error", text: view.error }) : null,
-      hand, actions);
+      hintLine, hand, actions);
   }
   function logArea(o) {
     // Newest first, so the latest move is always in view.
@@ -898,6 +918,7 @@
     document.body.dataset.myturn = o && o.to_act === view.you && o.phase !== 3 && !view.paused ? "1" : "0";
     document.body.dataset.paused = view.paused ? "1" : "0";
     document.body.dataset.timer = view.timer ? view.timer.kind + ":" + view.timer.seat : "";
+    document.body.dataset.hint = hintHere() ? hintHere().move : "";
     delete document.body.dataset.sent;
     const focusKey = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.card : null;
     const sliderFocused = document.activeElement && document.activeElement.id === "replay-slider";
@@ -987,6 +1008,7 @@
     } else if (e.key === "c") { const b = document.getElementById("btn-chance"); if (b && !b.disabled) b.click(); }
     else if (e.key === "p") { const b = document.getElementById("btn-pickup"); if (b && !b.disabled) b.click(); }
     else if (e.key === "l") { if (o.last_trick) { showLast = !showLast; render(); } }
+    else if (e.key === "h") { const b = document.getElementById("btn-hint"); if (b && !b.disabled) b.click(); }
     else if (e.key === "Escape") { selected.clear(); render(); }
     else if (e.key === "Enter" && selected.size) { e.preventDefault(); const b = document.getElementById("btn-play"); if (b && !b.disabled) b.click(); }
   });
