@@ -79,6 +79,7 @@ MESSAGES: Final[Mapping[str, Mapping[str, Kind]]] = {
     "pause": {"paused": FLAG},
     "skip": {},
     "nudge": {"at": INT},
+    "hint": {},  # the seat to act asks for a hint (answered to her socket only)
     "undo": {},  # the offline app only: take back the person's last move
 }
 """Every message type a page sends, its fields and their types (:func:`check`)."""
