@@ -199,11 +199,7 @@ def test_json_round_trip_and_errors() -> None:
 
 # ------------------------------------------------------------------ the command
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    """``mattis ARGV``: its exit status (argparse's own refusals exit from inside), stdout, stderr."""
-    try:
-        code = main(list(argv))
-    except SystemExit as stop:
-        code = stop.code if isinstance(stop.code, int) else 1
+    code = main(list(argv))
     out, err = capsys.readouterr()
     return code, out, err
 

@@ -108,7 +108,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{where}: {one_line(nul[0])}: an argument cannot hold a NUL character", file=sys.stderr)
         return 2
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as stop:  # --help (0) or a refused argument (2, its one line already printed)
+        return stop.code if isinstance(stop.code, int) else 2
     if not args.command:
         parser.print_help()
         return 0
