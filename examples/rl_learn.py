@@ -108,12 +108,14 @@ class Features:
     size, a hand of keepers (for the chance); every row: the context (phase, counts,
     stock, trick, the phase 2 move and repetition counts, ...)."""
 
-    def __init__(self, players: int, actions: int, basic: bool = False) -> None:
+    def __init__(self, players: int, actions: int, basic: bool = False, phase2_cap: int = 10000) -> None:
         self.n = n = players
         self.actions = actions
         self.basic = basic
         """Only the first :data:`BASIC` facts (the others' columns stay zero)."""
         self.o = offsets(players)
+        self.moves_scale = phase2_cap / 400
+        """The tensor holds phase 2 moves / the cap; the feature is moves / 400 whatever the cap."""
         self.per_card = 13 + len(FACTS)
         self.context = 12 + 2 * n
         self.size = self.per_card + 4 + self.context
@@ -249,7 +251,7 @@ class Features:
         ctx = np.concatenate([
             phase[:, :2], counts / 20, self.block(obs, "tricks_won", n) * 26 / 10,
             self.block(obs, "stock", 1) * 52 / 30, self.block(obs, "table2_count", 1),
-            self.block(obs, "trick_need", 1), self.block(obs, "phase2_moves", 1) * 5,
+            self.block(obs, "trick_need", 1), self.block(obs, "phase2_moves", 1) * self.moves_scale,
             self.block(obs, "repetitions", 1), unseen_trumps, (hand.reshape(b, 4, 13).sum(2) * trump).sum(
                 1, keepdims=True) / 13, unseen.sum((1, 2))[:, None] / 52, has_top, has_t1,
         ], axis=1).astype(f32)
@@ -682,7 +684,8 @@ def load_checkpoint(path: Path) -> tuple[Scorer, Features, dict[str, Any]]:
         settings: dict[str, Any] = json.loads(str(f["settings"]))
         weights = {k: f[k].astype(np.float32) for k in ("W1", "b1", "w2", "b2")}
     games0 = BatchedGames(1, rules=settings["rules"], players=settings["players"])
-    feats = Features(settings["players"], games0.actions, basic=settings["facts"] == "basic")
+    feats = Features(settings["players"], games0.actions, basic=settings["facts"] == "basic",
+                     phase2_cap=games0.rules.phase2_cap)
     scorer = Scorer(feats.size, settings["hidden"], settings["seed"])
     if weights["W1"].shape != scorer.p["W1"].shape:
         raise ValueError(f"{path}: weights of shape {weights['W1'].shape}, features need {scorer.p['W1'].shape}")
@@ -703,7 +706,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     random.seed(a.seed)
     np.random.seed(a.seed)
     games0 = BatchedGames(1, rules=a.rules, players=a.players)
-    feats = Features(a.players, games0.actions, basic=a.facts == "basic")
+    feats = Features(a.players, games0.actions, basic=a.facts == "basic", phase2_cap=games0.rules.phase2_cap)
     scorer = Scorer(feats.size, a.hidden, a.seed)
     start = time.process_time()
     curve: list[dict[str, float]] = []

@@ -477,7 +477,7 @@ def rule_sets() -> st.SearchStrategy[Rules]:
         lambda name, d, cap: preset(name, phase2_cap=cap, **d),
         st.sampled_from(["mattis", "hund", "blodmattis", "skitgubbe"]),
         st.fixed_dictionaries({}, optional=house),
-        st.sampled_from([2000, 2000, 2000, 40]),
+        st.sampled_from([10000, 10000, 10000, 40]),
     )
 
 

@@ -58,7 +58,7 @@ def test_game_size_figures_follow_the_parameters(spec: str, actions: int, player
     assert g.num_players() == players
     assert g.max_chance_outcomes() == 52
     assert g.min_utility() == -1.0 and g.max_utility() == 0.0
-    cap = 300 if "phase2_cap" in spec else 2000
+    cap = 300 if "phase2_cap" in spec else 10000
     assert g.max_game_length() == 52 + cap
     assert g.observation_tensor_size() == obs_size(players)
     assert g.information_state_tensor_size() == obs_size(players) + players + 104 + g.max_game_length()

@@ -331,7 +331,7 @@ class Rules:
     phase 2 hand (Skitgubbe "viser de dem fram"); otherwise they join it face down (Mattis
     (nb/en), KortRegler)."""
 
-    phase2_cap: int = 2000
+    phase2_cap: int = 10000
     """Moves after which phase 2 is stopped and the players still in are ranked by cards
     held (a guarantee that every game ends; no rule text has it)."""
 
@@ -520,7 +520,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
           "stikk neste gang\"", SITTING),
     _flag("leftovers_shown", "Regler for kortspillet Skitgubbe \"viser de dem fram\"", PHASE1_FLOW,
           DETERMINIZER),
-    _int("phase2_cap", (2000, 40), "no rule text: a guarantee that every game ends", PHASE2_FLOW, shown=False),
+    _int("phase2_cap", (10000, 40), "no rule text: a guarantee that every game ends", PHASE2_FLOW, shown=False),
     _int("deck_ranks", (13, 7), _BEYOND + ": no rule text plays a short deck (research only: the mini preset)",
          PHASE1_FLOW, DETERMINIZER, shown=False),
     _int("deck_suits", (4, 2), _BEYOND + ": no rule text plays a short deck (research only: the mini preset)",
