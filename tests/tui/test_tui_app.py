@@ -83,7 +83,8 @@ async def play_to_end(pilot: Pilot[Path | None], app: MattisApp, rng: random.Ran
     return moves
 
 
-@pytest.mark.parametrize("rules", ["mattis", "hund", "blodmattis", "skitgubbe"])
+@pytest.mark.parametrize("rules", ["mattis", *(pytest.param(r, marks=pytest.mark.slow)  # 10-15 s each: CI runs them
+                                               for r in ("hund", "blodmattis", "skitgubbe"))])
 def test_whole_game_by_keys_reaches_the_end_screen(tmp_path: Path, rules: str) -> None:
     app = make_app(tmp_path, rules=rules, seed=20 + len(rules), lang="en")
 
@@ -185,6 +186,7 @@ def test_keys_during_a_bots_turn_wait(tmp_path: Path) -> None:
     asyncio.run(scenario())
 
 
+@pytest.mark.slow  # over 10 s on a busy machine: CI runs it, the fast tier for work does not
 @pytest.mark.parametrize("key", ["q", "ctrl+c"])
 def test_quit_saves_a_record_that_resume_continues(tmp_path: Path, key: str) -> None:
     app = make_app(tmp_path, seed=4, lang="en")

@@ -228,6 +228,7 @@ def run_storm(tmp_path: Path, rules: str, seed: int, lang: str, keys_per_window:
     return sent, stormed
 
 
+@pytest.mark.slow  # over 10 s on a busy machine: CI runs it, the fast tier for work does not
 @pytest.mark.parametrize(("rules", "seed", "lang"), [("mattis", 1, "nb"), ("skitgubbe", 2, "en")])
 def test_key_storms_never_raise_and_only_legal_moves_change_the_game(tmp_path: Path, rules: str, seed: int,
                                                                      lang: str) -> None:

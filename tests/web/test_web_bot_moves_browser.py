@@ -72,6 +72,7 @@ def shown_everywhere(server: Server, tid: str, seq: int, why: str, host: Any, ol
         pw.expect(host.locator("#last-action")).to_contain_text(f"({WHY[why][1]})")
 
 
+@pytest.mark.slow  # over 10 s on a busy machine: CI runs it, the fast tier for work does not
 def test_clock_skip_dropped_phone_and_given_seat_moves_are_shown_as_a_bots(browser: Any, server: Server) -> None:
     server.on_loop(lambda: setattr(server.app.state.analyses, "budget", Budget(samples=2)))
     hctx, fctx = context(browser, server.base, LAPTOP, "en"), context(browser, server.base, PHONE, "nb")

@@ -87,6 +87,7 @@ def create_table(page: Any, base: str, preset: str, players: int, kinds: list[st
     page.wait_for_selector(".lobby h2")
 
 
+@pytest.mark.slow  # over 10 s on a busy machine: CI runs it, the fast tier for work does not
 def test_three_friends_and_a_bot_play_a_whole_game(server: str, browser: Any) -> None:
     ctxs = [browser.new_context(viewport={"width": 1000, "height": 800}) for _ in range(3)]
     try:

@@ -95,6 +95,7 @@ def no_sideways_scroll(page: Any) -> bool:
     return bool(page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth"))
 
 
+@pytest.mark.slow  # over 10 s on a busy machine: CI runs it, the fast tier for work does not
 def test_a_dropped_phone_gets_a_bot_and_the_seat_comes_back_on_another_device(server: str, browser: Any) -> None:
     laptop = context(browser, server, LAPTOP, "en")
     phone = context(browser, server, PHONE, "nb")

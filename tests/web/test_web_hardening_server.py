@@ -186,6 +186,7 @@ def close_code(data: bytes) -> int | None:
     return None
 
 
+@pytest.mark.slow  # over 10 s on a busy machine: CI runs it, the fast tier for work does not
 def test_malformed_websocket_frames_are_closed_with_a_code_and_no_traceback(tmp: Path) -> None:
     server = Server(tmp)
     try:
@@ -293,6 +294,7 @@ async def flood(base: str, tid: str, kind: str) -> tuple[int, int, int]:
         return sent, answered, ws.close_code or 0
 
 
+@pytest.mark.slow  # over 10 s on a busy machine: CI runs it, the fast tier for work does not
 def test_a_flooding_client_is_closed_and_another_table_plays_on(tmp: Path) -> None:
     """Two ``sync`` flooders and a junk flooder on one table, each sending a fixed number
     of messages, are all closed with 4429 having had few answers, while another table

@@ -180,6 +180,7 @@ def test_a_terminal_away_for_a_while_is_told_what_the_bot_played_for_it(server: 
     assert check_frames(frames, 1, records(server, tid, 1)) > 20
 
 
+@pytest.mark.slow  # over 10 s on a busy machine: CI runs it, the fast tier for work does not
 def test_the_terminal_table_plays_a_game_at_a_web_table(server: str) -> None:
     """The Textual table (Textual's pilot) as a seat: the same screens as ``mattis play``."""
     from mattis.tui.remote_app import RemoteApp

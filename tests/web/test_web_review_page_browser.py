@@ -26,6 +26,7 @@ def texts(page: Any, selector: str) -> list[str]:
     return [loc.nth(i).inner_text().strip() for i in range(loc.count())]
 
 
+@pytest.mark.slow  # over 10 s on a busy machine: CI runs it, the fast tier for work does not
 def test_the_review_page_shows_the_chart_and_the_labs_sentences(server: str, browser: Any) -> None:
     ctx = browser.new_context(viewport={"width": 1000, "height": 800})
     ctx.add_init_script("localStorage.setItem('mattis.lang', 'en')")
