@@ -1095,6 +1095,7 @@ def create_app(db_path: str = "mattis.db", bot_delay: float = 0.8, test_mode: bo
                 "grace": {"default": GRACE_DEFAULT, "choices": list(GRACE_CHOICES)},
                 "clock": {"default": None, "choices": list(CLOCK_CHOICES)}, "reactions": list(REACTIONS),
                 "bank": {"default": None, "choices": list(BANK_CHOICES)},
+                "chat": {"length": hub.limits.chat_length},
                 "db": describe(hub.db_path)})
         return meta_cache
 
