@@ -203,7 +203,8 @@ def test_the_offline_app_refuses_a_chat_line_in_words() -> None:
     from mattis.web.solo import Solo
 
     solo = Solo()
-    status, created = solo.request("POST", "/api/tables", json.dumps({"preset": "mattis", "players": 2, "name": "Anne"}))
+    status, created = solo.request("POST", "/api/tables",
+                                   json.dumps({"preset": "mattis", "players": 2, "name": "Anne"}))
     assert status == 200, created
     tid = json.loads(created)["table"]
     out, changed = solo.message(tid, json.dumps({"type": "chat", "text": "hei"}), "nb")
