@@ -1285,6 +1285,7 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
                              "the time bank must be none, 30 s or 60 s, and only with a turn clock"),
     "web.chat": ("Prat", "Chat"),
     "web.chat_open": ("Prat ({n} nye)", "Chat ({n} new)"),
+    "web.chat_open_one": ("Prat (1 ny)", "Chat (1 new)"),
     "web.chat_send": ("Send", "Send"),
     "web.chat_placeholder": ("Skriv en melding …", "Write a message …"),
     "web.chat_nothing": ("Ingen har sagt noe ennå.", "Nobody has said anything yet."),

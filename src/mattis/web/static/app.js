@@ -431,7 +431,7 @@
     if (chatOpen && chatSeen !== chatLast) { chatSeen = chatLast; localStorage.setItem(chatSeenKey(), String(chatSeen)); }
     const unread = c.lines.filter((l) => l.n > chatSeen && !("text" in l && l.seat === you)).length;
     chatBtn.hidden = false;
-    chatBtn.textContent = unread ? t("web.chat_open", { n: unread }) : t("web.chat");
+    chatBtn.textContent = unread === 1 ? t("web.chat_open_one") : unread ? t("web.chat_open", { n: unread }) : t("web.chat");
     chatBtn.dataset.unread = String(unread);
     chatTitle.textContent = t("web.chat");
     chatClose.setAttribute("aria-label", t("web.chat_close"));
