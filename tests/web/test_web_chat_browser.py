@@ -3,7 +3,7 @@ makes a table with a turn clock and a time bank, a friend joins under a name wit
 it; the chat is behind a tap (the header's button, which counts the lines not yet seen); a
 line with a ``<script>`` in it goes from one phone to the other as text; the host mutes the
 friend, who is told so in words and can no longer write; in the game the turn clock shows
-the bank that follows it, and each seat shows its bank.  (The limits themselves are tested
+the bank that follows it, and each seat shows its bank.  In English and in Norwegian.  (The limits themselves are tested
 through the hub: tests/web/test_web_chat.py.)"""
 
 from __future__ import annotations
@@ -71,6 +71,12 @@ def test_two_phones_chat_behind_a_tap_the_host_mutes_and_the_bank_is_shown(serve
         assert ola.locator("#chat-note").inner_text() == \
             "The host has muted you at this table: you can read the chat but not write."
         assert ola.locator("#chat-lines li[data-n='2']").inner_text() == "The host has muted <i>Ola</i>."
+        ola.tap("#chat-close")  # (on a phone the panel covers the whole screen, the header too)
+        ola.tap("#lang")  # and in Norwegian
+        ola.wait_for_selector("#chat-btn:text-is('Prat')")  # (the host's note was seen: her panel was open)
+        ola.tap("#chat-btn")
+        assert ola.locator("#chat-note").inner_text() == \
+            "Verten har slått av praten din ved dette bordet: du kan lese, men ikke skrive."
         ola.tap("#chat-close")
         host.tap("#chat-close")
 
