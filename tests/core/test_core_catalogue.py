@@ -29,7 +29,7 @@ from mattis.core.vocabulary import Termination
 SAME_IN_BOTH = {
     "status.loser.mattis", "loser.mattis", "loser.blodmattis", "trump.known", "end.loser_line",
     "end.blodmattis_line", "col.status", "hint", "hint.why", "btn.hint", "web.title", "web.bot_tag",
-    "tui.keys.hint", "web.clock_min", "web.reacted", "moved.bot", "botmove.play",
+    "tui.keys.hint", "web.clock_min", "web.reacted", "moved.bot", "botmove.play", "web.chat_send",
 }
 
 

@@ -92,7 +92,7 @@ def test_every_engine_reason_has_a_norwegian_text() -> None:
 def refusal_names() -> set[str]:
     """Every ``Refusal("<what>")`` the server writes (a plain name, or one of an ``x if c else y``)."""
     names: set[str] = set()
-    for module in ("table.py", "app.py", "analysis.py"):
+    for module in ("table.py", "app.py", "analysis.py", "solo.py"):
         tree = ast.parse((Path(mattis.web.__file__).parent / module).read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "Refusal":

@@ -46,7 +46,7 @@ from . import analysis, guard, messages, retention
 from .cluster import Cluster
 from .pgstore import PgStore
 from .store import EventLog, StoreConflict, StoreError, describe, open_store
-from .table import CLOCK_CHOICES, GRACE_DEFAULT, LEVELS, Event, Refusal, Table, Timer, think
+from .table import BANK_CHOICES, CLOCK_CHOICES, GRACE_DEFAULT, LEVELS, Event, Refusal, Table, Timer, think
 from .view import frame, hint_json, notice, replay_steps
 
 log = logging.getLogger("mattis.web")
@@ -544,7 +544,8 @@ class Hub:
                 old.ends, old.left = now + old.left, None
             timer = old
         else:
-            timer = Timer(seat, table.game, table.seq, kind, now + seconds, seconds)
+            bank = table.banks[seat] if kind == "clock" and seat < len(table.banks) else 0.0  # spent after the clock
+            timer = Timer(seat, table.game, table.seq, kind, now + seconds + bank, seconds, bank=bank)
         self._stop_timer(table)
         table.timer = timer
         task = self.supervise(table, "timer", lambda: self._timer(table, timer))
@@ -970,7 +971,7 @@ class Hub:
                 self.reply(table, conn, echo=msg.get("echo"))  # an int or None (messages.check)
                 return
             if conn.seat is None:
-                raise Refusal("spectator")
+                raise Refusal("chat_spectator" if kind == "chat" else "spectator")
             if "seat" in msg and msg["seat"] != conn.seat:
                 raise Refusal("other_seat")
             if kind == "react":
@@ -983,6 +984,11 @@ class Hub:
                 token: str | None = None
                 if kind == "move":
                     ev = table.move_event(conn.seat, msg.get("game"), msg.get("seq"), msg.get("move"))
+                    table.charge_bank(ev, self.waits.now())  # after her clock ran out: what she spent of her bank
+                elif kind == "chat":
+                    ev = table.chat_event(conn.seat, msg.get("text"), self.waits.now(), self.limits)
+                elif kind == "mute":
+                    ev = table.mute_event(conn.seat, msg.get("at"), msg.get("muted"))
                 elif kind in ("start", "rematch"):
                     after = msg.get("game")
                     if kind == "rematch" and isinstance(after, int) and after < table.game:
@@ -1088,6 +1094,8 @@ def create_app(db_path: str = "mattis.db", bot_delay: float = 0.8, test_mode: bo
                 "choices": CHOICES, "levels": list(LEVELS), "default_level": DEFAULT_LEVEL,
                 "grace": {"default": GRACE_DEFAULT, "choices": list(GRACE_CHOICES)},
                 "clock": {"default": None, "choices": list(CLOCK_CHOICES)}, "reactions": list(REACTIONS),
+                "bank": {"default": None, "choices": list(BANK_CHOICES)},
+                "chat": {"length": hub.limits.chat_length},
                 "db": describe(hub.db_path)})
         return meta_cache
 
@@ -1142,7 +1150,7 @@ def create_app(db_path: str = "mattis.db", bot_delay: float = 0.8, test_mode: bo
                 raise Refusal("seed_not_allowed")
             ev, token = Table.create_event(data.get("preset", "mattis"), data.get("overrides"), data.get("players"),
                                            data.get("seats"), data.get("name"), seed,
-                                           data.get("grace", GRACE_DEFAULT), data.get("clock"))
+                                           data.get("grace", GRACE_DEFAULT), data.get("clock"), data.get("bank"))
             if await hub.count_tables() >= hub.limits.max_tables:  # full: the hourly sweep may make room
                 return JSONResponse({"error": Refusal("server_full").text(_lang(lang))}, status_code=503,
                                     headers={"Retry-After": str(FULL_RETRY_AFTER)})
@@ -1180,13 +1188,20 @@ def create_app(db_path: str = "mattis.db", bot_delay: float = 0.8, test_mode: bo
         return JSONResponse({"table": t.id, "seat": ev["seat"], "token": token})
 
     @app.get("/api/tables/{tid}/games/{game}/record")
-    async def record(tid: str, game: int) -> Response:
+    async def record(tid: str, game: int, chat: bool = False) -> Response:
+        """A finished game's record (the core's ``GameRecord``); the table's chat during that
+        game only when asked (``?chat=1``): it is never in the record otherwise."""
         t = hub.table(tid)
         text = t.records.get(game) if t is not None else None
         if t is None or text is None:
             return JSONResponse({"error": Refusal("no_record").en}, status_code=404)
         data = json.loads(text)
         data["names"] = [s.name for s in t.seats]  # who sat where (GameRecord reads and keeps it)
+        if chat and hub.store is not None:
+            events = (hub.store.events(tid, 0) if hub.cluster is None  # SQLite: a local file, read at once
+                      else await asyncio.to_thread(hub.store.events, tid, 0))
+            data["chat"] = [{"seat": e["seat"], "name": e["name"], "text": e["text"]}
+                            for e in events if e["type"] == "chat" and e.get("game") == game]
         text = json.dumps(data, ensure_ascii=False, indent=1)
         return Response(text, media_type="application/json",
                         headers={"Content-Disposition": f'attachment; filename="mattis-{tid}-{game}.json"'})

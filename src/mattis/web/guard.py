@@ -139,6 +139,11 @@ class Limits:
     """A table whose first game never started is deleted this many hours after its last event."""
     max_addresses: int = 10000
     """Client addresses whose buckets are remembered (the least recently seen are forgotten)."""
+    chat_length: int = 200
+    """Characters in one chat line (after trimming; longer: refused, in words)."""
+    chat_lines: int = 5
+    """Chat lines one seat may send in ``chat_window`` seconds (more: refused, in words)."""
+    chat_window: float = 15.0
     lease_seconds: float = 6.0
     """With several workers (PostgreSQL): a table's lease lasts this long; its owner renews it
     every third of it, and another worker takes the table over when it has run out."""

@@ -79,6 +79,8 @@ MESSAGES: Final[Mapping[str, Mapping[str, Kind]]] = {
     "pause": {"paused": FLAG},
     "skip": {},
     "nudge": {"at": INT},
+    "chat": {"text": TEXT},  # a seated player's chat line (mattis.web.chat)
+    "mute": {"at": INT, "muted": FLAG},  # the host mutes (or unmutes) a seat's chat
     "hint": {},  # the seat to act asks for a hint (answered to her socket only)
     "undo": {},  # the offline app only: take back the person's last move
 }

@@ -225,6 +225,8 @@ class Solo:
             return self.view(tid, lang, echo=msg.get("echo")), False
         if kind in ("react", "nudge"):
             return None, False
+        if kind in ("chat", "mute"):  # no one else here: said in words (the page hides the chat offline)
+            return self.view(tid, lang, Refusal("chat_offline")), False
         if kind == "hint":  # as the server's (Hub.ask_hint): from her seat's observation only, not logged
             ref = table.referee
             if ref is None or table.person_to_act() != 0:

@@ -6,13 +6,14 @@ and only then applies it here and tells the players.  Restarting the server
 replays the log through :meth:`Table.apply`, which rebuilds the exact table.
 
 Events: ``create`` (with the drawn first dealer, the grace period for absent players and
-the turn clock), ``join``, ``cover`` (a bot plays one turn for a person: her turn clock ran out, or the
-host skipped it), ``deal`` (a new game: dealer, deck, bot seed; the first deal also
+the turn clock and its time bank), ``join``, ``cover`` (a bot plays one turn for a person: her
+turn clock ran out, or the host skipped it), ``deal`` (a new game: dealer, deck, bot seed; the first deal also
 names the open seats filled by bots), ``move``, ``seat`` (the host changes a seat: friend or
 bot before the start, a bot for a player during the game, a new token for a seat: re-invite,
 or the seat given back to the person a bot played for), ``pause`` (the host pauses or resumes
-the game: the clock and the bots stop) and ``end`` (the host ends the running game; no one
-loses it).
+the game: the clock and the bots stop), ``end`` (the host ends the running game; no one
+loses it), ``chat`` (a line of the table's chat) and ``mute`` (the host mutes or unmutes a
+seat's chat; see :mod:`mattis.web.chat`).
 
 A player who is away when it is their turn is *stood in for* by a bot after the grace
 period (:meth:`Table.stand_in`) until they come back (:meth:`Table.hand_back`).  That is
@@ -50,7 +51,8 @@ from ..core.cards import Lang
 from ..core.text import DEFAULT_NAMES, reason_words, say
 from ..play import Agent, Referee, Sitting, derive_seed, first_dealer, make_bot
 from ..play.agents import DEFAULT_LEVEL
-from .guard import clip
+from .chat import Chat, clean_line
+from .guard import Limits, clip
 
 Event = dict[str, Any]
 
@@ -61,6 +63,9 @@ GRACE_DEFAULT = 60
 GRACE_MAX = 3600
 CLOCK_CHOICES = (None, 30, 60, 120)
 """The turn clocks a host may choose: seconds a connected player has for each turn (``None``: off)."""
+BANK_CHOICES = (None, 30, 60)
+"""The time banks a host may choose with a turn clock: seconds each seat has a game to spend
+when its turn clock runs out, before a bot plays the turn (``None``: none)."""
 
 
 class Refusal(Exception):
@@ -151,6 +156,9 @@ class Timer:
     ends: float
     total: float
     left: float | None = None
+    bank: float = 0.0
+    """A turn clock's time bank: the seat's bank when the clock started, spent once the clock
+    has run out (:attr:`ends` is after the clock and the bank)."""
 
     def key(self) -> tuple[int, int, int, str]:
         return self.game, self.seq, self.seat, self.kind
@@ -158,6 +166,14 @@ class Timer:
     def left_at(self, now: float) -> float:
         """Seconds left at ``now`` (frozen while paused)."""
         return max(0.0, self.ends - now) if self.left is None else self.left
+
+    def clock_left(self, now: float) -> float:
+        """Seconds left on the turn clock itself (then the bank runs)."""
+        return max(0.0, self.left_at(now) - self.bank)
+
+    def bank_left(self, now: float) -> float:
+        """Seconds left in the bank (all of it while the clock runs)."""
+        return min(self.bank, self.left_at(now))
 
 
 @dataclass
@@ -203,6 +219,12 @@ class Table:
     """The clock running for the seat to act, if any (set by the hub; not logged)."""
     cover_why: str = "clock"
     """Why the :attr:`cover` is there: ``clock`` (her turn clock ran out) or ``host`` (the host skipped it)."""
+    bank: int | None = None
+    """Seconds of time bank each seat has a game, spent when its turn clock runs out (``None``: none)."""
+    banks: list[float] = field(default_factory=list)
+    """Seconds left in each seat's bank this game (from the logged moves' ``bank``; full at each deal)."""
+    chat: Chat = field(default_factory=Chat)
+    """The table's chat: recent lines and muted seats (logged: ``chat`` and ``mute`` events)."""
     by_bot: dict[int, dict[int, str]] = field(default_factory=dict)
     """Moves a bot made for a person, by game and move number (0 = the first move): why
     (:data:`mattis.core.text.BOT_REASONS`: ``clock``, ``host``, ``away``, ``given``).  From
@@ -212,12 +234,15 @@ class Table:
     @staticmethod
     def create_event(preset_name: object, overrides: object, players: object, seats: object,
                      host_name: object, test_seed: int | None = None,
-                     grace: object = GRACE_DEFAULT, clock: object = None) -> tuple[Event, str]:
+                     grace: object = GRACE_DEFAULT, clock: object = None, bank: object = None) -> tuple[Event, str]:
         """Check a create request; returns the ``create`` event and the host's token.
         ``grace``: seconds before a bot plays an absent player's turn, or ``None`` (never);
-        ``clock``: the turn clock, one of :data:`CLOCK_CHOICES`."""
+        ``clock``: the turn clock, one of :data:`CLOCK_CHOICES`; ``bank``: its time bank, one
+        of :data:`BANK_CHOICES` (with a clock only)."""
         if clock not in CLOCK_CHOICES or isinstance(clock, bool):
             raise Refusal("bad_clock")
+        if bank not in BANK_CHOICES or isinstance(bank, bool) or (bank is not None and clock is None):
+            raise Refusal("bad_bank")
         if grace is not None and (not isinstance(grace, int) or isinstance(grace, bool)
                                   or not 0 < grace <= GRACE_MAX):
             raise Refusal("bad_grace", most=GRACE_MAX)
@@ -261,6 +286,8 @@ class Table:
                         "players": players, "seats": out, "invite": secrets.token_urlsafe(12),
                         "test_seed": test_seed, "dealer": first_dealer(test_seed, players), "grace": grace,
                         "clock": clock}
+        if bank is not None:  # (a table without a bank logs no key: its log is as before)
+            event["bank"] = bank
         return event, token
 
     @classmethod
@@ -278,7 +305,7 @@ class Table:
         # The first dealer is drawn when the table is made; logs from before that say nothing: seat 0.
         sitting = Sitting(rules_from_json(ev["rules"]), ev["players"], seed=test_seed, dealer=ev.get("dealer", 0))
         t = cls(ev["id"], sitting, seats, ev["invite"], test_seed, ev.get("grace", GRACE_DEFAULT),
-                clock=ev.get("clock"))
+                clock=ev.get("clock"), bank=ev.get("bank"))
         t.events = 1
         return t
 
@@ -533,6 +560,46 @@ class Table:
         self.nudged = key
         return to_act
 
+    def chat_event(self, seat: int, text: object, now: float, limits: Limits) -> Event:
+        """A seated player's chat line (:mod:`mattis.web.chat`): text, trimmed, at most
+        ``limits.chat_length`` characters, at most ``limits.chat_lines`` a seat in
+        ``limits.chat_window`` seconds (``now``: the hub's clock); not from a muted seat."""
+        if not isinstance(text, str):
+            raise Refusal("chat_empty")
+        line = clean_line(text)
+        if not line:
+            raise Refusal("chat_empty")
+        if len(line) > limits.chat_length:
+            raise Refusal("chat_long", most=limits.chat_length)
+        if seat in self.chat.muted:
+            raise Refusal("chat_muted")
+        wait = self.chat.too_fast(seat, now, limits.chat_lines, limits.chat_window)
+        if wait is not None:
+            raise Refusal("chat_slow", s=max(1, round(wait + 0.5)))
+        return {"type": "chat", "seat": seat, "name": self.seats[seat].name, "text": line, "game": self.game}
+
+    def mute_event(self, by: int, seat: object, muted: object) -> Event:
+        """The host mutes (``muted`` true or absent) or unmutes another seat's chat."""
+        if by != 0:
+            raise Refusal("not_host_mute")
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 < seat < self.players:
+            raise Refusal("bad_seat")
+        on = muted is not False
+        if on == (seat in self.chat.muted):
+            raise Refusal("muted_already" if on else "not_muted")
+        return {"type": "mute", "seat": seat, "muted": on, "name": self.seats[seat].name}
+
+    def charge_bank(self, ev: Event, now: float) -> None:
+        """A person's own move made after her turn clock ran out: the seconds of her time bank
+        she spent go into the move event (``bank``), so the log keeps what is left."""
+        t = self.timer
+        if (t is None or t.kind != "clock" or t.bank <= 0 or t.seat != ev["seat"]
+                or (t.game, t.seq) != (ev["game"], ev["seq"])):
+            return
+        spent = round(t.bank - t.bank_left(now), 1)
+        if spent > 0:
+            ev["bank"] = spent
+
     def end_event(self, by: int) -> Event:
         """The host ends the running game (nobody loses it; the next deal is by the same dealer)."""
         if by != 0:
@@ -614,6 +681,7 @@ class Table:
             self.paused = False
             self.bot_seed = ev["bot_seed"]
             self.bots = {}
+            self.banks = [float(self.bank or 0)] * self.players  # a full bank each game
             self.referee = self.sitting.deal(ev["deck"])
             self._count_if_over(self.referee)
         elif kind == "move":
@@ -621,6 +689,8 @@ class Table:
             assert ref is not None and ev["game"] == self.game and ev["seq"] == ref.moves_played
             if ev.get("by") is not None:
                 self.by_bot.setdefault(self.game, {})[ev["seq"]] = ev["by"]
+            if ev.get("bank") and self.banks:
+                self.banks[ev["seat"]] = max(0.0, self.banks[ev["seat"]] - ev["bank"])
             ref.apply(ev["seat"], parse_move(ev["move"]))
             self._count_if_over(ref)
         elif kind == "seat":
@@ -638,6 +708,8 @@ class Table:
         elif kind == "cover":
             if ev["game"] == self.game and ev["seq"] == self.seq:
                 self.cover_turn(ev["seat"], ev.get("why", "clock"))
+                if ev.get("why", "clock") == "clock" and self.banks:  # the clock and the whole bank ran out
+                    self.banks[ev["seat"]] = 0.0
         elif kind == "pause":
             assert ev["game"] == self.game
             self.paused = ev["paused"]
@@ -645,6 +717,8 @@ class Table:
             assert ev["game"] == self.game
             self.ended = True
             self.paused = False
+        elif kind in ("chat", "mute"):
+            self.chat.apply(ev)
         else:
             raise ValueError(f"unknown event {kind!r}")
         self.events += 1

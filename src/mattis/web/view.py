@@ -69,12 +69,17 @@ def timer_json(table: Table, now: float | None) -> dict[str, Any] | None:
     """The clock running for the seat to act, as the page counts it down: ``left`` seconds when
     the frame was built (the page counts from when it arrives), of ``total``; ``kind``: ``clock``
     (the turn clock: a bot plays the turn), ``grace`` (she is away: a bot plays for her) or
-    ``host`` (the host is away from the lobby: anyone may start).  Frozen while paused."""
+    ``host`` (the host is away from the lobby: anyone may start).  Frozen while paused.  At a
+    table with a time bank, ``left`` is the turn clock's own seconds and ``bank`` the seat's
+    bank, spent after them (the page counts the bank down once ``left`` is out)."""
     t = table.timer
     if t is None or now is None or (t.game, t.seq) != (table.game, table.seq):
         return None
-    return {"seat": t.seat, "kind": t.kind, "left": round(t.left_at(now), 1), "total": t.total,
-            "paused": t.left is not None}
+    out: dict[str, Any] = {"seat": t.seat, "kind": t.kind, "left": round(t.clock_left(now), 1), "total": t.total,
+                           "paused": t.left is not None}
+    if table.bank is not None:
+        out["bank"] = round(t.bank_left(now), 1)
+    return out
 
 
 def frame(table: Table, viewer: int | None, lang: Lang, *, connected: set[int] | frozenset[int] = frozenset(),
@@ -118,6 +123,9 @@ def frame(table: Table, viewer: int | None, lang: Lang, *, connected: set[int] |
         "clock": table.clock,  # the turn clock's seconds (None: no clock)
         "paused": table.paused,
         "timer": timer_json(table, now),
+        "bank": table.bank,  # the time bank each seat has a game (None: none)
+        "banks": [round(b, 1) for b in table.banks] if table.bank is not None and table.banks else None,
+        "chat": table.chat.view(viewer),  # the recent lines, the muted seats, whether this page may write
         "heartbeat": heartbeat,
         "given": former if viewer is None and former is not None and former < len(seats)
         and table.seats[former].kind == "bot" else None,

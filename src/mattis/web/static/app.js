@@ -21,7 +21,7 @@
   // The turn clock: the server sends the seconds left with each frame, the page counts down from
   // when the frame came.  The heartbeat: a ping every view.heartbeat seconds; a page that hears
   // nothing (not even a pong) for 3 beats takes its network as dead and connects again.
-  let timerEnd = 0, timerTick = null, pingTimer = null, lastHeard = 0, nudge = null, nudged = null;
+  let timerEnd = 0, bankEnd = 0, timerTick = null, pingTimer = null, lastHeard = 0, nudge = null, nudged = null;
   const num = (v) => (lang === "nb" ? String(v).replace(".", ",") : String(v));  // 1,5 sek
   const pace = () => { const v = parseFloat(localStorage.getItem("mattis.pace")); return isNaN(v) ? 1.5 : v; };
 
@@ -191,6 +191,10 @@
     const clockText = (c) => (c === null ? t("web.clock_off") : c >= 120 && c % 60 === 0 ? t("web.clock_min", { n: c / 60 }) : t("web.clock_s", { n: c }));
     const clock = h("select", { id: "clock", name: "clock" }, (meta.clock ? meta.clock.choices : [null]).map((c) => h("option", {
       value: c === null ? "off" : String(c), selected: c === (meta.clock ? meta.clock.default : null), text: clockText(c) })));
+    const bank = h("select", { id: "bank", name: "bank" }, (meta.bank ? meta.bank.choices : [null]).map((b) => h("option", {
+      value: b === null ? "none" : String(b), selected: b === null, text: b === null ? t("web.bank_none") : t("web.bank_s", { n: b }) })));
+    const bankOn = () => { bank.disabled = clock.value === "off"; };  // a time bank goes with a turn clock
+    clock.addEventListener("change", bankOn); bankOn();
     const err = h("p", { class: "error", role: "alert", id: "error" });
     const form = h("form", { class: "panel lobby", onsubmit: async (ev) => {
       ev.preventDefault();
@@ -203,7 +207,8 @@
       try {
         localStorage.setItem("mattis.name", name.value);
         const body = { preset: presetSel.value, players: n, overrides: ov, seats, name: name.value,
-          grace: grace.value === "never" ? null : +grace.value, clock: clock.value === "off" ? null : +clock.value };
+          grace: grace.value === "never" ? null : +grace.value, clock: clock.value === "off" ? null : +clock.value,
+          bank: clock.value === "off" || bank.value === "none" ? null : +bank.value };
         const q = new URLSearchParams(location.search);
         if (q.get("seed")) body.seed = +q.get("seed");  // honoured only by test servers
         if (q.get("grace")) body.grace = +q.get("grace");  // a grace period not in the list (tests: 1 s)
@@ -220,6 +225,7 @@
       seatsBox,
       h("label", {}, t("web.grace"), grace),
       h("label", {}, t("web.clock"), clock), h("p", { class: "hint", id: "clock-hint", text: t("web.clock_hint") }),
+      h("label", {}, t("web.bank"), bank), h("p", { class: "hint", id: "bank-hint", text: t("web.bank_hint") }),
       houseBox,
       h("button", { type: "submit", id: "create", class: "primary", text: t("web.create") }), err);
     const mine = myTables();
@@ -256,7 +262,7 @@
   // ---------------------------------------------------------------- connect
   function connect(tid, token) {
     if (ws) { ws.onclose = null; ws.close(); }
-    if (tableId !== tid) { lastTrickKey = null; held = null; }
+    if (tableId !== tid) { lastTrickKey = null; held = null; chatSeen = 0; }
     tableId = tid;
     if (!meta) loadMeta().then(() => { if (view) render(); }).catch(() => { /* no reactions bar: the table works */ });
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
@@ -289,7 +295,9 @@
       }
       if (msg.nudged !== undefined && msg.nudged !== null) nudged = msg.nudged;
       timerEnd = msg.timer && !msg.timer.paused ? Date.now() + msg.timer.left * 1000 : 0;
+      bankEnd = timerEnd && msg.timer.bank ? timerEnd + msg.timer.bank * 1000 : timerEnd;
       heartbeat(msg.heartbeat);
+      chatFrame(msg);
       noteTrick(msg);
       view = msg;
       sentSeq = null;
@@ -358,13 +366,89 @@
     if (!tm) return "";
     const s = tm.paused ? Math.ceil(tm.left) : Math.max(0, Math.ceil((timerEnd - Date.now()) / 1000));
     const who = name(tm.seat);
-    const text = tm.kind === "clock" ? (tm.seat === view.you ? t("web.timer.clock_you", { s }) : t("web.timer.clock", { name: who, s }))
+    // At a table with a time bank (tm.bank): the clock first, then the bank counts down.
+    const b = tm.bank === undefined ? 0 : tm.paused ? Math.ceil(tm.bank) : Math.max(0, Math.ceil((bankEnd - Math.max(Date.now(), timerEnd)) / 1000));
+    if (tm.kind === "clock" && s === 0 && b > 0) {
+      const text = tm.seat === view.you ? t("web.timer.bank_you", { s: b }) : t("web.timer.bank", { name: who, s: b });
+      return tm.paused ? text + " " + t("web.timer.paused") : text;
+    }
+    let text = tm.kind === "clock" ? (tm.seat === view.you ? t("web.timer.clock_you", { s }) : t("web.timer.clock", { name: who, s }))
       : tm.kind === "grace" ? t("web.timer.grace", { name: who, s }) : t("web.timer.host", { s });
+    if (tm.kind === "clock" && b > 0) text += " " + t("web.timer.bank_after", { s: b });
     return tm.paused ? text + " " + t("web.timer.paused") : text;
   }
   function tickTimer() {
     const el = document.getElementById("timer");
     if (el) { el.textContent = timerText(); el.dataset.left = view && view.timer ? el.textContent.match(/\d+/)[0] : ""; }
+    if (el && view && view.timer && view.timer.bank !== undefined) el.dataset.bank = String(Math.max(0, Math.ceil((bankEnd - Math.max(Date.now(), timerEnd)) / 1000)));
+  }
+  // The table's chat (mattis.web.chat): behind the header's button, which counts the lines not yet seen; the
+  // panel lies over the page (on a phone, the whole screen) and is an element of its own, so the table's
+  // re-renders never touch what is being typed.  Every name and line is text (textContent, never HTML).
+  let chatOpen = false, chatSeen = 0, chatLast = 0;
+  const chatSeenKey = () => "mattis.chatseen." + tableId;
+  const chatBtn = h("button", { type: "button", class: "small chatbtn", id: "chat-btn", hidden: true, "aria-expanded": "false",
+    "aria-controls": "chat", onclick: () => toggleChat() });
+  const chatList = h("ol", { class: "chatlines", id: "chat-lines", "aria-live": "polite" });
+  const chatInput = h("input", { id: "chat-input", type: "text", autocomplete: "off", enterkeyhint: "send" });
+  const chatSend = h("button", { type: "submit", class: "primary small", id: "chat-send" });
+  const chatNote = h("p", { class: "hint", id: "chat-note" });
+  const chatErr = h("p", { class: "error", role: "alert", id: "chat-error" });
+  const chatMutes = h("div", { class: "chatmutes", id: "chat-mutes" });
+  const chatTitle = h("h2", { id: "chat-title" });
+  const chatClose = h("button", { type: "button", class: "small", id: "chat-close", text: "✕", onclick: () => toggleChat(false) });
+  const chatBox = h("section", { class: "chat", id: "chat", hidden: true, role: "dialog", "aria-labelledby": "chat-title",
+    onkeydown: (e) => { if (e.key === "Escape") { toggleChat(false); chatBtn.focus(); } } },
+    h("div", { class: "chathead" }, chatTitle, chatClose), chatList, chatErr, chatNote,
+    h("form", { class: "chatform", onsubmit: (e) => {
+      e.preventDefault();
+      const text = chatInput.value.trim();
+      if (!text) return;
+      chatErr.textContent = "";
+      if (send({ type: "chat", text })) chatInput.value = "";
+    } }, chatInput, chatSend), chatMutes);
+  document.body.appendChild(chatBox);
+  document.getElementById("top").insertBefore(chatBtn, document.getElementById("lang"));
+  function hideChat() { chatOpen = false; chatBtn.hidden = true; chatBox.hidden = true; }
+  function toggleChat(open) {
+    chatOpen = open === undefined ? !chatOpen : open;
+    chatBox.hidden = !chatOpen;
+    chatBtn.setAttribute("aria-expanded", chatOpen ? "true" : "false");
+    if (chatOpen) { chatErr.textContent = ""; chatInput.focus(); }
+    renderChat();
+    chatList.scrollTop = chatList.scrollHeight;
+  }
+  function chatFrame(msg) {
+    if (!msg.chat || msg.solo) { hideChat(); return; }  // the offline app: no one else to talk to
+    if (msg.error && chatOpen) chatErr.textContent = msg.error;  // the answer to a line this page sent
+    const lines = msg.chat.lines;
+    chatLast = lines.length ? lines[lines.length - 1].n : 0;
+    if (!chatOpen && !chatSeen) chatSeen = +(localStorage.getItem(chatSeenKey()) || 0);
+  }
+  function renderChat() {
+    if (!view || !view.chat || view.solo) return;
+    const c = view.chat, you = view.you;
+    if (chatOpen && chatSeen !== chatLast) { chatSeen = chatLast; localStorage.setItem(chatSeenKey(), String(chatSeen)); }
+    const unread = c.lines.filter((l) => l.n > chatSeen && !("text" in l && l.seat === you)).length;
+    chatBtn.hidden = false;
+    chatBtn.textContent = unread === 1 ? t("web.chat_open_one") : unread ? t("web.chat_open", { n: unread }) : t("web.chat");
+    chatBtn.dataset.unread = String(unread);
+    chatTitle.textContent = t("web.chat");
+    chatClose.setAttribute("aria-label", t("web.chat_close"));
+    chatSend.textContent = t("web.chat_send");
+    chatInput.placeholder = t("web.chat_placeholder");
+    if (meta && meta.chat) chatInput.maxLength = meta.chat.length;
+    const atEnd = chatList.scrollTop + chatList.clientHeight >= chatList.scrollHeight - 4;
+    chatList.replaceChildren(...(c.lines.length ? c.lines.map((l) => ("text" in l
+      ? h("li", { class: l.seat === you ? "mine" : null, "data-n": l.n }, h("strong", { text: l.name + ": " }), h("span", { class: "said", text: l.text }))
+      : h("li", { class: "note", "data-n": l.n, text: t(l.muted ? "web.chat_muted" : "web.chat_unmuted", { name: l.name }) })))
+      : [h("li", { class: "note", text: t("web.chat_nothing") })]));
+    if (atEnd) chatList.scrollTop = chatList.scrollHeight;
+    chatNote.textContent = you === null ? t("web.chat_spectator") : c.may ? "" : t("web.chat_muted_you");
+    chatInput.disabled = chatSend.disabled = !c.may;
+    chatMutes.replaceChildren(...(view.host ? view.seats.map((s, i) => (i === 0 || s.kind !== "human" ? null
+      : h("button", { type: "button", class: "small", id: "chat-mute-" + i, text: t(c.muted.includes(i) ? "web.chat_unmute" : "web.chat_mute") + ": " + s.name,
+        onclick: () => { chatErr.textContent = ""; send({ type: "mute", at: i, muted: !c.muted.includes(i) }); } }))).filter((b) => b) : []));
   }
   // A refused hello.  Only a token the table does not know (4401) is forgotten; a table the
   // server does not know (4404) keeps the token: the server may have been started on another database.
@@ -446,6 +530,7 @@
     else if (s.covered) tags.push(t(s.cover_why === "host" ? "web.covered_host" : "web.covered"));
     else if (s.bot_last) tags.push(t("web.bot_last", { why: t("botwhy." + s.bot_last) }));
     else if (s.kind === "human" && !s.connected) tags.push(view.grace === null || view.status !== "playing" ? t("web.offline") : t("web.offline_grace", { n: view.grace }));
+    if (view.banks && s.kind === "human" && view.status === "playing") tags.push(t("web.bank_left", { s: num(Math.ceil(view.banks[i])) }));
     const box = h("div", { class: "seat", id: "seat-" + i, "data-seat": i });
     box.appendChild(h("div", { class: "seatname" },
       o && o.to_act === i ? h("span", { class: "turnmark", "aria-label": t("status.to_act"), text: "▶ " }) : null,
@@ -984,6 +1069,7 @@
       const ra = resumeArea(); if (ra) parts.push(ra);
     }
     app.replaceChildren(...parts);
+    renderChat();
     clearInterval(timerTick); timerTick = view.timer && !view.timer.paused ? setInterval(tickTimer, 250) : null;
     if (focusKey) { const f = app.querySelector('[data-card="' + focusKey + '"]'); if (f) f.focus(); }
     if (sliderFocused) { const f = document.getElementById("replay-slider"); if (f) f.focus(); }
@@ -1017,7 +1103,7 @@
   function route() {
     applyStatic();
     const m = (window.MattisTransport ? window.MattisTransport.path() : location.pathname).match(/^\/t\/([A-Za-z0-9_-]+)$/);
-    if (!m) { view = null; if (ws) { ws.onclose = null; ws.close(); ws = null; } lobby(); return; }
+    if (!m) { view = null; hideChat(); if (ws) { ws.onclose = null; ws.close(); ws = null; } lobby(); return; }
     const tid = m[1], q = new URLSearchParams(location.search);
     const frag = new URLSearchParams(location.hash.slice(1));
     if (frag.get("seat")) {  // a resume link: this browser takes the seat (the token stays out of requests)
