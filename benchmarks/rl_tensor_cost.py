@@ -1,7 +1,7 @@
 """Cost per call of python_mattis's tensors by how far the game has gone, and the
 Gymnasium env's learner steps per CPU second against each opponent level.
 
-    python benchmarks/rl_tensor_cost.py [--rules blodmattis] [--players 5] [--games 20]
+    python benchmarks/rl_tensor_cost.py [--rules blodmattis] [--players 5] [--games 20] [--overrides phase2_cap:2000]
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from mattis.rl import openspiel_game
 from mattis.rl.gym_env import MattisEnv
 
 
-def tensor_cost(rules: str, players: int, games: int) -> None:
-    game = openspiel_game.load(rules, players)
+def tensor_cost(rules: str, players: int, games: int, overrides: str = "") -> None:
+    game = openspiel_game.load(rules, players, overrides)
     obs_view = make_observation(game, pyspiel.IIGObservationType(perfect_recall=False))
     info_view = make_observation(game, pyspiel.IIGObservationType(perfect_recall=True))
     buckets: dict[int, list[float]] = {}
@@ -38,8 +38,8 @@ def tensor_cost(rules: str, players: int, games: int) -> None:
             buckets.setdefault(move // 100, []).append(time.process_time() - t)
             s.apply_action(rng.choice(s.legal_actions()))
             move += 1
-    print(f"python_mattis {rules} {players}p, {games} random games: observation + information-state tensor, "
-          "µs per decision by move number (OpenSpiel's observer API: set_from)")
+    print(f"python_mattis {rules} {players}p {overrides}, {games} random games: observation + information-state "
+          "tensor, µs per decision by move number (OpenSpiel's observer API: set_from)")
     print("| moves | decisions | µs per call |\n|---|---:|---:|")
     for b in sorted(buckets):
         xs = buckets[b]
@@ -69,8 +69,9 @@ def main() -> int:
     ap.add_argument("--players", type=int, default=5)
     ap.add_argument("--games", type=int, default=20)
     ap.add_argument("--seconds", type=float, default=5.0)
+    ap.add_argument("--overrides", default="", help="python_mattis's overrides, e.g. phase2_cap:2000")
     args = ap.parse_args()
-    tensor_cost(args.rules, args.players, args.games)
+    tensor_cost(args.rules, args.players, args.games, args.overrides)
     print("\nGymnasium MattisEnv, mattis 3p, a random learner: learner steps per CPU second")
     print("| opponents | steps/s |\n|---|---:|")
     for level in ("random", "easy", "medium"):
