@@ -66,7 +66,7 @@ RUNS = documented()
 def _params() -> list[object]:
     out: list[object] = []
     for cmd in RUNS:
-        marks = [pytest.mark.slow] if "ismcts" in cmd else []
+        marks = [pytest.mark.slow] if "ismcts" in cmd or "rl_learn" in cmd else []  # over 10 s: CI runs them
         out.append(pytest.param(cmd, marks=marks, id=cmd.split()[1]))
     return out
 

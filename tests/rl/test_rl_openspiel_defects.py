@@ -214,8 +214,8 @@ def test_project_bots_as_pyspiel_bots_play_whole_games() -> None:
     assert sorted(returns) == [-1.0, 0.0, 0.0]
 
 
-@pytest.mark.parametrize("spec", ["python_mattis(rules=blodmattis,players=5)",
-                                  "python_mattis(rules=skitgubbe,players=3)"])
+@pytest.mark.parametrize("spec", [pytest.param("python_mattis(rules=blodmattis,players=5)", marks=pytest.mark.slow),
+                                  "python_mattis(rules=skitgubbe,players=3)"])  # the long games in CI only
 def test_incremental_tensors_equal_fresh_ones(spec: str) -> None:
     """The observers keep their tensors up move by move; they must equal the tensors of
     a fresh copy of the state (which is encoded from scratch): read at every step of
