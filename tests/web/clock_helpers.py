@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, cast
 
@@ -96,3 +97,16 @@ async def new_hub(tmp_path: Path, clock: ManualClock, heartbeat: float = 2.0) ->
     await hub.start()
     await until(lambda: clock.waiting("heartbeat") == 1, "the heartbeat asleep")  # beats count from now
     return hub
+
+
+def on_hub(tmp_path: Path, body: Callable[[Hub, ManualClock], Awaitable[None]]) -> None:
+    """Run ``body(hub, clock)`` on a fresh hub driven by a manual clock, and close the hub."""
+    async def main() -> None:
+        clock = ManualClock()
+        hub = await new_hub(tmp_path, clock)
+        try:
+            await body(hub, clock)
+        finally:
+            await hub.close()
+
+    asyncio.run(main())

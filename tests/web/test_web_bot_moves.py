@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 from typing import Any, cast
 
-from clock_helpers import ManualClock, frames, new_hub, send, until
+from clock_helpers import ManualClock, frames, on_hub, send, until
 from test_web_clock import play, seat_conn, table_at
 
 from mattis.bots import RandomBot
@@ -49,15 +49,7 @@ def test_the_one_line_says_bot_for_whom_and_why() -> None:
 
 
 def test_clock_skip_away_and_given_moves_are_shown_as_the_bots_everywhere(tmp_path: Path) -> None:
-    async def main() -> None:
-        clock = ManualClock()
-        hub = await new_hub(tmp_path, clock)
-        try:
-            await evening(hub, clock)
-        finally:
-            await hub.close()
-
-    asyncio.run(main())
+    on_hub(tmp_path, evening)
 
 
 async def evening(hub: Hub, clock: ManualClock) -> None:

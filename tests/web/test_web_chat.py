@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from clock_helpers import ManualClock, conn, frames, last_state, new_hub, send, until
+from clock_helpers import ManualClock, conn, frames, last_state, on_hub, send, until
 from web_helpers import Web, create, join, play_out
 
 from mattis.bots import RandomBot
@@ -58,18 +58,6 @@ def said(c: Conn) -> list[str]:
     return [f"{line['name']}: {line['text']}" for line in last_state(c)["chat"]["lines"] if "text" in line]
 
 
-def run(tmp_path: Path, body: Any) -> None:
-    async def main() -> None:
-        clock = ManualClock()
-        hub = await new_hub(tmp_path, clock)
-        try:
-            await body(hub, clock)
-        finally:
-            await hub.close()
-
-    asyncio.run(main())
-
-
 # ------------------------------------------------------------------ the chat
 def test_a_line_is_trimmed_and_at_most_the_length_limit(tmp_path: Path) -> None:
     async def body(hub: Hub, clock: ManualClock) -> None:
@@ -88,7 +76,7 @@ def test_a_line_is_trimmed_and_at_most_the_length_limit(tmp_path: Path) -> None:
         assert "error" in last_state(ola)  # a number is not text (messages.check)
         assert len(logged(hub, table, "chat")) == 2
 
-    run(tmp_path, body)
+    on_hub(tmp_path, body)
 
 
 def test_a_seat_writes_at_most_the_rate_limit_then_waits(tmp_path: Path) -> None:
@@ -110,7 +98,7 @@ def test_a_seat_writes_at_most_the_rate_limit_then_waits(tmp_path: Path) -> None
         assert [e["text"] for e in logged(hub, table, "chat") if e["seat"] == 1][-1] == "later"
         assert len(logged(hub, table, "chat")) == LIMITS.chat_lines + 2
 
-    run(tmp_path, body)
+    on_hub(tmp_path, body)
 
 
 def test_a_script_in_a_name_or_a_line_arrives_as_text(web: Web) -> None:
@@ -155,7 +143,7 @@ def test_the_host_mutes_a_seat_which_is_told_in_words_and_spectators_read_only(t
         assert said(anne)[-1] == "Ola 1: takk"
         assert [e["muted"] for e in logged(hub, table, "mute")] == [True, False]
 
-    run(tmp_path, body)
+    on_hub(tmp_path, body)
 
 
 def test_a_page_that_connects_again_sees_the_recent_lines_and_so_does_a_restarted_server(tmp_path: Path) -> None:
@@ -175,7 +163,7 @@ def test_a_page_that_connects_again_sees_the_recent_lines_and_so_does_a_restarte
             restored.apply(ev)
         assert [line["text"] for line in restored.chat.view(1)["lines"]] == ["velkommen", "takk"]
 
-    run(tmp_path, body)
+    on_hub(tmp_path, body)
 
 
 def test_the_chat_is_not_in_the_record_or_the_replay_unless_asked(web: Web) -> None:
@@ -290,4 +278,4 @@ def test_the_bank_is_spent_before_a_bot_plays_the_turn_and_is_full_again_next_ga
         assert table.game == 2 and table.banks == [30.0, 30.0]
         assert last_state(anne)["banks"] == [30, 30]
 
-    run(tmp_path, body)
+    on_hub(tmp_path, body)
