@@ -6,15 +6,18 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from pathlib import Path
 from typing import Any
 
+import pytest
 from clock_helpers import ManualClock, conn, frames, new_hub, send, until
 from web_helpers import ORIGIN, Frame, Player, Web, create, first_legal, join, settled
 
 from mattis.core import Observation
 from mattis.lab.hint import hint
 from mattis.play.seeds import position_seed
+from mattis.web import app as web_app
 from mattis.web.table import Table
 
 
@@ -137,3 +140,21 @@ def test_one_hint_at_a_time_per_page_and_none_in_the_log(tmp_path: Path) -> None
             await hub.close()
 
     asyncio.run(main())
+
+
+def test_a_hint_that_fails_is_logged_and_said_and_the_game_goes_on(
+        web: Web, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    def broken(*_: object) -> dict[str, Any]:
+        raise RuntimeError("a bug in the hint")
+
+    monkeypatch.setattr(web_app, "hint_json", broken)
+    t = create(web.client, "mattis", [{"kind": "human"}, {"kind": "bot"}], seed=3)
+    anne = web.player(t["table"], t["token"])
+    anne.send({"type": "start"})
+    f = anne.until(lambda g: g.get("status") == "playing" and settled(g) and len(g["obs"]["legal"]) > 1)
+    with caplog.at_level(logging.ERROR, logger="mattis.web.app"):
+        assert ask(anne)["error"] == "the hint could not be worked out; try again"
+    assert any("the hint for seat 0 failed" in r.getMessage() and r.exc_info for r in caplog.records)
+    seq: int = f["seq"]
+    anne.move(first_legal(anne.last))
+    assert anne.until(lambda g: bool(g.get("seq", 0) > seq))["status"] in ("playing", "over")

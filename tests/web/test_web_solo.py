@@ -4,14 +4,18 @@ browser: the browser test is tests/web/test_web_solo_browser.py."""
 from __future__ import annotations
 
 import json
+import logging
 import os
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from mattis.core import GameRecord
 from mattis.core.catalogue import TEXT
+from mattis.web import solo as solo_module
 from mattis.web.bundle import MANIFEST, PYODIDE_VERSION, index_html, png_icon
 from mattis.web.solo import SOLO_LEVELS, Solo
 from tiers import HUNG
@@ -192,3 +196,23 @@ def test_the_hint_offline_is_the_servers_message_and_the_hint_of_her_own_view() 
         while solo.bot_move(tid):
             pass
     assert phases == {1, 2} and refused_once
+
+
+def test_a_hint_that_fails_offline_is_logged_and_said_and_the_game_goes_on(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    def broken(*_: object) -> dict[str, Any]:
+        raise RuntimeError("a bug in the hint")
+
+    monkeypatch.setattr(solo_module, "hint_json", broken)
+    solo = Solo()
+    tid = new(solo, "mattis", 2, seed=3)
+    while solo.bot_move(tid):
+        pass
+    v = view(solo, tid)
+    with caplog.at_level(logging.ERROR, logger="mattis.web.solo"):
+        text, changed = solo.message(tid, '{"type":"hint"}', "en")
+    assert text is not None and not changed
+    assert json.loads(text)["error"] == "the hint could not be worked out; try again"
+    assert any(f"offline table {tid}: the hint failed" in r.getMessage() and r.exc_info for r in caplog.records)
+    move(solo, tid)
+    assert view(solo, tid)["seq"] > v["seq"]

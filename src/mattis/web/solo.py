@@ -20,6 +20,7 @@ the worker does the storage.
 from __future__ import annotations
 
 import json
+import logging
 import time
 from typing import Any, Final
 
@@ -31,6 +32,8 @@ from ..play.agents import DEFAULT_LEVEL
 from . import messages
 from .table import Event, Refusal, Table
 from .view import frame, hint_json, replay_steps
+
+log = logging.getLogger(__name__)
 
 LANGS: Final[tuple[Lang, ...]] = ("nb", "en")
 SOLO_LEVELS: Final = ("easy", "medium", "hard")
@@ -233,7 +236,8 @@ class Solo:
                 return self.view(tid, lang, Refusal("no_hint")), False
             try:
                 hint = hint_json(ref.observation(0), _lang(lang), table.game, table.seq)
-            except Exception:  # a bug in the hint: said, the game goes on
+            except Exception:  # a bug in the hint: logged (the worker's console), said, the game goes on
+                log.exception("offline table %s: the hint failed", tid)
                 return self.view(tid, lang, Refusal("hint_failed")), False
             return self.view(tid, lang, hint=hint), False
         try:
