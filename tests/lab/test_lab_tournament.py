@@ -145,3 +145,13 @@ def test_verbose_shows_the_failed_samples_of_a_sitting_led_by_the_loser(tmp_path
     assert sum(int(r["decisions"]) for r in rows if r["bot"] == "rollout") > 0
     text = capsys.readouterr().out
     assert "failed samples (decisions played without search): rollout 0 of" in text and "heuristic 0 of" in text
+
+
+def test_the_wilson_interval_holds_the_observed_rate_at_every_count() -> None:
+    """At 0 of n and n of n the bound that meets the rate could miss it by a rounding, which
+    broke the tournament chart's error bars (a negative length) when a run was cut short."""
+    for n in range(1, 501):
+        for k in range(n + 1):
+            low, high = wilson(k, n)
+            assert 0.0 <= low <= k / n <= high <= 1.0, (k, n, low, high)
+    assert wilson(0, 11)[0] == 0.0 and wilson(6, 6)[1] == 1.0

@@ -99,7 +99,8 @@ def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
     den = 1 + z * z / n
     mid = (p + z * z / (2 * n)) / den
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
-    return max(0.0, mid - half), min(1.0, mid + half)
+    # The interval holds p; at k = 0 or k = n the bound that meets p can miss it by a rounding.
+    return max(0.0, min(p, mid - half)), min(1.0, max(p, mid + half))
 
 
 @dataclass(frozen=True, slots=True)
