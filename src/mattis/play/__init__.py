@@ -28,13 +28,13 @@ from .events import (
     TrickTaken,
 )
 from .loop import Clock, next_move, play_until
-from .referee import Referee, replay_events
+from .referee import Judged, Referee, replay_events
 from .saving import atomic_write, generation
 from .seeds import Seed, derive_seed
 from .sitting import Sitting, first_dealer
 
 __all__ = [
-    "Agent", "BlodmattisFound", "Clock", "Event", "GameOver", "MovePlayed", "PhaseTwoBegins", "PlayerOut",
+    "Agent", "BlodmattisFound", "Clock", "Event", "GameOver", "Judged", "MovePlayed", "PhaseTwoBegins", "PlayerOut",
     "PlayerWaiting", "Referee", "Seed", "Sitting", "TrickCleared", "TrickTaken", "atomic_write", "bot_names",
     "derive_seed", "first_dealer", "generation", "make_bot", "next_move", "play_until", "replay_events",
 ]

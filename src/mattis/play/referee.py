@@ -37,6 +37,22 @@ from ..core.record import ReplayError
 from .seeds import Seed
 
 
+class Judged:
+    """A move the referee judged legal (:meth:`Referee.judge`), made on a copy of the
+    game and waiting for :meth:`Referee.commit`: a front end logs it in between, and the
+    move is neither parsed nor judged again."""
+
+    __slots__ = ("seat", "move", "events", "before", "after")
+
+    def __init__(self, seat: int, move: Move, events: list[Event], before: State, after: State) -> None:
+        self.seat = seat
+        self.move = move
+        self.events = events
+        """What the move did (empty if judged with ``events=False``)."""
+        self.before = before
+        self.after = after
+
+
 class Referee:
     """One game: the truth, the observations and the moves."""
 
@@ -116,6 +132,32 @@ class Referee:
         """Why ``seat`` may not make ``move`` now (``None``: it may): whose turn it is,
         then the core's one judgement (:func:`mattis.core.legal.verify`)."""
         return self._not_yours(seat) or verify(self._state, move)
+
+    def judge(self, seat: int, move: Move, *, events: bool = True) -> Judged:
+        """Judge ``seat``'s ``move`` once and make it on a copy of the game, to be
+        :meth:`commit`-ted later (after a front end has logged it) without judging it
+        again.  Raises :class:`~mattis.core.IllegalMoveError` (changing nothing) if it
+        may not be made: whose turn it is, then the core's one judgement, asked by
+        ``State.apply`` on the copy."""
+        why = self._not_yours(seat)
+        if why is not None:
+            raise IllegalMoveError(why)
+        after = self._state.clone()
+        done: list[Event] = []
+        if events:
+            done = apply_with_events(after, move)
+        else:
+            after.apply(move)
+        return Judged(seat, move, done, self._state, after)
+
+    def commit(self, judged: Judged) -> list[Event]:
+        """Make a move judged by :meth:`judge` on this game as it still is (no move made
+        and no take-back since); its events.  Raises :class:`ValueError` for a judgement
+        of another position: the game is unchanged then."""
+        if judged.before is not self._state or judged.after.n_moves != self._state.n_moves + 1:
+            raise ValueError("this move was judged on another position")
+        self._state = judged.after
+        return judged.events
 
     def _not_yours(self, seat: int) -> Illegal | None:
         """Why ``seat`` may make no move now (the game is over, or another seat is to act)."""

@@ -37,6 +37,7 @@ from typing import Any
 
 from ..core import (
     Illegal,
+    IllegalMoveError,
     Move,
     MoveError,
     Observation,
@@ -49,7 +50,7 @@ from ..core import (
 )
 from ..core.cards import Lang
 from ..core.text import DEFAULT_NAMES, reason_words, say
-from ..play import Agent, Referee, Sitting, derive_seed, first_dealer, make_bot
+from ..play import Agent, Judged, Referee, Sitting, derive_seed, first_dealer, make_bot
 from ..play.agents import DEFAULT_LEVEL
 from .chat import Chat, clean_line
 from .guard import Limits, clip
@@ -229,6 +230,9 @@ class Table:
     """Moves a bot made for a person, by game and move number (0 = the first move): why
     (:data:`mattis.core.text.BOT_REASONS`: ``clock``, ``host``, ``away``, ``given``).  From
     the ``move`` events' ``by`` field, so it is logged and rebuilt on a restart."""
+    judged: tuple[int, int, str, Judged] | None = None
+    """(game, move number, move text, judgement) of the move :meth:`move_event` judged last:
+    applying its logged event commits that judgement instead of judging it again (not logged)."""
 
     # ----------------------------------------------------------------- create
     @staticmethod
@@ -648,10 +652,13 @@ class Table:
             move = parse_move(text[:200])
         except MoveError as e:
             raise Refusal("unreadable_move", detail=e) from None
-        illegal = ref.check(seat, move)
-        if illegal is not None:
-            raise Refusal.illegal(illegal)
-        return {"type": "move", "game": self.game, "seq": ref.moves_played, "seat": seat, "move": str(move)}
+        try:
+            judged = ref.judge(seat, move, events=False)
+        except IllegalMoveError as e:
+            raise Refusal.illegal(e.illegal) from None
+        ev: Event = {"type": "move", "game": self.game, "seq": ref.moves_played, "seat": seat, "move": str(move)}
+        self.judged = (ev["game"], ev["seq"], ev["move"], judged)
+        return ev
 
     def agents(self) -> dict[int, Agent]:
         """The bots of the running game by seat, for the play layer.  Built on first use
@@ -691,7 +698,12 @@ class Table:
                 self.by_bot.setdefault(self.game, {})[ev["seq"]] = ev["by"]
             if ev.get("bank") and self.banks:
                 self.banks[ev["seat"]] = max(0.0, self.banks[ev["seat"]] - ev["bank"])
-            ref.apply(ev["seat"], parse_move(ev["move"]))
+            pending, self.judged = self.judged, None
+            if pending is not None and pending[:3] == (ev["game"], ev["seq"], ev["move"]) \
+                    and pending[3].seat == ev["seat"]:
+                ref.commit(pending[3])  # judged by move_event: not parsed or judged again
+            else:  # read back from the log (a restart, another worker)
+                ref.apply(ev["seat"], parse_move(ev["move"]), events=False)
             self._count_if_over(ref)
         elif kind == "seat":
             i, old = ev["seat"], self.seats[ev["seat"]]
