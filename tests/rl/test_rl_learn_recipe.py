@@ -194,6 +194,7 @@ def test_a_set_step_moves_the_probability_onto_the_set() -> None:
     assert after > before + 0.1 and losses[-1] < losses[0], (before, after, losses)
 
 
+@pytest.mark.slow  # over 10 s on a busy machine: CI runs it, the fast tier for work does not
 def test_a_tiny_seeded_imitation_run_learns_on_held_out_deals() -> None:
     feats = R.Features(3, 54)
     scorer = R.Scorer(feats.size, 32, 0)

@@ -25,6 +25,9 @@ from mattis.tui.session import Session
 from tiers import HUNG
 
 SIZES = [(80, 24), (120, 40)]
+CASES = [pytest.param(lang, size, id=f"{lang}-{size[0]}x{size[1]}",
+                      marks=() if (lang, size) == ("nb", (80, 24)) else pytest.mark.slow)  # 4-18 s each: CI runs all
+         for lang in ("nb", "en") for size in SIZES]
 
 
 @pytest.fixture(autouse=True)
@@ -64,8 +67,7 @@ def make_app(tmp_path: Path, lang: Lang, rules: str = "mattis", seed: int = 3) -
     return MattisApp(session, delay=0)
 
 
-@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
-@pytest.mark.parametrize("lang", ["nb", "en"])
+@pytest.mark.parametrize("lang,size", CASES)
 def test_every_hint_of_a_game_is_shown_whole(tmp_path: Path, lang: Lang, size: tuple[int, int]) -> None:
     app = make_app(tmp_path, lang)
     rng = random.Random(5)
@@ -90,8 +92,7 @@ def test_every_hint_of_a_game_is_shown_whole(tmp_path: Path, lang: Lang, size: t
     assert hints >= 10
 
 
-@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
-@pytest.mark.parametrize("lang", ["nb", "en"])
+@pytest.mark.parametrize("lang,size", CASES)
 def test_every_refusal_is_shown_whole(tmp_path: Path, lang: Lang, size: tuple[int, int]) -> None:
     """Refusals of each kind met in a game (a card that may not be laid, sjanse or
     pick-up where they are not allowed, a take-back with nothing to take back), each

@@ -159,7 +159,8 @@ def test_a_plain_game_takes_back_with_angre(tmp_path: Path) -> None:
 
 
 # ---------------------------------------------------------------- hints
-@pytest.mark.parametrize("rules", ["mattis", "blodmattis", "skitgubbe"])
+@pytest.mark.parametrize("rules", ["mattis", *(pytest.param(r, marks=pytest.mark.slow)  # 13-24 s each: CI runs them
+                                   for r in ("blodmattis", "skitgubbe"))])
 def test_the_hint_says_why_and_names_a_legal_move(tmp_path: Path, rules: str) -> None:
     s = new_session(tmp_path, rules=rules, seed=21)
     seen = 0

@@ -15,6 +15,7 @@ pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debi
 
 
 
+@pytest.mark.slow  # over 10 s on a busy machine: CI runs it, the fast tier for work does not
 def test_analyse_button_shows_the_chart_and_the_list(server: str, browser: Any) -> None:
     ctx = browser.new_context(viewport={"width": 1000, "height": 800})
     ctx.add_init_script("localStorage.setItem('mattis.lang', 'en')")
