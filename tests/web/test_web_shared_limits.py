@@ -31,7 +31,7 @@ from websockets.exceptions import InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 from websockets.typing import Origin
 
-from mattis.web.guard import TEST_SERVER, Limits
+from mattis.web.limits import TEST_SERVER, Limits
 from mattis.web.pgstore import PgLimits, PgStore, bindir, temporary_server
 from tiers import HUNG, wait_until
 

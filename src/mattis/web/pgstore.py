@@ -277,7 +277,7 @@ class PgStore:
 
 # ------------------------------------------------------ limits shared by the workers
 class PgLimits:
-    """The per-address limits of every worker together (:class:`mattis.web.guard.Shared`):
+    """The per-address limits of every worker together (:class:`mattis.web.rates.Shared`):
     token buckets (``buckets``: one row per address and kind, deleted once full again, so
     a forgotten address costs nothing) and the WebSockets each worker holds per address
     (``sockets``: counted only while that worker renews them, every third of a lease, so a

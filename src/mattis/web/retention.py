@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Final
 from .store import StoreError
 
 if TYPE_CHECKING:
-    from .app import Hub
+    from .service import TableService as Hub
 
 log = logging.getLogger("mattis.web")
 

@@ -53,7 +53,8 @@ from ..core.text import DEFAULT_NAMES, reason_words, say
 from ..play import Agent, Judged, Referee, Sitting, derive_seed, first_dealer, make_bot
 from ..play.agents import DEFAULT_LEVEL
 from .chat import Chat, clean_line
-from .guard import Limits, clip
+from .limits import Limits
+from .untrusted import clip
 
 Event = dict[str, Any]
 
@@ -147,7 +148,7 @@ class Timer:
     """The clock running for the seat to act (connection state, not logged): ``kind`` is
     ``clock`` (a connected player's turn clock), ``grace`` (an absent player's grace period)
     or ``host`` (the host away from the lobby).  ``ends`` is on the hub's clock
-    (:meth:`mattis.web.app.Waits.now`); while the table is paused ``left`` holds the
+    (:meth:`mattis.web.waits.Waits.now`); while the table is paused ``left`` holds the
     seconds that were left."""
 
     seat: int
