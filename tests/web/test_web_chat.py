@@ -26,7 +26,9 @@ from mattis.bots import RandomBot
 from mattis.web.conn import Conn
 from mattis.web.hub import Hub
 from mattis.web.limits import Limits
-from mattis.web.table import BANK_CHOICES, Refusal, Table
+from mattis.web.refusal import Refusal
+from mattis.web.seats import BANK_CHOICES
+from mattis.web.table import Table
 
 LIMITS = Limits()
 

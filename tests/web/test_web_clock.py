@@ -15,7 +15,9 @@ from clock_helpers import ManualClock, conn, frames, last_state, new_hub, send, 
 from mattis.bots import RandomBot
 from mattis.web.conn import HEARTBEAT_MISSES, Conn
 from mattis.web.hub import Hub
-from mattis.web.table import CLOCK_CHOICES, Refusal, Table
+from mattis.web.refusal import Refusal
+from mattis.web.seats import CLOCK_CHOICES
+from mattis.web.table import Table
 
 
 async def table_at(hub: Hub, kinds: tuple[str, ...], clock: int | None = 30, grace: int | None = 60,

@@ -19,7 +19,8 @@ from mattis.core.catalogue import TEXT
 from mattis.core.text import BOT_REASONS, fight_term, loser_term
 from mattis.web.i18n import main, page_strings, render_json
 from mattis.web.messages import KINDS
-from mattis.web.table import LEVELS, Refusal
+from mattis.web.refusal import Refusal
+from mattis.web.seats import LEVELS
 
 STATIC = files("mattis.web") / "static"
 

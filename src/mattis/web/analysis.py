@@ -76,7 +76,7 @@ from ..lab.review import (
     review_text,
 )
 from ..lab.review_words import player_words
-from .table import Refusal
+from .refusal import Refusal
 
 __all__ = ["BUDGET", "CACHE_SIZE", "Analyses", "Job", "NotADecision", "router"]
 

@@ -27,8 +27,10 @@ from .hub import REACTIONS, Hub, _lang
 from .limits import TEST_SERVER, Limits
 from .origin import LOOPBACK, Hosts
 from .rates import Gate
+from .refusal import Refusal
+from .seats import BANK_CHOICES, CLOCK_CHOICES, GRACE_DEFAULT, LEVELS
 from .store import StoreConflict, StoreError, describe
-from .table import BANK_CHOICES, CLOCK_CHOICES, GRACE_DEFAULT, LEVELS, Refusal, Table
+from .table import Table
 from .untrusted import loads, words
 from .view import replay_steps
 

@@ -35,8 +35,9 @@ from . import guard, messages
 from .conn import Conn
 from .origin import origin_ok
 from .presence import Presence
+from .refusal import Refusal
 from .store import StoreConflict, StoreError
-from .table import Refusal, Table
+from .table import Table
 from .untrusted import loads
 from .view import hint_json, notice
 

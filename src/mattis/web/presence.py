@@ -12,8 +12,10 @@ import logging
 from typing import Any
 
 from .conn import HEARTBEAT_MISSES, Conn
+from .refusal import Refusal
 from .scheduler import RESTART_PAUSE, Scheduler
-from .table import Event, Refusal, Table
+from .table import Table
+from .tablestate import Event
 from .view import frame
 
 log = logging.getLogger("mattis.web")

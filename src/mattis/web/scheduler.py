@@ -17,11 +17,13 @@ from collections.abc import Awaitable, Callable
 from concurrent.futures import BrokenExecutor, Executor
 from typing import Final
 
-from ..core import Move
+from ..core import Move, Observation
 from ..play import Agent, Referee, make_bot, next_move
+from .refusal import Refusal
+from .seats import Timer
 from .service import TableService
 from .store import StoreConflict
-from .table import Refusal, Table, Timer, think
+from .table import Table
 
 log = logging.getLogger("mattis.web")
 
@@ -32,6 +34,12 @@ RESTART_PAUSE: Final = 1.0
 at the same move, up to :data:`RESTART_PAUSE_MAX` (a failing database is not hammered, a bug
 in the scheduler does not flood the log)."""
 RESTART_PAUSE_MAX: Final = 60.0
+
+
+def think(agent: Agent, obs: Observation) -> tuple[Move, Agent]:
+    """A bot's move from its seat's view, in a worker process: the move and the bot as it is
+    after choosing (its generator advanced), so the server goes on with the same bot."""
+    return agent.act(obs), agent
 
 
 class BotFailed(Exception):

@@ -28,7 +28,8 @@ from .origin import LOOPBACK, Hosts
 from .pgstore import PgStore
 from .rates import Gate
 from .store import EventLog, StoreConflict, StoreError, open_store
-from .table import Event, Table
+from .table import Table
+from .tablestate import Event
 from .waits import Waits
 
 log = logging.getLogger("mattis.web")
