@@ -455,7 +455,7 @@ def join_worker(args: argparse.Namespace, db: str) -> tuple[float, float]:
 
 def compare(args: argparse.Namespace) -> None:
     """1 worker with SQLite and 2 workers with PostgreSQL, at the ``--think`` pace and flat out."""
-    from mattis.web.pgstore import temporary_server
+    from mattis.web.pgserver import temporary_server
 
     pace = args.think
     rows: dict[tuple[str, float], dict[str, Any]] = {}
@@ -533,7 +533,7 @@ def main() -> int:
         asyncio.run(main_async(args, args.url))
         return 0
     if args.pg:
-        from mattis.web.pgstore import temporary_server
+        from mattis.web.pgserver import temporary_server
 
         with temporary_server(durable=True) as url:
             run_one(args, url, args.workers)

@@ -114,8 +114,9 @@ def run(args: argparse.Namespace) -> int:
         import uvicorn  # noqa: F401 (checked here, used by each worker)
 
         from ..web.app import create_app  # noqa: F401
+        from ..web.database import describe, open_store
         from ..web.doorman import raise_file_limit
-        from ..web.store import StoreError, describe, open_store
+        from ..web.store import StoreError
     except ImportError as e:
         from .main import install_hint
 

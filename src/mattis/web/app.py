@@ -23,13 +23,15 @@ from ..core.text import how_to_play, option_label, option_value_text, rules_in_w
 from ..play.agents import DEFAULT_LEVEL
 from . import analysis, guard, retention
 from .conn import HEARTBEAT
+from .database import describe
 from .hub import REACTIONS, Hub, _lang
 from .limits import TEST_SERVER, Limits
 from .origin import LOOPBACK, Hosts
 from .rates import Gate
 from .refusal import Refusal
+from .reviews import Analyses
 from .seats import BANK_CHOICES, CLOCK_CHOICES, GRACE_DEFAULT, LEVELS
-from .store import StoreConflict, StoreError, describe
+from .store import StoreConflict, StoreError
 from .table import Table
 from .untrusted import loads, words
 from .view import replay_steps
@@ -104,7 +106,7 @@ def create_app(db_path: str = "mattis.db", bot_delay: float = 0.8, test_mode: bo
     hub.limits = limits or (Limits(**TEST_SERVER) if test_mode else Limits())
     hub.hosts = hosts or Hosts([*LOOPBACK, "testserver"])
 
-    analyses = analysis.Analyses()
+    analyses = Analyses()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

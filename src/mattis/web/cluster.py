@@ -53,7 +53,8 @@ import secrets
 import time
 from typing import TYPE_CHECKING, Any, Protocol
 
-from .pgstore import CHANNEL, PgLimits, PgStore
+from .pglimits import PgLimits
+from .pgstore import CHANNEL, PgStore
 from .store import StoreError
 
 if TYPE_CHECKING:

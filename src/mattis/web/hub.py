@@ -1,4 +1,7 @@
-"""The WebSocket hub: all tables, their connections and their bots.
+"""The WebSocket hub (:class:`Hub`): all tables, their connections and their bots.  It is
+built in layers, each a module with one job: the table service (:mod:`mattis.web.service`),
+the bots and timers (:mod:`mattis.web.scheduler`), connections and presence
+(:mod:`mattis.web.presence`), and here the top one: each WebSocket's life and its requests.
 
 Every change follows one path (:meth:`Hub.commit`): the request is checked
 against the table and the engine, the event is appended to the SQLite log, then
@@ -12,12 +15,11 @@ period; then a bot plays their seat (:meth:`Table.stand_in`) until they connect
 again, which hands the seat straight back.  A connected person gets the table's
 turn clock, if it has one; then a bot plays that one turn (a ``cover`` event).
 Whether a page is still there is known from its heartbeat: a page that pings
-(every :data:`HEARTBEAT` seconds) and then is not heard for :data:`HEARTBEAT_MISSES`
-beats in a row is *away* (not connected) until it is heard again, long before the
-WebSocket's own ping timeout.  Every wait goes through :class:`Waits` (tests put in
-their own clock).
+(every :data:`~mattis.web.conn.HEARTBEAT` seconds) and then is not heard for
+:data:`~mattis.web.conn.HEARTBEAT_MISSES` beats in a row is *away* (not connected) until it
+is heard again, long before the WebSocket's own ping timeout.  Every wait goes through :class:`~mattis.web.waits.Waits`
+(tests put in their own clock).
 """
-
 
 from __future__ import annotations
 
@@ -61,17 +63,15 @@ def _notice(refusal: Refusal, lang: Lang) -> str:
     return notice(refusal.en, refusal.nb, lang)
 
 
-
 class Hub(Presence):
     """All tables, their connections and their bots: the table service, the bots and timers
     and presence (the layers below), and here each WebSocket's life and requests."""
 
     # ------------------------------------------------------------ websocket
     def origin_ok(self, ws: WebSocket) -> bool:
-        """Only pages served by this server may open a WebSocket (:func:`origin_ok`:
+        """Only pages served by this server may open a WebSocket (:func:`mattis.web.origin.origin_ok`:
         an allowed host, the exact scheme, the port the browser connected to)."""
         return origin_ok(ws.scope, self.hosts)
-
 
     async def serve_ws(self, ws: WebSocket, tid: str) -> None:
         if not self.origin_ok(ws):
@@ -138,7 +138,6 @@ class Hub(Presence):
                 self.kick_bots(table)
                 self.broadcast(table)
 
-
     async def _writer(self, conn: Conn) -> None:
         while True:
             text = await conn.queue.get()
@@ -148,7 +147,6 @@ class Hub(Presence):
                 await conn.ws.send_text(text)
             except Exception:  # the peer is gone; the reader side cleans up
                 return
-
 
     async def handle(self, table: Table, conn: Conn, text: str, again: bool = False) -> None:
         """One request from a connection; refusals go back to that connection only.  If another
@@ -235,7 +233,6 @@ class Hub(Presence):
             log.error("%s", e)
             self.reply(table, conn, Refusal("not_saved"))
 
-
     def react(self, table: Table, conn: Conn, emote: object) -> None:
         """A seated player's quick reaction, shown to everyone at the table (this worker's pages;
         not logged); one of :data:`REACTIONS`, at most one per :data:`REACTION_GAP` seconds."""
@@ -250,7 +247,6 @@ class Hub(Presence):
         for c in self.conns.get(table.id, ()):
             self.reply(table, c, extra={"reaction": shown})
 
-
     def nudge(self, table: Table, conn: Conn, at: object) -> None:
         """The host nudges the person to act: her pages are told (they show it and beep), the
         host's page is told it went (not logged; once a turn)."""
@@ -261,7 +257,6 @@ class Hub(Presence):
             if c.seat == seat:
                 self.reply(table, c, extra={"nudge": {"by": by}})
         self.reply(table, conn, extra={"nudged": seat})
-
 
     def ask_hint(self, table: Table, conn: Conn) -> None:
         """A seated player asks for a hint on her own turn: worked out from her seat's observation
@@ -280,7 +275,6 @@ class Hub(Presence):
             self.reply(table, conn, extra={"hint": conn.hinted[1]})
             return
         conn.hinting = asyncio.get_running_loop().create_task(self._hint(table, conn, key, ref.observation(seat)))
-
 
     async def _hint(self, table: Table, conn: Conn, key: tuple[int, int, int, Lang], obs: Observation) -> None:
         """Work the hint out (in the bots' processes, else in a thread) and send it, unless the

@@ -31,11 +31,9 @@ class Presence(Scheduler):
             on |= self.cluster.remote_seats(table.id)
         return on
 
-
     def local_seats(self, table: Table) -> set[int]:
         """Seats with a page open at this worker that is not away (its heartbeat is heard)."""
         return {c.seat for c in self.conns.get(table.id, ()) if c.seat is not None and not c.away}
-
 
     def broadcast(self, table: Table) -> None:
         conns = self.conns.get(table.id, set())
@@ -50,13 +48,11 @@ class Presence(Scheduler):
             c.push(frame(table, c.seat, c.lang, connected=on, history=c.history, now=now, heartbeat=self.heartbeat,
                          former=c.former))
 
-
     def reply(self, table: Table, conn: Conn, error: Refusal | None = None, echo: int | None = None,
               extra: dict[str, Any] | None = None) -> None:
         conn.push(frame(table, conn.seat, conn.lang, connected=self.connected(table), error=error, echo=echo,
                         extra=extra, history=conn.history, now=self.waits.now(), heartbeat=self.heartbeat,
                         former=conn.former))
-
 
     def drop_seat(self, table: Table, seat: int, ev: Event | None = None) -> None:
         """The person in a seat was removed, replaced or re-invited: their old token's
@@ -68,7 +64,6 @@ class Presence(Scheduler):
                 c.seat, c.former = seat, None
             elif c.seat == seat and not back:
                 c.seat, c.former = None, seat if ev is not None and ev.get("kind") == "bot" else None
-
 
     # ----------------------------------------------------------- heartbeat
     async def _heartbeats(self) -> None:
@@ -86,7 +81,6 @@ class Presence(Scheduler):
                 log.error("heartbeat task failed (%s: %s); restarted (%d heartbeat restarts so far)",
                           type(e).__name__, e, self.restarts["heartbeat"])
                 await self.waits.sleep(RESTART_PAUSE, "restart")
-
 
     def beat(self) -> None:
         """One heartbeat look: a seat's page that pings and has not been heard for
@@ -110,7 +104,6 @@ class Presence(Scheduler):
                          ", ".join(str(g) for g in gone), HEARTBEAT_MISSES)
                 self.kick_bots(table)
                 self.broadcast(table)
-
 
     def heard_from(self, table: Table, conn: Conn) -> None:
         """Something came from a page: an away one is back (its seat handed back at once)."""

@@ -7,7 +7,7 @@
   4429.  ``sync`` requests (each builds a whole frame) have their own, smaller bucket.
 * :class:`Gate`: the per-address buckets and socket counts; with several workers on
   PostgreSQL they are those of all workers together (:class:`Shared`, kept by
-  :class:`mattis.web.pgstore.PgLimits`), so an address gets each limit once in all.
+  :class:`mattis.web.pglimits.PgLimits`), so an address gets each limit once in all.
 """
 
 from __future__ import annotations
@@ -123,7 +123,7 @@ class Pace:
 
 class Shared(Protocol):
     """Per-address buckets and WebSocket counts kept where every worker sees them (with a
-    PostgreSQL store: :class:`mattis.web.pgstore.PgLimits`).  Its calls block (a database
+    PostgreSQL store: :class:`mattis.web.pglimits.PgLimits`).  Its calls block (a database
     round trip): the guard makes them in a thread."""
 
     def take(self, key: str, rate: float, burst: float, cost: float, most_wait: float) -> tuple[bool, float]:
@@ -152,7 +152,7 @@ class Gate:
         self.limits = limits
         self.clock = clock
         self.shared: Shared | None = None
-        """Set by the server when it runs on PostgreSQL (:class:`mattis.web.pgstore.PgLimits`)."""
+        """Set by the server when it runs on PostgreSQL (:class:`mattis.web.pglimits.PgLimits`)."""
         self.shared_failed = False
         self.messages = Buckets(limits.address_rate, limits.address_burst, limits.max_addresses, clock)
         self.api = Buckets(limits.api_rate, limits.api_burst, limits.max_addresses, clock)

@@ -46,7 +46,6 @@ class BotFailed(Exception):
     """A bot chose an illegal move (a bug in the bot): its task fails and is restarted."""
 
 
-
 class Scheduler(TableService):
     """The tables' bots and clocks (on the tables this worker owns)."""
 
@@ -64,7 +63,6 @@ class Scheduler(TableService):
         if task is None or task.done():
             self.bot_tasks[table.id] = self.supervise(table, "bots", lambda: self._bots(table))
 
-
     def _wanted_timer(self, table: Table) -> tuple[int, str, float] | None:
         """The clock the table needs now: (seat, kind, seconds), or ``None``."""
         on = self.connected(table)
@@ -78,12 +76,10 @@ class Scheduler(TableService):
             return 0, "host", table.grace
         return None
 
-
     def _stop_timer(self, table: Table) -> None:
         entry = self.grace_tasks.pop(table.id, None)
         if entry is not None:
             entry[1].cancel()
-
 
     def watch_absent(self, table: Table) -> bool:
         """Run the clock of the person to act: her turn clock if she is connected (then a bot
@@ -121,7 +117,6 @@ class Scheduler(TableService):
         self.grace_tasks[table.id] = ((table.game, table.seq, seat), task)
         return True
 
-
     def supervise(self, table: Table, kind: str, body: Callable[[], Awaitable[None]]) -> asyncio.Task[None]:
         """Run a table's bot or timer task under a supervisor: if it fails it is logged, counted
         (:attr:`restarts`) and run again after :data:`RESTART_PAUSE`; a task never ends silently."""
@@ -147,7 +142,6 @@ class Scheduler(TableService):
         task.add_done_callback(lambda t: self._ended(table, kind, t))
         return task
 
-
     def _ended(self, table: Table, kind: str, task: asyncio.Task[None]) -> None:
         """A supervised task ended: said in the log if by anything but finishing or being cancelled."""
         if task.cancelled():
@@ -159,19 +153,16 @@ class Scheduler(TableService):
             self.restarts[kind] += 1
             asyncio.get_running_loop().call_soon(self.kick_bots, table)
 
-
     def _note_failure(self, table: Table) -> None:
         game, seq, times = self.failed_at.get(table.id, (-1, -1, 0))
         times = times + 1 if (game, seq) == (table.game, table.seq) else 1
         self.failed_at[table.id] = (table.game, table.seq, times)
         table.bots = {}  # the bots are built afresh from the position (a bot's state may be what failed)
 
-
     def bot_pause(self, table: Table) -> float:
         """The pause before a bot's move: one people can follow while a person is still in the
         game (playing her own seat), the fast-forward once none is."""
         return self.bot_delay if table.humans_to_play() else min(self.bot_delay, FAST_DELAY)
-
 
     async def _timer(self, table: Table, timer: Timer) -> None:
         """Wait out a clock, then: the grace period, a bot for the absent person's seat; the turn
@@ -212,7 +203,6 @@ class Scheduler(TableService):
                 if again:
                     raise
 
-
     async def _bots(self, table: Table) -> None:
         """Play the bots' turns at this table until a person is to act."""
         while True:
@@ -246,7 +236,6 @@ class Scheduler(TableService):
             except StoreConflict:  # another worker's client moved first: look again
                 continue
 
-
     async def _think(self, ref: Referee, agents: dict[int, Agent]) -> tuple[int, Move] | None:
         """The bot to act chooses its move from its seat's observation: in the process pool
         (``bot_processes``), else in a thread (inline when bots have no delay: the tests)."""
@@ -264,7 +253,6 @@ class Scheduler(TableService):
             move, agent = await asyncio.get_running_loop().run_in_executor(self.pool, think, agents[seat], obs)
         agents[seat] = agent  # its generator goes on where the process left it: the same moves as in-process
         return seat, move
-
 
     def _new_pool(self) -> Executor:
         import multiprocessing

@@ -7,11 +7,8 @@ connection at the table is sent its own view.
 The hub is built in layers, each adding one job to the one below: this service (the tables,
 their log, the other workers), the bots and timers (:mod:`mattis.web.scheduler`), the
 connections and who is present (:mod:`mattis.web.presence`), the WebSocket requests
-(:mod:`mattis.web.hub`).  What this layer asks of the ones above is declared here (and
-made there): :meth:`~TableService.kick_bots`, :meth:`~TableService.watch_absent`,
-:meth:`~TableService.broadcast`, :meth:`~TableService.connected`, :meth:`~TableService.local_seats`,
-:meth:`~TableService.drop_seat`, :meth:`~TableService._new_pool`,
-:meth:`~TableService._heartbeats`.
+(:mod:`mattis.web.hub`).  What this layer asks of the ones above is declared at the end of
+:class:`TableService` (and made there).
 """
 
 from __future__ import annotations
@@ -23,11 +20,12 @@ from concurrent.futures import Executor
 
 from .cluster import Cluster
 from .conn import HEARTBEAT, Conn
+from .database import open_store
 from .limits import Limits
 from .origin import LOOPBACK, Hosts
 from .pgstore import PgStore
 from .rates import Gate
-from .store import EventLog, StoreConflict, StoreError, open_store
+from .store import EventLog, StoreConflict, StoreError
 from .table import Table
 from .tablestate import Event
 from .waits import Waits
@@ -76,7 +74,6 @@ class TableService:
         """With several workers: when each table held here was last asked for by a request (a
         table neither owned here nor with a client here is dropped once idle, :meth:`evict`)."""
 
-
     # ----------------------------------------------------------- lifecycle
     async def start(self) -> None:
         """Open the log, listen to the other workers (PostgreSQL), rebuild every table, start the bots."""
@@ -92,7 +89,6 @@ class TableService:
         if self.cluster is not None:
             self.cluster.begin()
         self.beats = asyncio.get_running_loop().create_task(self._heartbeats())
-
 
     def load(self) -> None:
         """Rebuild every table by replaying its events (with several workers, none: each worker
@@ -112,7 +108,6 @@ class TableService:
         for t in self.tables.values():
             self.kick_bots(t)
 
-
     async def close(self) -> None:
         if self.beats is not None:
             self.beats.cancel()
@@ -129,12 +124,10 @@ class TableService:
         if self.store is not None:
             self.store.close()
 
-
     # ------------------------------------------------------ other workers
     def owns(self, table: Table) -> bool:
         """Whether this worker runs the table's bots and timers (always, when it is the only one)."""
         return self.cluster is None or self.cluster.owns(table.id)
-
 
     def refresh(self, tid: str, n: int | None = None, event: Event | None = None) -> None:
         """Read the events of a table this worker has not applied yet (another worker wrote them),
@@ -176,13 +169,11 @@ class TableService:
         self.kick_bots(table)
         self.broadcast(table)
 
-
     def lock(self, tid: str) -> asyncio.Lock:
         lock = self.locks.get(tid)
         if lock is None:
             lock = self.locks[tid] = asyncio.Lock()
         return lock
-
 
     def heard(self, tid: str, n: int | None = None, event: Event | None = None) -> None:
         """Another worker committed event ``n`` of a table (a notification; ``None``: read the
@@ -200,7 +191,6 @@ class TableService:
 
         asyncio.get_running_loop().create_task(later())
 
-
     def taken(self, tid: str) -> None:
         """This worker took a table over: read its log to the end, then its bots and timers run here.
         The tables taken are read one at a time, the loop free between two (so a worker taking
@@ -209,7 +199,6 @@ class TableService:
         if self.taker is None or self.taker.done():
             self.taker = asyncio.get_running_loop().create_task(self._take_all())
             self.taker.add_done_callback(self._taker_ended)
-
 
     async def _take_all(self) -> None:
         while self.to_take:
@@ -223,7 +212,6 @@ class TableService:
                 self.kick_bots(table)
             await asyncio.sleep(0)  # the loop's other work (lease renewals, requests) between two tables
 
-
     def _taker_ended(self, task: asyncio.Task[None]) -> None:
         if not task.cancelled() and task.exception() is not None:
             e = task.exception()
@@ -231,7 +219,6 @@ class TableService:
             if self.to_take:
                 self.taker = asyncio.get_running_loop().create_task(self._take_all())
                 self.taker.add_done_callback(self._taker_ended)
-
 
     def lost(self, tid: str) -> None:
         """Another worker owns the table now: stop its bots and timers here."""
@@ -242,7 +229,6 @@ class TableService:
         if entry is not None:
             entry[1].cancel()
 
-
     def forget(self, tid: str) -> None:
         """A table deleted (by retention, here or at another worker)."""
         self.lost(tid)
@@ -250,7 +236,6 @@ class TableService:
         self.conns.pop(tid, None)
         self.locks.pop(tid, None)
         self.used.pop(tid, None)
-
 
     def presence_changed(self, tid: str) -> None:
         """Who is connected at another worker changed: the owner hands seats back and restarts its timers."""
@@ -267,16 +252,13 @@ class TableService:
         self.kick_bots(table)
         self.broadcast(table)
 
-
     def may_delete(self, tid: str) -> bool:
         """Retention may delete this table here (with several workers: only its owner, nobody connected anywhere)."""
         return self.cluster is None or (self.cluster.owns(tid) and not self.cluster.remote_seats(tid))
 
-
     def deleted(self, tid: str) -> None:
         if self.cluster is not None:
             self.cluster.deleted(tid)
-
 
     async def _write(self, tid: str, n: int, ev: Event) -> None:
         """Append to the log: SQLite at once (a local file), PostgreSQL in a thread, so the
@@ -286,7 +268,6 @@ class TableService:
             self.store.append(tid, n, ev)
         else:
             await asyncio.to_thread(self.store.append, tid, n, ev)
-
 
     async def _append(self, table: Table, ev: Event) -> None:
         """Append the table's next event (the caller holds the table's lock); on a conflict (another
@@ -298,7 +279,6 @@ class TableService:
             self.refresh(table.id)
             raise
 
-
     # -------------------------------------------------------------- changes
     async def commit(self, table: Table, ev: Event) -> None:
         """Log the event, apply it, tell everyone, wake the bots (under the table's lock)."""
@@ -306,7 +286,6 @@ class TableService:
         table.apply(ev)
         self.kick_bots(table)  # first: a clock it starts is in the frames
         self.broadcast(table)
-
 
     async def commit_quiet(self, table: Table, ev: Event) -> None:
         """:meth:`commit` without re-waking the bots (the bot loop is already running); a person
@@ -317,7 +296,6 @@ class TableService:
             self.watch_absent(table)
         self.broadcast(table)
 
-
     async def create(self, ev: Event) -> Table:
         async with self.lock(ev["id"]):
             await self._write(ev["id"], 0, ev)
@@ -325,7 +303,6 @@ class TableService:
         if self.cluster is not None:
             await asyncio.to_thread(self.cluster.claim, t.id)
         return t
-
 
     def table(self, tid: str) -> Table | None:
         """A table by id (with several workers, one just made at another worker is read from the log)."""
@@ -338,7 +315,6 @@ class TableService:
         if table is not None:
             self.used[tid] = asyncio.get_running_loop().time()
         return table
-
 
     def evict(self) -> list[str]:
         """With several workers: drop the copies of tables this worker neither owns nor has a
@@ -359,13 +335,11 @@ class TableService:
             self.failed_at.pop(tid, None)
         return idle
 
-
     async def count_tables(self) -> int:
         """Tables the server holds (with several workers, in the log: each worker holds only some)."""
         if isinstance(self.store, PgStore):
             return await asyncio.to_thread(self.store.tables_held)
         return len(self.tables)
-
 
     # ------------------------------------------------- made by the layers above
     def kick_bots(self, table: Table) -> None:

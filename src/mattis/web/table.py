@@ -105,7 +105,6 @@ class Table(TableState):
             event["bank"] = bank
         return event, token
 
-
     # --------------------------------------------------------------- requests
     def join_event(self, invite: object, name: object) -> tuple[Event, str]:
         if not isinstance(invite, str) or not secrets.compare_digest(invite.encode(), self.invite.encode()):
@@ -117,7 +116,6 @@ class Table(TableState):
             raise Refusal("full")
         token = secrets.token_urlsafe(32)
         return {"type": "join", "seat": free[0], "name": clean_name(name), "token_hash": hash_token(token)}, token
-
 
     def seat_event(self, by: int, seat: object, kind: object, level: object = None) -> tuple[Event, str | None]:
         """The host changes a seat: ``open`` (a friend's seat: the person in it, if any, is
@@ -151,7 +149,6 @@ class Table(TableState):
             raise Refusal("seat_kind", n=seat + 1)
         return {"type": "seat", "seat": seat, "kind": kind, "level": lvl}, None
 
-
     def back_event(self, by: int, seat: object) -> Event:
         """The host gives a seat back to the person a bot took it from: her old token works again."""
         if by != 0:
@@ -162,7 +159,6 @@ class Table(TableState):
         if self.seats[seat].kind != "bot" or former is None:
             raise Refusal("no_one_to_give_back")
         return {"type": "seat", "seat": seat, "kind": "human", "token_hash": former, "back": True}
-
 
     def pause_event(self, by: int, paused: object) -> Event:
         """The host pauses the running game (no move, no clock, no bot) or resumes it."""
@@ -176,12 +172,10 @@ class Table(TableState):
             raise Refusal("paused_already" if paused else "not_paused")
         return {"type": "pause", "game": self.game, "paused": paused}
 
-
     def cover_event(self, seat: int, why: str) -> Event:
         """A bot plays this one turn for the person to act in ``seat`` (``why``: ``clock``, her
         turn clock ran out; ``host``, the host skipped her turn)."""
         return {"type": "cover", "game": self.game, "seq": self.seq, "seat": seat, "why": why}
-
 
     def skip_event(self, by: int) -> Event:
         """The host lets a bot play this one turn for the person to act."""
@@ -195,7 +189,6 @@ class Table(TableState):
         if seat is None:
             raise Refusal("no_one_to_skip")
         return self.cover_event(seat, "host")
-
 
     def nudge(self, by: int, seat: object) -> int:
         """The host nudges the person to act (``seat``: who the host meant; she must be the
@@ -212,7 +205,6 @@ class Table(TableState):
             raise Refusal("nudged_already")
         self.nudged = key
         return to_act
-
 
     def chat_event(self, seat: int, text: object, now: float, limits: Limits) -> Event:
         """A seated player's chat line (:mod:`mattis.web.chat`): text, trimmed, at most
@@ -232,7 +224,6 @@ class Table(TableState):
             raise Refusal("chat_slow", s=max(1, round(wait + 0.5)))
         return {"type": "chat", "seat": seat, "name": self.seats[seat].name, "text": line, "game": self.game}
 
-
     def mute_event(self, by: int, seat: object, muted: object) -> Event:
         """The host mutes (``muted`` true or absent) or unmutes another seat's chat."""
         if by != 0:
@@ -243,7 +234,6 @@ class Table(TableState):
         if on == (seat in self.chat.muted):
             raise Refusal("muted_already" if on else "not_muted")
         return {"type": "mute", "seat": seat, "muted": on, "name": self.seats[seat].name}
-
 
     def charge_bank(self, ev: Event, now: float) -> None:
         """A person's own move made after her turn clock ran out: the seconds of her time bank
@@ -256,7 +246,6 @@ class Table(TableState):
         if spent > 0:
             ev["bank"] = spent
 
-
     def end_event(self, by: int) -> Event:
         """The host ends the running game (nobody loses it; the next deal is by the same dealer)."""
         if by != 0:
@@ -264,7 +253,6 @@ class Table(TableState):
         if self.status != "playing":
             raise Refusal("not_started" if self.referee is None else "over")
         return {"type": "end", "game": self.game}
-
 
     def deal_event(self, seat: int, fill_level: object = None) -> Event:
         """Start (host, in the lobby) or rematch (any seated person, after a game)."""
@@ -286,7 +274,6 @@ class Table(TableState):
             bot_seed = secrets.randbits(62)
         return {"type": "deal", "game": game, "dealer": self.sitting.dealer, "deck": deck, "bot_seed": bot_seed,
                 "fill": fill, "level": level}
-
 
     def move_event(self, seat: int, game: object, seq: object, text: object) -> Event:
         """Check a move request by ``seat`` against the referee."""
@@ -314,7 +301,6 @@ class Table(TableState):
         ev: Event = {"type": "move", "game": self.game, "seq": ref.moves_played, "seat": seat, "move": str(move)}
         self.judged = (ev["game"], ev["seq"], ev["move"], judged)
         return ev
-
 
     def bot_move_event(self, seat: int, game: int, seq: int, text: str) -> Event:
         """:meth:`move_event` for a bot's move; one made for a person says why (``by``)."""

@@ -92,7 +92,6 @@ class TableState:
     """(game, move number, move text, judgement) of the move :meth:`move_event` judged last:
     applying its logged event commits that judgement instead of judging it again (not logged)."""
 
-
     @classmethod
     def from_create(cls, ev: Event) -> Self:
         seats: list[Seat] = []
@@ -112,27 +111,22 @@ class TableState:
         t.events = 1
         return t
 
-
     @property
     def rules(self) -> Rules:
         return self.sitting.rules
 
-
     @property
     def players(self) -> int:
         return self.sitting.players
-
 
     @property
     def tally(self) -> list[int]:
         """Games lost per seat (Mattis or Blodmattis) in this sitting."""
         return list(self.sitting.tally)
 
-
     @property
     def games_done(self) -> int:
         return len(self.records)
-
 
     @property
     def status(self) -> str:
@@ -142,22 +136,18 @@ class TableState:
             return "ended"
         return "over" if self.referee.is_over else "playing"
 
-
     @property
     def seq(self) -> int:
         """Moves made in the current game: a move request must name it."""
         return 0 if self.referee is None else self.referee.moves_played
 
-
     def to_act(self) -> int | None:
         """The seat to act in the running game (``None``: no game going, or it is paused)."""
         return None if self.referee is None or self.ended or self.paused else self.referee.to_act
 
-
     def covered(self, seat: int) -> bool:
         """Whether a bot plays this one turn for the person in ``seat`` (:attr:`cover`)."""
         return self.cover == (self.game, self.seq, seat)
-
 
     def bot_to_act(self) -> int | None:
         """The seat to act in the running game if a bot plays it (a bot's seat, an absent
@@ -167,7 +157,6 @@ class TableState:
             return None
         return seat if self.seats[seat].kind == "bot" or seat in self.standin or self.covered(seat) else None
 
-
     def person_to_act(self) -> int | None:
         """The seat to act if a person plays this turn herself (not a bot, not stood in for, not covered)."""
         seat = self.to_act()
@@ -175,18 +164,15 @@ class TableState:
             return None
         return seat
 
-
     def absent_to_act(self, connected: set[int]) -> int | None:
         """The seat to act if it is a person who is not connected and not yet stood in for."""
         seat = self.person_to_act()
         return None if seat is None or seat in connected else seat
 
-
     def clocked_to_act(self, connected: set[int]) -> int | None:
         """The seat to act if it is a connected person and the table has a turn clock."""
         seat = self.person_to_act()
         return None if seat is None or seat not in connected or self.clock is None else seat
-
 
     def cover_turn(self, seat: int, why: str = "clock") -> None:
         """A bot plays this one turn for the person in ``seat`` (her clock ran out, or the host
@@ -194,7 +180,6 @@ class TableState:
         self.cover = (self.game, self.seq, seat)
         self.cover_why = why
         self.bots = {}
-
 
     def bot_why(self, seat: int) -> str | None:
         """Why a bot plays ``seat``'s turn now, if it plays for a person: ``clock`` or ``host``
@@ -207,7 +192,6 @@ class TableState:
         s = self.seats[seat]
         return "given" if s.kind == "bot" and s.former is not None else None
 
-
     def last_bot_move(self, seat: int) -> str | None:
         """Why a bot made ``seat``'s last move in the running game, if a bot made it for her."""
         ref = self.referee
@@ -218,7 +202,6 @@ class TableState:
             if hist[i][0] == seat:
                 return self.by_bot.get(self.game, {}).get(i)
         return None
-
 
     def former_seat_of(self, token: object) -> int | None:
         """The seat a token had before the host gave it to a bot (its holder may watch and be
@@ -231,11 +214,9 @@ class TableState:
                 return i
         return None
 
-
     def host_absent_in_lobby(self, connected: set[int]) -> bool:
         """The table waits in the lobby for a host who is not connected (and not yet given up on)."""
         return self.referee is None and 0 not in connected and not self.host_away
-
 
     def still_in(self) -> frozenset[int]:
         """The seats still in the running game (every seat in phase 1; none once it is over)."""
@@ -244,18 +225,15 @@ class TableState:
             return frozenset()
         return ref.observation(0).still_in
 
-
     def humans_to_play(self) -> bool:
         """Whether a person (not stood in for) is still in the running game."""
         return people_in(self.seats, self.standin, self.still_in())
-
 
     def stand_in(self, seat: int) -> None:
         """A bot plays this person's turns until :meth:`hand_back`."""
         if self.seats[seat].kind == "human" and seat not in self.standin:
             self.standin.add(seat)
             self.bots = {}
-
 
     def hand_back(self, seat: int) -> bool:
         """The person is back: their seat is theirs again.  Returns whether it was stood in for."""
@@ -264,7 +242,6 @@ class TableState:
         self.standin.discard(seat)
         self.bots = {}
         return True
-
 
     def seat_of(self, token: object) -> int | None:
         """The seat a token belongs to at this table, or None."""
@@ -276,7 +253,6 @@ class TableState:
                 return i
         return None
 
-
     def agents(self) -> dict[int, Agent]:
         """The bots of the running game by seat, for the play layer.  Built on first use
         from the deal's bot seed and the moves made so far, so a bot rebuilt after a
@@ -287,7 +263,6 @@ class TableState:
                          for i, s in enumerate(self.seats)
                          if s.kind == "bot" or i in self.standin or self.covered(i)}
         return self.bots
-
 
     # ------------------------------------------------------------------ apply
     def apply(self, ev: Event) -> None:
@@ -352,7 +327,6 @@ class TableState:
         else:
             raise ValueError(f"unknown event {kind!r}")
         self.events += 1
-
 
     def _count_if_over(self, ref: Referee) -> None:
         """A game just ended: into the tally (its loser deals next) and the records."""
