@@ -27,7 +27,8 @@ import time
 import httpx
 
 from mattis.play import make_bot, next_move
-from mattis.web.pgstore import PgStore, temporary_server
+from mattis.web.pgserver import temporary_server
+from mattis.web.pgstore import PgStore
 from mattis.web.table import Table
 
 

@@ -404,7 +404,9 @@ def start_server(args: argparse.Namespace, db: str, workers: int,
                          "sync_burst=1000000"):
                 cmd += ["--limit", item]
         if args.no_get_limits and "heavy_rate" in subprocess.run([sys.executable, "-c", (
-                "import dataclasses, mattis.web.guard as g; print([f.name for f in dataclasses.fields(g.Limits)])")],
+                "import dataclasses\ntry:\n    from mattis.web.limits import Limits\n"  # older servers: in guard
+                "except ImportError:\n    from mattis.web.guard import Limits\n"
+                "print([f.name for f in dataclasses.fields(Limits)])")],
                 env=env, capture_output=True, text=True).stdout:
             for item in ("get_rate=1000000", "get_burst=1000000", "heavy_rate=1000000", "heavy_burst=1000000"):
                 cmd += ["--limit", item]
@@ -455,7 +457,7 @@ def join_worker(args: argparse.Namespace, db: str) -> tuple[float, float]:
 
 def compare(args: argparse.Namespace) -> None:
     """1 worker with SQLite and 2 workers with PostgreSQL, at the ``--think`` pace and flat out."""
-    from mattis.web.pgstore import temporary_server
+    from mattis.web.pgserver import temporary_server
 
     pace = args.think
     rows: dict[tuple[str, float], dict[str, Any]] = {}
@@ -533,7 +535,7 @@ def main() -> int:
         asyncio.run(main_async(args, args.url))
         return 0
     if args.pg:
-        from mattis.web.pgstore import temporary_server
+        from mattis.web.pgserver import temporary_server
 
         with temporary_server(durable=True) as url:
             run_one(args, url, args.workers)

@@ -12,8 +12,10 @@ from typing import Any, cast
 
 from fastapi import WebSocket
 
-from mattis.web.app import Conn, Hub, Waits
+from mattis.web.conn import Conn
+from mattis.web.hub import Hub
 from mattis.web.table import Table
+from mattis.web.waits import Waits
 from tiers import HUNG
 
 

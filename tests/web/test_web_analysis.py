@@ -14,7 +14,8 @@ from web_helpers import Web, create
 from mattis.bots.evaluate import Budget
 from mattis.core import parse_record_move, preset
 from mattis.play import Referee, make_bot
-from mattis.web.analysis import Analyses, router
+from mattis.web.analysis import router
+from mattis.web.reviews import Analyses
 
 
 @dataclass
@@ -145,7 +146,7 @@ def test_look_deeper_at_one_decision_through_the_queue_and_in_place_in_the_revie
 
 
 def test_a_look_deeper_that_fails_is_logged_and_answered(monkeypatch: Any, caplog: Any) -> None:
-    import mattis.web.analysis as analysis
+    import mattis.web.reviews as reviews
 
     def broken(*args: Any, **kwargs: Any) -> Any:
         raise RuntimeError("the solver broke")
@@ -153,7 +154,7 @@ def test_a_look_deeper_that_fails_is_logged_and_answered(monkeypatch: Any, caplo
     text = finished_record(3)
     hub = FakeHub({"t1": FakeTable({1: text}, [FakeSeat("Kari"), FakeSeat("Bot 1"), FakeSeat("Bot 2")])})
     gate = Analyses(Budget(samples=2), parallel=1)
-    monkeypatch.setattr(analysis, "_review_in_process", broken)
+    monkeypatch.setattr(reviews, "_review_in_process", broken)
     monkeypatch.setattr(gate, "_start_pool", lambda: None)  # run in the server's own threads: the patch holds
     app = FastAPI()
     app.include_router(router(hub, gate))

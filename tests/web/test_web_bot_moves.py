@@ -19,7 +19,8 @@ from mattis.core import Move, parse_move
 from mattis.core.text import describe_bot_move
 from mattis.tui.remote import JoinError, RemoteSession, Seat
 from mattis.web.analysis import mark_bot_moves
-from mattis.web.app import Conn, Hub
+from mattis.web.conn import Conn
+from mattis.web.hub import Hub
 from mattis.web.table import Table
 from mattis.web.view import replay_steps
 

@@ -23,9 +23,12 @@ from clock_helpers import ManualClock, conn, frames, last_state, on_hub, send, u
 from web_helpers import Web, create, join, play_out
 
 from mattis.bots import RandomBot
-from mattis.web.app import Conn, Hub
-from mattis.web.guard import Limits
-from mattis.web.table import BANK_CHOICES, Refusal, Table
+from mattis.web.conn import Conn
+from mattis.web.hub import Hub
+from mattis.web.limits import Limits
+from mattis.web.refusal import Refusal
+from mattis.web.seats import BANK_CHOICES
+from mattis.web.table import Table
 
 LIMITS = Limits()
 

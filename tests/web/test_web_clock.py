@@ -13,8 +13,11 @@ import pytest
 from clock_helpers import ManualClock, conn, frames, last_state, new_hub, send, until
 
 from mattis.bots import RandomBot
-from mattis.web.app import HEARTBEAT_MISSES, Conn, Hub
-from mattis.web.table import CLOCK_CHOICES, Refusal, Table
+from mattis.web.conn import HEARTBEAT_MISSES, Conn
+from mattis.web.hub import Hub
+from mattis.web.refusal import Refusal
+from mattis.web.seats import CLOCK_CHOICES
+from mattis.web.table import Table
 
 
 async def table_at(hub: Hub, kinds: tuple[str, ...], clock: int | None = 30, grace: int | None = 60,
@@ -331,7 +334,7 @@ def test_the_frame_names_the_clock_for_every_viewer(tmp_path: Path) -> None:
 
 
 def test_reactions_are_from_the_list_shown_to_the_table_and_rate_limited(tmp_path: Path) -> None:
-    from mattis.web.app import REACTION_GAP, REACTIONS
+    from mattis.web.hub import REACTION_GAP, REACTIONS
 
     async def main() -> None:
         clock = ManualClock()

@@ -28,7 +28,9 @@ from test_web_browser import CHROMIUM, act, dataset  # noqa: E402
 from test_web_evening_browser import PHONE  # noqa: E402
 from test_web_restart import free_port  # noqa: E402
 
-from mattis.web.app import HEARTBEAT_MISSES, Hub, create_app  # noqa: E402
+from mattis.web.app import create_app  # noqa: E402
+from mattis.web.conn import HEARTBEAT_MISSES  # noqa: E402
+from mattis.web.hub import Hub  # noqa: E402
 from mattis.web.table import Table  # noqa: E402
 from tiers import HUNG, wait_until  # noqa: E402
 

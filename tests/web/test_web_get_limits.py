@@ -16,8 +16,10 @@ from test_web_hardening_server import Server, wait_closed
 from web_helpers import Player, create, first_legal
 
 import mattis.web.app as web_app
-from mattis.web import guard
 from mattis.web.app import create_app
+from mattis.web.doorman import Doorman, head_size
+from mattis.web.limits import TEST_SERVER, Limits
+from mattis.web.rates import Gate, cost_class
 from mattis.web.view import replay_steps
 
 
@@ -31,7 +33,7 @@ class Clock:
 
 def test_each_cost_class_has_its_own_bucket_per_address() -> None:
     clock = Clock()
-    hub = guard.Hub(guard.Limits(), clock)
+    hub = Gate(Limits(), clock)
     replay = "/api/tables/abc/games/1/replay"
     # 20 connections on a replay from one address: the burst of 20 at once, the next two wait
     # their turn (1 s, 2 s: up to get_wait), the rest are refused.
@@ -56,12 +58,12 @@ def test_each_cost_class_has_its_own_bucket_per_address() -> None:
 
 
 def test_the_cost_classes() -> None:
-    assert guard.cost_class("GET", "/api/tables/x/games/2/replay") == "heavy"
-    assert guard.cost_class("GET", "/api/tables/x/games/2/record") == "heavy"
-    assert guard.cost_class("GET", "/api/tables/x/games/2/analysis") == "analysis"
-    assert guard.cost_class("HEAD", "/static/style.css") == "get"
-    assert guard.cost_class("GET", "/api/tables/x/rules") == "get"
-    assert guard.cost_class("POST", "/api/tables/x/join") == "api"
+    assert cost_class("GET", "/api/tables/x/games/2/replay") == "heavy"
+    assert cost_class("GET", "/api/tables/x/games/2/record") == "heavy"
+    assert cost_class("GET", "/api/tables/x/games/2/analysis") == "analysis"
+    assert cost_class("HEAD", "/static/style.css") == "get"
+    assert cost_class("GET", "/api/tables/x/rules") == "get"
+    assert cost_class("POST", "/api/tables/x/join") == "api"
 
 
 def finished_table(client: TestClient) -> str:
@@ -88,7 +90,7 @@ def test_replays_are_rate_limited_and_built_once(tmp_path: Path, monkeypatch: py
         return replay_steps(text, names, lang, by)
 
     monkeypatch.setattr(web_app, "replay_steps", counting)
-    limits = guard.Limits(**{**guard.TEST_SERVER, "heavy_burst": 5.0, "heavy_rate": 1e-6, "get_wait": 0.01})
+    limits = Limits(**{**TEST_SERVER, "heavy_burst": 5.0, "heavy_rate": 1e-6, "get_wait": 0.01})
     app = create_app(str(tmp_path / "g.db"), bot_delay=0, test_mode=True, limits=limits)
     with TestClient(app) as client:
         tid = finished_table(client)
@@ -108,7 +110,7 @@ def test_replays_are_rate_limited_and_built_once(tmp_path: Path, monkeypatch: py
 
 def test_a_full_server_answers_503_with_retry_after(tmp_path: Path) -> None:
     app = create_app(str(tmp_path / "f.db"), bot_delay=0, test_mode=True,
-                     limits=guard.Limits(**{**guard.TEST_SERVER, "max_tables": 1}))
+                     limits=Limits(**{**TEST_SERVER, "max_tables": 1}))
     body = {"preset": "mattis", "players": 2, "name": "A", "seats": [{"kind": "human"}, {"kind": "bot"}]}
     with TestClient(app) as client:
         assert client.post("/api/tables", json=body).status_code == 200
@@ -119,11 +121,11 @@ def test_a_full_server_answers_503_with_retry_after(tmp_path: Path) -> None:
 
 def test_head_size_counts_the_head_not_the_body() -> None:
     head = b"GET / HTTP/1.1\r\nHost: x\r\n\r\n"
-    assert guard.head_size(0, b"", head + b"body" * 100) == len(head)
-    assert guard.head_size(0, b"", b"GET / HTTP/1.1\r\nX: " + b"a" * 40_000) == 40_019
+    assert head_size(0, b"", head + b"body" * 100) == len(head)
+    assert head_size(0, b"", b"GET / HTTP/1.1\r\nX: " + b"a" * 40_000) == 40_019
     # The blank line split over two sends.
     first = b"GET / HTTP/1.1\r\nHost: x\r\n"
-    assert guard.head_size(len(first), first[-3:], b"\r\nrest") == len(first) + 2
+    assert head_size(len(first), first[-3:], b"\r\nrest") == len(first) + 2
 
 
 class Proto:
@@ -132,8 +134,8 @@ class Proto:
 
 def test_one_address_may_open_a_burst_of_sockets_at_once() -> None:
     clock = Clock()
-    limits = guard.Limits()
-    door = guard.Doorman(limits, clock)
+    limits = Limits()
+    door = Doorman(limits, clock)
     # A club of 150 behind one NAT opens the page and its WebSocket at once: 300 handshakes.
     club = [Proto() for _ in range(300)]
     assert sum(len(door.arrive(p, "10.1.1.1")) for p in club) == 0

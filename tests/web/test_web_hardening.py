@@ -17,7 +17,12 @@ from web_helpers import ORIGIN, Player, create, join
 
 from mattis.web import guard, retention
 from mattis.web.app import create_app
+from mattis.web.limits import Limits
+from mattis.web.netlog import NetworkEvents
+from mattis.web.origin import Hosts, origin_ok
+from mattis.web.rates import Flood, Gate
 from mattis.web.store import Store
+from mattis.web.untrusted import clip, loads
 from tiers import HUNG
 
 JSON = {"content-type": "application/json"}
@@ -38,7 +43,7 @@ def app_with(tmp_path: Path) -> Iterator[Any]:
 
     def make(**changes: Any) -> TestClient:
         app = create_app(str(tmp_path / f"h{len(clients)}.db"), bot_delay=0, test_mode=True,
-                         limits=guard.Limits(**changes))
+                         limits=Limits(**changes))
         client = TestClient(app)
         client.__enter__()
         clients.append(client)
@@ -81,9 +86,9 @@ def closed_with(p: Player) -> int:
 
 def test_token_buckets_pace_a_connection_and_its_address() -> None:
     clock = FakeClock()
-    limits = guard.Limits(message_rate=2, message_burst=4, sync_rate=1, sync_burst=2, address_rate=3,
+    limits = Limits(message_rate=2, message_burst=4, sync_rate=1, sync_burst=2, address_rate=3,
                           address_burst=6, max_wait=2, flood_after=5, flood_forgive=10)
-    hub = guard.Hub(limits, clock)
+    hub = Gate(limits, clock)
     a = hub.pace("10.0.0.1")
     # The burst goes through at once, then each message waits its turn at the rate.
     assert [a.wait('{"type":"move"}') for _ in range(4)] == [0, 0, 0, 0]
@@ -100,23 +105,23 @@ def test_token_buckets_pace_a_connection_and_its_address() -> None:
     assert waits[:6] == [0] * 6 and b.wait("x") > 0
     assert hub.pace("10.0.0.2").wait("x") == 0
     # An address that keeps sending past what it can wait off is a flood.
-    with pytest.raises(guard.Flood):
+    with pytest.raises(Flood):
         for _ in range(20):
             c.wait("x")
 
 
 def test_untrusted_json_is_bounded() -> None:
-    assert guard.loads('{"a": [1, 2.5, "x", true, null]}') == {"a": [1, 2.5, "x", True, None]}
+    assert loads('{"a": [1, 2.5, "x", true, null]}') == {"a": [1, 2.5, "x", True, None]}
     for text in ('{"players": ' + "1" * 5000 + "}", "[" * 100_000 + "]" * 100_000, "[" * 20 + "]" * 20,
                  '{"a": NaN}', '{"a": Infinity}', '{"a": 1e999}', "{", b'{"a": "\xff"}'):
         with pytest.raises((json.JSONDecodeError, UnicodeDecodeError)):
-            guard.loads(text)
-    assert guard.clip("x" * 5_000_000) == "x" * 120 + "…"
-    assert guard.clip(7) == 7 and guard.clip("short") == "short"
+            loads(text)
+    assert clip("x" * 5_000_000) == "x" * 120 + "…"
+    assert clip(7) == 7 and clip("short") == "short"
 
 
 def test_origin_must_be_an_allowed_host_with_the_exact_scheme_and_port() -> None:
-    hosts = guard.Hosts(["localhost", "127.0.0.1", "mattis.example.org"])
+    hosts = Hosts(["localhost", "127.0.0.1", "mattis.example.org"])
 
     def scope(scheme: str, host: str, origin: str | None) -> dict[str, Any]:
         headers = [(b"host", host.encode())] + ([(b"origin", origin.encode())] if origin else [])
@@ -132,13 +137,13 @@ def test_origin_must_be_an_allowed_host_with_the_exact_scheme_and_port() -> None
            ("ws", "127.0.0.1:8000", "http://evil.example"), ("ws", "127.0.0.1:8000", None),
            ("ws", "127.0.0.1:8000", "null"), ("ws", "127.0.0.1:8000", "http://127.0.0.1:99999"),
            ("ws", "127.0.0.1:8000", "http://user@127.0.0.1:8000")]
-    assert all(guard.origin_ok(scope(*case), hosts) for case in ok)
-    assert not any(guard.origin_ok(scope(*case), hosts) for case in bad)
+    assert all(origin_ok(scope(*case), hosts) for case in ok)
+    assert not any(origin_ok(scope(*case), hosts) for case in bad)
     # Bound to every interface, any IP address is a name of this server, but no other name is.
-    home = guard.Hosts.default("0.0.0.0")
+    home = Hosts.default("0.0.0.0")
     assert home.allowed("192.168.1.23") and home.allowed("localhost") and not home.allowed("rebind.evil.example")
-    assert not guard.Hosts.default("127.0.0.1").allowed("192.168.1.23")
-    assert guard.Hosts.default("127.0.0.1", ["Mattis.Example.org"]).allowed("mattis.example.org")
+    assert not Hosts.default("127.0.0.1").allowed("192.168.1.23")
+    assert Hosts.default("127.0.0.1", ["Mattis.Example.org"]).allowed("mattis.example.org")
 
 
 # ---------------------------------------------------------- through the app
@@ -284,7 +289,7 @@ def test_a_flood_is_slowed_then_closed_and_the_table_plays_on(app_with: Any, no_
 
 
 def test_table_creation_is_rate_limited_per_address_and_in_all(tmp_path: Path, no_errors: None) -> None:
-    limits = guard.Limits(create_burst=3, create_rate=1e-6, max_tables=6)
+    limits = Limits(create_burst=3, create_rate=1e-6, max_tables=6)
     app = create_app(str(tmp_path / "c.db"), bot_delay=0, test_mode=True, limits=limits)
     body = {"preset": "mattis", "players": 2, "name": "A", "seats": [{"kind": "human"}, {"kind": "bot"}]}
     with TestClient(app) as one:
@@ -332,7 +337,7 @@ def test_abandoned_tables_expire_and_live_ones_stay(tmp_path: Path, no_errors: N
 
 
 def test_limits_are_one_frozen_set_of_numbers() -> None:
-    limits = guard.Limits()
+    limits = Limits()
     assert all(isinstance(getattr(limits, f.name), int | float) for f in dataclasses.fields(limits))
     assert limits.max_silent_per_address < limits.max_silent < limits.max_connections
 
@@ -358,7 +363,7 @@ def test_bad_limit_flags_get_one_clear_line_and_a_nonzero_exit(tmp_path: Path) -
 @pytest.mark.parametrize("exc", [ConnectionResetError(104, "Connection reset by peer"), BrokenPipeError(32, "pipe")])
 def test_a_network_event_is_one_debug_line(exc: Exception, caplog: pytest.LogCaptureFixture) -> None:
     logger = logging.getLogger("mattis.test.network")
-    logger.addFilter(guard.NetworkEvents())
+    logger.addFilter(NetworkEvents())
     try:
         with caplog.at_level(logging.WARNING, logger.name):
             try:

@@ -24,12 +24,12 @@ import websockets
 from web_helpers import wait_up
 from websockets.typing import Origin
 
-from mattis.web.guard import raise_file_limit
+from mattis.web.doorman import raise_file_limit
 from tiers import HUNG, scale, wait_until
 
 REAL_RATES = ("--limit", "message_rate=10", "--limit", "message_burst=30", "--limit", "sync_rate=2",
               "--limit", "sync_burst=6")
-"""A test server lifts the per-connection rates (guard.TEST_SERVER); these are the defaults."""
+"""A test server lifts the per-connection rates (mattis.web.limits.TEST_SERVER); these are the defaults."""
 
 
 

@@ -17,7 +17,7 @@ from web_helpers import ORIGIN, Frame, Player, Web, create, first_legal, join, s
 from mattis.core import Observation
 from mattis.lab.hint import hint
 from mattis.play.seeds import position_seed
-from mattis.web import app as web_app
+from mattis.web import hub as web_hub
 from mattis.web.table import Table
 
 
@@ -147,12 +147,12 @@ def test_a_hint_that_fails_is_logged_and_said_and_the_game_goes_on(
     def broken(*_: object) -> dict[str, Any]:
         raise RuntimeError("a bug in the hint")
 
-    monkeypatch.setattr(web_app, "hint_json", broken)
+    monkeypatch.setattr(web_hub, "hint_json", broken)
     t = create(web.client, "mattis", [{"kind": "human"}, {"kind": "bot"}], seed=3)
     anne = web.player(t["table"], t["token"])
     anne.send({"type": "start"})
     f = anne.until(lambda g: g.get("status") == "playing" and settled(g) and len(g["obs"]["legal"]) > 1)
-    with caplog.at_level(logging.ERROR, logger="mattis.web.app"):
+    with caplog.at_level(logging.ERROR, logger="mattis.web"):
         assert ask(anne)["error"] == "the hint could not be worked out; try again"
     assert any("the hint for seat 0 failed" in r.getMessage() and r.exc_info for r in caplog.records)
     seq: int = f["seq"]

@@ -19,7 +19,8 @@ from mattis.core.catalogue import TEXT
 from mattis.core.text import BOT_REASONS, fight_term, loser_term
 from mattis.web.i18n import main, page_strings, render_json
 from mattis.web.messages import KINDS
-from mattis.web.table import LEVELS, Refusal
+from mattis.web.refusal import Refusal
+from mattis.web.seats import LEVELS
 
 STATIC = files("mattis.web") / "static"
 
@@ -92,8 +93,10 @@ def test_every_engine_reason_has_a_norwegian_text() -> None:
 def refusal_names() -> set[str]:
     """Every ``Refusal("<what>")`` the server writes (a plain name, or one of an ``x if c else y``)."""
     names: set[str] = set()
-    for module in ("table.py", "app.py", "analysis.py", "solo.py"):
-        tree = ast.parse((Path(mattis.web.__file__).parent / module).read_text(encoding="utf-8"))
+    for path in sorted(Path(mattis.web.__file__).parent.glob("*.py")):  # the server's modules and the offline app
+        if path.name == "messages.py":  # its refusals name a field's kind (KINDS, below)
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "Refusal":
                 assert node.args, "a refusal names its reason"
@@ -103,10 +106,11 @@ def refusal_names() -> set[str]:
                     ast.unparse(node)
                 names |= {str(o.value) for o in options if isinstance(o, ast.Constant)}
     names |= {kind.refusal for kind in KINDS}  # a message field of the wrong type (mattis.web.messages)
-    guard = ast.parse((Path(mattis.web.__file__).parent / "guard.py").read_text(encoding="utf-8"))
-    names |= {node.value.removeprefix("web.refused.") for node in ast.walk(guard)  # its refusals are whole keys
-              if isinstance(node, ast.Constant) and isinstance(node.value, str)
-              and node.value.startswith("web.refused.")}
+    for module in ("guard.py", "rates.py"):  # the guard's refusals are whole keys
+        tree = ast.parse((Path(mattis.web.__file__).parent / module).read_text(encoding="utf-8"))
+        names |= {node.value.removeprefix("web.refused.") for node in ast.walk(tree)
+                  if isinstance(node, ast.Constant) and isinstance(node.value, str)
+                  and node.value.startswith("web.refused.")}
     return names
 
 

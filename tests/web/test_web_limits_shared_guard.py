@@ -10,7 +10,9 @@ import logging
 
 import pytest
 
-from mattis.web import guard
+from mattis.web import rates
+from mattis.web.limits import Limits
+from mattis.web.rates import Bucket, Gate
 from mattis.web.store import StoreError
 
 
@@ -23,15 +25,15 @@ class Clock:
 
 
 class Shared:
-    """A :class:`guard.Shared` in memory (what PostgreSQL keeps for the workers)."""
+    """A :class:`mattis.web.rates.Shared` in memory (what PostgreSQL keeps for the workers)."""
 
     def __init__(self, clock: Clock) -> None:
         self.clock = clock
-        self.buckets: dict[str, guard.Bucket] = {}
+        self.buckets: dict[str, Bucket] = {}
         self.sockets: dict[str, int] = {}
 
     def take(self, key: str, rate: float, burst: float, cost: float, most_wait: float) -> tuple[bool, float]:
-        b = self.buckets.setdefault(key, guard.Bucket(rate, burst, self.clock()))
+        b = self.buckets.setdefault(key, Bucket(rate, burst, self.clock()))
         wait = b.take(self.clock(), cost)
         if wait > most_wait:
             b.refund(cost)
@@ -59,8 +61,8 @@ class Down:
         raise StoreError("cannot reach the database: down")
 
 
-def workers(limits: guard.Limits, shared: guard.Shared | None, clock: Clock) -> list[guard.Hub]:
-    hubs = [guard.Hub(limits, clock), guard.Hub(limits, clock)]
+def workers(limits: Limits, shared: rates.Shared | None, clock: Clock) -> list[Gate]:
+    hubs = [Gate(limits, clock), Gate(limits, clock)]
     for h in hubs:
         h.shared = shared
     return hubs
@@ -68,7 +70,7 @@ def workers(limits: guard.Limits, shared: guard.Shared | None, clock: Clock) -> 
 
 def test_two_workers_on_one_shared_store_count_an_address_once() -> None:
     clock = Clock()
-    limits = guard.Limits(create_burst=3, heavy_burst=4, heavy_rate=0.001, max_sockets_per_address=5)
+    limits = Limits(create_burst=3, heavy_burst=4, heavy_rate=0.001, max_sockets_per_address=5)
     hubs = workers(limits, Shared(clock), clock)
 
     async def go() -> tuple[list[str], list[str], list[bool]]:
@@ -89,7 +91,7 @@ def test_two_workers_on_one_shared_store_count_an_address_once() -> None:
 def test_a_refused_creation_gives_back_the_request_s_token() -> None:
     clock = Clock()
     shared = Shared(clock)
-    hub = workers(guard.Limits(create_burst=1, api_burst=3), shared, clock)[0]
+    hub = workers(Limits(create_burst=1, api_burst=3), shared, clock)[0]
     got = [asyncio.run(hub.check("10.0.0.2", "POST", "/api/tables"))[1] for _ in range(3)]
     assert got == ["", "web.refused.too_many_tables", "web.refused.too_many_tables"]
     assert shared.buckets["api 10.0.0.2"].level == pytest.approx(2)  # only the creation that was made paid
@@ -97,7 +99,7 @@ def test_a_refused_creation_gives_back_the_request_s_token() -> None:
 
 def test_a_shared_store_that_cannot_be_reached_leaves_each_worker_its_own(caplog: pytest.LogCaptureFixture) -> None:
     clock = Clock()
-    hub = workers(guard.Limits(create_burst=2, max_sockets_per_address=2), Down(), clock)[0]
+    hub = workers(Limits(create_burst=2, max_sockets_per_address=2), Down(), clock)[0]
 
     async def go() -> tuple[list[str], list[bool]]:
         made = [(await hub.check("10.0.0.3", "POST", "/api/tables"))[1] for _ in range(3)]

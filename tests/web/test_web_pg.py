@@ -2,7 +2,7 @@
 games played across two real worker processes (one of them killed with SIGKILL mid-game).
 
 These tests start a throwaway PostgreSQL from the installed server binaries
-(:func:`mattis.web.pgstore.temporary_server`, as the ``postgres`` user when run as
+(:func:`mattis.web.pgserver.temporary_server`, as the ``postgres`` user when run as
 root) and skip, saying why, where there are none; CI installs them.
 """
 
@@ -24,7 +24,8 @@ from test_web_restart import Seat, free_port, play_until, seen_moves
 from web_helpers import cards_in, first_legal, secret_cards, states_by_seq, wait_up
 
 from mattis.core import GameRecord, card_code
-from mattis.web.pgstore import PgStore, bindir, temporary_server
+from mattis.web.pgserver import bindir, temporary_server
+from mattis.web.pgstore import PgStore
 from mattis.web.store import StoreConflict
 from tiers import HUNG, wait_until
 

@@ -14,7 +14,7 @@ from web_helpers import Web, create, join, play_out
 from mattis.bots.evaluate import Budget
 from mattis.core import GameRecord
 from mattis.lab.review import decisions_of
-from mattis.web.analysis import Analyses, Job
+from mattis.web.reviews import Analyses, Job
 
 
 def test_the_queue_takes_tables_in_turn_and_runs_up_to_its_budget() -> None:

@@ -22,9 +22,13 @@ from mattis.bots import RandomBot
 from mattis.core import PRESETS, Move, Observation
 from mattis.play import Agent
 from mattis.play import make_bot as real_make_bot
-from mattis.web import table as table_module
-from mattis.web.app import FAST_DELAY, RESTART_PAUSE, RESTART_PAUSE_MAX, Conn, Hub, Waits
-from mattis.web.table import Seat, Table, people_in
+from mattis.web import tablestate as table_module
+from mattis.web.conn import Conn
+from mattis.web.hub import Hub
+from mattis.web.scheduler import FAST_DELAY, RESTART_PAUSE, RESTART_PAUSE_MAX
+from mattis.web.seats import Seat, people_in
+from mattis.web.table import Table
+from mattis.web.waits import Waits
 from tiers import scale
 
 DELAY = 0.8

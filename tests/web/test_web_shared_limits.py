@@ -31,8 +31,10 @@ from websockets.exceptions import InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 from websockets.typing import Origin
 
-from mattis.web.guard import TEST_SERVER, Limits
-from mattis.web.pgstore import PgLimits, PgStore, bindir, temporary_server
+from mattis.web.limits import TEST_SERVER, Limits
+from mattis.web.pglimits import PgLimits
+from mattis.web.pgserver import bindir, temporary_server
+from mattis.web.pgstore import PgStore
 from tiers import HUNG, wait_until
 
 pytest.importorskip("psycopg", reason="the PostgreSQL tests need psycopg (the 'pg' extra)")

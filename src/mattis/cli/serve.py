@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from .args import number, seconds, whole
 
 if TYPE_CHECKING:
-    from ..web.guard import Limits
+    from ..web.limits import Limits
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -51,8 +51,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def limits_from_args(args: argparse.Namespace) -> Limits:
-    """The guard's :class:`~mattis.web.guard.Limits` from ``--limit``, ``--max-connections``, ``--keep-days``."""
-    from ..web.guard import Limits
+    """The guard's :class:`~mattis.web.limits.Limits` from ``--limit``, ``--max-connections``, ``--keep-days``."""
+    from ..web.limits import Limits
     from .main import CliError
 
     fields = {f.name: f for f in dataclasses.fields(Limits)}
@@ -79,8 +79,8 @@ def limits_from_args(args: argparse.Namespace) -> Limits:
         if not args.keep_days > 0:
             raise CliError("--keep-days must be above 0")
         changes["keep_days"] = args.keep_days
-    if args.test_mode:  # test clients play flat out from one address (see guard.TEST_SERVER)
-        from ..web.guard import TEST_SERVER
+    if args.test_mode:  # test clients play flat out from one address (see limits.TEST_SERVER)
+        from ..web.limits import TEST_SERVER
 
         for name, value in TEST_SERVER.items():
             changes.setdefault(name, value)
@@ -113,9 +113,10 @@ def run(args: argparse.Namespace) -> int:
     try:
         import uvicorn  # noqa: F401 (checked here, used by each worker)
 
-        from ..web import guard
         from ..web.app import create_app  # noqa: F401
-        from ..web.store import StoreError, describe, open_store
+        from ..web.database import describe, open_store
+        from ..web.doorman import raise_file_limit
+        from ..web.store import StoreError
     except ImportError as e:
         from .main import install_hint
 
@@ -136,7 +137,7 @@ def run(args: argparse.Namespace) -> int:
             pass
     except OSError as e:
         raise CliError(f"cannot listen on {args.host}:{args.port}: {e.strerror}") from None
-    files = guard.raise_file_limit(limits.max_connections + 64)
+    files = raise_file_limit(limits.max_connections + 64)
     if files < limits.max_connections + 64:
         limits = dataclasses.replace(limits, max_connections=max(16, files - 64))
         print(f"mattis serve: the file limit is {files}: at most {limits.max_connections} connections", flush=True)
@@ -171,11 +172,13 @@ def _serve_worker(args: argparse.Namespace, limits: Limits, reuse_port: bool) ->
 
     import uvicorn
 
-    from ..web import guard
     from ..web.app import create_app
+    from ..web.doorman import guarded_protocol
+    from ..web.netlog import quiet_network_events
+    from ..web.origin import Hosts
     from .main import CliError
 
-    hosts = guard.Hosts.default(args.host, args.allowed_host)
+    hosts = Hosts.default(args.host, args.allowed_host)
     app = create_app(args.db, args.bot_delay, args.test_mode, limits=limits, hosts=hosts,
                      bot_processes=args.bot_processes)
     if args.solo is not None:  # the offline app (mattis build-web): static files, its own service worker
@@ -186,7 +189,7 @@ def _serve_worker(args: argparse.Namespace, limits: Limits, reuse_port: bool) ->
         mimetypes.add_type("application/wasm", ".wasm")
         app.mount("/solo", StaticFiles(directory=args.solo, html=True), name="solo")
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning",
-                            http=guard.guarded_protocol(limits),  # first-request timeout, silent-socket caps
+                            http=guarded_protocol(limits),  # first-request timeout, silent-socket caps
                             # uvicorn's maintained one (the legacy "websockets" one is deprecated, and
                             # with websockets 16 it fails on a socket dropped mid-handshake)
                             ws="websockets-sansio",
@@ -194,7 +197,7 @@ def _serve_worker(args: argparse.Namespace, limits: Limits, reuse_port: bool) ->
                             timeout_keep_alive=5, backlog=2048,
                             proxy_headers=args.behind_proxy is not None,
                             forwarded_allow_ips=args.behind_proxy or "127.0.0.1")
-    guard.quiet_network_events()  # a dropped or reset socket, bad UTF-8: one debug line, no traceback
+    quiet_network_events()  # a dropped or reset socket, bad UTF-8: one debug line, no traceback
     try:
         if not reuse_port:
             uvicorn.Server(config).run()

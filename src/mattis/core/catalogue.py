@@ -1026,7 +1026,7 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "web.refused.hint_failed": ("hintet kunne ikke finnes; prøv igjen", "the hint could not be worked out; try again"),
     # -- the web page on a phone: an opponent's known cards behind a tap
     "web.known_n": ("Kjente kort ({n})", "Known cards ({n})"),
-    # -- the server's refusals (web.table.Refusal), in the language of whoever is refused
+    # -- the server's refusals (web.refusal.Refusal), in the language of whoever is refused
     # Absent players, seats across devices, seeing the game, rules at the table, host and lobby.
     "web.grace": ("Når den som står for tur, er borte", "When a player is away on their turn"),
     "web.grace_n": ("en bot spiller etter {n} sekunder", "a bot plays after {n} seconds"),

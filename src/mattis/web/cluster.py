@@ -3,7 +3,7 @@
 A worker keeps in memory only the tables it needs (*lazy copies*): those it owns (see
 below) and those its clients sit at or ask for, each rebuilt from the one event log when
 first needed and kept current from it; a copy neither owned nor used here for a lease is
-dropped (:meth:`mattis.web.app.Hub.evict`).  The workers talk only through PostgreSQL's
+dropped (:meth:`mattis.web.service.TableService.evict`).  The workers talk only through PostgreSQL's
 LISTEN/NOTIFY on one channel (:data:`mattis.web.pgstore.CHANNEL`), with small JSON
 messages:
 
@@ -51,22 +51,45 @@ import json
 import logging
 import secrets
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
-from .pgstore import CHANNEL, PgLimits, PgStore
+from .pglimits import PgLimits
+from .pgstore import CHANNEL, PgStore
 from .store import StoreError
 
 if TYPE_CHECKING:
-    from .app import Hub
     from .table import Table
 
 log = logging.getLogger("mattis.web")
 
 
+class Worker(Protocol):
+    """What the cluster asks of this worker's hub (:class:`mattis.web.hub.Hub`)."""
+
+    @property
+    def tables(self) -> dict[str, Table]: ...
+
+    def heard(self, tid: str, n: int | None = None, event: dict[str, Any] | None = None) -> None: ...
+
+    def taken(self, tid: str) -> None: ...
+
+    def lost(self, tid: str) -> None: ...
+
+    def forget(self, tid: str) -> None: ...
+
+    def evict(self) -> list[str]: ...
+
+    def presence_changed(self, tid: str) -> None: ...
+
+    def broadcast(self, table: Table) -> None: ...
+
+    def local_seats(self, table: Table) -> set[int]: ...
+
+
 class Cluster:
     """This worker's part: its leases, its listener, the other workers' presence."""
 
-    def __init__(self, hub: Hub, store: PgStore, url: str, ttl: float) -> None:
+    def __init__(self, hub: Worker, store: PgStore, url: str, ttl: float) -> None:
         self.hub = hub
         self.store = store
         self.url = url
@@ -87,7 +110,7 @@ class Cluster:
         self.states: dict[str, tuple[frozenset[int], bool]] = {}
         """table -> (stood-in seats, host away), as its owner last said (for copies read later)."""
         self.limits = PgLimits(store, self.me, ttl)
-        """The per-address limits of all workers together (the guard's :attr:`~mattis.web.guard.Hub.shared`)."""
+        """The per-address limits of all workers together (the guard's :attr:`~mattis.web.rates.Gate.shared`)."""
 
     # ----------------------------------------------------------- lifecycle
     async def start(self) -> None:

@@ -16,7 +16,7 @@ value of each field's type to each field listed there).
 >>> check({"type": "move", "game": True, "seq": 4, "move": "play 4C"})
 Traceback (most recent call last):
     ...
-mattis.web.table.Refusal: "game" in a "move" message must be a whole number
+mattis.web.refusal.Refusal: "game" in a "move" message must be a whole number
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from .table import Refusal
+from .refusal import Refusal
 
 
 @dataclass(frozen=True)
@@ -95,7 +95,7 @@ def fields(kind: object) -> Mapping[str, Kind]:
 
 
 def check(msg: Mapping[str, Any]) -> None:
-    """Raise a :class:`~mattis.web.table.Refusal` for the first field of ``msg`` (a JSON
+    """Raise a :class:`~mattis.web.refusal.Refusal` for the first field of ``msg`` (a JSON
     object) whose value is not of its type in :data:`MESSAGES`."""
     kind = msg.get("type")
     for name, field in fields(kind).items():

@@ -11,20 +11,14 @@ applies the commands of every worker's clients) until when; the owner renews all
 its leases every few seconds and a worker takes over the leases that ran out
 (:meth:`PgStore.take_expired`).
 
-:func:`temporary_server` starts a throwaway PostgreSQL from the installed binaries
-(for the tests and ``benchmarks/web_load.py``).
+The per-address limits every worker shares are :mod:`mattis.web.pglimits`'s; a throwaway
+server for the tests and benchmarks, :mod:`mattis.web.pgserver`'s.
 """
 
 from __future__ import annotations
 
 import contextlib
-import glob
 import json
-import os
-import shutil
-import socket
-import subprocess
-import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -274,158 +268,3 @@ class PgStore:
         except self.errors as e:
             raise StoreError(f"cannot reach the database: {str(e).strip()}") from None
 
-
-# ------------------------------------------------------ limits shared by the workers
-class PgLimits:
-    """The per-address limits of every worker together (:class:`mattis.web.guard.Shared`):
-    token buckets (``buckets``: one row per address and kind, deleted once full again, so
-    a forgotten address costs nothing) and the WebSockets each worker holds per address
-    (``sockets``: counted only while that worker renews them, every third of a lease, so a
-    killed worker's sockets stop counting when its leases run out)."""
-
-    def __init__(self, store: PgStore, worker: str, ttl: float) -> None:
-        self.store = store
-        self.worker = worker
-        self.ttl = ttl
-        self.local = threading.local()
-        self.conns: list[Any] = []
-
-    def _db(self) -> Any:
-        """This thread's connection for the limits (their commits never wait for the disk)."""
-        db = getattr(self.local, "db", None)
-        if db is None:
-            psycopg = _psycopg()
-            try:
-                db = psycopg.connect(self.store.url, autocommit=True, connect_timeout=10)
-                db.execute("SET synchronous_commit = off")
-            except psycopg.Error as e:
-                raise StoreError(f"cannot reach database {safe_url(self.store.url)}: {str(e).strip()}") from None
-            self.local.db = db
-            self.conns.append(db)
-        return db
-
-    def take(self, key: str, rate: float, burst: float, cost: float, most_wait: float) -> tuple[bool, float]:
-        try:
-            row = self._db().execute("SELECT taken, wait FROM mattis_take(%s, %s, %s, %s, %s)",
-                                               (key, rate, burst, cost, most_wait)).fetchone()
-        except self.store.errors as e:
-            raise StoreError(f"cannot reach the database: {str(e).strip()}") from None
-        return bool(row[0]), float(row[1])
-
-    def open_socket(self, address: str, cap: int) -> bool:
-        try:
-            row = self._db().execute("SELECT mattis_socket(%s, %s, %s, %s)",
-                                               (address, self.worker, cap, self.ttl)).fetchone()
-        except self.store.errors as e:
-            raise StoreError(f"cannot reach the database: {str(e).strip()}") from None
-        return bool(row[0])
-
-    def close_socket(self, address: str) -> None:
-        db = self._db()
-        try:
-            gone = db.execute("DELETE FROM sockets WHERE address = %s AND worker = %s AND n <= 1",
-                              (address, self.worker)).rowcount
-            if not gone:
-                db.execute("UPDATE sockets SET n = n - 1 WHERE address = %s AND worker = %s",
-                           (address, self.worker))
-        except self.store.errors as e:
-            raise StoreError(f"cannot reach the database: {str(e).strip()}") from None
-
-    def renew(self) -> None:
-        """This worker's sockets still count (with its leases); full buckets are forgotten."""
-        db = self.store.db
-        db.execute("UPDATE sockets SET expires = now() + make_interval(secs => %s) WHERE worker = %s",
-                   (self.ttl, self.worker))
-        db.execute("DELETE FROM sockets WHERE expires < now() - interval '1 minute'")
-        db.execute("DELETE FROM buckets WHERE full_at < extract(epoch FROM clock_timestamp())")
-
-    def release(self) -> None:
-        """This worker stops: its sockets no longer count; its connections close."""
-        with contextlib.suppress(Exception):
-            self.store.db.execute("DELETE FROM sockets WHERE worker = %s", (self.worker,))
-        for db in self.conns:
-            with contextlib.suppress(Exception):
-                db.close()
-        self.conns = []
-        self.local = threading.local()
-
-
-# ------------------------------------------------------------ a throwaway server
-def bindir() -> str | None:
-    """The folder of PostgreSQL's server binaries (``initdb``, ``postgres``), or ``None``."""
-    found: list[str] = []
-    with contextlib.suppress(OSError, subprocess.SubprocessError):
-        found.append(subprocess.run(["pg_config", "--bindir"], capture_output=True, text=True,
-                                    timeout=10).stdout.strip())
-    found += sorted(glob.glob("/usr/lib/postgresql/*/bin"), reverse=True)
-    for d in found:
-        if d and os.path.exists(os.path.join(d, "initdb")) and os.path.exists(os.path.join(d, "postgres")):
-            return d
-    return None
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-@contextlib.contextmanager
-def temporary_server(durable: bool = False) -> Iterator[str]:
-    """Start PostgreSQL in a temporary folder on a free port of 127.0.0.1; yields its URL.
-    As root it runs as the ``postgres`` user (PostgreSQL refuses root).  ``durable``: keep
-    ``fsync`` on (a benchmark); off, a test's server is faster and loses nothing unless the
-    machine itself stops."""
-    bins = bindir()
-    if bins is None:
-        raise StoreError("no PostgreSQL server binaries (initdb, postgres) found; "
-                         "install them, e.g. apt-get install postgresql")
-    as_user: list[str] = []
-    root = tempfile.mkdtemp(prefix="mattis-pg-")
-    if os.geteuid() == 0:
-        as_user = ["runuser", "-u", "postgres", "--"]
-        try:
-            shutil.chown(root, "postgres")
-        except LookupError:
-            shutil.rmtree(root, ignore_errors=True)
-            raise StoreError("PostgreSQL refuses to run as root and there is no 'postgres' user to run it as "
-                             "(Debian's postgresql package makes one)") from None
-        os.chmod(root, 0o700)
-    data, log = os.path.join(root, "data"), os.path.join(root, "log")
-    port = _free_port()
-    proc: subprocess.Popen[bytes] | None = None
-    try:
-        subprocess.run([*as_user, os.path.join(bins, "initdb"), "-D", data, "-U", "mattis", "-A", "trust",
-                        "-E", "UTF8", "--no-sync"], check=True, capture_output=True, timeout=120)
-        opts = ["-c", f"fsync={'on' if durable else 'off'}", "-c", "max_connections=200",
-                "-c", "shared_buffers=64MB", "-c", "unix_socket_directories=" + root]
-        proc = subprocess.Popen([*as_user, os.path.join(bins, "postgres"), "-D", data, "-h", "127.0.0.1",
-                                 "-p", str(port), *opts], stdout=subprocess.DEVNULL,
-                                stderr=open(log, "ab"))  # noqa: SIM115 (the server keeps it)
-        url = f"postgresql://mattis@127.0.0.1:{port}/postgres"
-        psycopg = _psycopg()
-        for _ in range(300):
-            if proc.poll() is not None:
-                break
-            try:
-                psycopg.connect(url, connect_timeout=2).close()
-                break
-            except psycopg.Error:
-                time.sleep(0.05)
-        else:
-            raise StoreError("PostgreSQL did not start in 15 s")
-        if proc.poll() is not None:
-            with open(log, encoding="utf-8", errors="replace") as f:
-                raise StoreError("PostgreSQL did not start: " + f.read()[-2000:])
-        yield url
-    except subprocess.CalledProcessError as e:
-        raise StoreError(f"initdb failed: {e.stderr.decode(errors='replace')[-2000:]}") from None
-    finally:
-        if proc is not None:
-            proc.terminate()
-            try:
-                proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
-        shutil.rmtree(root, ignore_errors=True)

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Final
 from .store import StoreError
 
 if TYPE_CHECKING:
-    from .app import Hub
+    from .service import TableService
 
 log = logging.getLogger("mattis.web")
 
@@ -28,7 +28,7 @@ EVERY: Final = 3600.0
 """Seconds between sweeps."""
 
 
-def sweep(hub: Hub, now: float | None = None) -> list[str]:
+def sweep(hub: TableService, now: float | None = None) -> list[str]:
     """Delete the expired tables from the log and from memory; their ids."""
     if hub.store is None:
         return []
@@ -65,7 +65,7 @@ def sweep(hub: Hub, now: float | None = None) -> list[str]:
     return gone
 
 
-async def keep(hub: Hub) -> None:
+async def keep(hub: TableService) -> None:
     """Sweep now and then every hour, for as long as the server runs."""
     while True:
         try:

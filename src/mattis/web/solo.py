@@ -30,7 +30,9 @@ from ..core.text import how_to_play, option_label, option_value_text, rules_in_w
 from ..play import Sitting, make_bot, next_move
 from ..play.agents import DEFAULT_LEVEL
 from . import messages
-from .table import Event, Refusal, Table
+from .refusal import Refusal
+from .table import Table
+from .tablestate import Event
 from .view import frame, hint_json, replay_steps
 
 log = logging.getLogger(__name__)

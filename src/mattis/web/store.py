@@ -9,7 +9,7 @@ so a ``kill -9`` can lose at most a request nobody was answered about.
 :class:`Store` is the embedded default, a SQLite file (WAL);
 :class:`mattis.web.pgstore.PgStore` keeps the same log in PostgreSQL for several
 workers (``--db postgresql://...``).  The server uses only :class:`EventLog`, so
-both run the same code path; :func:`open_store` picks one from the ``--db`` text.
+both run the same code path; :func:`mattis.web.database.open_store` picks one from the ``--db`` text.
 In both, (table, number) is the primary key: a second writer appending a number
 that exists is refused (:class:`StoreConflict`) and the table's log is unchanged,
 so two writers can never fork a game.
@@ -66,32 +66,6 @@ class EventLog(Protocol):
         ...
 
     def close(self) -> None: ...
-
-
-def is_postgres(db: str) -> bool:
-    """Whether ``--db`` names a PostgreSQL database (a ``postgresql://`` or ``postgres://`` URL)."""
-    return db.startswith(("postgresql://", "postgres://"))
-
-
-def open_store(db: str) -> EventLog:
-    """The event log ``db`` names: a PostgreSQL URL or a SQLite file's path."""
-    if is_postgres(db):
-        from .pgstore import PgStore
-
-        return PgStore(db)
-    return Store(db)
-
-
-def describe(db: str) -> str:
-    """``db`` for messages and pages: a URL without its password, or the file's full path (so a
-    page on the wrong server can say exactly which database that server reads)."""
-    if is_postgres(db):
-        from .pgstore import safe_url
-
-        return safe_url(db)
-    from pathlib import Path
-
-    return str(Path(db).resolve())
 
 
 class Store:

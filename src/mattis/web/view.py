@@ -16,7 +16,8 @@ from ..core.cards import SUIT_LETTERS, Lang
 from ..core.text import describe_bot_move, fight_term, loser_term
 from ..lab.hint import hint
 from ..play.seeds import position_seed
-from .table import Refusal, Table
+from .refusal import Refusal
+from .table import Table
 
 LOG_TAIL: Final = 30
 
