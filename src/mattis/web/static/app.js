@@ -377,10 +377,14 @@
     if (tm.kind === "clock" && b > 0) text += " " + t("web.timer.bank_after", { s: b });
     return tm.paused ? text + " " + t("web.timer.paused") : text;
   }
+  // The countdown is in the bar at the top and, on her own turn with a turn clock, by her hand (#hand-timer).
   function tickTimer() {
-    const el = document.getElementById("timer");
-    if (el) { el.textContent = timerText(); el.dataset.left = view && view.timer ? el.textContent.match(/\d+/)[0] : ""; }
-    if (el && view && view.timer && view.timer.bank !== undefined) el.dataset.bank = String(Math.max(0, Math.ceil((bankEnd - Math.max(Date.now(), timerEnd)) / 1000)));
+    for (const id of ["timer", "hand-timer"]) {
+      const el = document.getElementById(id);
+      if (!el) continue;
+      el.textContent = timerText(); el.dataset.left = view && view.timer ? el.textContent.match(/\d+/)[0] : "";
+      if (view && view.timer && view.timer.bank !== undefined) el.dataset.bank = String(Math.max(0, Math.ceil((bankEnd - Math.max(Date.now(), timerEnd)) / 1000)));
+    }
   }
   // The table's chat (mattis.web.chat): behind the header's button, which counts the lines not yet seen; the
   // panel lies over the page (on a phone, the whole screen) and is an element of its own, so the table's
@@ -648,7 +652,7 @@
       const b = h("button", { type: "button", class: "card" + (legal ? " legal" : "") + (selected.has(c) ? " selected" : "") + (hinted && hinted.cards.includes(c) ? " hinted" : ""),
         "data-card": c, "data-key": k < 9 ? String(k + 1) : null, "aria-pressed": selected.has(c) ? "true" : null,
         "aria-label": Cards.text(c) + (legal ? " — " + t("web.playable") : ""), disabled: !mine,
-        onclick: () => clickCard(c) }, Cards.svg(c), legal ? h("span", { class: "dot", "aria-hidden": "true", text: "●" }) : null);
+        onclick: () => clickCard(c) }, Cards.svg(c), legal ? h("span", { class: "dot", "aria-hidden": "true" }) : null);
       hand.appendChild(b);
     });
     if (!o.hand.length) hand.appendChild(h("div", { class: "cap muted", text: t("web.no_cards") }));
@@ -667,8 +671,12 @@
       : hintAsked && hintAsked.game === view.game && hintAsked.seq === view.seq ? h("p", { class: "hintline", id: "hint", role: "status", text: t("web.hint_working") }) : null;
     // The hand, the buttons and a refusal: docked at the bottom of a phone's screen while the game is on (style.css).
     const playing = view.status === "playing" && o.phase !== 3;
+    // Her turn clock (and then her time bank) counted down right by her hand, next to "Your turn" when docked.
+    const clock = mine && view.timer && view.timer.kind === "clock" && view.timer.seat === view.you
+      ? h("span", { class: "badge timer mine", id: "hand-timer", "aria-hidden": "true", text: timerText() }) : null;
     return h("section", { class: "me" + (playing ? " dock" : "") + (mine ? " mine" : ""), id: "me" },
-      playing ? h("p", { class: "dockturn", "aria-hidden": "true", text: turnText(o) }) : null,
+      playing ? h("div", { class: "handhead" + (clock ? " clocked" : "") },
+        h("span", { class: "dockturn", "aria-hidden": "true", text: turnText(o) }), clock) : null,
       view.error ? h("p", { class: "error", role: "alert", id: "error", text: view.error }) : null,
       hintLine, hand, actions);
   }
@@ -947,7 +955,12 @@
       if (se > 0) el("line", { x1: x(e.move), x2: x(e.move), y1: y(e.after - 2 * se), y2: y(e.after + 2 * se), class: "err" });
       if (e.mark) el("line", { x1: x(e.move), x2: x(e.move), y1: y(e.before), y2: y(e.after), class: "cost mark" + e.mark.length });
       el("circle", { cx: x(e.move), cy: y(e.after), r: e.mark ? 4 : 2.5, class: e.mark ? "played marked" : "played" });
-      if (e.mark) el("text", { x: x(e.move) + 4, y: y(e.after) + 12, class: "marktext" }).textContent = e.mark;
+      // its mark ("?", "??") beside the point, kept inside the chart: left of it near the right edge, above it near the bottom
+      if (e.mark) {
+        const right = x(e.move) + 24 > W, low = y(e.after) + 12 > H - B;
+        el("text", { x: right ? x(e.move) - 5 : x(e.move) + 4, y: low ? y(e.after) - 6 : y(e.after) + 12, "text-anchor": right ? "end" : "start",
+          class: "marktext" }).textContent = e.mark;
+      }
     }
     return svg;
   }
