@@ -63,6 +63,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -536,8 +537,9 @@ def fair_flood_process(kind: str, flood_url: str, victim_url: str, ready: Any, s
                     counts["open"] += 1
                     try:
                         async def reader() -> None:
-                            async for _ in ws:
-                                counts["received"] += 1
+                            with contextlib.suppress(websockets.ConnectionClosed):
+                                async for _ in ws:
+                                    counts["received"] += 1
                         task = asyncio.create_task(reader()) if read else asyncio.create_task(ws.wait_closed())
                         while not stop.is_set() and not task.done():
                             if not texts:
@@ -575,10 +577,14 @@ def fair_flood_process(kind: str, flood_url: str, victim_url: str, ready: Any, s
         running = [asyncio.create_task(t) for t in tasks]
         await asyncio.sleep(2)  # the sockets open
         ready.set()
-        await asyncio.gather(*running)
+        while not stop.is_set():
+            await asyncio.sleep(0.1)
+        out.put(dict(counts))  # now: the sockets still opening or closing are not waited for
+        await asyncio.wait(running, timeout=3)
+        for t in running:
+            t.cancel()
 
     asyncio.run(main())
-    out.put(counts)
 
 
 async def fairness_async(args: argparse.Namespace, base: str, label: str) -> list[dict[str, Any]]:
@@ -650,10 +656,11 @@ async def fairness_async(args: argparse.Namespace, base: str, label: str) -> lis
         row = {"scenario": kind, "p50": during[0], "p99": during[1], "moves/s": during[2] / args.seconds,
                "load0": load0, "load1": load1, "closed": counts.get("closed", {}),
                "refused": counts.get("refused", {}), "sent": counts.get("sent", 0),
-               "received": counts.get("received", 0)}
+               "received": counts.get("received", 0), "open": counts.get("open", 0)}
         rows.append(row)
         print(f"{label} {kind}: p50 {during[0]:.1f} ms p99 {during[1]:.1f} ms ({during[1] / quiet[1]:.1f}x quiet) "
-              f"{during[2] / args.seconds:.1f} moves/s; flood sent {row['sent']}, got {row['received']} frames, "
+              f"{during[2] / args.seconds:.1f} moves/s; flood sockets open at the end {row['open']}, "
+              f"sent {row['sent']}, got {row['received']} frames, "
               f"closed {row['closed']}, refused {row['refused']} (load {load0} -> {load1})", flush=True)
         await asyncio.sleep(2)  # the flood's sockets close
     for t in tasks:

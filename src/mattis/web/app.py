@@ -42,7 +42,7 @@ from ..core.cards import Lang
 from ..core.text import how_to_play, option_label, option_value_text, rules_in_words
 from ..play import Agent, Referee, make_bot, next_move
 from ..play.agents import DEFAULT_LEVEL
-from . import analysis, guard, messages, retention
+from . import analysis, fairness, guard, messages, retention
 from .cluster import Cluster
 from .pgstore import PgStore
 from .store import EventLog, StoreConflict, StoreError, describe, open_store
@@ -53,7 +53,6 @@ log = logging.getLogger("mattis.web")
 
 STATIC: Final = Path(str(files("mattis.web") / "static"))
 MAX_MESSAGE: Final = 4096
-QUEUE_LIMIT: Final = 500
 FAST_DELAY: Final = 0.05
 """The bots' pause when no person is left to act (fast-forward)."""
 RESTART_PAUSE: Final = 1.0
@@ -105,7 +104,7 @@ class Conn:
     ws: WebSocket
     seat: int | None
     lang: Lang
-    queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
+    queue: fairness.Outbox = field(default_factory=fairness.Outbox)
     history: bool = False
     """Its frames carry the game's whole public history (a terminal seat asks for it in its hello)."""
     pings: bool = False
@@ -126,10 +125,9 @@ class Conn:
     hinted: tuple[tuple[int, int, int, Lang], dict[str, Any]] | None = None
     """The last hint worked out for this page: (seat, game, move, language) and what it was sent."""
 
-    def push(self, text: str) -> None:
-        if self.queue.qsize() > QUEUE_LIMIT:
-            return  # a client that stopped reading; it gets the latest state when it reconnects
-        self.queue.put_nowait(text)
+    def push(self, text: str, latest: bool = False) -> None:
+        """Queue ``text``; ``latest``: a table's state frame, which supersedes older ones (:class:`fairness.Outbox`)."""
+        self.queue.push(text, latest)
 
 
 LANGS: Final[tuple[Lang, ...]] = ("nb", "en")
@@ -474,9 +472,10 @@ class Hub:
             return
         on = self.connected(table)
         now = self.waits.now()
-        for c in conns:
-            c.push(frame(table, c.seat, c.lang, connected=on, history=c.history, now=now, heartbeat=self.heartbeat,
-                         former=c.former))
+        for c, text in fairness.fan_out(conns, lambda c: frame(  # one build per distinct view
+                table, c.seat, c.lang, connected=on, history=c.history, now=now, heartbeat=self.heartbeat,
+                former=c.former)):
+            c.push(text, latest=True)
 
     def reply(self, table: Table, conn: Conn, error: Refusal | None = None, echo: int | None = None,
               extra: dict[str, Any] | None = None) -> None:

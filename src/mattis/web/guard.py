@@ -42,6 +42,8 @@ from dataclasses import dataclass
 from typing import Any, Final, Protocol
 from urllib.parse import urlsplit
 
+from . import fairness
+
 log = logging.getLogger("mattis.web")
 
 Scope = MutableMapping[str, Any]
@@ -74,17 +76,24 @@ class Limits:
     message_burst: float = 30.0
     """WebSocket messages a connection may send at once before the rate applies."""
     sync_rate: float = 2.0
-    """``sync`` requests per second per connection (each builds a whole frame)."""
+    """``sync`` and ``lang`` requests per second per connection (each builds a whole frame)."""
     sync_burst: float = 6.0
     address_rate: float = 200.0
     """WebSocket messages per second from one client address, all its connections together."""
     address_burst: float = 400.0
     max_wait: float = 5.0
     """The longest a message waits before it is read (a busy address waits this much at most)."""
-    flood_after: int = 60
-    """A connection that goes over its own rates this many times is closed (4429)."""
+    flood_after: int = 20
+    """A connection that goes over its own rates this many times is closed (4429).  So is one
+    that keeps sending at more than a quarter of its rate while its address is over the
+    address's rate (:func:`mattis.web.fairness.busy_in_a_busy_address`)."""
     flood_forgive: float = 10.0
     """Seconds after which one time over the rates is forgiven."""
+    flood_ban_after: int = 3
+    """An address whose sockets were closed for flooding this many times (one forgiven every
+    ``flood_ban`` seconds) is refused new WebSockets, and its sockets over their own rates are
+    closed at once, until one is forgiven (:class:`mattis.web.fairness.Bans`; per worker)."""
+    flood_ban: float = 30.0
     max_message: int = 8192
     """Largest WebSocket message in bytes (larger: closed with 1009)."""
     max_body: int = 65536
@@ -228,29 +237,43 @@ class Flood(Exception):
 class Pace:
     """The message budget of one WebSocket: its own buckets and its address's."""
 
-    def __init__(self, limits: Limits, address: Bucket, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, limits: Limits, address: Bucket, clock: Callable[[], float] = time.monotonic,
+                 bans: fairness.Bans | None = None, address_name: str = "") -> None:
         now = clock()
+        self.bans = bans
+        self.address_name = address_name
         self.limits = limits
         self.clock = clock
         self.own = Bucket(limits.message_rate, limits.message_burst, now)
         self.sync = Bucket(limits.sync_rate, limits.sync_burst, now)
         self.address = address
         self.strikes = Bucket(1 / limits.flood_forgive, limits.flood_after, now)
+        self.busy = fairness.busy_bucket(limits, now)
 
     def wait(self, text: str) -> float:
         """Seconds to wait before handling this message (0 mostly, at most ``max_wait``).
-        A message that names ``sync`` also pays the sync bucket (a sync spelt with escapes
+        A message that names ``sync`` or ``lang`` also pays the sync bucket (one spelt with escapes
         still pays the connection's bucket).  Raises :class:`Flood` once this connection
         has itself gone over its own rates ``flood_after`` times (one such time is
         forgiven every ``flood_forgive`` seconds); waits caused only by a busy address
-        never count against a connection."""
+        never count against a quiet connection (one that sends less than a quarter of its
+        rate; a busier one counts them: :func:`fairness.busy_in_a_busy_address`), and a
+        connection of a banned address is closed the first time it goes over
+        (:class:`fairness.Bans`)."""
         now = self.clock()
         own = self.own.take(now)
-        if "sync" in text:
+        if "sync" in text or "lang" in text:  # both build a whole frame
             own = max(own, self.sync.take(now))
-        if own > 0 and self.strikes.take(now) > 0:
-            raise Flood
-        return min(max(own, self.address.take(now)), self.limits.max_wait)
+        shared = self.address.take(now)
+        if fairness.busy_in_a_busy_address(self.busy, now, shared) or own > 0:
+            if self.strikes.take(now) > 0 or (self.bans is not None and self.bans.banned(self.address_name)):
+                raise Flood
+        return min(max(own, shared), self.limits.max_wait)
+
+    def flooded(self) -> None:
+        """This connection is closed for flooding (its address may be banned: :class:`fairness.Bans`)."""
+        if self.bans is not None:
+            self.bans.flooded(self.address_name)
 
 
 class Shared(Protocol):
@@ -296,9 +319,10 @@ class Hub:
         """Requests refused with 429, per cost class (for tests and the load benchmark)."""
         self.creates = Buckets(limits.create_rate, limits.create_burst, limits.max_addresses, clock)
         self.sockets: dict[str, int] = {}
+        self.bans = fairness.Bans(limits, clock)
 
     def pace(self, address: str) -> Pace:
-        return Pace(self.limits, self.messages.get(address), self.clock)
+        return Pace(self.limits, self.messages.get(address), self.clock, self.bans, address)
 
     def admit(self, address: str, method: str, path: str) -> tuple[float, str]:
         """What to do with a request from ``address``: ``(wait, "")``: answer it after
@@ -363,6 +387,8 @@ class Hub:
     async def open_socket(self, address: str) -> bool:
         """Whether ``address`` may open one more WebSocket (counted here, and at :attr:`shared`)."""
         cap = self.limits.max_sockets_per_address
+        if self.bans.refuse(address):
+            return False
         if self.shared is not None:
             try:
                 ok = await asyncio.to_thread(self.shared.open_socket, address, cap)
@@ -673,7 +699,8 @@ async def receive_text(ws: Any, pace: Pace | None, max_message: int) -> str | No
         try:
             wait = pace.wait(text)
         except Flood:
-            await ws.close(code=CLOSE_FLOOD)
+            pace.flooded()
+            await ws.close(code=CLOSE_FLOOD, reason=fairness.FLOOD_REASON)
             return None
         if wait:
             await asyncio.sleep(wait)

@@ -1,0 +1,194 @@
+"""Fairness between tables: no flood of one kind slows another table's moves.
+
+The server is one event loop per worker, so whatever a flooder makes it do is time the
+other tables wait.  The per-connection and per-address budgets of :mod:`mattis.web.guard`
+pace each socket; what is here bounds what a flood can cost in all:
+
+* :class:`Bans`: an address whose sockets were closed for flooding
+  (:data:`mattis.web.guard.CLOSE_FLOOD`) ``flood_ban_after`` times is refused new
+  WebSockets (HTTP 403 before the handshake) for ``flood_ban`` seconds, and its sockets
+  that are still over their own rates are closed at once instead of after
+  ``flood_after`` times; so 200 flooding sockets from ten addresses are closed within a
+  few seconds and do not come back.  A family behind one NAT is not refused for one
+  buggy page: it takes several floods.
+* :func:`busy_in_a_busy_address`: a socket sending more than a quarter of its own rate,
+  sustained, while its address is over the address's rate counts as over its rates (a
+  strike), so twenty sockets that each keep their own rate but together flood their
+  address are closed too (their reads are paced by the address, so their own rate alone
+  never shows it); a page at that address, sending a heartbeat and a move now and then,
+  is only slowed.
+* :class:`Outbox`: the frames waiting to be sent to one socket.  A table's state frame
+  supersedes the earlier ones: once ``LATEST_AFTER`` frames wait (a reader slower than
+  the table), the state frames still waiting are dropped and only the newest is kept, so
+  a slow spectator costs one frame per send, never a growing queue; a reply to the
+  socket's own request (a refusal, a ``sync`` answer) is never dropped.
+* :func:`fan_out`: a broadcast builds each distinct view once (a frame depends only on
+  the seat, the language, the history flag and a former seat) and shares the text among
+  the sockets with that view, seated players first, so 300 spectators cost one frame
+  build and 300 sends, and the players are sent theirs before the spectators.
+
+``lang`` requests build a whole frame, as ``sync`` does, so both pay the ``sync`` bucket
+(:meth:`mattis.web.guard.Pace.wait`): at most ``sync_rate`` answers a second per socket,
+and a socket that keeps asking faster is closed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import OrderedDict, deque
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Final, Protocol, TypeVar
+
+if TYPE_CHECKING:
+    from mattis.web.guard import Bucket, Limits
+
+LATEST_AFTER: Final = 8
+"""Frames that may wait for a socket before its waiting state frames are superseded by the newest."""
+OUTBOX_MOST: Final = 500
+"""Frames that may wait for a socket in all (past this, more are dropped: a client that stopped
+reading gets the latest state when it reconnects or asks for it)."""
+FLOOD_REASON: Final = "flood: more messages than allowed"
+"""The close reason sent with :data:`mattis.web.guard.CLOSE_FLOOD`."""
+
+
+class Bans:
+    """Per address, how many of its sockets were closed for flooding lately (a token bucket
+    of ``flood_ban_after`` tokens, one back every ``flood_ban`` seconds): an address with
+    no token left is banned until one comes back."""
+
+    def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic) -> None:
+        self.limits = limits
+        self.clock = clock
+        self.closes: OrderedDict[str, Bucket] = OrderedDict()
+        self.closed = 0
+        """Sockets closed for flooding (for tests and the benchmark)."""
+        self.refused = 0
+        """New sockets refused because their address is banned."""
+
+    def flooded(self, address: str) -> None:
+        """A socket of ``address`` was closed for flooding."""
+        from mattis.web.guard import Bucket
+
+        self.closed += 1
+        b = self.closes.get(address)
+        if b is None:
+            b = self.closes[address] = Bucket(1 / self.limits.flood_ban, self.limits.flood_ban_after, self.clock())
+            while len(self.closes) > self.limits.max_addresses:
+                self.closes.popitem(last=False)
+        b.take(self.clock())
+
+    def banned(self, address: str) -> bool:
+        b = self.closes.get(address)
+        if b is None:
+            return False
+        now = self.clock()
+        if b.full(now):
+            del self.closes[address]
+            return False
+        return b.level + (now - b.at) * b.rate < 1
+
+    def refuse(self, address: str) -> bool:
+        """Whether a new socket from ``address`` is refused (counted)."""
+        if self.banned(address):
+            self.refused += 1
+            return True
+        return False
+
+
+BUSY_SHARE: Final = 4
+"""A socket sending more than its own rate over this, sustained, is busy (a page sends a
+heartbeat every two seconds and a move now and then)."""
+
+
+def busy_bucket(limits: Limits, now: float) -> Bucket:
+    """The bucket that tells a busy socket (:func:`busy_in_a_busy_address`)."""
+    from mattis.web.guard import Bucket
+
+    return Bucket(limits.message_rate / BUSY_SHARE, limits.message_burst, now)
+
+
+def busy_in_a_busy_address(busy: Bucket, now: float, address_wait: float) -> bool:
+    """Whether this message makes its socket a flooder though it keeps its own rate: its
+    socket sends more than ``message_rate / BUSY_SHARE`` sustained (``busy`` pays for every
+    message) while its address is over the address's rate."""
+    return busy.take(now) > 0 and address_wait > 0
+
+
+class Outbox:
+    """The frames waiting to be sent to one socket, oldest first (the API of the
+    :class:`asyncio.Queue` it replaces: ``put_nowait``, ``get``, ``get_nowait``, ``empty``,
+    ``qsize``); ``None`` tells the writer to stop.  :meth:`push` with ``latest=True`` is a
+    table's state frame, which supersedes the state frames still waiting once
+    :data:`LATEST_AFTER` frames wait."""
+
+    def __init__(self, latest_after: int = LATEST_AFTER, most: int = OUTBOX_MOST) -> None:
+        self.items: deque[tuple[str | None, bool]] = deque()
+        self.latest_after = latest_after
+        self.most = most
+        self.superseded = 0
+        """State frames dropped because a newer one was pushed while they waited."""
+        self.ready = asyncio.Event()
+
+    def push(self, text: str, latest: bool = False) -> None:
+        if latest and len(self.items) >= self.latest_after:
+            kept = [item for item in self.items if not item[1]]
+            self.superseded += len(self.items) - len(kept)
+            self.items = deque(kept)
+        if len(self.items) > self.most:
+            return  # a client that stopped reading; it gets the latest state when it reconnects
+        self.items.append((text, latest))
+        self.ready.set()
+
+    def put_nowait(self, text: str | None) -> None:
+        self.items.append((text, False))
+        self.ready.set()
+
+    def get_nowait(self) -> str | None:
+        if not self.items:
+            raise asyncio.QueueEmpty
+        text = self.items.popleft()[0]
+        if not self.items:
+            self.ready.clear()
+        return text
+
+    async def get(self) -> str | None:
+        while not self.items:
+            await self.ready.wait()
+        return self.get_nowait()
+
+    def empty(self) -> bool:
+        return not self.items
+
+    def qsize(self) -> int:
+        return len(self.items)
+
+
+class Viewer(Protocol):
+    """What a frame depends on besides the table (``mattis.web.app.Conn``)."""
+
+    @property
+    def seat(self) -> int | None: ...
+    @property
+    def lang(self) -> str: ...
+    @property
+    def history(self) -> bool: ...
+    @property
+    def former(self) -> int | None: ...
+
+
+V = TypeVar("V", bound=Viewer)
+
+
+def fan_out(conns: Iterable[V], build: Callable[[V], str]) -> list[tuple[V, str]]:
+    """Each socket with its frame, seated players first; ``build`` is called once per
+    distinct view (seat, language, history, former seat)."""
+    built: dict[tuple[int | None, str, bool, int | None], str] = {}
+    out: list[tuple[V, str]] = []
+    for c in sorted(conns, key=lambda c: c.seat is None):
+        key = (c.seat, c.lang, c.history, c.former)
+        text = built.get(key)
+        if text is None:
+            text = built[key] = build(c)
+        out.append((c, text))
+    return out
