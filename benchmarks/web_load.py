@@ -47,10 +47,11 @@ flood (the control)::
 tables (default 4) play at a people-like pace (``--think``, default 0.3 s) from 127.0.0.1,
 first quiet and then during each flood in turn, ``--seconds`` (default 8) each, on a server
 with its deployed limits (nothing raised).  The floods come from a process of their own,
-their sockets bound to 127.0.0.2 .. 127.0.0.21 (Linux routes all of 127/8 to loopback, so
-the server sees ten or twenty addresses): 200 sockets on another table sending ``sync``,
-``lang`` or ``ping`` as fast as they can (reading their answers); 300 spectators of the
-first victim table; 2,500 sockets opened and left idle (more than the per-address cap);
+their sockets bound to ten addresses of their own (127.0.1.2 .. 127.0.1.11 for the first
+flood, 127.0.2.x for the next, ...: Linux routes all of 127/8 to loopback, so the server
+sees ten addresses, which its per-address socket cap shows in the idle flood): 200 sockets
+on another table sending ``sync``, ``lang`` or ``ping`` as fast as they can (reading their
+answers); 300 spectators of the first victim table; 2,500 sockets opened and left idle (more than the per-address cap);
 and the single-socket flood of ``--flood``.  One row per scenario: the victims' p50/p99 quiet
 and during, the ratio of the p99s, moves/s, the flood sockets the server closed or refused
 (by close code), and the load average at the start and end::
@@ -517,9 +518,11 @@ FLOODS: dict[str, str] = {
 """The --fairness scenarios, in the order they run."""
 
 
-def fair_flood_process(kind: str, flood_url: str, victim_url: str, ready: Any, stop: Any, out: Any) -> None:
+def fair_flood_process(kind: str, block: int, flood_url: str, victim_url: str, ready: Any, stop: Any,
+                       out: Any) -> None:
     """One --fairness flood (``kind``, a key of :data:`FLOODS`) in a process of its own, its
-    sockets bound to addresses 127.0.0.2 and up; it runs until ``stop`` is set and puts its
+    sockets bound to addresses 127.0.``block``.2 and up (each flood its own, so the bans of
+    one do not meet the next); it runs until ``stop`` is set and puts its
     counts in ``out``: messages sent, frames received, sockets the server closed (by close
     code) or refused (by HTTP status), sockets open at the end."""
     counts: dict[str, Any] = {"sent": 0, "received": 0, "closed": {}, "refused": {}, "open": 0}
@@ -566,14 +569,14 @@ def fair_flood_process(kind: str, flood_url: str, victim_url: str, ready: Any, s
         texts = {"sync": ('{"type":"sync"}',), "ping": ('{"type":"ping"}',),
                  "lang": ('{"type":"lang","lang":"nb"}', '{"type":"lang","lang":"en"}')}  # switching back and forth
         if kind in texts:
-            tasks = [one(flood_url, f"127.0.0.{2 + i % 10}", texts[kind], True) for i in range(200)]
+            tasks = [one(flood_url, f"127.0.{block}.{2 + i % 10}", texts[kind], True) for i in range(200)]
         elif kind == "spectators":
-            tasks = [one(victim_url, f"127.0.0.{12 + i % 10}", (), True) for i in range(300)]
+            tasks = [one(victim_url, f"127.0.{block}.{2 + i % 10}", (), True) for i in range(300)]
         elif kind == "idle":
-            tasks = [one(flood_url, f"127.0.0.{2 + i % 10}", (), False) for i in range(2500)]
+            tasks = [one(flood_url, f"127.0.{block}.{2 + i % 10}", (), False) for i in range(2500)]
         else:
-            tasks = [one(flood_url, "127.0.0.22", ('{"type":"sync"}',), True) for _ in range(2)]
-            tasks.append(one(flood_url, "127.0.0.22", ('{"type":"move","move":[[[[[[]]]]]]}',), True))
+            tasks = [one(flood_url, f"127.0.{block}.2", ('{"type":"sync"}',), True) for _ in range(2)]
+            tasks.append(one(flood_url, f"127.0.{block}.2", ('{"type":"move","move":[[[[[[]]]]]]}',), True))
         running = [asyncio.create_task(t) for t in tasks]
         await asyncio.sleep(2)  # the sockets open
         ready.set()
@@ -629,9 +632,9 @@ async def fairness_async(args: argparse.Namespace, base: str, label: str) -> lis
                  "load0": load0, "load1": loadavg(), "closed": {}, "refused": {}, "sent": 0})
     print(f"{label} quiet: p50 {quiet[0]:.1f} ms p99 {quiet[1]:.1f} ms {quiet[2] / args.seconds:.1f} moves/s "
           f"(load {load0} -> {loadavg()})", flush=True)
-    for kind in args.scenarios.split(","):
+    for block, kind in enumerate(args.scenarios.split(","), start=1):
         ready, stop, out = ctx.Event(), ctx.Event(), ctx.Queue()
-        proc = ctx.Process(target=fair_flood_process, args=(kind, flood_url, victim_url, ready, stop, out))
+        proc = ctx.Process(target=fair_flood_process, args=(kind, block, flood_url, victim_url, ready, stop, out))
         proc.start()
         for _ in range(300):
             if ready.is_set():

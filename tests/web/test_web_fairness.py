@@ -203,3 +203,76 @@ def test_a_reply_to_a_request_is_never_superseded() -> None:
         box.push(f"state {n}", latest=True)
     got = [box.get_nowait() for _ in range(box.qsize())]
     assert got[0] == "answer to sync" and got[-1] == "state 9" and len(got) <= 3
+
+
+class FakeTransport(asyncio.Transport):
+    """Records what the protocol does to its socket."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.out = bytearray()
+        self.paused = False
+        self.closing = False
+
+    def get_extra_info(self, name: str, default: Any = None) -> Any:
+        return {"peername": ("10.0.0.5", 5000), "sockname": ("127.0.0.1", 8000)}.get(name, default)
+
+    def write(self, data: Any) -> None:
+        self.out += data
+
+    def is_closing(self) -> bool:
+        return self.closing
+
+    def close(self) -> None:
+        self.closing = True
+
+    def pause_reading(self) -> None:
+        self.paused = True
+
+    def resume_reading(self) -> None:
+        self.paused = False
+
+
+def test_a_sockets_input_is_parsed_only_as_fast_as_the_app_reads_it() -> None:
+    # 2,000 messages arrive in one read (as from a flooder): the protocol parses a few
+    # kilobytes, leaves the rest unparsed with the socket's reading paused, and parses more
+    # only as the app takes what it has; the app gets every message, in order.
+    import uvicorn
+    from uvicorn.server import ServerState
+    from websockets.client import ClientProtocol
+    from websockets.frames import Frame, Opcode
+    from websockets.uri import parse_uri
+
+    n = 2000
+    got: list[str] = []
+    waiting: list[int] = []
+
+    async def main() -> None:
+        async def app(scope: Any, receive: Any, send: Any) -> None:
+            assert (await receive())["type"] == "websocket.connect"
+            await send({"type": "websocket.accept"})
+            while len(got) < n:
+                got.append((await receive())["text"])
+                waiting.append(proto.queue.qsize())  # parsed, not yet taken
+
+        paced: Any = fairness.paced_ws_protocol()
+        config = uvicorn.Config(app, ws=paced, lifespan="off", log_level="warning")
+        config.load()
+        proto = paced(config, ServerState(), {}, _loop=asyncio.get_running_loop())
+        client = ClientProtocol(parse_uri("ws://127.0.0.1:8000/ws/x"))
+        client.send_request(client.connect())
+        data = b"".join(client.data_to_send())
+        data += b"".join(Frame(Opcode.TEXT, b'{"type":"ping","n":%04d}' % k).serialize(mask=True)
+                         for k in range(n))
+        transport = FakeTransport()
+        proto.connection_made(transport)
+        proto.data_received(data)
+        assert proto.queue.qsize() < n / 8 and transport.paused  # the rest waits unparsed
+        for _ in range(100_000):
+            if len(got) == n:
+                break
+            await asyncio.sleep(0)
+
+    asyncio.run(main())
+    assert got == [f'{{"type":"ping","n":{k:04d}}}' for k in range(n)]
+    assert max(waiting) < n / 8

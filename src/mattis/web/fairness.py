@@ -27,6 +27,10 @@ pace each socket; what is here bounds what a flood can cost in all:
   the sockets with that view, seated players first, so 300 spectators cost one frame
   build and 300 sends, and the players are sent theirs before the spectators.
 
+* :func:`paced_ws_protocol`: a socket's input is parsed only as fast as the app reads it,
+  a few kilobytes at a time, so a flooder's messages wait in its own socket buffers
+  instead of being parsed ten thousand at once.
+
 ``lang`` requests build a whole frame, as ``sync`` does, so both pay the ``sync`` bucket
 (:meth:`mattis.web.guard.Pace.wait`): at most ``sync_rate`` answers a second per socket,
 and a socket that keeps asking faster is closed.
@@ -38,7 +42,7 @@ import asyncio
 import time
 from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Final, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Final, Protocol, TypeVar
 
 if TYPE_CHECKING:
     from mattis.web.guard import Bucket, Limits
@@ -192,3 +196,46 @@ def fan_out(conns: Iterable[V], build: Callable[[V], str]) -> list[tuple[V, str]
             text = built[key] = build(c)
         out.append((c, text))
     return out
+
+
+READ_CHUNK: Final = 4096
+"""Bytes of a WebSocket's input parsed at once (:func:`paced_ws_protocol`)."""
+
+
+def paced_ws_protocol() -> type[asyncio.Protocol]:
+    """uvicorn's ``websockets-sansio`` WebSocket protocol, parsing a socket's input only as
+    fast as the app reads it: at most :data:`READ_CHUNK` bytes at a time, and the next
+    chunk only once the app has taken every message parsed so far.  uvicorn's own parses a
+    whole read (up to 256 KiB: some 10,000 small messages) in one go, holding the event
+    loop, and queues every message for the app however slowly the app takes them; here a
+    flooder's input waits unparsed (and, its reading paused, in its own socket buffers),
+    so it costs what the guard lets the app read, not what the flooder sends.  Pass it as
+    uvicorn's ``ws=``."""
+    from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol as Base
+
+    class Paced(Base):
+        unparsed: bytearray
+
+        def data_received(self, data: bytes) -> None:
+            if not hasattr(self, "unparsed"):
+                self.unparsed = bytearray()
+            self.unparsed += data
+            self.feed()
+
+        def feed(self) -> None:
+            """Parse chunks until a message waits for the app (or nothing is left)."""
+            while self.unparsed and self.queue.empty() and not self.transport.is_closing():
+                chunk = bytes(self.unparsed[:READ_CHUNK])
+                del self.unparsed[:READ_CHUNK]
+                super().data_received(chunk)
+            if self.unparsed and not self.read_paused:
+                self.read_paused = True  # uvicorn resumes it once the app has taken its messages
+                self.transport.pause_reading()
+
+        async def receive(self) -> Any:
+            message = await super().receive()
+            if getattr(self, "unparsed", None) and self.queue.empty():
+                self.feed()
+            return message
+
+    return Paced

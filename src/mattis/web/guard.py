@@ -84,7 +84,8 @@ class Limits:
     max_wait: float = 5.0
     """The longest a message waits before it is read (a busy address waits this much at most)."""
     flood_after: int = 20
-    """A connection that goes over its own rates this many times is closed (4429).  So is one
+    """A connection that goes over its own rates this many times is closed (4429); a ``sync`` or
+    ``lang`` over the sync rate counts as ``message_rate / sync_rate`` times (5).  So is one
     that keeps sending at more than a quarter of its rate while its address is over the
     address's rate (:func:`mattis.web.fairness.busy_in_a_busy_address`)."""
     flood_forgive: float = 10.0
@@ -266,7 +267,8 @@ class Pace:
             own = max(own, self.sync.take(now))
         shared = self.address.take(now)
         if fairness.busy_in_a_busy_address(self.busy, now, shared) or own > 0:
-            if self.strikes.take(now) > 0 or (self.bans is not None and self.bans.banned(self.address_name)):
+            weight = max(1.0, own * self.limits.message_rate)  # a sync over its rate weighs its wait
+            if self.strikes.take(now, weight) > 0 or (self.bans is not None and self.bans.banned(self.address_name)):
                 raise Flood
         return min(max(own, shared), self.limits.max_wait)
 
