@@ -31,6 +31,9 @@ pace each socket; what is here bounds what a flood can cost in all:
   a few kilobytes at a time, so a flooder's messages wait in its own socket buffers
   instead of being parsed ten thousand at once.
 
+* :func:`guard_threads`: with several workers, the guard's database round trips have
+  threads of their own, so a storm of sockets never queues ahead of a table's writes.
+
 ``lang`` requests build a whole frame, as ``sync`` does, so both pay the ``sync`` bucket
 (:meth:`mattis.web.guard.Pace.wait`): at most ``sync_rate`` answers a second per socket,
 and a socket that keeps asking faster is closed.
@@ -42,6 +45,7 @@ import asyncio
 import time
 from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, Final, Protocol, TypeVar
 
 if TYPE_CHECKING:
@@ -196,6 +200,17 @@ def fan_out(conns: Iterable[V], build: Callable[[V], str]) -> list[tuple[V, str]
             text = built[key] = build(c)
         out.append((c, text))
     return out
+
+
+GUARD_THREADS: Final = 4
+"""Threads for the guard's calls to the limits shared by the workers (:func:`guard_threads`)."""
+
+
+def guard_threads() -> ThreadPoolExecutor:
+    """The guard's own threads for its database round trips (a socket's count, a request's
+    bucket), so that 2,500 sockets opening at once queue there and not in the event loop's
+    default threads, where the store writes the tables' moves."""
+    return ThreadPoolExecutor(GUARD_THREADS, thread_name_prefix="mattis-guard")
 
 
 READ_CHUNK: Final = 4096

@@ -322,6 +322,8 @@ class Hub:
         self.creates = Buckets(limits.create_rate, limits.create_burst, limits.max_addresses, clock)
         self.sockets: dict[str, int] = {}
         self.bans = fairness.Bans(limits, clock)
+        self.threads = fairness.guard_threads()
+        """The threads of the :attr:`shared` calls (not the loop's default ones, which the store's writes use)."""
 
     def pace(self, address: str) -> Pace:
         return Pace(self.limits, self.messages.get(address), self.clock, self.bans, address)
@@ -355,7 +357,8 @@ class Hub:
         if self.shared is None:
             return self.admit(address, method, path)
         try:
-            wait, key, kind = await asyncio.to_thread(self._admit_shared, self.shared, address, method, path)
+            wait, key, kind = await asyncio.get_running_loop().run_in_executor(
+                self.threads, self._admit_shared, self.shared, address, method, path)
         except Exception as e:
             self._shared_down(e)
             return self.admit(address, method, path)
@@ -393,7 +396,8 @@ class Hub:
             return False
         if self.shared is not None:
             try:
-                ok = await asyncio.to_thread(self.shared.open_socket, address, cap)
+                ok = await asyncio.get_running_loop().run_in_executor(self.threads, self.shared.open_socket,
+                                                                      address, cap)
             except Exception as e:
                 self._shared_down(e)
             else:
@@ -415,7 +419,7 @@ class Hub:
             self.sockets.pop(address, None)
         if self.shared is not None:  # in a thread, not awaited: a closing socket waits for nothing
             try:
-                asyncio.get_running_loop().run_in_executor(None, self._close_shared, self.shared, address)
+                asyncio.get_running_loop().run_in_executor(self.threads, self._close_shared, self.shared, address)
             except RuntimeError:  # the server is stopping: its sockets stop counting with it (PgLimits.release)
                 pass
 
