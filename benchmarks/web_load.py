@@ -42,12 +42,29 @@ limits (the flood without them), and ``--halves`` reports the same halves withou
 flood (the control)::
 
     python benchmarks/web_load.py --tables 20 --players 3 --seconds 12 --think 0.5 --get-flood 20
+
+``--fairness`` measures how a flood of one kind slows *other* tables: ``--tables`` victim
+tables (default 4) play at a people-like pace (``--think``, default 0.3 s) from 127.0.0.1,
+first quiet and then during each flood in turn, ``--seconds`` (default 8) each, on a server
+with its deployed limits (nothing raised).  The floods come from a process of their own,
+their sockets bound to ten addresses of their own (127.0.1.2 .. 127.0.1.11 for the first
+flood, 127.0.2.x for the next, ...: Linux routes all of 127/8 to loopback, so the server
+sees ten addresses, which its per-address socket cap shows in the idle flood): 200 sockets
+on another table sending ``sync``, ``lang`` or ``ping`` as fast as they can (reading their
+answers); 300 spectators of the first victim table; 2,500 sockets opened and left idle (more than the per-address cap);
+and the single-socket flood of ``--flood``.  One row per scenario: the victims' p50/p99 quiet
+and during, the ratio of the p99s, moves/s, the flood sockets the server closed or refused
+(by close code), and the load average at the start and end::
+
+    python benchmarks/web_load.py --fairness                       # 1 worker, SQLite
+    python benchmarks/web_load.py --fairness --workers 2 --pg      # 2 workers, PostgreSQL
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -394,7 +411,9 @@ def start_server(args: argparse.Namespace, db: str, workers: int,
     if args.profile:
         cmd += ["--profile-dir", args.profile]
     helptext = subprocess.run([*cmd[:4], "--help"], env=env, capture_output=True, text=True).stdout
-    if "--limit" in helptext:  # every client is 127.0.0.1 here: its own clients must never meet a limit
+    # every client is 127.0.0.1 here: its own clients must never meet a limit (but --fairness
+    # runs on the deployed limits: its floods come from addresses of their own)
+    if "--limit" in helptext and not getattr(args, "fairness", False):
         for item in ("max_sockets_per_address=100000", "address_rate=1000000", "address_burst=1000000",
                      "api_rate=100000", "api_burst=100000", "create_burst=100000",
                      "max_silent_per_address=4000", "max_silent=4000"):
@@ -490,6 +509,209 @@ def compare(args: argparse.Namespace) -> None:
                   f"{rss:.0f} MiB", flush=True)
 
 
+FLOODS: dict[str, str] = {
+    "sync": "200 sockets, 10 addresses, `sync` as fast as they can",
+    "lang": "200 sockets, 10 addresses, `lang` as fast as they can",
+    "ping": "200 sockets, 10 addresses, `ping` as fast as they can",
+    "spectators": "300 spectators of a victim table, 10 addresses",
+    "idle": "2,500 sockets opened and left idle, 10 addresses",
+    "single": "one address, 3 sockets: `sync` x2 + junk (`--flood`)",
+}
+"""The --fairness scenarios, in the order they run."""
+
+
+def fair_flood_process(kind: str, block: int, flood_url: str, victim_url: str, ready: Any, stop: Any,
+                       out: Any) -> None:
+    """One --fairness flood (``kind``, a key of :data:`FLOODS`) in a process of its own, its
+    sockets bound to addresses 127.0.``block``.2 and up (each flood its own, so the bans of
+    one do not meet the next); it runs until ``stop`` is set and puts its
+    counts in ``out``: messages sent, frames received, sockets the server closed (by close
+    code) or refused (by HTTP status), sockets open at the end."""
+    counts: dict[str, Any] = {"sent": 0, "received": 0, "closed": {}, "refused": {}, "open": 0}
+
+    def note(what: str, key: object) -> None:
+        counts[what][str(key)] = counts[what].get(str(key), 0) + 1
+
+    async def one(url: str, address: str, texts: tuple[str, ...], read: bool) -> None:
+        origin = url.replace("ws://", "http://").split("/ws/")[0]
+        while not stop.is_set():  # reconnect when closed, as a hostile client would
+            try:
+                async with websockets.connect(url, origin=origin, max_size=2**20, compression=None,  # type: ignore[arg-type]
+                                              local_addr=(address, 0), open_timeout=30) as ws:
+                    await ws.send(json.dumps({"type": "hello"}))
+                    counts["open"] += 1
+                    try:
+                        async def reader() -> None:
+                            with contextlib.suppress(websockets.ConnectionClosed):
+                                async for _ in ws:
+                                    counts["received"] += 1
+                        task = asyncio.create_task(reader()) if read else asyncio.create_task(ws.wait_closed())
+                        while not stop.is_set() and not task.done():
+                            if not texts:
+                                await asyncio.sleep(0.2)
+                                continue
+                            await ws.send(texts[counts["sent"] % len(texts)])
+                            counts["sent"] += 1
+                            await asyncio.sleep(0)
+                        if task.done() and ws.close_code is not None:
+                            note("closed", ws.close_code)
+                    finally:
+                        counts["open"] -= 1
+                    if stop.is_set():
+                        return
+            except websockets.InvalidStatus as e:
+                note("refused", e.response.status_code)
+            except websockets.ConnectionClosed as e:
+                note("closed", e.rcvd.code if e.rcvd else "none")
+            except (OSError, TimeoutError) as e:
+                note("refused", type(e).__name__)
+            await asyncio.sleep(0.5)
+
+    async def main() -> None:
+        texts = {"sync": ('{"type":"sync"}',), "ping": ('{"type":"ping"}',),
+                 "lang": ('{"type":"lang","lang":"nb"}', '{"type":"lang","lang":"en"}')}  # switching back and forth
+        if kind in texts:
+            tasks = [one(flood_url, f"127.0.{block}.{2 + i % 10}", texts[kind], True) for i in range(200)]
+        elif kind == "spectators":
+            tasks = [one(victim_url, f"127.0.{block}.{2 + i % 10}", (), True) for i in range(300)]
+        elif kind == "idle":
+            tasks = [one(flood_url, f"127.0.{block}.{2 + i % 10}", (), False) for i in range(2500)]
+        else:
+            tasks = [one(flood_url, f"127.0.{block}.2", ('{"type":"sync"}',), True) for _ in range(2)]
+            tasks.append(one(flood_url, f"127.0.{block}.2", ('{"type":"move","move":[[[[[[]]]]]]}',), True))
+        running = [asyncio.create_task(t) for t in tasks]
+        await asyncio.sleep(2)  # the sockets open
+        ready.set()
+        while not stop.is_set():
+            await asyncio.sleep(0.1)
+        out.put(dict(counts))  # now: the sockets still opening or closing are not waited for
+        await asyncio.wait(running, timeout=3)
+        for t in running:
+            t.cancel()
+
+    asyncio.run(main())
+
+
+async def fairness_async(args: argparse.Namespace, base: str, label: str) -> list[dict[str, Any]]:
+    """The victims quiet, then during each flood of :data:`FLOODS`: one row each."""
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("spawn")
+    stats = Stats()
+    tables: list[tuple[str, list[str]]] = []
+    async with httpx.AsyncClient(base_url=base, timeout=30) as client:
+        for k in range(args.tables + 1):  # the last one is the flood's table (its lobby)
+            t = (await client.post("/api/tables", json={"preset": args.preset, "players": args.players,
+                                                        "name": f"Fair {k}",
+                                                        "seats": [{"kind": "human"}] * args.players})).json()
+            tokens = [t["token"]]
+            for j in range(1, args.players):
+                r = await client.post(f"/api/tables/{t['table']}/join", json={"invite": t["invite"], "name": f"P{j}"})
+                tokens.append(r.json()["token"])
+            tables.append((t["table"], tokens))
+    ws_base = base.replace("http://", "ws://")
+    rng = random.Random(args.seed)
+    held: set[str] = set()
+    far = time.monotonic() + 1e6
+    tasks = [asyncio.create_task(seat(f"{ws_base}/ws/{tid}", tid, tok, random.Random(rng.random()), stats, far,
+                                      asyncio.Event(), held, args.think))
+             for tid, tokens in tables[:-1] for tok in tokens]
+    flood_url, victim_url = f"{ws_base}/ws/{tables[-1][0]}", f"{ws_base}/ws/{tables[0][0]}"
+    await asyncio.sleep(4)  # warm up: every table connected and started
+
+    def window(t0: float, t1: float) -> tuple[float, float, int]:
+        lat = sorted(lat for at, lat in stats.timed if t0 <= at < t1)
+        if not lat:
+            return float("nan"), float("nan"), 0
+        return lat[len(lat) // 2] * 1000, lat[min(len(lat) - 1, int(0.99 * len(lat)))] * 1000, len(lat)
+
+    rows: list[dict[str, Any]] = []
+    load0 = loadavg()
+    t0 = time.monotonic()
+    await asyncio.sleep(args.seconds)
+    quiet = window(t0, time.monotonic())
+    rows.append({"scenario": "quiet", "p50": quiet[0], "p99": quiet[1], "moves/s": quiet[2] / args.seconds,
+                 "load0": load0, "load1": loadavg(), "closed": {}, "refused": {}, "sent": 0})
+    print(f"{label} quiet: p50 {quiet[0]:.1f} ms p99 {quiet[1]:.1f} ms {quiet[2] / args.seconds:.1f} moves/s "
+          f"(load {load0} -> {loadavg()})", flush=True)
+    for block, kind in enumerate(args.scenarios.split(","), start=1):
+        ready, stop, out = ctx.Event(), ctx.Event(), ctx.Queue()
+        proc = ctx.Process(target=fair_flood_process, args=(kind, block, flood_url, victim_url, ready, stop, out))
+        proc.start()
+        for _ in range(300):
+            if ready.is_set():
+                break
+            await asyncio.sleep(0.1)
+        load0 = loadavg()
+        t0 = time.monotonic()
+        await asyncio.sleep(args.seconds)
+        during = window(t0, time.monotonic())
+        load1 = loadavg()
+        stop.set()
+        counts: dict[str, Any] = {}
+        for _ in range(300):
+            try:
+                counts = out.get_nowait()
+                break
+            except Exception:
+                await asyncio.sleep(0.1)
+        proc.join(5)
+        if proc.is_alive():
+            proc.kill()
+        row = {"scenario": kind, "p50": during[0], "p99": during[1], "moves/s": during[2] / args.seconds,
+               "load0": load0, "load1": load1, "closed": counts.get("closed", {}),
+               "refused": counts.get("refused", {}), "sent": counts.get("sent", 0),
+               "received": counts.get("received", 0), "open": counts.get("open", 0)}
+        rows.append(row)
+        print(f"{label} {kind}: p50 {during[0]:.1f} ms p99 {during[1]:.1f} ms ({during[1] / quiet[1]:.1f}x quiet) "
+              f"{during[2] / args.seconds:.1f} moves/s; flood sockets open at the end {row['open']}, "
+              f"sent {row['sent']}, got {row['received']} frames, "
+              f"closed {row['closed']}, refused {row['refused']} (load {load0} -> {load1})", flush=True)
+        await asyncio.sleep(2)  # the flood's sockets close
+    for t in tasks:
+        t.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    if stats.refused:
+        print(f"WARNING: the victims' own sockets were refused or closed: {stats.refused}", flush=True)
+    return rows
+
+
+def fairness(args: argparse.Namespace) -> None:
+    """--fairness: one server (``--workers``, ``--pg``), the victims quiet and under each flood."""
+    label = f"{args.workers} worker{'s' if args.workers > 1 else ''}, {'PostgreSQL' if args.pg else 'SQLite'}"
+
+    def run(db: str) -> list[dict[str, Any]]:
+        if db.startswith("postgresql://"):
+            db += f"?options=-c%20synchronous_commit%3D{args.pg_commit}"
+        proc, base = start_server(args, db, args.workers)
+        try:
+            return asyncio.run(fairness_async(args, base, label))
+        finally:
+            proc.terminate()
+            proc.wait()
+
+    if args.pg:
+        from mattis.web.pgstore import temporary_server
+
+        with temporary_server(durable=True) as url:
+            rows = run(url)
+    else:
+        rows = run(os.path.join(tempfile.mkdtemp(), "fair.db"))
+    quiet = rows[0]
+    print(f"\n{label}: {args.tables} victim tables x {args.players} seats at --think {args.think:g}, "
+          f"{args.seconds:g} s a scenario")
+    print("| flood | victim p50 quiet / during | p99 quiet / during | p99 ratio | victim moves/s | "
+          "flood sockets closed (code: n) / refused | load at start, end |")
+    print("|---|---|---|---|---|---|---|")
+    for r in rows:
+        name = "quiet" if r["scenario"] == "quiet" else FLOODS[r["scenario"]]
+        shut = ", ".join(f"{k}: {v}" for k, v in sorted(r["closed"].items())) or "0"
+        ref = ", ".join(f"{k}: {v}" for k, v in sorted(r["refused"].items())) or "0"
+        print(f"| {name} | {quiet['p50']:.1f} / {r['p50']:.1f} ms | {quiet['p99']:.1f} / {r['p99']:.1f} ms | "
+              f"{r['p99'] / quiet['p99']:.1f}x | {r['moves/s']:.1f} | {shut} / {ref} | "
+              f"{r['load0']}, {r['load1']} |", flush=True)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--tables", type=int, default=200)
@@ -527,7 +749,21 @@ def main() -> int:
                          "what a worker joining a running server holds: its time to answer and its memory)")
     ap.add_argument("--compare", action="store_true",
                     help="1 worker with SQLite vs 2 workers with PostgreSQL, at --think and flat out")
+    ap.add_argument("--fairness", action="store_true",
+                    help="victim tables quiet and during each flood (many sockets from many loopback addresses, "
+                         "spectators, idle sockets, one flooder), on the server's deployed limits")
+    ap.add_argument("--scenarios", default=",".join(FLOODS),
+                    help=f"with --fairness, the floods to run, in order (of {','.join(FLOODS)})")
     args = ap.parse_args()
+    if args.fairness:
+        if "--tables" not in sys.argv:
+            args.tables = 4
+        if "--seconds" not in sys.argv:
+            args.seconds = 8
+        if "--think" not in sys.argv:
+            args.think = 0.3
+        fairness(args)
+        return 0
     if args.compare:
         compare(args)
         return 0

@@ -262,7 +262,7 @@ async def play_moves(base: str, tid: str, tokens: list[str], moves: int, rng: ra
 
 
 FLOOD_LIMITS = (*REAL_RATES, "--limit", "flood_after=10")
-"""The default rates, and a connection closed after 10 times over them (60 by default),
+"""The default rates, and a connection closed after 10 times over them (20 by default),
 so that a sync flooder (2/s past a burst of 6) is closed in seconds rather than half a minute."""
 
 FLOOD_MESSAGES = 200

@@ -172,6 +172,7 @@ def _serve_worker(args: argparse.Namespace, limits: Limits, reuse_port: bool) ->
 
     import uvicorn
 
+    from ..web import fairness
     from ..web.app import create_app
     from ..web.doorman import guarded_protocol
     from ..web.netlog import quiet_network_events
@@ -192,7 +193,7 @@ def _serve_worker(args: argparse.Namespace, limits: Limits, reuse_port: bool) ->
                             http=guarded_protocol(limits),  # first-request timeout, silent-socket caps
                             # uvicorn's maintained one (the legacy "websockets" one is deprecated, and
                             # with websockets 16 it fails on a socket dropped mid-handshake)
-                            ws="websockets-sansio",
+                            ws=fairness.paced_ws_protocol(),  # websockets-sansio, parsed as the app reads
                             ws_max_size=limits.max_message, ws_per_message_deflate=False,
                             timeout_keep_alive=5, backlog=2048,
                             proxy_headers=args.behind_proxy is not None,

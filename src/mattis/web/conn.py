@@ -10,8 +10,8 @@ from typing import Any, Final
 from fastapi import WebSocket
 
 from ..core.cards import Lang
+from .fairness import Outbox
 
-QUEUE_LIMIT: Final = 500
 HEARTBEAT: Final = 2.0
 """Seconds between a page's pings (the page is told in each frame, ``heartbeat``), and between
 the server's looks at who has been heard."""
@@ -26,7 +26,7 @@ class Conn:
     ws: WebSocket
     seat: int | None
     lang: Lang
-    queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
+    queue: Outbox = field(default_factory=Outbox)
     history: bool = False
     """Its frames carry the game's whole public history (a terminal seat asks for it in its hello)."""
     pings: bool = False
@@ -47,8 +47,7 @@ class Conn:
     hinted: tuple[tuple[int, int, int, Lang], dict[str, Any]] | None = None
     """The last hint worked out for this page: (seat, game, move, language) and what it was sent."""
 
-    def push(self, text: str) -> None:
-        if self.queue.qsize() > QUEUE_LIMIT:
-            return  # a client that stopped reading; it gets the latest state when it reconnects
-        self.queue.put_nowait(text)
+    def push(self, text: str, latest: bool = False) -> None:
+        """Queue ``text``; ``latest``: a table's state frame, which supersedes older ones (:class:`Outbox`)."""
+        self.queue.push(text, latest)
 

@@ -20,6 +20,7 @@ import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any, Final
 
+from .fairness import FLOOD_REASON
 from .origin import Hosts, Scope, header, host_name, origin_ok
 from .rates import Flood, Gate, Pace
 from .untrusted import lang_of
@@ -166,7 +167,8 @@ async def receive_text(ws: Any, pace: Pace | None, max_message: int) -> str | No
         try:
             wait = pace.wait(text)
         except Flood:
-            await ws.close(code=CLOSE_FLOOD)
+            pace.flooded()
+            await ws.close(code=CLOSE_FLOOD, reason=FLOOD_REASON)
             return None
         if wait:
             await asyncio.sleep(wait)

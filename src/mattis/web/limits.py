@@ -17,17 +17,25 @@ class Limits:
     message_burst: float = 30.0
     """WebSocket messages a connection may send at once before the rate applies."""
     sync_rate: float = 2.0
-    """``sync`` requests per second per connection (each builds a whole frame)."""
+    """``sync`` and ``lang`` requests per second per connection (each builds a whole frame)."""
     sync_burst: float = 6.0
     address_rate: float = 200.0
     """WebSocket messages per second from one client address, all its connections together."""
     address_burst: float = 400.0
     max_wait: float = 5.0
     """The longest a message waits before it is read (a busy address waits this much at most)."""
-    flood_after: int = 60
-    """A connection that goes over its own rates this many times is closed (4429)."""
+    flood_after: int = 20
+    """A connection that goes over its own rates this many times is closed (4429); a ``sync`` or
+    ``lang`` over the sync rate counts as ``message_rate / sync_rate`` times (5).  So is one
+    that keeps sending at more than a quarter of its rate while its address is over the
+    address's rate (:func:`mattis.web.rates.busy_in_a_busy_address`)."""
     flood_forgive: float = 10.0
     """Seconds after which one time over the rates is forgiven."""
+    flood_ban_after: int = 3
+    """An address whose sockets were closed for flooding this many times (one forgiven every
+    ``flood_ban`` seconds) is refused new WebSockets, and its sockets over their own rates are
+    closed at once, until one is forgiven (:class:`mattis.web.rates.Bans`; per worker)."""
+    flood_ban: float = 30.0
     max_message: int = 8192
     """Largest WebSocket message in bytes (larger: closed with 1009)."""
     max_body: int = 65536

@@ -12,6 +12,7 @@ import logging
 from typing import Any
 
 from .conn import HEARTBEAT_MISSES, Conn
+from .fairness import fan_out
 from .refusal import Refusal
 from .scheduler import RESTART_PAUSE, Scheduler
 from .table import Table
@@ -44,9 +45,10 @@ class Presence(Scheduler):
             return
         on = self.connected(table)
         now = self.waits.now()
-        for c in conns:
-            c.push(frame(table, c.seat, c.lang, connected=on, history=c.history, now=now, heartbeat=self.heartbeat,
-                         former=c.former))
+        for c, text in fan_out(conns, lambda c: frame(  # one build per distinct view
+                table, c.seat, c.lang, connected=on, history=c.history, now=now, heartbeat=self.heartbeat,
+                former=c.former)):
+            c.push(text, latest=True)
 
     def reply(self, table: Table, conn: Conn, error: Refusal | None = None, echo: int | None = None,
               extra: dict[str, Any] | None = None) -> None:

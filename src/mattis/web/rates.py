@@ -4,7 +4,11 @@
   per client address (:class:`Pace`); a message that finds the buckets empty is *read later* (the
   reader sleeps, so a flooder's own socket fills up and only the flooder slows down),
   and a connection that keeps going over its own rates is closed with close code
-  4429.  ``sync`` requests (each builds a whole frame) have their own, smaller bucket.
+  4429.  ``sync`` and ``lang`` requests (each builds a whole frame) have their own, smaller
+  bucket.  A socket that keeps its own rate but sends more than a quarter of it while its
+  address is over the address's rate counts as over (:func:`busy_in_a_busy_address`), and
+  an address whose sockets were closed for flooding several times is refused new sockets
+  for a while (:class:`Bans`; see :mod:`mattis.web.fairness`).
 * :class:`Gate`: the per-address buckets and socket counts; with several workers on
   PostgreSQL they are those of all workers together (:class:`Shared`, kept by
   :class:`mattis.web.pglimits.PgLimits`), so an address gets each limit once in all.
@@ -18,8 +22,9 @@ import math
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import Protocol
+from typing import Final, Protocol
 
+from .fairness import guard_threads
 from .limits import Limits
 
 log = logging.getLogger("mattis.web")
@@ -93,32 +98,106 @@ class Flood(Exception):
     """A connection sends faster than it may wait off: close it (:data:`CLOSE_FLOOD`)."""
 
 
+class Bans:
+    """Per address, how many of its sockets were closed for flooding lately (a token bucket
+    of ``flood_ban_after`` tokens, one back every ``flood_ban`` seconds): an address with
+    no token left is banned until one comes back."""
+
+    def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic) -> None:
+        self.limits = limits
+        self.clock = clock
+        self.closes: OrderedDict[str, Bucket] = OrderedDict()
+        self.closed = 0
+        """Sockets closed for flooding (for tests and the benchmark)."""
+        self.refused = 0
+        """New sockets refused because their address is banned."""
+
+    def flooded(self, address: str) -> None:
+        """A socket of ``address`` was closed for flooding."""
+        self.closed += 1
+        b = self.closes.get(address)
+        if b is None:
+            b = self.closes[address] = Bucket(1 / self.limits.flood_ban, self.limits.flood_ban_after, self.clock())
+            while len(self.closes) > self.limits.max_addresses:
+                self.closes.popitem(last=False)
+        b.take(self.clock())
+
+    def banned(self, address: str) -> bool:
+        b = self.closes.get(address)
+        if b is None:
+            return False
+        now = self.clock()
+        if b.full(now):
+            del self.closes[address]
+            return False
+        return b.level + (now - b.at) * b.rate < 1
+
+    def refuse(self, address: str) -> bool:
+        """Whether a new socket from ``address`` is refused (counted)."""
+        if self.banned(address):
+            self.refused += 1
+            return True
+        return False
+
+
+BUSY_SHARE: Final = 4
+"""A socket sending more than its own rate over this, sustained, is busy (a page sends a
+heartbeat every two seconds and a move now and then)."""
+
+
+def busy_bucket(limits: Limits, now: float) -> Bucket:
+    """The bucket that tells a busy socket (:func:`busy_in_a_busy_address`)."""
+    return Bucket(limits.message_rate / BUSY_SHARE, limits.message_burst, now)
+
+
+def busy_in_a_busy_address(busy: Bucket, now: float, address_wait: float) -> bool:
+    """Whether this message makes its socket a flooder though it keeps its own rate: its
+    socket sends more than ``message_rate / BUSY_SHARE`` sustained (``busy`` pays for every
+    message) while its address is over the address's rate."""
+    return busy.take(now) > 0 and address_wait > 0
+
+
 class Pace:
     """The message budget of one WebSocket: its own buckets and its address's."""
 
-    def __init__(self, limits: Limits, address: Bucket, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, limits: Limits, address: Bucket, clock: Callable[[], float] = time.monotonic,
+                 bans: Bans | None = None, address_name: str = "") -> None:
         now = clock()
+        self.bans = bans
+        self.address_name = address_name
         self.limits = limits
         self.clock = clock
         self.own = Bucket(limits.message_rate, limits.message_burst, now)
         self.sync = Bucket(limits.sync_rate, limits.sync_burst, now)
         self.address = address
         self.strikes = Bucket(1 / limits.flood_forgive, limits.flood_after, now)
+        self.busy = busy_bucket(limits, now)
 
     def wait(self, text: str) -> float:
         """Seconds to wait before handling this message (0 mostly, at most ``max_wait``).
-        A message that names ``sync`` also pays the sync bucket (a sync spelt with escapes
+        A message that names ``sync`` or ``lang`` also pays the sync bucket (one spelt with escapes
         still pays the connection's bucket).  Raises :class:`Flood` once this connection
         has itself gone over its own rates ``flood_after`` times (one such time is
         forgiven every ``flood_forgive`` seconds); waits caused only by a busy address
-        never count against a connection."""
+        never count against a quiet connection (one that sends less than a quarter of its
+        rate; a busier one counts them: :func:`busy_in_a_busy_address`), and a
+        connection of a banned address is closed the first time it goes over
+        (:class:`Bans`)."""
         now = self.clock()
         own = self.own.take(now)
-        if "sync" in text:
+        if "sync" in text or "lang" in text:  # both build a whole frame
             own = max(own, self.sync.take(now))
-        if own > 0 and self.strikes.take(now) > 0:
-            raise Flood
-        return min(max(own, self.address.take(now)), self.limits.max_wait)
+        shared = self.address.take(now)
+        if busy_in_a_busy_address(self.busy, now, shared) or own > 0:
+            weight = max(1.0, own * self.limits.message_rate)  # a sync over its rate weighs its wait
+            if self.strikes.take(now, weight) > 0 or (self.bans is not None and self.bans.banned(self.address_name)):
+                raise Flood
+        return min(max(own, shared), self.limits.max_wait)
+
+    def flooded(self) -> None:
+        """This connection is closed for flooding (its address may be banned: :class:`Bans`)."""
+        if self.bans is not None:
+            self.bans.flooded(self.address_name)
 
 
 class Shared(Protocol):
@@ -164,9 +243,12 @@ class Gate:
         """Requests refused with 429, per cost class (for tests and the load benchmark)."""
         self.creates = Buckets(limits.create_rate, limits.create_burst, limits.max_addresses, clock)
         self.sockets: dict[str, int] = {}
+        self.bans = Bans(limits, clock)
+        self.threads = guard_threads()
+        """The threads of the :attr:`shared` calls (not the loop's default ones, which the store's writes use)."""
 
     def pace(self, address: str) -> Pace:
-        return Pace(self.limits, self.messages.get(address), self.clock)
+        return Pace(self.limits, self.messages.get(address), self.clock, self.bans, address)
 
     def admit(self, address: str, method: str, path: str) -> tuple[float, str]:
         """What to do with a request from ``address``: ``(wait, "")``: answer it after
@@ -197,7 +279,8 @@ class Gate:
         if self.shared is None:
             return self.admit(address, method, path)
         try:
-            wait, key, kind = await asyncio.to_thread(self._admit_shared, self.shared, address, method, path)
+            wait, key, kind = await asyncio.get_running_loop().run_in_executor(
+                self.threads, self._admit_shared, self.shared, address, method, path)
         except Exception as e:
             self._shared_down(e)
             return self.admit(address, method, path)
@@ -231,9 +314,12 @@ class Gate:
     async def open_socket(self, address: str) -> bool:
         """Whether ``address`` may open one more WebSocket (counted here, and at :attr:`shared`)."""
         cap = self.limits.max_sockets_per_address
+        if self.bans.refuse(address):
+            return False
         if self.shared is not None:
             try:
-                ok = await asyncio.to_thread(self.shared.open_socket, address, cap)
+                ok = await asyncio.get_running_loop().run_in_executor(self.threads, self.shared.open_socket,
+                                                                      address, cap)
             except Exception as e:
                 self._shared_down(e)
             else:
@@ -255,7 +341,7 @@ class Gate:
             self.sockets.pop(address, None)
         if self.shared is not None:  # in a thread, not awaited: a closing socket waits for nothing
             try:
-                asyncio.get_running_loop().run_in_executor(None, self._close_shared, self.shared, address)
+                asyncio.get_running_loop().run_in_executor(self.threads, self._close_shared, self.shared, address)
             except RuntimeError:  # the server is stopping: its sockets stop counting with it (PgLimits.release)
                 pass
 
