@@ -691,7 +691,7 @@ def fairness(args: argparse.Namespace) -> None:
             proc.wait()
 
     if args.pg:
-        from mattis.web.pgstore import temporary_server
+        from mattis.web.pgserver import temporary_server
 
         with temporary_server(durable=True) as url:
             rows = run(url)
