@@ -521,12 +521,15 @@ FLOODS: dict[str, str] = {
 
 
 def fair_flood_process(kind: str, block: int, flood_url: str, victim_url: str, ready: Any, stop: Any,
-                       out: Any) -> None:
+                       out: Any, nice: int = 0) -> None:
     """One --fairness flood (``kind``, a key of :data:`FLOODS`) in a process of its own, its
     sockets bound to addresses 127.0.``block``.2 and up (each flood its own, so the bans of
     one do not meet the next); it runs until ``stop`` is set and puts its
     counts in ``out``: messages sent, frames received, sockets the server closed (by close
-    code) or refused (by HTTP status), sockets open at the end."""
+    code) or refused (by HTTP status), sockets open at the end.  ``nice``: its CPU priority
+    lowered by that much (``--flood-nice``)."""
+    if nice:
+        os.nice(nice)
     counts: dict[str, Any] = {"sent": 0, "received": 0, "closed": {}, "refused": {}, "open": 0}
 
     def note(what: str, key: object) -> None:
@@ -636,7 +639,8 @@ async def fairness_async(args: argparse.Namespace, base: str, label: str) -> lis
           f"(load {load0} -> {loadavg()})", flush=True)
     for block, kind in enumerate(args.scenarios.split(","), start=1):
         ready, stop, out = ctx.Event(), ctx.Event(), ctx.Queue()
-        proc = ctx.Process(target=fair_flood_process, args=(kind, block, flood_url, victim_url, ready, stop, out))
+        proc = ctx.Process(target=fair_flood_process, args=(kind, block, flood_url, victim_url, ready, stop, out,
+                                                                 args.flood_nice))
         proc.start()
         for _ in range(300):
             if ready.is_set():
@@ -752,6 +756,9 @@ def main() -> int:
     ap.add_argument("--fairness", action="store_true",
                     help="victim tables quiet and during each flood (many sockets from many loopback addresses, "
                          "spectators, idle sockets, one flooder), on the server's deployed limits")
+    ap.add_argument("--flood-nice", type=int, default=0,
+                    help="with --fairness, lower the flood processes' CPU priority by this much (19: their CPU "
+                         "hardly competes with the server's, as a flood from other machines would not)")
     ap.add_argument("--scenarios", default=",".join(FLOODS),
                     help=f"with --fairness, the floods to run, in order (of {','.join(FLOODS)})")
     args = ap.parse_args()

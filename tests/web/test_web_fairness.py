@@ -298,3 +298,30 @@ def test_a_sockets_input_is_parsed_only_as_fast_as_the_app_reads_it() -> None:
     asyncio.run(main())
     assert got == [f'{{"type":"ping","n":{k:04d}}}' for k in range(n)]
     assert max(waiting) < n / 8
+
+
+def test_spectators_sends_take_turns_so_a_move_never_waits_behind_all_of_them() -> None:
+    """300 spectators' writers woken by one move send a few at a time: another table's move
+    that arrives meanwhile (a callback queued after the first turn) is handled after at most
+    two turns of sends, not after all 300; every spectator still sends, in the order it asked,
+    and a writer cancelled while it waits gives its turn to the next."""
+
+    async def main() -> tuple[list[str], int]:
+        turns = fairness.SendTurns(per_turn=8)
+        order: list[str] = []
+
+        async def spectator(i: int) -> None:
+            await turns.turn()
+            order.append(f"s{i}")
+
+        tasks = [asyncio.create_task(spectator(i)) for i in range(300)]
+        await asyncio.sleep(0)  # every writer asks for its turn; the first 8 send
+        asyncio.get_running_loop().call_soon(lambda: order.append("move"))
+        tasks[50].cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        return order, turns.used
+
+    order, _used = asyncio.run(main())
+    assert order.index("move") <= 16, order[:30]
+    sent = [int(x[1:]) for x in order if x != "move"]
+    assert sent == [i for i in range(300) if i != 50]

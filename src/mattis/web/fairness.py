@@ -30,6 +30,10 @@ What is here bounds what a flood can cost the loop:
   the sockets with that view, seated players first, so 300 spectators cost one frame
   build and 300 sends, and the players are sent theirs before the spectators.
 
+* :class:`SendTurns`: spectators' frames are sent at most ``SPECTATOR_SENDS_PER_TURN``
+  between two looks at the network, so a table with hundreds of spectators does not hold
+  other tables' moves behind a burst of sends.
+
 * :func:`paced_ws_protocol`: a socket's input is parsed only as fast as the app reads it,
   a few kilobytes at a time, so a flooder's messages wait in its own socket buffers
   instead of being parsed ten thousand at once.
@@ -119,6 +123,52 @@ class Viewer(Protocol):
     def history(self) -> bool: ...
     @property
     def former(self) -> int | None: ...
+
+
+SPECTATOR_SENDS_PER_TURN: Final = 16
+"""Spectators' frames sent between two looks at the network (:class:`SendTurns`)."""
+
+
+class SendTurns:
+    """Spectators' sends take turns with everything else on the event loop: at most
+    ``per_turn`` of them between two looks at the network, the rest in the order they
+    asked, a turn later.  Without this, a move at a table watched by 300 spectators woke
+    300 writers that all sent in one pass of the loop, and a move from any other table
+    that arrived meanwhile waited behind all 300 sends; now it waits behind at most
+    ``per_turn``.  Players' frames never wait for a turn."""
+
+    def __init__(self, per_turn: int = SPECTATOR_SENDS_PER_TURN) -> None:
+        self.per_turn = per_turn
+        self.used = 0
+        self.waiting: deque[asyncio.Future[None]] = deque()
+        self.reset_due = False
+
+    async def turn(self) -> None:
+        """Wait for a turn to send one frame."""
+        if self.used < self.per_turn and not self.waiting:
+            self.used += 1
+            self._due()
+            return
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.waiting.append(fut)
+        self._due()
+        await fut
+
+    def _due(self) -> None:
+        if not self.reset_due:
+            self.reset_due = True
+            asyncio.get_running_loop().call_soon(self._next_turn)  # runs after the next look at the network
+
+    def _next_turn(self) -> None:
+        self.reset_due = False
+        self.used = 0
+        while self.waiting and self.used < self.per_turn:
+            fut = self.waiting.popleft()
+            if not fut.done():  # a writer cancelled while it waited is skipped
+                fut.set_result(None)
+                self.used += 1
+        if self.used:
+            self._due()
 
 
 V = TypeVar("V", bound=Viewer)

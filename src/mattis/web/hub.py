@@ -143,6 +143,8 @@ class Hub(Presence):
             text = await conn.queue.get()
             if text is None:
                 return
+            if conn.seat is None:  # a spectator's frame takes its turn (fairness.SendTurns)
+                await self.send_turns.turn()
             try:
                 await conn.ws.send_text(text)
             except Exception:  # the peer is gone; the reader side cleans up

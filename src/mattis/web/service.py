@@ -21,6 +21,7 @@ from concurrent.futures import Executor
 from .cluster import Cluster
 from .conn import HEARTBEAT, Conn
 from .database import open_store
+from .fairness import SendTurns
 from .limits import Limits
 from .origin import LOOPBACK, Hosts
 from .pgstore import PgStore
@@ -49,6 +50,8 @@ class TableService:
         self.store: EventLog | None = None
         self.cluster: Cluster | None = None
         """This worker's part of a PostgreSQL cluster (``None``: the only worker)."""
+        self.send_turns = SendTurns()
+        """Spectators' sends, a few between two looks at the network (:class:`fairness.SendTurns`)."""
         self.tables: dict[str, Table] = {}
         self.conns: dict[str, set[Conn]] = {}
         self.bot_tasks: dict[str, asyncio.Task[None]] = {}
