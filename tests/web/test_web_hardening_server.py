@@ -389,3 +389,32 @@ def wait_closed_or(s: socket.socket, mark: bytes) -> bytes:
     while mark not in got and (part := s.recv(4096)):
         got += part
     return got
+
+
+def first_bytes(source: str, port: int, tid: str) -> bytes:
+    """What the server answers a WebSocket upgrade from ``source`` with (b"" if it closed the
+    socket without a word)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=HUNG, source_address=(source, 0)) as s:
+        try:
+            s.sendall(upgrade_request(port, tid))
+            return s.recv(64)
+        except (ConnectionResetError, BrokenPipeError):
+            return b""
+
+
+@pytest.mark.slow  # a real server and a flood: CI runs it, the fast tier for work does not
+def test_an_address_banned_for_flooding_is_closed_before_a_byte_is_read(tmp: Path) -> None:
+    """Once an address's socket was closed for flooding ``flood_ban_after`` times, the server
+    closes its new sockets as they open (no request parsed, no 403 written: a reconnect storm
+    costs an accept each), while another address is served as before."""
+    server = Server(tmp, *FLOOD_LIMITS, "--limit", "flood_ban_after=1", "--limit", "flood_ban=3600")
+    try:
+        tid, _ = server.table()
+        assert first_bytes("127.0.0.1", server.port, tid).startswith(b"HTTP/1.1 101")
+        _sent, _answered, code = asyncio.run(flood(server.base, tid, "sync"))
+        assert code == 4429
+        assert first_bytes("127.0.0.1", server.port, tid) == b""  # banned: closed unread
+        assert first_bytes("127.0.0.2", server.port, tid).startswith(b"HTTP/1.1 101")  # another address
+    finally:
+        log = server.stop()
+    assert "Traceback" not in log, log[-2000:]

@@ -190,7 +190,8 @@ def _serve_worker(args: argparse.Namespace, limits: Limits, reuse_port: bool) ->
         mimetypes.add_type("application/wasm", ".wasm")
         app.mount("/solo", StaticFiles(directory=args.solo, html=True), name="solo")
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning",
-                            http=guarded_protocol(limits),  # first-request timeout, silent-socket caps
+                            # first-request timeout, silent-socket caps, flooders' addresses closed at once
+                            http=guarded_protocol(limits, app.state.hub.gate.bans),
                             # uvicorn's maintained one (the legacy "websockets" one is deprecated, and
                             # with websockets 16 it fails on a socket dropped mid-handshake)
                             ws=fairness.paced_ws_protocol(),  # websockets-sansio, parsed as the app reads

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .limits import Limits
-from .rates import Buckets
+from .rates import Bans, Buckets
 
 
 class Doorman:
@@ -70,9 +70,12 @@ def head_size(before: int, tail: bytes, data: bytes) -> int:
     return before - len(tail) + min(ends) if ends else before + len(data)
 
 
-def guarded_protocol(limits: Limits) -> type[asyncio.Protocol]:
+def guarded_protocol(limits: Limits, bans: Bans | None = None) -> type[asyncio.Protocol]:
     """uvicorn's HTTP protocol (httptools, else h11) with the first-request timeout, the
-    head size limit and the silent-socket caps of ``limits``; pass it as ``http=``."""
+    head size limit and the silent-socket caps of ``limits``; pass it as ``http=``.  A socket
+    from an address ``bans`` has banned for flooding (the app's :class:`~mattis.web.rates.Bans`)
+    is closed as it opens, before a byte of it is read: a flood of reconnects then costs the
+    server an accept and a close each, not a request parsed and answered with 403."""
     try:
         from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol as Base
     except ImportError:  # pragma: no cover - uvicorn without httptools
@@ -87,6 +90,9 @@ def guarded_protocol(limits: Limits) -> type[asyncio.Protocol]:
             self.head_bytes = 0
             self.waiting = False
             peer = self.client[0] if self.client else "?"
+            if bans is not None and bans.refuse(peer):  # (behind a proxy the peer is the proxy,
+                transport.abort()  # which is never banned: its clients are banned by the app, by name)
+                return
             if len(self.connections) > limits.max_connections:
                 oldest = door.oldest()
                 if oldest is None:  # full of working sockets: this one cannot be served
