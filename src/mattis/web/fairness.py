@@ -5,8 +5,9 @@ other tables wait.  The per-connection and per-address budgets of :mod:`mattis.w
 pace each socket, and two of them bound a flood of many sockets:
 
 * :class:`~mattis.web.rates.Bans`: an address whose sockets were closed for flooding
-  (:data:`mattis.web.guard.CLOSE_FLOOD`) ``flood_ban_after`` times is refused new
-  WebSockets (HTTP 403 before the handshake) for ``flood_ban`` seconds, and its sockets
+  (:data:`mattis.web.guard.CLOSE_FLOOD`) ``flood_ban_after`` times has its new
+  connections closed as they open, before a byte is read (:mod:`mattis.web.doorman`;
+  a WebSocket that gets past it is refused, HTTP 403) for ``flood_ban`` seconds, and its sockets
   that are still over their own rates are closed at once instead of after
   ``flood_after`` times; so 200 flooding sockets from ten addresses are closed within a
   few seconds and do not come back.  A family behind one NAT is not refused for one

@@ -33,7 +33,8 @@ class Limits:
     """Seconds after which one time over the rates is forgiven."""
     flood_ban_after: int = 3
     """An address whose sockets were closed for flooding this many times (one forgiven every
-    ``flood_ban`` seconds) is refused new WebSockets, and its sockets over their own rates are
+    ``flood_ban`` seconds) has its new connections closed as they open (and its new WebSockets
+    refused where the doorman is not in front), and its sockets over their own rates are
     closed at once, until one is forgiven (:class:`mattis.web.rates.Bans`; per worker)."""
     flood_ban: float = 30.0
     max_message: int = 8192
