@@ -14,21 +14,13 @@ import pytest
 from clock_helpers import ManualClock, conn, frames, last_state, on_hub, send
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
-from web_helpers import ORIGIN, Player, create, first_legal, join
+from web_helpers import ORIGIN, FakeClock, Player, create, first_legal, join
 
 from mattis.web import fairness, guard, rates
 from mattis.web.app import create_app
 from mattis.web.hub import Hub
 from mattis.web.limits import TEST_SERVER, Limits
 from mattis.web.table import Table
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 100.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.fixture

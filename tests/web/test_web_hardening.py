@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
-from web_helpers import ORIGIN, Player, create, join
+from web_helpers import ORIGIN, FakeClock, Player, create, join
 
 from mattis.web import guard, retention
 from mattis.web.app import create_app
@@ -26,14 +26,6 @@ from mattis.web.untrusted import clip, loads
 from tiers import HUNG
 
 JSON = {"content-type": "application/json"}
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 100.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.fixture

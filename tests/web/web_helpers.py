@@ -38,6 +38,16 @@ def wait_up(proc: subprocess.Popen[bytes], base: str, log: Path) -> None:
         raise
 
 
+class FakeClock:
+    """A clock for the limits (``time.monotonic``'s stand-in) that moves only when a test sets :attr:`now`."""
+
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
 class Player:
     """One WebSocket connection (a seat with a token, or a spectator) that keeps every frame."""
 
