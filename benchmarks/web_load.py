@@ -97,8 +97,8 @@ class Stats:
         self.row: dict[str, Any] = {}
         self.refused: dict[str, int] = {}
         """This benchmark's own sockets the server refused or closed, by reason (should stay empty)."""
-        self.timed: list[tuple[float, float]] = []
-        """(when, latency) of every move measured, to split a run at the GET flood's start."""
+        self.timed: list[tuple[float, float, str]] = []
+        """(when, latency, table) of every move measured, to split a run at the GET flood's start."""
 
     def refuse(self, why: str) -> None:
         self.refused[why] = self.refused.get(why, 0) + 1
@@ -138,7 +138,7 @@ async def _seat(url: str, tid: str, token: str, rng: random.Random, stats: Stats
                 stats.errors.append(f["error"])
             if sent_at is not None and f["seq"] > sent_seq or (f["status"] == "over" and sent_at is not None):
                 stats.latencies.append(time.monotonic() - sent_at)
-                stats.timed.append((time.monotonic(), stats.latencies[-1]))
+                stats.timed.append((time.monotonic(), stats.latencies[-1], tid))
                 stats.moves += 1
                 sent_at = None
             if f["status"] == "playing":
@@ -336,7 +336,7 @@ async def main_async(args: argparse.Namespace, base: str) -> Stats:
         getter.join(30)
     if args.get_flood or args.halves:
         def split(before: bool) -> list[float]:
-            return sorted(lat for at, lat in stats.timed if (at < flood_at) == before)
+            return sorted(lat for at, lat, _tid in stats.timed if (at < flood_at) == before)
 
         def q(lat: list[float], x: float) -> float:
             return lat[min(len(lat) - 1, int(x * len(lat)))] * 1000 if lat else float("nan")
@@ -413,6 +413,8 @@ def start_server(args: argparse.Namespace, db: str, workers: int,
     helptext = subprocess.run([*cmd[:4], "--help"], env=env, capture_output=True, text=True).stdout
     # every client is 127.0.0.1 here: its own clients must never meet a limit (but --fairness
     # runs on the deployed limits: its floods come from addresses of their own)
+    for item in getattr(args, "server_limit", None) or ():
+        cmd += ["--limit", item]
     if "--limit" in helptext and not getattr(args, "fairness", False):
         for item in ("max_sockets_per_address=100000", "address_rate=1000000", "address_burst=1000000",
                      "api_rate=100000", "api_burst=100000", "create_burst=100000",
@@ -622,8 +624,11 @@ async def fairness_async(args: argparse.Namespace, base: str, label: str) -> lis
     flood_url, victim_url = f"{ws_base}/ws/{tables[-1][0]}", f"{ws_base}/ws/{tables[0][0]}"
     await asyncio.sleep(4)  # warm up: every table connected and started
 
-    def window(t0: float, t1: float) -> tuple[float, float, int]:
-        lat = sorted(lat for at, lat in stats.timed if t0 <= at < t1)
+    def window(t0: float, t1: float, table: str | None = None, others: bool = False) -> tuple[float, float, int]:
+        """p50 and p99 (ms) and how many moves, of every victim table's moves in [t0, t1), or of
+        ``table``'s only, or (``others``) of every victim table but ``table``."""
+        lat = sorted(lat for at, lat, tid in stats.timed
+                     if t0 <= at < t1 and (table is None or (tid == table) != others))
         if not lat:
             return float("nan"), float("nan"), 0
         return lat[len(lat) // 2] * 1000, lat[min(len(lat) - 1, int(0.99 * len(lat)))] * 1000, len(lat)
@@ -632,8 +637,10 @@ async def fairness_async(args: argparse.Namespace, base: str, label: str) -> lis
     load0 = loadavg()
     t0 = time.monotonic()
     await asyncio.sleep(args.seconds)
-    quiet = window(t0, time.monotonic())
+    t1 = time.monotonic()
+    quiet = window(t0, t1)
     rows.append({"scenario": "quiet", "p50": quiet[0], "p99": quiet[1], "moves/s": quiet[2] / args.seconds,
+                 "watched p99": window(t0, t1, tables[0][0])[1], "others p99": window(t0, t1, tables[0][0], True)[1],
                  "load0": load0, "load1": loadavg(), "closed": {}, "refused": {}, "sent": 0})
     print(f"{label} quiet: p50 {quiet[0]:.1f} ms p99 {quiet[1]:.1f} ms {quiet[2] / args.seconds:.1f} moves/s "
           f"(load {load0} -> {loadavg()})", flush=True)
@@ -649,7 +656,9 @@ async def fairness_async(args: argparse.Namespace, base: str, label: str) -> lis
         load0 = loadavg()
         t0 = time.monotonic()
         await asyncio.sleep(args.seconds)
-        during = window(t0, time.monotonic())
+        t1 = time.monotonic()
+        during = window(t0, t1)
+        watched, rest = window(t0, t1, tables[0][0]), window(t0, t1, tables[0][0], others=True)
         load1 = loadavg()
         stop.set()
         counts: dict[str, Any] = {}
@@ -665,7 +674,8 @@ async def fairness_async(args: argparse.Namespace, base: str, label: str) -> lis
         row = {"scenario": kind, "p50": during[0], "p99": during[1], "moves/s": during[2] / args.seconds,
                "load0": load0, "load1": load1, "closed": counts.get("closed", {}),
                "refused": counts.get("refused", {}), "sent": counts.get("sent", 0),
-               "received": counts.get("received", 0), "open": counts.get("open", 0)}
+               "received": counts.get("received", 0), "open": counts.get("open", 0),
+               "watched p99": watched[1], "others p99": rest[1]}
         rows.append(row)
         print(f"{label} {kind}: p50 {during[0]:.1f} ms p99 {during[1]:.1f} ms ({during[1] / quiet[1]:.1f}x quiet) "
               f"{during[2] / args.seconds:.1f} moves/s; flood sockets open at the end {row['open']}, "
@@ -714,6 +724,12 @@ def fairness(args: argparse.Namespace) -> None:
         print(f"| {name} | {quiet['p50']:.1f} / {r['p50']:.1f} ms | {quiet['p99']:.1f} / {r['p99']:.1f} ms | "
               f"{r['p99'] / quiet['p99']:.1f}x | {r['moves/s']:.1f} | {shut} / {ref} | "
               f"{r['load0']}, {r['load1']} |", flush=True)
+    for r in rows:
+        if r["scenario"] == "spectators":
+            print(f"\nwith {FLOODS['spectators']}: the watched table's p99 {quiet['watched p99']:.1f} / "
+                  f"{r['watched p99']:.1f} ms ({r['watched p99'] / quiet['watched p99']:.1f}x), the other victim "
+                  f"tables' {quiet['others p99']:.1f} / {r['others p99']:.1f} ms "
+                  f"({r['others p99'] / quiet['others p99']:.1f}x)", flush=True)
 
 
 def main() -> int:
@@ -725,6 +741,8 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--think", type=float, default=1.0,
                     help="mean seconds a bot thinks before each move (not timed; 0 = flat out, measures throughput)")
+    ap.add_argument("--server-limit", action="append", default=[], metavar="NAME=VALUE",
+                    help="one of the server's limits for this run (mattis serve --limit; repeatable)")
     ap.add_argument("--spectators", type=int, default=0, help="spectator sockets watching the first table")
     ap.add_argument("--flood", action="store_true", help="a hostile spectator flooding the second table")
     ap.add_argument("--get-flood", type=int, default=0, metavar="N",

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from clock_helpers import ManualClock, conn, frames, last_state, on_hub, send
+from clock_helpers import ManualClock, conn, frames, last_state, on_hub, send, until
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 from web_helpers import ORIGIN, FakeClock, Player, create, first_legal, join
@@ -205,6 +205,54 @@ def test_a_spectator_that_does_not_read_is_sent_only_the_latest_frame(tmp_path: 
         assert len(waiting) <= fairness.LATEST_AFTER + 1
         assert waiting[-1]["seq"] == table.seq
         assert slow.queue.superseded >= seen - fairness.LATEST_AFTER - 1
+
+    on_hub(tmp_path, body)
+
+
+def test_a_crowd_of_spectators_is_sent_the_newest_state_a_few_times_a_second(tmp_path: Path) -> None:
+    # Past spectators_paced_after spectators, five moves made at one instant reach the players
+    # as five frames but the spectators as two: the first at once, then, once 1/spectator_frames
+    # seconds have passed, the newest state, whose log still holds all five moves.  With no
+    # more spectators than that, each is sent every move again.
+    async def body(hub: Hub, clock: ManualClock) -> None:
+        hub.limits = Limits(spectators_paced_after=2, spectator_frames=4.0)
+        table = await two_seats(hub)
+        anne, ola = conn(0), conn(1)
+        crowd = [conn(None) for _ in range(3)]
+        for c in (anne, ola, *crowd):
+            hub.conns.setdefault(table.id, set()).add(c)
+        await send(hub, table, anne, type="start")
+        clock.advance(1.0)
+        mine = [last_state(anne), last_state(ola)]
+        for c in crowd:
+            frames(c)
+
+        async def moves(n: int) -> None:
+            for _ in range(n):
+                f = mine[mine[0]["obs"]["to_act"]]
+                await send(hub, table, (anne, ola)[f["you"]], type="move", game=f["game"], seq=f["seq"],
+                           move=first_legal(f))
+                mine[:] = [last_state(anne), last_state(ola)]  # the players are sent every move
+
+        before = table.seq
+        await moves(5)
+        assert table.seq == before + 5
+        at_once = [[f for f in frames(c) if f.get("type") == "state"] for c in crowd]
+        assert [len(fs) for fs in at_once] == [1, 1, 1]
+        assert all(fs[0]["seq"] == before + 1 for fs in at_once)
+        await until(lambda: clock.waiting("spectators") == 1, "one send planned for the crowd")
+        clock.advance(0.25)
+        await until(lambda: all(not c.queue.empty() for c in crowd), "the paced frame sent")
+        later = [[f for f in frames(c) if f.get("type") == "state"] for c in crowd]
+        assert [len(fs) for fs in later] == [1, 1, 1]
+        newest = later[0][0]
+        assert newest["seq"] == table.seq
+        assert newest["obs"]["log"] == mine[0]["obs"]["log"]  # with the moves the spectators' frames skipped
+        hub.conns[table.id].discard(crowd.pop())  # two spectators: not a crowd
+        clock.advance(1.0)
+        await moves(3)
+        assert [len([f for f in frames(c) if f.get("type") == "state"]) for c in crowd] == [3, 3]
+        assert clock.waiting("spectators") == 0
 
     on_hub(tmp_path, body)
 

@@ -35,6 +35,13 @@ What is here bounds what a flood can cost the loop:
   between two looks at the network, so a table with hundreds of spectators does not hold
   other tables' moves behind a burst of sends.
 
+* :class:`SpectatorPace`: a crowd of spectators (more than ``spectators_paced_after`` at a
+  table, :class:`~mattis.web.limits.Limits`) is sent the table's newest state at most
+  ``spectator_frames`` times a second, not one frame a move: every frame carries the log's
+  last moves, so a spectator who misses a frame misses no move in the log, and the loop's
+  work for 300 spectators no longer grows with how fast the players play.  A few watchers
+  (a family's grandmother) are sent every move as before.
+
 * :func:`paced_ws_protocol`: a socket's input is parsed only as fast as the app reads it,
   a few kilobytes at a time, so a flooder's messages wait in its own socket buffers
   instead of being parsed ten thousand at once.
@@ -170,6 +177,38 @@ class SendTurns:
                 self.used += 1
         if self.used:
             self._due()
+
+
+class SpectatorPace:
+    """When each table's spectators may next be sent a frame (a crowd is sent the newest state at
+    most ``rate`` times a second): :meth:`plan` says *now*, *later* (after a delay, for which the
+    caller schedules one send) or *already planned*; :meth:`sent` records a send made later."""
+
+    PRUNE_AT: Final = 1000
+    """Tables remembered before those whose pause is over are forgotten."""
+
+    def __init__(self) -> None:
+        self.next_at: dict[str, float] = {}
+        self.planned: set[str] = set()
+
+    def plan(self, table: str, now: float, rate: float) -> float | None:
+        """``0.0``: send the spectators their frame now; a delay in seconds: send it then (one
+        send, the newest state at that time); ``None``: a send is already planned."""
+        if table in self.planned:
+            return None
+        due = self.next_at.get(table)
+        if due is None or now >= due:
+            if len(self.next_at) >= self.PRUNE_AT:
+                self.next_at = {t: d for t, d in self.next_at.items() if d > now}
+            self.next_at[table] = now + 1.0 / rate
+            return 0.0
+        self.planned.add(table)
+        return due - now
+
+    def sent(self, table: str, now: float, rate: float) -> None:
+        """The planned send was made (or given up) at ``now``."""
+        self.planned.discard(table)
+        self.next_at[table] = now + 1.0 / rate
 
 
 V = TypeVar("V", bound=Viewer)

@@ -96,6 +96,11 @@ class Limits:
     chat_lines: int = 5
     """Chat lines one seat may send in ``chat_window`` seconds (more: refused, in words)."""
     chat_window: float = 15.0
+    spectators_paced_after: int = 20
+    """Spectators at one table (at this worker) past which they are sent its state at most
+    ``spectator_frames`` times a second (the newest state; each frame carries the log's last
+    moves) instead of one frame a move (:class:`mattis.web.fairness.SpectatorPace`)."""
+    spectator_frames: float = 2.0
     lease_seconds: float = 6.0
     """With several workers (PostgreSQL): a table's lease lasts this long; its owner renews it
     every third of it, and another worker takes the table over when it has run out."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Iterable
 from typing import Any
 
 from .conn import HEARTBEAT_MISSES, Conn
@@ -43,9 +44,33 @@ class Presence(Scheduler):
             self.cluster.publish_state(table)
         if not conns:
             return
+        spectators = sum(1 for c in conns if c.seat is None)
+        if spectators <= self.limits.spectators_paced_after:
+            self.push_frames(table, conns)
+            return
+        self.push_frames(table, [c for c in conns if c.seat is not None])
+        delay = self.spectator_pace.plan(table.id, self.waits.now(), self.limits.spectator_frames)
+        if delay == 0.0:
+            self.push_frames(table, [c for c in conns if c.seat is None])
+        elif delay is not None:
+            task = self.supervise(table, "spectators", lambda: self._paced(table, delay))
+            self.spectator_tasks[table.id] = task
+            task.add_done_callback(lambda t: self.spectator_tasks.pop(table.id, None) if
+                                   self.spectator_tasks.get(table.id) is t else None)
+
+    async def _paced(self, table: Table, delay: float) -> None:
+        """The planned send to a table's crowd of spectators: the newest state, ``delay`` seconds on."""
+        try:
+            await self.waits.sleep(delay, "spectators")
+            self.push_frames(table, [c for c in self.conns.get(table.id, ()) if c.seat is None])
+        finally:
+            self.spectator_pace.sent(table.id, self.waits.now(), self.limits.spectator_frames)
+
+    def push_frames(self, table: Table, conns: Iterable[Conn]) -> None:
+        """Each connection its frame of the table's state (one build per distinct view)."""
         on = self.connected(table)
         now = self.waits.now()
-        for c, text in fan_out(conns, lambda c: frame(  # one build per distinct view
+        for c, text in fan_out(conns, lambda c: frame(
                 table, c.seat, c.lang, connected=on, history=c.history, now=now, heartbeat=self.heartbeat,
                 former=c.former)):
             c.push(text, latest=True)

@@ -21,7 +21,7 @@ from concurrent.futures import Executor
 from .cluster import Cluster
 from .conn import HEARTBEAT, Conn
 from .database import open_store
-from .fairness import SendTurns
+from .fairness import SendTurns, SpectatorPace
 from .limits import Limits
 from .origin import LOOPBACK, Hosts
 from .pgstore import PgStore
@@ -52,6 +52,10 @@ class TableService:
         """This worker's part of a PostgreSQL cluster (``None``: the only worker)."""
         self.send_turns = SendTurns()
         """Spectators' sends, a few between two looks at the network (:class:`fairness.SendTurns`)."""
+        self.spectator_pace = SpectatorPace()
+        """When each table's crowd of spectators may next be sent a frame (:class:`fairness.SpectatorPace`)."""
+        self.spectator_tasks: dict[str, asyncio.Task[None]] = {}
+        """Per table: the planned send to its crowd of spectators."""
         self.tables: dict[str, Table] = {}
         self.conns: dict[str, set[Conn]] = {}
         self.bot_tasks: dict[str, asyncio.Task[None]] = {}
@@ -119,6 +123,8 @@ class TableService:
         for task in list(self.bot_tasks.values()):
             task.cancel()
         for _key, task in list(self.grace_tasks.values()):
+            task.cancel()
+        for task in list(self.spectator_tasks.values()):
             task.cancel()
         if self.cluster is not None:
             await self.cluster.stop()
