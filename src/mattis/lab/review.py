@@ -507,7 +507,7 @@ def review(record: GameRecord, seat: int, budget: Budget | None = None, seed: Se
                                                   random.Random(derive_seed(seed, "review", seat, number)))
                         d = _decision(number, True, move, ev.best, ev.values, ev.samples)
                     else:
-                        d = _judge(number, obs, move, b)
+                        d = _judge(number, obs, move, b, deep=decision is not None)
                 except DeterminizeError as e:
                     raise ReviewError(f"move {number}: cannot judge this position from the seat's view: {e}") from None
                 out.append(d)
@@ -543,14 +543,15 @@ def _decision(number: int, phase1: bool, move: Move, best: MoveValue, values: tu
                     mine.verdict, samples, values)
 
 
-def _judge(number: int, obs: Observation, move: Move, b: Budget) -> Decision:
+def _judge(number: int, obs: Observation, move: Move, b: Budget, deep: bool = False) -> Decision:
     """A phase 2 decision judged (module docstring): the first look (every legal move on
     :data:`SCREEN` paired playouts, then the moves not already behind, and the move made,
     on the whole budget), the second look where the cost could reach :data:`DUBIOUS`, and
-    the line after the proven best or the marked better move.  Every random number comes
+    the line after the proven best or the marked better move; ``deep`` (a look deeper)
+    gives the first look the whole budget.  Every random number comes
     from the position (:func:`mattis.play.seeds.position_seed`), none from the review's
     seed."""
-    n = max(1, min(b.samples, SCREEN, max(SCREEN // 2, SCREEN_TOTAL // len(obs.legal))))
+    n = b.samples if deep else max(1, min(b.samples, SCREEN, max(SCREEN // 2, SCREEN_TOTAL // len(obs.legal))))
     first = evaluate(obs, replace(b, samples=n), random.Random(position_seed(None, "review", obs)))
     values, best, samples = first.values, first.best, first.samples
     mine = first.of(move)
