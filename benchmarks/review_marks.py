@@ -28,10 +28,11 @@ import time
 from mattis.bots.evaluate import Budget, evaluate
 from mattis.core import GameRecord, Rules, parse_record_move, preset
 from mattis.lab.arena import wilson
-from mattis.lab.review import BLUNDER, DUBIOUS, MISTAKE, Decision, Review, review
+from mattis.lab.review import BLUNDER, CHECK_Z, DUBIOUS, MISTAKE, Decision, Review, review
 from mattis.play import Referee, derive_seed, make_bot
 
 THRESHOLD = {"??": BLUNDER, "?": MISTAKE, "?!": DUBIOUS}
+Ref = tuple[str, float, tuple[float, float, int] | None]
 
 
 def bot_game(rules: Rules, players: int, level: str, seed: int, g: int) -> GameRecord:
@@ -49,19 +50,19 @@ def named(d: Decision) -> str | None:
     return str(d.best) if d.resolved or d.mark else None
 
 
-def reference(record: GameRecord, rv: Review, playouts: int, seed: int) -> list[tuple[str, float]]:
-    """Each marked decision's mark, and the reference cost (the named move's chance less
-    the move made's)."""
+def reference(record: GameRecord, rv: Review, playouts: int, seed: int) -> list[Ref]:
+    """Each marked decision's mark, the reference cost (the named move's chance less the
+    move made's), and the review's check (cost, standard error; None for a proven mark)."""
     marked = {d.number: d for d in rv.decisions if d.mark}
     ref = Referee(record.start())
-    out: list[tuple[str, float]] = []
+    out: list[Ref] = []
     for number, text in enumerate(record.moves, start=1):
         s, move = parse_record_move(text)
         if number in marked:
             d = marked[number]
             ev = evaluate(ref.observation(s), Budget(samples=playouts, epsilon=rv.budget.epsilon),
                           random.Random(derive_seed(seed, "reference", rv.seat, number)), only={d.best, d.played})
-            out.append((d.mark, ev.of(d.best).chance - ev.of(d.played).chance))
+            out.append((d.mark, ev.of(d.best).chance - ev.of(d.played).chance, d.check))
         ref.apply(s, move, events=False)
     return out
 
@@ -78,16 +79,17 @@ def main() -> None:
     ap.add_argument("--seeds", default="0,1,2", help="the review seeds")
     ap.add_argument("--reference", type=int, default=0, metavar="N",
                     help="paired playouts per move of the reference re-evaluation of each mark (0: none)")
+    ap.add_argument("--detail", action="store_true", help="print each mark, its reference cost and its check")
     a = ap.parse_args()
     seeds = [int(x) for x in a.seeds.split(",")]
-    all_refs: list[tuple[str, float]] = []
+    all_refs: list[Ref] = []
     for name in a.rules or ["mattis"]:
         rules = preset(name)
         players = a.skitgubbe_players if name == "skitgubbe" else a.players
         cpu: list[float] = []
         marks: list[int] = []
         judged = decisions_differ = named_differ = 0
-        refs: list[tuple[str, float]] = []
+        refs: list[Ref] = []
         for g in range(a.games):
             record = bot_game(rules, players, a.level, a.seed, g)
             for seat in range(players):
@@ -120,15 +122,28 @@ def main() -> None:
         all_refs.extend(refs)
     if a.reference and len(a.rules or []) > 1:
         report(all_refs, f"every preset, reference ({a.reference} paired playouts per move)")
+    if a.detail:
+        for m, c, chk in all_refs:
+            print(f"  mark {m:2} reference {c:.4f} check {chk}")
 
 
-def report(refs: list[tuple[str, float]], title: str) -> None:
-    false = sum(1 for m, c in refs if c < THRESHOLD[m] - 1e-9)
-    unmarked = sum(1 for _, c in refs if c < DUBIOUS - 1e-9)
+def level(c: float) -> str:
+    return "??" if c >= BLUNDER - 1e-9 else "?" if c >= MISTAKE - 1e-9 else "?!" if c >= DUBIOUS - 1e-9 else ""
+
+
+def report(refs: list[Ref], title: str) -> None:
+    false = sum(1 for m, c, _ in refs if c < THRESHOLD[m] - 1e-9)
+    unmarked = sum(1 for _, c, _ in refs if c < DUBIOUS - 1e-9)
     lo, hi = wilson(false, len(refs)) if refs else (0.0, 1.0)
     print(f"{title}: {len(refs)} marks, {false} false (reference cost below the mark's threshold): "
           f"{false / max(1, len(refs)):.1%} (95% {lo:.1%}-{hi:.1%}); {unmarked} below {round(100 * DUBIOUS)} points; "
-          f"reference costs {sorted(round(100 * c) for _, c in refs)}")
+          f"reference costs {sorted(round(100 * c) for _, c, _ in refs)}")
+    # what a stricter check (its cost less z standard errors) would have kept of these marks
+    for z in (CHECK_Z + 0.25, CHECK_Z + 0.5, CHECK_Z + 1.0):
+        kept = [(m if chk is None else level(chk[0] - z * chk[1]), c) for m, c, chk in refs]
+        kept = [(m, c) for m, c in kept if m]
+        f = sum(1 for m, c in kept if c < THRESHOLD[m] - 1e-9)
+        print(f"    with the check's cost less {z:g} standard errors: {len(kept)} marks, {f} false")
 
 
 if __name__ == "__main__":

@@ -875,6 +875,8 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
                       "Forced moves (one legal choice), counted but not judged: {n}."),
     "review.costliest": ("De dyreste merkede valgene:", "The costliest marked choices:"),
     "review.cost": ("koster {cost}", "costs {cost}"),
+    "review.cost_checked": ("koster {cost} ± {se}, sjekket med {n} simulerte spill per trekk",
+                            "costs {cost} ± {se}, checked on {n} playouts a move"),
     "review.none_marked": ("Ingen valg fikk merke.", "No choice was marked."),
     "review.safe": ("{name} slapp unna.", "{name} got away."),
     "review.unfinished": ("Spillet er ikke ferdig.", "The game is not finished."),

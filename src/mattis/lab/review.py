@@ -23,7 +23,7 @@ For each phase 2 decision it keeps (:func:`_judge`):
 * the check (:attr:`Decision.check`), where the second look's cost less
   :data:`CANDIDATE_Z` standard errors reaches :data:`DUBIOUS`: the two moves played out
   on :data:`CONFIRM` times the budget of fresh paired playouts (a quarter of them first;
-  a cost clearly short of :data:`DUBIOUS` there is not played out further);
+  a cost short of :data:`DUBIOUS` there is not played out further);
 * a mark: ``??`` (blunder) where the solver proves that the preferred move wins with
   best play and the move made does not; else ``??``, ``?`` or ``?!`` where the check's
   cost less :data:`CHECK_Z` standard errors reaches :data:`BLUNDER`, :data:`MISTAKE` or
@@ -119,12 +119,16 @@ CONFIRM: Final = 8
 """A phase 2 decision whose cost could reach :data:`DUBIOUS` is played out again, the
 preferred move and the move made only, on fresh paired deals and random numbers with
 this many times the budget: the mark is given on this second look alone."""
-CANDIDATE_Z: Final = 0.0
+CANDIDATE_Z: Final = -0.5
 """... where the first look's cost less this many standard errors reaches :data:`DUBIOUS`."""
-CHECK_Z: Final = 1.0
+CHECK_Z: Final = 1.25
 """A mark from the second look: its cost less this many of its standard errors reaches
 the mark's threshold (chosen on games not used to measure the false-mark rate,
 docs/analyze.md)."""
+
+LINE_MOVES: Final = 4
+"""The playouts' line after a marked better move runs to the seat's fourth move (the
+better move the first)."""
 
 INFORMATIVE_Z: Final = 2.0
 """A phase 1 decision's figures are shown only where the spread between its best and
@@ -172,10 +176,11 @@ class Decision:
     after it, ``(seat, move)`` pairs (:func:`mattis.bots.solver.principal_line`); where a
     mark names the better move from the second look (:attr:`check`): how the playouts'
     policy plays on after it (no random moves) until the seat is out or the loser."""
-    check: tuple[float, float] | None = None
+    check: tuple[float, float, int] | None = None
     """The second look (phase 2, where the first look's cost could reach :data:`DUBIOUS`):
     the preferred move's chance less the move made's on :data:`CONFIRM` times the budget
-    of fresh paired playouts, and its paired standard error.  The estimated marks are
+    of fresh paired playouts (fewer where a quarter of them put the cost short of
+    :data:`DUBIOUS`), its paired standard error and the playouts per move.  The estimated marks are
     given on it alone (:attr:`mark`)."""
 
     @property
@@ -279,7 +284,8 @@ class Decision:
             "mark": self.mark, "verdict_best": _v(self.verdict_best), "verdict_played": _v(self.verdict_played),
             "samples": self.samples, "estimated_mark": self.estimated_mark(),
             "line": [f"{q} {m}" for q, m in self.line], "named": self.named,
-            "check": None if self.check is None else {"cost": self.check[0], "se": self.check[1]},
+            "check": None if self.check is None else {"cost": self.check[0], "se": self.check[1],
+                                                      "samples": self.check[2]},
             "moves": [{"move": str(v.move), "chance": v.chance, "se": v.se, "gap_se": v.gap_se,
                        "verdict": _v(v.verdict)} for v in self.moves],
         }
@@ -295,7 +301,8 @@ class Decision:
                    Verdict(d["verdict_best"]) if d["verdict_best"] else None,
                    Verdict(d["verdict_played"]) if d["verdict_played"] else None, int(d["samples"]), moves,
                    tuple(parse_record_move(x) for x in d.get("line", [])),
-                   None if d.get("check") is None else (float(d["check"]["cost"]), float(d["check"]["se"])))
+                   None if d.get("check") is None else (float(d["check"]["cost"]), float(d["check"]["se"]),
+                                                             int(d["check"]["samples"])))
 
 
 def _level(c: float) -> str:
@@ -570,15 +577,15 @@ def _judge(number: int, obs: Observation, move: Move, b: Budget, deep: bool = Fa
     mine = next(v for v in values if v.move == move)
     if (d.best != move and d.verdict_best is not Verdict.WINS and not (best.exact and mine.exact)
             and d.cost - CANDIDATE_Z * d.cost_se >= DUBIOUS - 1e-9):
-        check = (0.0, 0.0)
+        check = (0.0, 0.0, 0)
         for k in (max(1, CONFIRM // 4), CONFIRM):
             # a quarter of the playouts first (the same ones begin the whole run): a cost
-            # that is clearly short of DUBIOUS there is not played out further
+            # short of DUBIOUS there is not played out further
             ev = evaluate(obs, replace(b, samples=b.samples * k),
                           random.Random(position_seed(None, "review-check", obs)), only={d.best, move})
             a, p = ev.of(d.best), ev.of(move)
-            check = (a.chance - p.chance, max(a.gap_se or 0.0, p.gap_se or 0.0))
-            if check[0] + check[1] < DUBIOUS:
+            check = (a.chance - p.chance, max(a.gap_se or 0.0, p.gap_se or 0.0), ev.samples)
+            if check[0] < DUBIOUS:
                 break
         d = replace(d, check=check)
     if d.resolved:
@@ -588,18 +595,24 @@ def _judge(number: int, obs: Observation, move: Move, b: Budget, deep: bool = Fa
     return d
 
 
-def _playout_line(obs: Observation, better: Move, cap: int = 40) -> tuple[tuple[int, Move], ...]:
-    """How the playouts' policy plays on after ``better`` (no random moves) until the
-    seat is out or the loser (empty where the seat does not know every hand)."""
+def _playout_line(obs: Observation, better: Move, own: int = LINE_MOVES) -> tuple[tuple[int, Move], ...]:
+    """How the playouts' policy plays on after ``better`` (no random moves), up to the
+    seat's ``own``-th move (``better`` the first) or until it is out or the loser (empty
+    where the seat does not know every hand)."""
     try:
         state = state_from_view(obs)
     except DeterminizeError:
         return ()
     state.apply(better)
     out: list[tuple[int, Move]] = [(obs.seat, better)]
-    while (not state.is_over and len(out) < cap and obs.seat not in state.finished
-           and obs.seat not in state.losers and state.to_act is not None):
+    mine = 1
+    while (not state.is_over and obs.seat not in state.finished and obs.seat not in state.losers
+           and state.to_act is not None):
         q = state.to_act
+        if q == obs.seat:
+            if mine == own:
+                break
+            mine += 1
         m = state_choice(state)
         state.apply(m)
         out.append((q, m))
@@ -658,7 +671,10 @@ def decision_lines(d: Decision, rv: Review, lang: Lang) -> list[str]:
             return [head + f"{pct(d.before, lang)} → {pct(d.after, lang)} ({say('review.not_judged', lang)})"]
         return [head + f"({say('review.not_judged', lang)})"]
     line = head + f"{pct(d.before, lang)} → {pct(d.after, lang)}"
-    if d.cost > 0 and d.cost_se > 0:  # an estimate: the cost with two standard errors, as the legend says
+    if d.check is not None:  # the check's cost decides the mark: it is the one shown
+        line += " (" + say("review.cost_checked", lang, cost=pct(max(0.0, d.check[0]), lang),
+                           se=pct(2 * d.check[1], lang), n=d.check[2]) + ")"
+    elif d.cost > 0 and d.cost_se > 0:  # an estimate: the cost with two standard errors, as the legend says
         line += f" ({say('review.cost', lang, cost=pct(d.cost, lang))} ± {pct(2 * d.cost_se, lang)})"
     line += _verdict(d.verdict_played, rv.rules, lang)
     if d.mark:
