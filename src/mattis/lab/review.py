@@ -23,7 +23,8 @@ For each phase 2 decision it keeps (:func:`_judge`):
 * the check (:attr:`Decision.check`), where the second look's cost less
   :data:`CANDIDATE_Z` standard errors reaches :data:`DUBIOUS`: the two moves played out
   on :data:`CONFIRM` times the budget of fresh paired playouts (a quarter of them first;
-  a cost short of :data:`DUBIOUS` there is not played out further);
+  a cost short of :data:`DUBIOUS` there, or one whose mark is the same :data:`CHECK_Z`
+  standard errors either side, is not played out further);
 * a mark: ``??`` (blunder) where the solver proves that the preferred move wins with
   best play and the move made does not; else ``??``, ``?`` or ``?!`` where the check's
   cost less :data:`CHECK_Z` standard errors reaches :data:`BLUNDER`, :data:`MISTAKE` or
@@ -179,8 +180,9 @@ class Decision:
     check: tuple[float, float, int] | None = None
     """The second look (phase 2, where the first look's cost could reach :data:`DUBIOUS`):
     the preferred move's chance less the move made's on :data:`CONFIRM` times the budget
-    of fresh paired playouts (fewer where a quarter of them put the cost short of
-    :data:`DUBIOUS`), its paired standard error and the playouts per move.  The estimated marks are
+    of fresh paired playouts (a quarter where those put the cost short of :data:`DUBIOUS`
+    or give the same mark :data:`CHECK_Z` standard errors either side), its paired
+    standard error and the playouts per move.  The estimated marks are
     given on it alone (:attr:`mark`)."""
 
     @property
@@ -552,10 +554,12 @@ def _decision(number: int, phase1: bool, move: Move, best: MoveValue, values: tu
 
 def _judge(number: int, obs: Observation, move: Move, b: Budget, deep: bool = False) -> Decision:
     """A phase 2 decision judged (module docstring): the first look (every legal move on
-    :data:`SCREEN` paired playouts, then the moves not already behind, and the move made,
-    on the whole budget), the second look where the cost could reach :data:`DUBIOUS`, and
-    the line after the proven best or the marked better move; ``deep`` (a look deeper)
-    gives the first look the whole budget.  Every random number comes
+    :data:`SCREEN` paired playouts), the second look (the preferred move and the move
+    made on fresh playouts, the whole budget), the check where the cost could reach
+    :data:`DUBIOUS`, and the line after the proven best or the marked better move;
+    ``deep`` (a look deeper) gives the first look the whole budget.  The solver is asked
+    on the first look only (its verdicts do not change; the later looks ask it again only
+    where it decided one of the two moves exactly).  Every random number comes
     from the position (:func:`mattis.play.seeds.position_seed`), none from the review's
     seed."""
     n = b.samples if deep else max(1, min(b.samples, SCREEN, max(SCREEN // 2, SCREEN_TOTAL // len(obs.legal))))
@@ -564,11 +568,13 @@ def _judge(number: int, obs: Observation, move: Move, b: Budget, deep: bool = Fa
     mine = first.of(move)
     if mine.chance >= best.chance - 1e-12:
         best = mine  # as good as any on the first look: the move made is the preferred one (cost 0)
+    again = b if best.exact or mine.exact else replace(b, solver_cards=0)
     if not first.solved and best.move != move:
         # Chosen on the first look, scored on fresh playouts (the second): the cost is not
         # biased up by the choice.
-        second = evaluate(obs, b, random.Random(position_seed(None, "review-2", obs)), only={best.move, move})
-        a, p = second.of(best.move), second.of(move)
+        second = evaluate(obs, again, random.Random(position_seed(None, "review-2", obs)), only={best.move, move})
+        a = replace(second.of(best.move), verdict=best.verdict)
+        p = replace(second.of(move), verdict=mine.verdict)
         pair = {best.move: replace(a, gap_se=0.0),
                 move: replace(p, gap_se=0.0 if a.exact and p.exact else max(a.gap_se or 0.0, p.gap_se or 0.0))}
         values = tuple(pair.get(v.move, v) for v in first.values)
@@ -580,12 +586,13 @@ def _judge(number: int, obs: Observation, move: Move, b: Budget, deep: bool = Fa
         check = (0.0, 0.0, 0)
         for k in (max(1, CONFIRM // 4), CONFIRM):
             # a quarter of the playouts first (the same ones begin the whole run): a cost
-            # short of DUBIOUS there is not played out further
-            ev = evaluate(obs, replace(b, samples=b.samples * k),
+            # short of DUBIOUS there, or one whose mark is the same 1.25 standard errors
+            # either side, is not played out further
+            ev = evaluate(obs, replace(again, samples=b.samples * k),
                           random.Random(position_seed(None, "review-check", obs)), only={d.best, move})
             a, p = ev.of(d.best), ev.of(move)
             check = (a.chance - p.chance, max(a.gap_se or 0.0, p.gap_se or 0.0), ev.samples)
-            if check[0] < DUBIOUS:
+            if check[0] < DUBIOUS or _level(check[0] - CHECK_Z * check[1]) == _level(check[0] + CHECK_Z * check[1]):
                 break
         d = replace(d, check=check)
     if d.resolved:
