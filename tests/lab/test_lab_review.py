@@ -17,7 +17,20 @@ from mattis.cli.main import main
 from mattis.core import GameRecord, parse_move, parse_position, parse_record_move, preset
 from mattis.core.determinize import relabel_hidden
 from mattis.core.observation import PHASE2
-from mattis.lab.review import CHECK_Z, DEEPER, DUBIOUS, Review, ReviewError, deeper, move_accuracy, review, review_text
+from mattis.lab.review import (
+    CHECK_Z,
+    DEEPER,
+    DUBIOUS,
+    Decision,
+    Review,
+    ReviewError,
+    decision_lines,
+    deeper,
+    move_accuracy,
+    move_words,
+    review,
+    review_text,
+)
 from mattis.play import Referee, make_bot
 from tiers import scale
 
@@ -334,7 +347,7 @@ def test_marks_and_best_moves_are_the_same_under_three_seeds() -> None:
     games = [(_rollout_game(seed, 3), seat) for seed in range(2, 2 + scale(1, 3)) for seat in range(3)]
     games += [(_random_game(seed, 2), 0) for seed in range(1, 1 + scale(2, 8))]
     budget = Budget(samples=scale(4, 8))
-    checked = proven = moved = 0
+    checked = proven = moved = with_line = 0
     for record, seat in games:
         reviews = [review(record, seat, budget, seed=s) for s in (0, 1, 2)]
         assert _marks(reviews[0]) == _marks(reviews[1]) == _marks(reviews[2])
@@ -344,10 +357,18 @@ def test_marks_and_best_moves_are_the_same_under_three_seeds() -> None:
                 checked += 1
                 assert d.named and d.best != d.played and d.judged
                 assert d.check[0] - CHECK_Z * d.check[1] >= DUBIOUS - 1e-9
+                # the better move is named, with the playouts' line after it where the seat
+                # knows every hand (the seat's move first)
+                lines = decision_lines(d, reviews[0], "en")
+                assert "better: " + move_words(d.best, "en") in lines[0] and d.mark in lines[0]
+                if d.line:
+                    with_line += 1
+                    assert d.line[0] == (seat, d.best) and lines[1].strip().startswith("then as the playouts play on")
+                assert Decision.from_json(json.loads(json.dumps(d.to_json()))) == d
             elif d.mark:
                 proven += 1
                 assert d.verdict_best is Verdict.WINS and d.verdict_played is not Verdict.WINS
-    assert checked >= 2 and proven >= 1 and moved >= 2
+    assert checked >= 2 and proven >= 1 and moved >= 2 and with_line >= 1
 
 
 def test_summary_accuracy_and_luck() -> None:
