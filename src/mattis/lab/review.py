@@ -20,8 +20,8 @@ For each phase 2 decision it keeps (:func:`_judge`):
   cards left: see :mod:`mattis.bots.evaluate`);
 * the cost's paired standard error (:attr:`mattis.bots.evaluate.MoveValue.gap_se`; 0
   when the solver decided both moves);
-* the check (:attr:`Decision.check`), where the second look's cost less
-  :data:`CANDIDATE_Z` standard errors reaches :data:`DUBIOUS`: the two moves played out
+* the check (:attr:`Decision.check`), where the second look's cost is above 0 and, less
+  :data:`CANDIDATE_Z` standard errors, reaches :data:`DUBIOUS`: the two moves played out
   on :data:`CONFIRM` times the budget of fresh paired playouts (a quarter of them first;
   a cost short of :data:`DUBIOUS` there, or one whose mark is the same :data:`CHECK_Z`
   standard errors either side, is not played out further);
@@ -582,7 +582,7 @@ def _judge(number: int, obs: Observation, move: Move, b: Budget, deep: bool = Fa
     d = _decision(number, False, move, best, values, samples)
     mine = next(v for v in values if v.move == move)
     if (d.best != move and d.verdict_best is not Verdict.WINS and not (best.exact and mine.exact)
-            and d.cost - CANDIDATE_Z * d.cost_se >= DUBIOUS - 1e-9):
+            and d.cost > 0 and d.cost - CANDIDATE_Z * d.cost_se >= DUBIOUS - 1e-9):
         check = (0.0, 0.0, 0)
         for k in (max(1, CONFIRM // 4), CONFIRM):
             # a quarter of the playouts first (the same ones begin the whole run): a cost
