@@ -22,9 +22,10 @@ For each phase 2 decision it keeps (:func:`_judge`):
   when the solver decided both moves);
 * the check (:attr:`Decision.check`), where the second look's cost is above 0 and, less
   :data:`CANDIDATE_Z` standard errors, reaches :data:`DUBIOUS`: the two moves played out
-  on :data:`CONFIRM` times the budget of fresh paired playouts (a quarter of them first;
-  a cost short of :data:`DUBIOUS` there, or one whose mark is the same :data:`CHECK_Z`
-  standard errors either side, is not played out further);
+  on :data:`CONFIRM` times the budget of fresh paired playouts, in stages
+  (:data:`CHECK_STAGES`: a quarter, a quarter, a half; pooled): a cost short of
+  :data:`DUBIOUS` after a stage, or one whose mark is the same :data:`CHECK_Z` standard
+  errors either side, is not played out further;
 * a mark: ``??`` (blunder) where the solver proves that the preferred move wins with
   best play and the move made does not; else ``??``, ``?`` or ``?!`` where the check's
   cost less :data:`CHECK_Z` standard errors reaches :data:`BLUNDER`, :data:`MISTAKE` or
@@ -120,6 +121,8 @@ CONFIRM: Final = 8
 """A phase 2 decision whose cost could reach :data:`DUBIOUS` is played out again, the
 preferred move and the move made only, on fresh paired deals and random numbers with
 this many times the budget: the mark is given on this second look alone."""
+CHECK_STAGES: Final = (CONFIRM // 4, CONFIRM // 4, CONFIRM // 2)
+"""The check's stages, as multiples of the budget (pooled; :data:`CONFIRM` in all)."""
 CANDIDATE_Z: Final = -0.5
 """... where the first look's cost less this many standard errors reaches :data:`DUBIOUS`."""
 CHECK_Z: Final = 1.25
@@ -180,9 +183,8 @@ class Decision:
     check: tuple[float, float, int] | None = None
     """The second look (phase 2, where the first look's cost could reach :data:`DUBIOUS`):
     the preferred move's chance less the move made's on :data:`CONFIRM` times the budget
-    of fresh paired playouts (a quarter where those put the cost short of :data:`DUBIOUS`
-    or give the same mark :data:`CHECK_Z` standard errors either side), its paired
-    standard error and the playouts per move.  The estimated marks are
+    of fresh paired playouts (fewer where the stages before settle it,
+    :data:`CHECK_STAGES`), its paired standard error and the playouts per move.  The estimated marks are
     given on it alone (:attr:`mark`)."""
 
     @property
@@ -584,14 +586,19 @@ def _judge(number: int, obs: Observation, move: Move, b: Budget, deep: bool = Fa
     if (d.best != move and d.verdict_best is not Verdict.WINS and not (best.exact and mine.exact)
             and d.cost > 0 and d.cost - CANDIDATE_Z * d.cost_se >= DUBIOUS - 1e-9):
         check = (0.0, 0.0, 0)
-        for k in (max(1, CONFIRM // 4), CONFIRM):
-            # a quarter of the playouts first (the same ones begin the whole run): a cost
-            # short of DUBIOUS there, or one whose mark is the same 1.25 standard errors
-            # either side, is not played out further
+        total = diff = var = 0.0
+        for i, k in enumerate(CHECK_STAGES):
+            # In stages of fresh playouts (a quarter, a quarter, a half of the whole), pooled:
+            # a cost short of DUBIOUS, or one whose mark is the same CHECK_Z standard errors
+            # either side, is not played out further.
             ev = evaluate(obs, replace(again, samples=b.samples * k),
-                          random.Random(position_seed(None, "review-check", obs)), only={d.best, move})
+                          random.Random(position_seed(None, f"review-check-{i}", obs)), only={d.best, move})
             a, p = ev.of(d.best), ev.of(move)
-            check = (a.chance - p.chance, max(a.gap_se or 0.0, p.gap_se or 0.0), ev.samples)
+            runs = float(ev.samples)
+            diff += runs * (a.chance - p.chance)
+            var += (runs * max(a.gap_se or 0.0, p.gap_se or 0.0)) ** 2
+            total += runs
+            check = (diff / total, math.sqrt(var) / total, int(total))
             if check[0] < DUBIOUS or _level(check[0] - CHECK_Z * check[1]) == _level(check[0] + CHECK_Z * check[1]):
                 break
         d = replace(d, check=check)
