@@ -24,8 +24,8 @@ For each phase 2 decision it keeps (:func:`_judge`):
   :data:`CANDIDATE_Z` standard errors, reaches :data:`DUBIOUS`: the two moves played out
   on :data:`CONFIRM` times the budget of fresh paired playouts, in stages
   (:data:`CHECK_STAGES`: a quarter, a quarter, a half; pooled): a cost short of
-  :data:`DUBIOUS` after a stage, or one whose mark is the same :data:`CHECK_Z` standard
-  errors either side, is not played out further;
+  :data:`DUBIOUS` after a stage is not played out further, so a mark always rests on the
+  whole;
 * a mark: ``??`` (blunder) where the solver proves that the preferred move wins with
   best play and the move made does not; else ``??``, ``?`` or ``?!`` where the check's
   cost less :data:`CHECK_Z` standard errors reaches :data:`BLUNDER`, :data:`MISTAKE` or
@@ -183,7 +183,7 @@ class Decision:
     check: tuple[float, float, int] | None = None
     """The second look (phase 2, where the first look's cost could reach :data:`DUBIOUS`):
     the preferred move's chance less the move made's on :data:`CONFIRM` times the budget
-    of fresh paired playouts (fewer where the stages before settle it,
+    of fresh paired playouts (fewer where a stage puts the cost short of :data:`DUBIOUS`,
     :data:`CHECK_STAGES`), its paired standard error and the playouts per move.  The estimated marks are
     given on it alone (:attr:`mark`)."""
 
@@ -589,8 +589,9 @@ def _judge(number: int, obs: Observation, move: Move, b: Budget, deep: bool = Fa
         total = diff = var = 0.0
         for i, k in enumerate(CHECK_STAGES):
             # In stages of fresh playouts (a quarter, a quarter, a half of the whole), pooled:
-            # a cost short of DUBIOUS, or one whose mark is the same CHECK_Z standard errors
-            # either side, is not played out further.
+            # a cost short of DUBIOUS is not played out further.  A mark is given only on
+            # the whole (stopping early where a mark looks settled would let the noise of a
+            # quarter decide its level).
             ev = evaluate(obs, replace(again, samples=b.samples * k),
                           random.Random(position_seed(None, f"review-check-{i}", obs)), only={d.best, move})
             a, p = ev.of(d.best), ev.of(move)
@@ -599,7 +600,7 @@ def _judge(number: int, obs: Observation, move: Move, b: Budget, deep: bool = Fa
             var += (runs * max(a.gap_se or 0.0, p.gap_se or 0.0)) ** 2
             total += runs
             check = (diff / total, math.sqrt(var) / total, int(total))
-            if check[0] < DUBIOUS or _level(check[0] - CHECK_Z * check[1]) == _level(check[0] + CHECK_Z * check[1]):
+            if check[0] < DUBIOUS:
                 break
         d = replace(d, check=check)
     if d.resolved:
