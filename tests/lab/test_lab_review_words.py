@@ -71,7 +71,7 @@ def test_an_unresolved_better_move_is_not_named() -> None:
 
 def test_no_marked_choice_says_so() -> None:
     w = player_words(reviewed((decision(5, 0.6, 0.58, 0.02),)), "en")
-    assert w.choices == () and w.heading == "No choice provably gave away a won game."
+    assert w.choices == () and w.heading == "No choice was marked."
     assert player_words(reviewed(()), "nb").heading == "Anne hadde ingen valg å vurdere."
 
 

@@ -831,13 +831,20 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "review.mark.blunder": ("tabbe", "blunder"),
     "review.mark.mistake": ("feil", "mistake"),
     "review.mark.dubious": ("tvilsomt", "dubious"),
-    "review.marks": ("Merke: ?? tabbe, når det er regnet ut nøyaktig at det beste trekket vinner med beste spill "
-                     "og trekket som ble gjort ikke gjør det; det beste trekket nevnes bare da.  Ellers er tallene "
-                     "anslag fra simulerte spill (± to standardfeil): de kan flytte seg med trekningen, og derfor "
-                     "merker de ingenting.",
-                     "Mark: ?? blunder, where it is worked out exactly that the best move wins with best play and "
-                     "the move made does not; only then is the best move named.  The other figures are estimates "
-                     "from playouts (± two standard errors): they can move with the seed, so they mark nothing."),
+    "review.marks": ("Merker: ?? tabbe, ? feil, ?! tvilsomt: valget kostet minst 25, 15 eller 8 prosentpoeng. "
+                     "Et merke gis bare der en ny runde med opptil åtte ganger så mange simulerte spill "
+                     "bekrefter kostnaden, eller der det er regnet ut nøyaktig at det beste trekket vinner med "
+                     "beste spill og trekket som ble gjort ikke gjør det; bare da nevnes et bedre trekk.  Tallene "
+                     "ellers er "
+                     "anslag fra simulerte spill (± to standardfeil).",
+                     "Marks: ?? blunder, ? mistake, ?! dubious: the choice cost at least 25, 15 or 8 points.  A "
+                     "mark is given only where a check with up to eight times the playouts confirms the cost, or "
+                     "where it is worked out exactly that the best move wins with best play and the move made "
+                     "does not; only then is a better move named.  The other figures are estimates from playouts "
+                     "(± two standard errors)."),
+    "review.better": ("bedre: {move} ({chance})", "better: {move} ({chance})"),
+    "review.line_playouts": ("videre slik de simulerte spillene spiller (de andres trekk i parentes): {moves}",
+                             "then as the playouts play on (the others' moves in brackets): {moves}"),
     "review.not_judged": ("ikke vurdert", "not judged"),
     "review.phase1": ("Valgene i fase 1 ({n}) er ikke vurdert: der spår anslaget utfallet ikke bedre enn "
                       "gjennomsnittet (se docs/analyze.md). Tallene vises bare der trekkene skiller seg med mer "
@@ -848,10 +855,10 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "review.line": ("videre med beste spill (de andres trekk i parentes): {moves}",
                     "then with best play (the others' moves in brackets): {moves}"),
     "review.unresolved": ("flere trekk kan være like gode", "several moves may be as good"),
-    "review.accuracy": ("Treffsikkerhet i fase 2: {acc} ± {se} (av 100, over {n} valg, anslått); bevist tabbe "
-                        "(??): {b}.",
-                        "Accuracy in phase 2: {acc} ± {se} (of 100, over {n} decisions, estimated); proven "
-                        "blunders (??): {b}."),
+    "review.accuracy": ("Treffsikkerhet i fase 2: {acc} ± {se} (av 100, over {n} valg, anslått); merkede valg: "
+                        "{b}.",
+                        "Accuracy in phase 2: {acc} ± {se} (of 100, over {n} decisions, estimated); marked choices: "
+                        "{b}."),
     "review.within": ("Innenfor støyen fra det beste trekket: {k} av {n} valg; i snitt kostet et valg {cost} ± {se} "
                       "prosentpoeng (to standardfeil).",
                       "Within the noise of the best move: {k} of {n} decisions; a decision cost {cost} ± {se} "
@@ -859,17 +866,19 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "review.seats.title": ("Treffsikkerhet per spiller i fase 2 (anslått; ± to standardfeil):",
                            "Accuracy per player in phase 2 (estimated; ± two standard errors):"),
     "review.seats.row": ("{name}: {acc} ± {se} av 100; {k} av {n} valg innenfor støyen fra det beste; i snitt "
-                         "{cost} ± {cost_se} prosentpoeng per valg; beviste tabber (??): {b}",
+                         "{cost} ± {cost_se} prosentpoeng per valg; merkede valg: {b}",
                          "{name}: {acc} ± {se} of 100; {k} of {n} decisions within the noise of the best; "
-                         "{cost} ± {cost_se} points per decision on average; proven blunders (??): {b}"),
+                         "{cost} ± {cost_se} points per decision on average; marked choices: {b}"),
     "review.seats.none": ("{name}: ingen vurderte valg", "{name}: no judged decisions"),
     "review.luck": ("Kortene: {name} hadde {p} ± {se} sjanse etter given (gjennomsnittet er {base}).",
                     "The cards: {name} had a {p} ± {se} chance right after the deal (the average is {base})."),
     "review.forced": ("Tvungne trekk (bare ett lovlig valg), telt, men ikke vurdert: {n}.",
                       "Forced moves (one legal choice), counted but not judged: {n}."),
-    "review.costliest": ("De bevist dyre valgene:", "The choices proven costly:"),
+    "review.costliest": ("De dyreste merkede valgene:", "The costliest marked choices:"),
     "review.cost": ("koster {cost}", "costs {cost}"),
-    "review.none_marked": ("Ingen valg ga bevislig bort et vunnet spill.", "No choice provably gave away a won game."),
+    "review.cost_checked": ("koster {cost} ± {se}, sjekket med {n} simulerte spill per trekk",
+                            "costs {cost} ± {se}, checked on {n} playouts a move"),
+    "review.none_marked": ("Ingen valg fikk merke.", "No choice was marked."),
     "review.safe": ("{name} slapp unna.", "{name} got away."),
     "review.unfinished": ("Spillet er ikke ferdig.", "The game is not finished."),
     "review.chart.title": ("Sjansen for å slippe å bli {loser}: {name}", "The chance to avoid being {loser}: {name}"),
@@ -877,8 +886,8 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "review.chart.y": ("sjanse", "chance"),
     "review.chart.best": ("med det beste trekket", "with the best move"),
     "review.chart.played": ("med trekket som ble gjort", "with the move made"),
-    "review.chart.legend": ("● trekket som ble gjort  · beste trekk  ?? bevist tabbe  (trekk {first}–{last})",
-                            "● the move made  · the best move  ?? proven blunder  (moves {first}–{last})"),
+    "review.chart.legend": ("● trekket som ble gjort  · beste trekk  ? merket valg  (trekk {first}–{last})",
+                            "● the move made  · the best move  ? marked choice  (moves {first}–{last})"),
     "review.words.top": ("De {n} dyreste valgene:", "The {n} costliest choices:"),
     "review.words.top_one": ("Det dyreste valget:", "The costliest choice:"),
     "review.words.choice": ("Trekk {n} (fase {phase}): {name} valgte «{played}», men «{best}» var bedre. "

@@ -6,30 +6,42 @@ the chosen seat (a position where it had two or more legal moves), asks
 Mattis, **from that seat's observation only** (the hidden cards are determinized).
 Forced moves (one legal choice) are counted, not judged.
 
-For each decision it keeps:
+For each phase 2 decision it keeps (:func:`_judge`):
 
-* ``before``: the chance with the preferred move (the highest estimate);
-* ``after``: the chance with the move made, from the same estimate, so
-  ``cost = before - after`` is never negative and is 0 when the move made was the
-  preferred one (or as good);
-* the solver's verdict where it decides the position (phase 2, every hand known,
-  few cards left: see :mod:`mattis.bots.evaluate`);
-* the cost's standard error: paired, since every move is played out on the same deals
-  with the same random numbers (:attr:`mattis.bots.evaluate.MoveValue.gap_se`; 0 when
-  the solver decided both moves);
-* a mark, **only where it holds whatever the sampling**: ``??`` (blunder) where the
-  solver proves that the preferred move wins with best play and the move made does
-  not.  The playouts' figures mark nothing: a mark on a sampled cost moves with the
-  seed wherever the cost lies near a threshold (measured: docs/analyze.md), and the
-  review's marks must be the same under any seed.  :meth:`Decision.estimated_mark`
-  keeps the old rule (the cost less :data:`~mattis.bots.evaluate.Z` standard errors
-  against :data:`DUBIOUS`, :data:`MISTAKE`, :data:`BLUNDER`) for the measurements only;
-* the best move named only where the solver proves it (it wins with best play and no
-  other legal move does); else several moves may be as good.
+* the first look: every legal move on :data:`SCREEN` paired playouts (common random
+  numbers); the preferred move is the one it rates highest (the move made where it is
+  rated as high);
+* the second look, where the preferred move is not the move made: those two played out
+  again on fresh playouts with the whole budget (chosen on one sample, scored on
+  another, so the cost is not biased up by the choice): ``before`` (the preferred
+  move's chance) and ``after`` (the move made's), so ``cost = before - after``
+  (never below 0; 0 where the move made is preferred);
+* the solver's verdict where it decides the position (phase 2, every hand known, few
+  cards left: see :mod:`mattis.bots.evaluate`);
+* the cost's paired standard error (:attr:`mattis.bots.evaluate.MoveValue.gap_se`; 0
+  when the solver decided both moves);
+* the check (:attr:`Decision.check`), where the second look's cost is above 0 and, less
+  :data:`CANDIDATE_Z` standard errors, reaches :data:`DUBIOUS`: the two moves played out
+  on :data:`CONFIRM` times the budget of fresh paired playouts, in stages
+  (:data:`CHECK_STAGES`: a quarter, a quarter, a half; pooled): a cost short of
+  :data:`DUBIOUS` after a stage is not played out further, so a mark always rests on the
+  whole;
+* a mark: ``??`` (blunder) where the solver proves that the preferred move wins with
+  best play and the move made does not; else ``??``, ``?`` or ``?!`` where the check's
+  cost less :data:`CHECK_Z` standard errors reaches :data:`BLUNDER`, :data:`MISTAKE` or
+  :data:`DUBIOUS`.  Its false-mark rate (an independent re-evaluation with more
+  playouts and another seed finds the cost below the mark's threshold) is measured on
+  held-out games in docs/analyze.md (``benchmarks/review_marks.py``);
+* the move named: the best where the solver proves it (it wins with best play and no
+  other legal move does), with the solver's line after it; else the better move of a
+  mark from the check (other moves may be as good), with the line the playouts' policy
+  plays after it.
 
-So ``--seed`` changes the sampled figures (each with its standard error) and nothing
-else: not a mark, not a named best move, not the solver's verdicts (the solver works on
-the one position a seat that knows every hand sees).
+Every random number of a phase 2 decision comes from the position
+(:func:`mattis.play.seeds.position_seed` of the seat's observation), none from the
+review's ``--seed``: the same position is judged the same in any review, so no seed
+changes a phase 2 figure, a mark or a named move.  The seed reaches phase 1's figures
+(and the deal's luck without NumPy).
 
 Phase 1 decisions are evaluated (with :data:`PHASE1_SAMPLES` playouts per move) but
 never marked, and no best move is named for them: the project's calibration
@@ -48,9 +60,10 @@ Looking deeper at one decision (:func:`deeper`'s budget, ``review(..., decision=
 gives that decision alone, to put in place with :meth:`Review.with_decision`; the
 terminal's review window (``d``) and the web review page ("Look deeper") do so.
 
-Each decision draws its randomness from ``derive_seed(seed, "review", seat, n)``
-(``n`` the move's number in the record), so a seeded review is reproducible and the
-review of one decision does not depend on the others.
+A phase 1 decision draws its randomness from ``derive_seed(seed, "review", seat, n)``
+(``n`` the move's number in the record), a phase 2 one from its position (above), so a
+seeded review is reproducible and the review of one decision does not depend on the
+others.
 
 Outputs: :func:`review_text` (both languages, through the catalogue; cards as on the
 cards), :meth:`Review.to_json` (the schema is in docs/analyze.md), :func:`review_chart`
@@ -67,6 +80,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from ..bots.evaluate import Budget, Evaluation, MoveValue, Verdict, Z, chance, evaluate, state_from_view
+from ..bots.policy import state_choice
 from ..bots.solver import principal_line
 from ..bots.value import has_numpy, model_for
 from ..core import GameRecord, Move, MoveKind, RecordError, Rules, parse_move, parse_record_move, say, seat_names
@@ -76,7 +90,7 @@ from ..core.observation import PHASE1, Observation
 from ..core.rules import rules_from_json, rules_to_json
 from ..core.text import as_object, in_sentence, loser_sentence, loser_word
 from ..play import Referee
-from ..play.seeds import Seed, derive_seed
+from ..play.seeds import Seed, derive_seed, position_seed
 
 __all__ = ["BLUNDER", "DEEPER", "DUBIOUS", "INFORMATIVE_Z", "MISTAKE", "Cancelled", "Decision", "Review",
            "ReviewError", "decision_lines", "decision_numbers", "deeper", "deeper_words", "line_words", "move_words",
@@ -95,12 +109,37 @@ PHASE1_SAMPLES: Final = 16
 """Playouts per legal move at a phase 1 decision (never judged: its figures are shown,
 not trusted; see docs/analyze.md)."""
 
+SCREEN: Final = 8
+"""Playouts per legal move of a phase 2 decision's first look (the preferred move is the
+one it rates highest; the move made where it is rated as high), at most
+:data:`SCREEN_TOTAL` in all where the legal moves are many (down to half as many per
+move).  Where the preferred move is not the move made, the two are played out again on
+fresh playouts with the whole budget (the second look: the figures shown for them and
+the cost, not biased up by the choice)."""
+SCREEN_TOTAL: Final = 64
+CONFIRM: Final = 8
+"""A phase 2 decision whose cost could reach :data:`DUBIOUS` is played out again, the
+preferred move and the move made only, on fresh paired deals and random numbers with
+this many times the budget: the mark is given on this second look alone."""
+CHECK_STAGES: Final = (CONFIRM // 4, CONFIRM // 4, CONFIRM // 2)
+"""The check's stages, as multiples of the budget (pooled; :data:`CONFIRM` in all)."""
+CANDIDATE_Z: Final = -0.5
+"""... where the first look's cost less this many standard errors reaches :data:`DUBIOUS`."""
+CHECK_Z: Final = 1.25
+"""A mark from the second look: its cost less this many of its standard errors reaches
+the mark's threshold (chosen on games not used to measure the false-mark rate,
+docs/analyze.md)."""
+
+LINE_MOVES: Final = 4
+"""The playouts' line after a marked better move runs to the seat's fourth move (the
+better move the first)."""
+
 INFORMATIVE_Z: Final = 2.0
 """A phase 1 decision's figures are shown only where the spread between its best and
 its worst move exceeds this many standard errors of that spread (:attr:`Decision.informative`)."""
 
 FORMAT: Final = "mattis-review"
-VERSION: Final = 3
+VERSION: Final = 4
 
 
 def move_accuracy(cost: float) -> float:
@@ -138,7 +177,15 @@ class Decision:
     """Every legal move's estimate, in the engine's order."""
     line: tuple[tuple[int, Move], ...] = ()
     """Where the best move is proven (:attr:`resolved`): the solver's line of best play
-    after it, ``(seat, move)`` pairs (:func:`mattis.bots.solver.principal_line`)."""
+    after it, ``(seat, move)`` pairs (:func:`mattis.bots.solver.principal_line`); where a
+    mark names the better move from the second look (:attr:`check`): how the playouts'
+    policy plays on after it (no random moves) until the seat is out or the loser."""
+    check: tuple[float, float, int] | None = None
+    """The second look (phase 2, where the first look's cost could reach :data:`DUBIOUS`):
+    the preferred move's chance less the move made's on :data:`CONFIRM` times the budget
+    of fresh paired playouts (fewer where a stage puts the cost short of :data:`DUBIOUS`,
+    :data:`CHECK_STAGES`), its paired standard error and the playouts per move.  The estimated marks are
+    given on it alone (:attr:`mark`)."""
 
     @property
     def cost(self) -> float:
@@ -203,12 +250,26 @@ class Decision:
 
     @property
     def mark(self) -> str:
-        """``"??"`` where the solver proves the choice lost what was won: the preferred move
-        wins with best play and the move made does not (a phase 2 decision); else ``""``.
-        Never from the playouts, so no sampling seed changes a mark (module docstring)."""
-        if self.judged and self.verdict_best is Verdict.WINS and self.verdict_played is not Verdict.WINS:
+        """``"??"`` where the solver proves the choice lost what was won (the preferred move
+        wins with best play and the move made does not); else from the second look
+        (:attr:`check`): ``"??"``, ``"?"`` or ``"?!"`` where its cost less
+        :data:`CHECK_Z` standard errors reaches :data:`BLUNDER`,
+        :data:`MISTAKE` or :data:`DUBIOUS`; else ``""`` (phase 1 is never marked).  Its
+        random numbers come from the position, not the review's seed (module docstring)."""
+        if not self.judged:
+            return ""
+        if self.verdict_best is Verdict.WINS and self.verdict_played is not Verdict.WINS:
             return "??"
-        return ""
+        if self.check is None:
+            return ""
+        return _level(self.check[0] - CHECK_Z * self.check[1])
+
+    @property
+    def named(self) -> bool:
+        """Whether the decision names a better move: the best where the solver proves it
+        (:attr:`resolved`), or the preferred move of a mark (better than the move made by
+        the mark's margin; other moves may be as good)."""
+        return self.resolved or (self.check is not None and self.mark != "" and self.best != self.played)
 
     def estimated_mark(self, z: float = Z) -> str:
         """What the playouts alone would mark (``"??"``, ``"?"``, ``"?!"`` or ``""`` on the
@@ -216,14 +277,7 @@ class Decision:
         another sampling seed can change it (docs/analyze.md)."""
         if not self.judged:
             return ""
-        c = self.cost - z * self.cost_se
-        if c >= BLUNDER - 1e-9:
-            return "??"
-        if c >= MISTAKE - 1e-9:
-            return "?"
-        if c >= DUBIOUS - 1e-9:
-            return "?!"
-        return ""
+        return _level(self.cost - z * self.cost_se)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -233,7 +287,9 @@ class Decision:
             "informative": self.informative,
             "mark": self.mark, "verdict_best": _v(self.verdict_best), "verdict_played": _v(self.verdict_played),
             "samples": self.samples, "estimated_mark": self.estimated_mark(),
-            "line": [f"{q} {m}" for q, m in self.line],
+            "line": [f"{q} {m}" for q, m in self.line], "named": self.named,
+            "check": None if self.check is None else {"cost": self.check[0], "se": self.check[1],
+                                                      "samples": self.check[2]},
             "moves": [{"move": str(v.move), "chance": v.chance, "se": v.se, "gap_se": v.gap_se,
                        "verdict": _v(v.verdict)} for v in self.moves],
         }
@@ -248,7 +304,20 @@ class Decision:
                    float(d["before"]), float(d["after"]),
                    Verdict(d["verdict_best"]) if d["verdict_best"] else None,
                    Verdict(d["verdict_played"]) if d["verdict_played"] else None, int(d["samples"]), moves,
-                   tuple(parse_record_move(x) for x in d.get("line", [])))
+                   tuple(parse_record_move(x) for x in d.get("line", [])),
+                   None if d.get("check") is None else (float(d["check"]["cost"]), float(d["check"]["se"]),
+                                                             int(d["check"]["samples"])))
+
+
+def _level(c: float) -> str:
+    """The mark of a cost (its lower bound): ``"??"``, ``"?"``, ``"?!"`` or ``""``."""
+    if c >= BLUNDER - 1e-9:
+        return "??"
+    if c >= MISTAKE - 1e-9:
+        return "?"
+    if c >= DUBIOUS - 1e-9:
+        return "?!"
+    return ""
 
 
 def _v(v: Verdict | None) -> str | None:
@@ -353,8 +422,8 @@ class Review:
             "budget": {"samples": b.samples, "epsilon": b.epsilon, "solver_cards": b.solver_cards,
                        "solver_nodes": b.solver_nodes},
             "seed": self.seed, "moves": self.moves, "forced": self.forced, "outcome": self.outcome,
-            "marks": {"rule": "proven", "estimated": {"dubious": DUBIOUS, "mistake": MISTAKE, "blunder": BLUNDER,
-                                                      "z": Z}},
+            "marks": {"rule": "proven or checked", "dubious": DUBIOUS, "mistake": MISTAKE, "blunder": BLUNDER,
+                      "z": CHECK_Z, "candidate_z": CANDIDATE_Z, "confirm": CONFIRM, "screen": SCREEN},
             "summary": self.summary(),
             "decisions": [d.to_json() for d in self.decisions],
         }
@@ -442,16 +511,16 @@ def review(record: GameRecord, seat: int, budget: Budget | None = None, seed: Se
             else:
                 if cancelled is not None and cancelled():
                     raise Cancelled
-                rng = random.Random(derive_seed(seed, "review", seat, number))
                 try:
-                    # A look deeper (one decision) gives phase 1 the whole budget too.
-                    ev: Evaluation = evaluate(obs, b if obs.phase is not PHASE1 or decision is not None else phase1,
-                                              rng)
+                    if obs.phase is PHASE1:
+                        # A look deeper (one decision) gives phase 1 the whole budget too.
+                        ev: Evaluation = evaluate(obs, b if decision is not None else phase1,
+                                                  random.Random(derive_seed(seed, "review", seat, number)))
+                        d = _decision(number, True, move, ev.best, ev.values, ev.samples)
+                    else:
+                        d = _judge(number, obs, move, b, deep=decision is not None)
                 except DeterminizeError as e:
                     raise ReviewError(f"move {number}: cannot judge this position from the seat's view: {e}") from None
-                d = _decision(number, obs.phase is PHASE1, move, ev)
-                if d.resolved:
-                    d = replace(d, line=_line(obs, d.best, b))
                 out.append(d)
                 if progress is not None:
                     progress(len(out), total)
@@ -478,10 +547,91 @@ def _line(obs: Observation, best: Move, b: Budget) -> tuple[tuple[int, Move], ..
     return ((obs.seat, best),) + principal_line(state, obs.seat, max(b.solver_nodes, 1))
 
 
-def _decision(number: int, phase1: bool, move: Move, ev: Evaluation) -> Decision:
-    best, mine = ev.best, ev.of(move)
+def _decision(number: int, phase1: bool, move: Move, best: MoveValue, values: tuple[MoveValue, ...],
+              samples: int) -> Decision:
+    mine = next(v for v in values if v.move == move)
     return Decision(number, 1 if phase1 else 2, move, best.move, best.chance, mine.chance, best.verdict,
-                    mine.verdict, ev.samples, ev.values)
+                    mine.verdict, samples, values)
+
+
+def _judge(number: int, obs: Observation, move: Move, b: Budget, deep: bool = False) -> Decision:
+    """A phase 2 decision judged (module docstring): the first look (every legal move on
+    :data:`SCREEN` paired playouts), the second look (the preferred move and the move
+    made on fresh playouts, the whole budget), the check where the cost could reach
+    :data:`DUBIOUS`, and the line after the proven best or the marked better move;
+    ``deep`` (a look deeper) gives the first look the whole budget.  The solver is asked
+    on the first look only (its verdicts do not change; the later looks ask it again only
+    where it decided one of the two moves exactly).  Every random number comes
+    from the position (:func:`mattis.play.seeds.position_seed`), none from the review's
+    seed."""
+    n = b.samples if deep else max(1, min(b.samples, SCREEN, max(SCREEN // 2, SCREEN_TOTAL // len(obs.legal))))
+    first = evaluate(obs, replace(b, samples=n), random.Random(position_seed(None, "review", obs)))
+    values, best, samples = first.values, first.best, first.samples
+    mine = first.of(move)
+    if mine.chance >= best.chance - 1e-12:
+        best = mine  # as good as any on the first look: the move made is the preferred one (cost 0)
+    again = b if best.exact or mine.exact else replace(b, solver_cards=0)
+    if not first.solved and best.move != move:
+        # Chosen on the first look, scored on fresh playouts (the second): the cost is not
+        # biased up by the choice.
+        second = evaluate(obs, again, random.Random(position_seed(None, "review-2", obs)), only={best.move, move})
+        a = replace(second.of(best.move), verdict=best.verdict)
+        p = replace(second.of(move), verdict=mine.verdict)
+        pair = {best.move: replace(a, gap_se=0.0),
+                move: replace(p, gap_se=0.0 if a.exact and p.exact else max(a.gap_se or 0.0, p.gap_se or 0.0))}
+        values = tuple(pair.get(v.move, v) for v in first.values)
+        best, samples = pair[best.move], second.samples
+    d = _decision(number, False, move, best, values, samples)
+    mine = next(v for v in values if v.move == move)
+    if (d.best != move and d.verdict_best is not Verdict.WINS and not (best.exact and mine.exact)
+            and d.cost > 0 and d.cost - CANDIDATE_Z * d.cost_se >= DUBIOUS - 1e-9):
+        check = (0.0, 0.0, 0)
+        total = diff = var = 0.0
+        for i, k in enumerate(CHECK_STAGES):
+            # In stages of fresh playouts (a quarter, a quarter, a half of the whole), pooled:
+            # a cost short of DUBIOUS is not played out further.  A mark is given only on
+            # the whole (stopping early where a mark looks settled would let the noise of a
+            # quarter decide its level).
+            ev = evaluate(obs, replace(again, samples=b.samples * k),
+                          random.Random(position_seed(None, f"review-check-{i}", obs)), only={d.best, move})
+            a, p = ev.of(d.best), ev.of(move)
+            runs = float(ev.samples)
+            diff += runs * (a.chance - p.chance)
+            var += (runs * max(a.gap_se or 0.0, p.gap_se or 0.0)) ** 2
+            total += runs
+            check = (diff / total, math.sqrt(var) / total, int(total))
+            if check[0] < DUBIOUS:
+                break
+        d = replace(d, check=check)
+    if d.resolved:
+        d = replace(d, line=_line(obs, d.best, b))
+    elif d.named:
+        d = replace(d, line=_playout_line(obs, d.best))
+    return d
+
+
+def _playout_line(obs: Observation, better: Move, own: int = LINE_MOVES) -> tuple[tuple[int, Move], ...]:
+    """How the playouts' policy plays on after ``better`` (no random moves), up to the
+    seat's ``own``-th move (``better`` the first) or until it is out or the loser (empty
+    where the seat does not know every hand)."""
+    try:
+        state = state_from_view(obs)
+    except DeterminizeError:
+        return ()
+    state.apply(better)
+    out: list[tuple[int, Move]] = [(obs.seat, better)]
+    mine = 1
+    while (not state.is_over and obs.seat not in state.finished and obs.seat not in state.losers
+           and state.to_act is not None):
+        q = state.to_act
+        if q == obs.seat:
+            if mine == own:
+                break
+            mine += 1
+        m = state_choice(state)
+        state.apply(m)
+        out.append((q, m))
+    return tuple(out)
 
 
 
@@ -536,7 +686,10 @@ def decision_lines(d: Decision, rv: Review, lang: Lang) -> list[str]:
             return [head + f"{pct(d.before, lang)} → {pct(d.after, lang)} ({say('review.not_judged', lang)})"]
         return [head + f"({say('review.not_judged', lang)})"]
     line = head + f"{pct(d.before, lang)} → {pct(d.after, lang)}"
-    if d.cost > 0 and d.cost_se > 0:  # an estimate: the cost with two standard errors, as the legend says
+    if d.check is not None:  # the check's cost decides the mark: it is the one shown
+        line += " (" + say("review.cost_checked", lang, cost=pct(max(0.0, d.check[0]), lang),
+                           se=pct(2 * d.check[1], lang), n=d.check[2]) + ")"
+    elif d.cost > 0 and d.cost_se > 0:  # an estimate: the cost with two standard errors, as the legend says
         line += f" ({say('review.cost', lang, cost=pct(d.cost, lang))} ± {pct(2 * d.cost_se, lang)})"
     line += _verdict(d.verdict_played, rv.rules, lang)
     if d.mark:
@@ -545,11 +698,12 @@ def decision_lines(d: Decision, rv: Review, lang: Lang) -> list[str]:
         if d.resolved:
             line += "   " + say("review.best", lang, move=move_words(d.best, lang), chance=pct(d.before, lang))
             line += _verdict(d.verdict_best, rv.rules, lang)
-        elif d.mark:
-            line += "   " + say("review.unresolved", lang)
+        elif d.named:
+            line += "   " + say("review.better", lang, move=move_words(d.best, lang), chance=pct(d.before, lang))
     out = [line]
     if d.line and d.best != d.played:
-        out.append("    " + say("review.line", lang, moves=line_words(d.line, rv.seat, lang)))
+        key = "review.line" if d.resolved else "review.line_playouts"
+        out.append("    " + say(key, lang, moves=line_words(d.line, rv.seat, lang)))
     return out
 
 
@@ -574,7 +728,7 @@ def seats_text(reviews: list[Review], lang: Lang = "en") -> str:
             continue
         lines.append("  " + say("review.seats.row", lang, name=rv.name, acc=round(acc[0]), se=round(Z * acc[1]),
                                 k=k, n=n, cost=round(100 * cost[0]), cost_se=round(100 * Z * cost[1]),
-                                b=sum(d.mark == "??" for d in rv.decisions)))
+                                b=sum(d.mark != "" for d in rv.decisions)))
     return "\n".join(lines)
 
 
@@ -595,8 +749,8 @@ def review_text(rv: Review, lang: Lang = "en") -> str:
     if top:
         lines.append(say("review.costliest", lang))
         for d in top:
-            better = (say("review.best", lang, move=move_words(d.best, lang), chance=pct(d.before, lang))
-                      if d.resolved else say("review.unresolved", lang))
+            better = (say("review.best" if d.resolved else "review.better", lang, move=move_words(d.best, lang),
+                          chance=pct(d.before, lang)) if d.named else say("review.unresolved", lang))
             lines.append(f"  {d.number}. {move_words(d.played, lang)} {d.mark} "
                          f"({say('review.cost', lang, cost=pct(d.cost, lang))} ± {pct(2 * d.cost_se, lang)}; "
                          + better + ")")
@@ -606,7 +760,7 @@ def review_text(rv: Review, lang: Lang = "en") -> str:
     acc = rv.accuracy()
     if acc is not None:
         lines.append(say("review.accuracy", lang, acc=round(acc[0]), se=round(Z * acc[1]), n=summary["judged"],
-                         b=summary["marks"]["??"]))
+                         b=sum(summary["marks"].values())))
         cost = rv.mean_cost()
         if cost is not None:
             lines.append(say("review.within", lang, k=summary["within_noise"], n=summary["judged"],

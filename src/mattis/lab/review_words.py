@@ -7,9 +7,10 @@ mode draw it under an 80-column chart (:mod:`mattis.tui.review_words`), the web 
 under an SVG chart (:mod:`mattis.web.analysis` sends :func:`player_words` with the
 review).  Only what the review supports is said:
 
-* a choice is named only if the review marked it (a mark is the solver's proof, the
-  same under any sampling seed: :attr:`mattis.lab.review.Decision.mark`), and the
-  better move only where the review resolved it (proven; else "another move was
+* a choice is named only if the review marked it (the solver's proof, or a cost that
+  a second look with eight times the playouts confirms; the same under any sampling
+  seed: :attr:`mattis.lab.review.Decision.mark`), and the better move only where the
+  review names it (:attr:`mattis.lab.review.Decision.named`; else "another move was
   better; several may be as good");
 * every figure comes with about two standard errors (:data:`~mattis.bots.evaluate.Z`):
   a chance from playouts (:func:`margin`), the deal's luck, the accuracy; a chance the
@@ -53,10 +54,10 @@ def margin(d: Decision) -> int | None:
 
 def costly_words(d: Decision, rv: Review, lang: Lang) -> str:
     """One costly choice in plain words: what was done, what was better (only where the
-    review resolved it), and the chance before and after, with its uncertainty."""
+    review names it), and the chance before and after, with its uncertainty."""
     plus = margin(d)
     sure = say("review.words.exact", lang) if plus is None else say("review.words.margin", lang, n=plus)
-    key = "review.words.choice" if d.resolved else "review.words.choice_open"
+    key = "review.words.choice" if d.named else "review.words.choice_open"
     return say(key, lang, n=d.number, phase=d.phase, name=in_sentence(rv.name, lang), played=move_words(d.played, lang),
                best=move_words(d.best, lang), before=round(100 * d.before), after=round(100 * d.after), sure=sure)
 
