@@ -7,7 +7,9 @@ import random
 import pytest
 
 from mattis.bots.beliefs import EASY, HUMAN, policy_model
+from mattis.bots.evaluate import Budget, evaluate
 from mattis.bots.heuristic import heuristic_move
+from mattis.bots.learned import LearnedBot
 from mattis.core import PRESETS, State, preset
 from mattis.core.determinize import sample_worlds, world_likelihood
 
@@ -142,3 +144,19 @@ def test_a_model_that_rules_out_every_world_falls_back_to_uniform() -> None:
 def test_policy_model_rejects_a_slip_outside_zero_to_one() -> None:
     with pytest.raises(ValueError):
         policy_model(heuristic_move, 0.0)
+
+
+def test_the_evaluator_and_the_learned_bot_take_a_model_by_name() -> None:
+    """The evaluator (review, hint) and the learned bot draw their worlds weighted when
+    told a model's name, and refuse a name that is none."""
+    s = _known_bot_game("mattis", 3, 8)
+    seat = s.to_act
+    assert seat is not None
+    obs = s.observation(seat)
+    weighted = evaluate(obs, Budget(samples=4, beliefs="easy"), random.Random(0))
+    assert [v.move for v in weighted.values] == list(obs.legal)
+    with pytest.raises(ValueError):
+        Budget(beliefs="psychic")
+    with pytest.raises(ValueError):
+        LearnedBot(seed=1, beliefs="psychic")
+
