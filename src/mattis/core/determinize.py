@@ -428,7 +428,8 @@ _AMONG_UNSEEN = 1 / 3
 """The share of moves that exchange two or three cards never shown (the rest may move any card)."""
 
 _UNLIKELY = math.log(0.5)
-"""A move whose chance is under this in every particle moves the particles."""
+"""A move seen whose chance in a world is under this is unlikely there: half of the
+Metropolis-Hastings moves of that world are made at such a decision."""
 
 
 def sample_worlds(obs: Observation, rng: random.Random, n: int, model: MoveModel | None = None, *,
