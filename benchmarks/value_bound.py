@@ -42,7 +42,11 @@ better (:mod:`mattis.lab.bound`).  Per game, from two positions (three with ``--
   for the true one, so an upper bound on the phase 1 skill such an estimator can reach.
   Whether it stands in is checked as the other positions are: a continuation's ending
   should agree with the game's own as often as with another continuation's.
-  ``--observer-only`` continues from these positions alone.
+  ``--observer-only`` continues from these positions alone.  ``--beliefs`` says how the
+  worlds are drawn: ``uniform`` (every deal consistent with the view alike), ``bots``
+  (weighed by the bots' own policy: :data:`mattis.bots.beliefs.EASY` for ``--level easy``,
+  the softened rules of thumb :data:`~mattis.bots.beliefs.HUMAN` for a searching level,
+  whose policy is too dear to ask per world), or a model's name (``easy``, ``human``).
 
 Skill intervals: 95%, bootstrap over games (the base rate's Brier score, the bound and
 the model's score recomputed on each resample).  The model is the shipped one (or
@@ -78,6 +82,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from value_calibration import CHUNK, decisions, games  # noqa: E402
 
+from mattis.bots.beliefs import MODELS  # noqa: E402
 from mattis.bots.search import perfect_info  # noqa: E402
 from mattis.bots.value import load_models, model_for  # noqa: E402
 from mattis.core import Rules, preset  # noqa: E402
@@ -103,8 +108,18 @@ def _seeds(seed: int, where: str, game: int, k: int, players: int) -> list[list[
     return [[derive_seed(seed, "bound", where, game, j, s) or 0 for s in range(players)] for j in range(k)]
 
 
+def belief_model(beliefs: str, level: str) -> str:
+    """The name of the model (:data:`mattis.bots.beliefs.MODELS`) ``--beliefs`` asks for
+    with bots of ``level``."""
+    if beliefs == "bots":
+        return "easy" if level == "easy" else "human"
+    if beliefs not in MODELS:
+        raise ValueError(f"unknown beliefs {beliefs!r}")
+    return beliefs
+
+
 def one_position(name: str, rec: GameRecord, where: str, level: str, seed: int, k: int,
-                 cache: Path | None) -> dict[str, Any]:
+                 cache: Path | None, beliefs: str = "uniform") -> dict[str, Any]:
     """``k`` continuations of one game from one position (``where``: ``start``, the start of
     phase 2; ``inside``, right after a phase 2 decision drawn from the seed; ``phase1``,
     right after a phase 1 decision drawn from the seed; ``observer``, the same phase 1
@@ -112,7 +127,8 @@ def one_position(name: str, rec: GameRecord, where: str, level: str, seed: int, 
     from ``cache`` when there: the position (``at``), the mover there (``inside``), the
     game's own ending (``real``) and the continuations' (``away``), their bot decisions,
     fallbacks and CPU seconds."""
-    path = (cache / f"{name}-{level}-s{seed}-p{rec.players}-g{rec.number}-bound-{where}-k{k}.json"
+    weighed = f"-{beliefs}" if where == "observer" and beliefs != "uniform" else ""
+    path = (cache / f"{name}-{level}-s{seed}-p{rec.players}-g{rec.number}-bound-{where}-k{k}{weighed}.json"
             if cache is not None else None)
     if path is not None and path.exists():
         saved: dict[str, Any] = json.loads(path.read_text())
@@ -136,7 +152,8 @@ def one_position(name: str, rec: GameRecord, where: str, level: str, seed: int, 
     if where == "observer":
         view = position(rules, rec, at).observation(out["mover"])
         runs = continue_from_view(view, _Maker(level), _seeds(seed, where, rec.number, k, rec.players),
-                                  [derive_seed(seed, "bound", "world", rec.number, j) or 0 for j in range(k)])
+                                  [derive_seed(seed, "bound", "world", rec.number, j) or 0 for j in range(k)],
+                                  MODELS[beliefs])
     else:
         runs = continue_game(rules, rec, at, _Maker(level),
                              _seeds(seed, where, rec.number, k, rec.players))
@@ -149,7 +166,7 @@ def one_position(name: str, rec: GameRecord, where: str, level: str, seed: int, 
     return out
 
 
-def _job(args: tuple[str, GameRecord, str, str, int, int, Path | None]) -> dict[str, Any]:
+def _job(args: tuple[str, GameRecord, str, str, int, int, Path | None, str]) -> dict[str, Any]:
     logging.basicConfig(level=logging.WARNING)
     return one_position(*args)
 
@@ -292,6 +309,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--observer-only", action="store_true",
                     help="continue from the mover's view only (no start, inside or phase 1 positions)")
     ap.add_argument("--level", default="expert")
+    ap.add_argument("--beliefs", default="uniform", choices=["bots", *MODELS],
+                    help="how the observer's worlds are weighed (bots: the bots' own policy)")
     ap.add_argument("--seed", type=int, default=7001)
     ap.add_argument("--k", type=int, default=2, help="continuations per position (the game's own ending is one more)")
     ap.add_argument("--weights", default=None)
@@ -325,7 +344,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     firsts = {"observer": a.observer_games} if a.observer_only else {
         "start": sys.maxsize, "inside": a.inside_games, "phase1": a.phase1_games, "observer": a.observer_games}
     ks = {"start": a.k, "inside": a.k, "phase1": a.phase1_k, "observer": a.observer_m}
-    jobs = [(name, recs[i], where, a.level, a.seed, ks[where], a.cache)
+    beliefs = belief_model(a.beliefs, a.level)
+    jobs = [(name, recs[i], where, a.level, a.seed, ks[where], a.cache, beliefs)
             for i in range(max(map(len, records.values()), default=0))
             for name, recs in records.items() if i < len(recs)
             for where, first in firsts.items() if i < first]

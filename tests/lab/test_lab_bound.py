@@ -15,6 +15,7 @@ import random
 
 import pytest
 
+from mattis.bots.beliefs import EASY
 from mattis.bots.search import IsmctsBot, OpponentModel
 from mattis.core import Move, preset
 from mattis.core.observation import PHASE2
@@ -151,6 +152,19 @@ def test_a_sampled_world_keeps_the_seat_s_observation_and_deals_the_hidden_cards
             others = [q for q in range(3) if q != seat]
             moved += any(world.observation(q).hand != truth.observation(q).hand for q in others)
     assert moved > 0  # the opponents' hands are drawn, not the true ones
+
+
+def test_a_world_weighed_by_the_bots_policy_keeps_the_seat_s_observation() -> None:
+    """The observer bound's worlds drawn by the weighted determinizer (the model of the
+    other seats given) keep the seat's observation as the uniform ones do."""
+    rules = preset("blodmattis")
+    record, ats = _phase1_views("blodmattis", deal=33)
+    for at in ats[1::4]:
+        truth = position(rules, record, at)
+        seat = truth.to_act
+        assert seat is not None
+        obs = truth.observation(seat)
+        assert sampled_world(obs, random.Random(at), EASY).observation(seat) == obs
 
 
 def test_continuations_from_a_view_depend_on_the_view_alone() -> None:

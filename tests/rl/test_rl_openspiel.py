@@ -224,11 +224,11 @@ def test_resampling_never_reads_the_hidden_cards() -> None:
 
 
 def test_a_failed_determinization_raises_and_never_returns_the_truth(monkeypatch: pytest.MonkeyPatch) -> None:
-    def no_world(obs: Any, rng: random.Random) -> State:
+    def no_world(obs: Any, rng: random.Random, n: int, model: Any = None) -> State:
         raise DeterminizeError("nothing fits")
 
     _, s = random_state("python_mattis", 1, decisions=12)
-    monkeypatch.setattr(openspiel_game, "sample_state", no_world)
+    monkeypatch.setattr(openspiel_game, "sample_worlds", no_world)
     with pytest.raises(DeterminizeError, match="python_mattis: no deal fits player"):
         s.resample_from_infostate(s.current_player(), None, rng=random.Random(0))
 

@@ -25,19 +25,31 @@ from ..core.determinize import MoveModel
 from ..core.observation import observe
 from .heuristic import heuristic_move
 
+_MEMO = 20_000
+"""The most views whose move a model keeps (then it forgets them all)."""
+
 
 def policy_model(choose: Callable[[Observation], Move], slip: float) -> MoveModel:
     """The model of a player that makes ``choose``'s move (from its own view) with
-    probability ``1 - slip``, any other legal move with ``slip`` shared evenly."""
+    probability ``1 - slip``, any other legal move with ``slip`` shared evenly.
+    ``choose`` must be a function of the view alone (deterministic): its moves are kept
+    per view."""
     if not 0.0 < slip < 1.0:
         raise ValueError(f"slip must be between 0 and 1, not {slip}")
+
+    memo: dict[Observation, Move] = {}  # the policy's move per view: the filter asks the same ones often
 
     def chance(state: State, seat: int, move: Move) -> float:
         view = observe(state, seat, history=False)
         others = len(view.legal) - 1
         if others <= 0:
             return 1.0
-        return 1.0 - slip if choose(view) == move else slip / others
+        best = memo.get(view)
+        if best is None:
+            if len(memo) >= _MEMO:
+                memo.clear()
+            best = memo[view] = choose(view)
+        return 1.0 - slip if best == move else slip / others
 
     return chance
 

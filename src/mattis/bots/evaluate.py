@@ -3,9 +3,11 @@
 :func:`evaluate` answers from the seat's :class:`~mattis.core.Observation` only:
 
 1. It draws ``budget.samples`` full states consistent with the observation
-   (:func:`mattis.core.determinize.sample_state`, the one determinizer: the hidden
+   (:func:`mattis.core.determinize.sample_worlds`, the one determinizer: the hidden
    hands, the stock and the face-down trump are dealt at random, subject to
-   everything the seat has seen).
+   everything the seat has seen; with ``budget.beliefs`` other than ``uniform`` the
+   deals are weighed by how likely the other seats' moves seen are under that model
+   of them, :data:`mattis.bots.beliefs.MODELS`).
 2. Each legal move is played on every sample (the same samples for every move, and
    playout ``j`` of every move draws the same stream of random numbers: common random
    numbers, so the moves are compared on the same deals and the same luck, and the
@@ -55,10 +57,11 @@ from enum import StrEnum
 
 from ..core import Move, Observation, State, parse_position
 from ..core.cards import card_code
-from ..core.determinize import DeterminizeError, sample_state
+from ..core.determinize import DeterminizeError, sample_worlds
 from ..core.observation import PHASE2
+from .beliefs import MODELS
 from .policy import state_choice
-from .search import perfect_info
+from .search import BELIEF_REPLAYS, perfect_info
 from .solver import SearchLimit, Solver, two_player_exact, two_player_values
 
 __all__ = ["Z", "Budget", "Evaluation", "MoveValue", "Verdict", "chance", "evaluate", "paired_se",
@@ -98,8 +101,15 @@ class Budget:
     """The solver is asked once the hands hold this many cards or fewer (0: never)."""
     solver_nodes: int = 20_000
     """The solver's node limit per decision (ten times this with two players)."""
+    beliefs: str = "uniform"
+    """How the deals are weighed (:data:`mattis.bots.beliefs.MODELS`): ``uniform`` every
+    deal consistent with the observation alike, ``easy`` or ``human`` by how likely the
+    other seats' moves seen are under that model of them (the weighted determinizer,
+    at most :data:`mattis.bots.search.BELIEF_REPLAYS` histories replayed a decision)."""
 
     def __post_init__(self) -> None:
+        if self.beliefs not in MODELS:
+            raise ValueError(f"unknown beliefs {self.beliefs!r}; choose from {', '.join(MODELS)}")
         if self.samples < 1:
             raise ValueError("the budget needs at least one sample")
         if not 0.0 <= self.epsilon <= 1.0:
@@ -209,15 +219,16 @@ def state_from_view(obs: Observation) -> State:
     return state
 
 
-def _samples(obs: Observation, k: int, rng: random.Random) -> list[State]:
-    """``k`` determinizations (one if the seat knows every hand: they would all agree)."""
+def _samples(obs: Observation, k: int, rng: random.Random, beliefs: str = "uniform") -> list[State]:
+    """``k`` determinizations (one if the seat knows every hand: they would all agree),
+    weighed by the model ``beliefs`` names when the deals are hidden."""
     full = obs.phase is PHASE2 and perfect_info(obs)
-    out: list[State] = []
-    for _ in range(1 if full else k):
-        try:
-            out.append(sample_state(obs, rng))
-        except DeterminizeError:
-            break
+    model = None if full else MODELS[beliefs]
+    try:
+        out = sample_worlds(obs, rng, 1 if full else k, model, particles=max(16, k),
+                            max_replays=BELIEF_REPLAYS).states
+    except DeterminizeError:
+        out = []
     if not out and full:
         out.append(state_from_view(obs))
     return out
@@ -276,7 +287,7 @@ def evaluate(obs: Observation, budget: Budget | None = None, rng: random.Random 
     if obs.to_act != obs.seat or not obs.legal:
         raise ValueError("evaluate needs an observation of the seat to act")
     legal = obs.legal
-    dets = _samples(obs, b.samples, r)
+    dets = _samples(obs, b.samples, r, b.beliefs)
     if not dets:
         raise DeterminizeError("no state is consistent with the observation")
     verdicts = _solve(obs, dets[0], b)
@@ -334,7 +345,7 @@ def chance(obs: Observation, budget: Budget | None = None, rng: random.Random | 
     :class:`~mattis.core.determinize.DeterminizeError` if no state is consistent."""
     b = budget or Budget()
     r = rng or random.Random(0)
-    dets = _samples(obs, b.samples, r)
+    dets = _samples(obs, b.samples, r, b.beliefs)
     if not dets:
         raise DeterminizeError("no state is consistent with the observation")
     total = 0.0

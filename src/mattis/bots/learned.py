@@ -6,7 +6,8 @@ chance of being the loser there; it plays the move with the lowest chance (the f
 in ``legal`` order on a tie).  What the position after a move looks like can depend on
 hidden cards (the cards drawn from the stock after a trick, the stock card a sjanse
 lays), so the move is applied to ``samples`` determinizations of the observation
-(:func:`mattis.core.determinize.sample_state`, the same ones for every move) and the
+(:func:`mattis.core.determinize.sample_worlds`, the same ones for every move; weighed
+by a model of the other seats with ``beliefs`` other than ``uniform``) and the
 chances are averaged; in phase 2, once every hand is known, one exact position is
 enough.  It shows what the model knows on its own: no playouts, no solver.
 
@@ -21,10 +22,11 @@ import random
 from collections.abc import Sequence
 
 from ..core import Move, Observation, State
-from ..core.determinize import DeterminizeError, sample_state
+from ..core.determinize import DeterminizeError, sample_worlds
 from ..core.observation import PHASE2, observe
+from .beliefs import MODELS
 from .heuristic import heuristic_move
-from .search import perfect_info
+from .search import BELIEF_REPLAYS, perfect_info
 from .value import ValueModel, has_numpy, model_for
 
 __all__ = ["LearnedBot", "after_positions", "move_chances"]
@@ -35,21 +37,23 @@ DEFAULT_SAMPLES = 8
 """Determinizations per decision while some cards are hidden."""
 
 
-def _states(obs: Observation, samples: int, rng: random.Random) -> list[State]:
+def _states(obs: Observation, samples: int, rng: random.Random, beliefs: str = "uniform") -> list[State]:
     """The positions the move is tried on: one if the seat knows every hand in phase 2,
-    else ``samples`` determinizations."""
+    else ``samples`` determinizations (weighed by the model ``beliefs`` names)."""
     full = obs.phase is PHASE2 and perfect_info(obs)
-    out: list[State] = []
-    for _ in range(1 if full else samples):
-        out.append(sample_state(obs, rng))
-    return out
+    model = None if full else MODELS[beliefs]
+    return sample_worlds(obs, rng, 1 if full else samples, model, particles=max(16, samples),
+                         max_replays=BELIEF_REPLAYS).states
 
 
-def after_positions(obs: Observation, samples: int, rng: random.Random) -> list[list[Observation]]:
+def after_positions(obs: Observation, samples: int, rng: random.Random,
+                    beliefs: str = "uniform") -> list[list[Observation]]:
     """For each legal move (in ``obs.legal`` order), the seat's observation right after it
-    on each determinization.  Raises :class:`~mattis.core.determinize.DeterminizeError`
-    where no state fits the observation (a game that began from a position)."""
-    states = _states(obs, samples, rng)
+    on each determinization (weighed by the model ``beliefs`` names,
+    :data:`mattis.bots.beliefs.MODELS`).  Raises
+    :class:`~mattis.core.determinize.DeterminizeError` where no state fits the
+    observation (a game that began from a position)."""
+    states = _states(obs, samples, rng, beliefs)
     out: list[list[Observation]] = []
     for move in obs.legal:
         row: list[Observation] = []
@@ -62,10 +66,10 @@ def after_positions(obs: Observation, samples: int, rng: random.Random) -> list[
 
 
 def move_chances(obs: Observation, model: ValueModel, samples: int = DEFAULT_SAMPLES,
-                 rng: random.Random | None = None) -> list[tuple[Move, float]]:
+                 rng: random.Random | None = None, beliefs: str = "uniform") -> list[tuple[Move, float]]:
     """Each legal move with the model's chance that the seat avoids being the loser after
-    it (the mean over the determinizations)."""
-    after = after_positions(obs, samples, rng or random.Random(0))
+    it (the mean over the determinizations, weighed by the model ``beliefs`` names)."""
+    after = after_positions(obs, samples, rng or random.Random(0), beliefs)
     flat = [o for row in after for o in row]
     losers = model.many(flat)
     out: list[tuple[Move, float]] = []
@@ -89,8 +93,13 @@ def best_of(chances: Sequence[tuple[Move, float]]) -> Move:
 class LearnedBot:
     """One ply on the value model (see the module docstring)."""
 
-    def __init__(self, seed: int | None = None, samples: int = DEFAULT_SAMPLES, weights: str | None = None) -> None:
+    def __init__(self, seed: int | None = None, samples: int = DEFAULT_SAMPLES, weights: str | None = None,
+                 beliefs: str = "uniform") -> None:
+        if beliefs not in MODELS:
+            raise ValueError(f"unknown beliefs {beliefs!r}; choose from {', '.join(MODELS)}")
         self.name = "learned"
+        self.beliefs = beliefs
+        """How the determinizations are weighed (:data:`mattis.bots.beliefs.MODELS`)."""
         self.rng = random.Random(seed)
         self.samples = samples
         self.weights = weights
@@ -103,7 +112,8 @@ class LearnedBot:
         if len(legal) == 1 or self.fallback:
             return legal[0] if len(legal) == 1 else heuristic_move(obs)
         try:
-            chances = move_chances(obs, model_for(obs.rules, self.weights), self.samples, self.rng)
+            chances = move_chances(obs, model_for(obs.rules, self.weights), self.samples, self.rng,
+                                   self.beliefs)
         except DeterminizeError:
             log.warning("the learned bot cannot sample this position (a game begun from a position); "
                         "it plays the heuristic's move")

@@ -1,11 +1,12 @@
 """Search bots: ``rollout``, ``uct``, ``pimc``, ``ismcts`` and ``solver``.
 
 All of them see only their seat's observation.  To search they sample full
-states consistent with it (:func:`mattis.core.determinize.sample_state`) and
-simulate on those samples, never on the real game.  Budgets are counts
-(samples, playouts, iterations, solver nodes), so a bot with a given seed
-always makes the same move; ``time_cap`` (seconds, optional) is only a safety
-limit and makes results depend on machine speed when it triggers.
+states consistent with it (:func:`mattis.core.determinize.sample_worlds`: uniform,
+or weighed by a model of the others with ``beliefs``) and simulate on those samples,
+never on the real game.  Budgets are counts (samples, playouts, iterations, solver
+nodes), so a bot with a given seed always makes the same move; ``time_cap``
+(seconds, optional) is only a safety limit and makes results depend on machine
+speed when it triggers.
 """
 
 from __future__ import annotations
@@ -181,12 +182,10 @@ class _Base:
             except DeterminizeError:
                 self.failed_samples += 1
                 return []
-        out: list[State] = []
-        for _ in range(k):
-            try:
-                out.append(sample_state(obs, self.rng))
-            except DeterminizeError:
-                break
+        try:
+            out = sample_worlds(obs, self.rng, k).states
+        except DeterminizeError:
+            out = []
         if not out:
             self.failed_samples += 1
         return out

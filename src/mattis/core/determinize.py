@@ -24,16 +24,21 @@ for worlds.  Without a model it draws them with :func:`sample_state` (uniform
 over the deals consistent with the observation).  With a model of the other
 seats (a :data:`MoveModel`: the chance that a seat makes a move, judged from
 that seat's view of the world) it weighs each world by how likely the moves the
-other seats were seen to make are there: sequential importance resampling along
-the history (a particle filter, resample-move).  Particles start as uniform
-worlds; the history's decisions by other seats are taken in order, each
-multiplying a particle's weight by the model's chance of the move seen; when
-the effective sample size falls under half the particles, they are resampled
-(systematic) and each is moved by Metropolis-Hastings steps that exchange two
-cards hidden from the seat (a symmetric proposal; accepted with the ratio of
-the likelihoods of the decisions taken in so far, and only if the replayed
-world shows the seat exactly its observation).  Every world returned is such a
-world; a model that gives every particle zero falls back to the uniform deal.
+other seats were seen to make are there, and draws from that posterior by
+likelihood tempering (a sequential Monte Carlo sampler).  Particles start as
+uniform worlds; in each of a few stages the whole history's likelihood is raised
+to a higher power ``beta`` (0 up to 1), the particles are reweighted by the step
+and resampled (systematic), and each is moved by Metropolis-Hastings steps that
+keep the tempered posterior: at one decision of another seat (half the time one
+where the move seen is unlikely in that world, the proposal's asymmetry
+corrected), a card in the mover's hand then changes places with another card, or
+three cards turn (half the time only among cards never shown, whose exchange
+seldom contradicts the history).  A near-deterministic opponent makes the
+posterior narrow; tempering lets the particles reach it through worlds that are
+not yet quite right, where single exchanges under the full likelihood get stuck.
+Every proposal is replayed by the engine and kept only if it shows the seat
+exactly its observation, so every world returned is such a world; a model that
+gives every particle zero falls back to the uniform deal.
 
 Pure: no I/O; randomness only from the ``rng`` argument.
 """
@@ -274,15 +279,18 @@ class Worlds:
 _Replayed = tuple[State, list[float], list[int]]
 
 
-def _replay(obs: Observation, deck: list[Card], model: MoveModel | None) -> _Replayed | None:
+def _replay(obs: Observation, deck: list[Card], model: MoveModel | None,
+            floor: float = -math.inf) -> _Replayed | None:
     """The world dealt by ``deck`` with the history replayed, per history entry the
     log-chance of the move under ``model`` (0 for the seat's own moves and for moves
     without a choice) and the mover's hand then (a mask); ``None`` if the deck does
-    not give the observation."""
+    not give the observation, or if the log-chances' sum falls under ``floor`` (the
+    replay is then cut short)."""
     me = obs.seat
     s = State.from_deck(obs.rules, obs.players, deck, obs.dealer, obs.first_leader)
     lps: list[float] = []
     held: list[int] = []
+    acc = 0.0
     try:
         for seat, move, _cards in obs.history:
             held.append(s.hands[seat])
@@ -292,6 +300,9 @@ def _replay(obs: Observation, deck: list[Card], model: MoveModel | None) -> _Rep
                 if len(legal) > 1:
                     p = model(s, seat, move)
                     lp = math.log(p) if p > 0.0 else -math.inf
+                    acc += lp
+                    if acc < floor:
+                        return None
             lps.append(lp)
             s.apply(move)
     except IllegalMoveError:
@@ -360,25 +371,81 @@ def _propose(deck: list[Card], at_t: list[Card], cards: list[Card], rng: random.
     return out
 
 
+def _propose_hand(deck: list[Card], at_t: list[Card], hidden: list[Card], rng: random.Random) -> list[Card] | None:
+    """A new deck in which every card of ``at_t`` (the never-shown cards of the mover's
+    hand at the decision) changes places with its own card drawn from the other
+    never-shown ones (``hidden``): the hand's hidden part dealt afresh at once, for a
+    move seen that says something of several cards together (a sjanse because every
+    card was worth keeping).  The reverse is proposed as often: symmetric."""
+    others = [c for c in hidden if c not in at_t]
+    if not at_t or len(others) < len(at_t):
+        return None
+    out = list(deck)
+    pos = {c: i for i, c in enumerate(out)}
+    for x, y in zip(at_t, rng.sample(others, len(at_t)), strict=True):
+        out[pos[x]], out[pos[y]] = y, x
+    return out
+
+
+def _could_play(deck: list[Card], proposal: list[Card], first_play: dict[Card, int], held: list[int],
+                mover: list[int]) -> bool:
+    """Whether every card that ``proposal`` moves and the history shows played goes to
+    a place in the deck that the player had been dealt by that play: where lay, in the
+    world dealt by ``deck``, a card the player held at one of its moves up to then
+    (``held``: the mover's hand at each history entry; ``mover``: who moved).  A hand
+    loses cards only by its owner's moves, so a card dealt to it shows in ``held`` at
+    the owner's next move: a proposal that fails this cannot show the observation, and
+    is turned down without a replay (the check never turns down one that could)."""
+    for i, c in enumerate(proposal):
+        if c == deck[i] or c not in first_play:
+            continue
+        t = first_play[c]
+        a = mover[t]
+        old = BIT[deck[i]]
+        if not any(held[u] & old for u in range(t + 1) if mover[u] == a):
+            return False
+    return True
+
+
+def _pick_chance(t: int, bad: list[int], steps: list[int]) -> float:
+    """The chance that decision ``t`` is the one chosen to move at: half the time one of
+    the ``bad`` ones (where the move seen is unlikely), else any of ``steps``."""
+    if not bad:
+        return 1.0 / len(steps)
+    return 0.5 / len(steps) + (0.5 / len(bad) if t in bad else 0.0)
+
+
+_POWER = 2.0
+"""The tempering schedule: at stage ``j`` of ``J`` the likelihood's power is ``(j / J) ** _POWER``."""
+
+_TRIES = 8
+"""How many proposals a particle may try per replay it is given (the rest turned down unreplayed)."""
+
+_WHOLE_HAND = 1 / 3
+"""The share of moves that deal the hidden part of the mover's hand afresh."""
+
+_AMONG_UNSEEN = 1 / 3
+"""The share of moves that exchange two or three cards never shown (the rest may move any card)."""
+
 _UNLIKELY = math.log(0.5)
-"""A move whose chance is under this in every particle moves the particles."""
+"""A move seen whose chance in a world is under this is unlikely there: half of the
+Metropolis-Hastings moves of that world are made at such a decision."""
 
 
 def sample_worlds(obs: Observation, rng: random.Random, n: int, model: MoveModel | None = None, *,
-                  particles: int = 32, moves: int = 2, rounds: int = 4, max_replays: int = 600,
+                  particles: int = 32, stages: int = 10, moves: int = 4, max_replays: int = 2000,
                   tries: int = 20) -> Worlds:
     """``n`` full states consistent with everything ``obs.seat`` has seen: the one
     function every bot, the review, the hint and the bound ask for worlds.
 
     ``model=None`` draws them uniformly over the consistent deals (:func:`sample_state`
-    each; no particles).  With a model, ``particles`` worlds are filtered along the
-    history (the module docstring), ``moves`` Metropolis-Hastings exchanges per
-    particle after each resampling (``rounds`` times at most while the move seen is
-    unlikely in every particle; once ``max_replays`` histories have been replayed in
-    all, the particles are only reweighted and resampled, so a long history costs
-    at most that), and ``n`` worlds are drawn from the final
-    weights (systematically).  Raises :class:`DeterminizeError` as
-    :func:`sample_state` does when no world is found."""
+    each; no particles).  With a model, ``particles`` worlds are tempered towards the
+    posterior (the module docstring) in ``stages`` stages with ``moves``
+    Metropolis-Hastings moves per particle each; at most ``max_replays`` histories are
+    replayed in all (the cost: where the stages and moves would need more, fewer moves
+    are spread over as many stages as they reach, and with none left the particles are
+    only reweighted), and ``n`` worlds are drawn from the final particles.  Raises
+    :class:`DeterminizeError` as :func:`sample_state` does when no world is found."""
     if n <= 0:
         return Worlds([])
     if model is None:
@@ -388,82 +455,104 @@ def sample_worlds(obs: Observation, rng: random.Random, n: int, model: MoveModel
     states: list[State] = []
     lps: list[list[float]] = []
     helds: list[list[int]] = []
-    replays = 0
     for _ in range(k):
         first = sample_state(obs, rng, tries)
         assert first.deck is not None  # sample_state always deals from a deck
         deck = list(first.deck)
         got = _replay(obs, deck, model)
-        replays += 1
         if got is None:  # never expected: sample_state's world shows the observation
             raise DeterminizeError("a sampled world does not replay")
         decks.append(deck)
         states.append(got[0])
         lps.append(got[1])
         helds.append(got[2])
-    # The cards that may change places: all but the seat's own hand and the trump
-    # card shown at the bottom.  Cards shown in play move too: where they lay in the
-    # deck says who held them when, which the history does not show.  A swap that
+    replays = k
+    # The cards that may change places: all but the seat's own hand and the trump card
+    # shown at the bottom.  Cards shown in play move too: where they lay in the deck
+    # says who held them when, which the history does not show.  A move that
     # contradicts the observation is rejected by the replay.
     movable = obs.rules.deck_mask() & ~obs.hand_mask
     if obs.trump_card is not None:
         movable &= ~BIT[obs.trump_card]
     cards = cards_of(movable)
+    unseen = hidden_cards(obs) & movable  # never shown: exchanging two seldom contradicts the history
+    hidden = cards_of(unseen)
     steps = [i for i in range(len(obs.history)) if obs.history[i][0] != obs.seat]
-    logw = [0.0] * k
-    upto = [0.0] * k  # each particle's log-likelihood of the decisions taken in so far
+    first_play: dict[Card, int] = {}  # where each card the history shows played was played first
+    mover = [seat for seat, _move, _cards in obs.history]
+    for i, (_seat, move, _cards) in enumerate(obs.history):
+        if move.kind is MoveKind.PLAY:
+            for c in move.cards:
+                first_play.setdefault(c, i)
+    # How many moves each particle gets, spread over how many stages.
+    each = stages * moves if steps and len(cards) >= 3 else 0
+    each = max(0, min(each, (max_replays - replays) // k))
+    stages = max(1, min(stages, each)) if each else 1
+    total = [sum(x) for x in lps]
+    beta = 0.0
     resamples = accepted = proposed = 0
-    for t in steps:
-        for i in range(k):
-            logw[i] += lps[i][t]
-            upto[i] += lps[i][t]
+    logw: list[float] = []
+    for stage in range(stages):
+        nb = ((stage + 1) / stages) ** _POWER
+        logw = [(nb - beta) * x if x > -math.inf else -math.inf for x in total]
+        beta = nb
+        quota = each // stages + (1 if stage < each % stages else 0)
+        if not quota:
+            continue  # no moves at this stage: the weights carry over to the next
         w = _normalized(logw)
         if w is None:
             return Worlds([sample_state(obs, rng, tries) for _ in range(n)], k, replays, resamples, accepted,
                           proposed, 0.0, True)
-        ess = 1.0 / sum(x * x for x in w)
-        # Move the particles after a resampling, and also when the move seen is
-        # unlikely in every particle (then the weights stay even, but every world is
-        # one in which the seat would hardly have made that move).
-        stuck = max(lps[i][t] for i in range(k)) < _UNLIKELY
-        if ess >= k / 2 and not stuck:
-            continue
-        resamples += 1
         pick = _systematic(w, k, rng)
+        resamples += 1
         decks = [list(decks[j]) for j in pick]
         states = [states[j] for j in pick]
         lps = [lps[j] for j in pick]
         helds = [helds[j] for j in pick]
-        upto = [upto[j] for j in pick]
+        total = [total[j] for j in pick]
         logw = [0.0] * k
-        if len(cards) < 2 or replays >= max_replays:
-            continue
-        for _round in range(rounds):
-            for i in range(k):
-                for _ in range(moves):
+        bound = math.log(1 + len(steps))  # the most the choice of the decision can favour a move
+        # Each particle moves until it has replayed ``quota`` proposals (those that the
+        # cheap check turns down cost no replay: more of them are tried, at most
+        # ``_TRIES`` times the quota).
+        for i in range(k):
+            spent = attempts = 0
+            while spent < quota and attempts < _TRIES * quota:
+                attempts += 1
+                bad = [t for t in steps if lps[i][t] < _UNLIKELY]
+                t = rng.choice(bad) if bad and rng.random() < 0.5 else rng.choice(steps)
+                kind = rng.random()
+                if kind < _WHOLE_HAND:
+                    proposal = _propose_hand(decks[i], cards_of(helds[i][t] & unseen), hidden, rng)
+                elif kind < _WHOLE_HAND + _AMONG_UNSEEN:
+                    proposal = _propose(decks[i], cards_of(helds[i][t] & unseen), hidden, rng)
+                else:
                     proposal = _propose(decks[i], cards_of(helds[i][t] & movable), cards, rng)
-                    if proposal is None:
-                        continue
-                    deck = proposal
-                    proposed += 1
-                    got = _replay(obs, deck, model)
-                    replays += 1
-                    if got is None:
-                        continue
-                    new_upto = sum(got[1][:t + 1])
-                    diff = new_upto - upto[i]
-                    if diff >= 0.0 or (diff > -math.inf and rng.random() < math.exp(diff)):
-                        decks[i], states[i], lps[i], helds[i], upto[i] = deck, got[0], got[1], got[2], new_upto
-                        accepted += 1
-            # Still no world in which the move seen is likely: move on (more rounds).
-            if max(lps[i][t] for i in range(k)) >= _UNLIKELY:
-                break
+                if proposal is None or not _could_play(decks[i], proposal, first_play, helds[i], mover):
+                    continue
+                proposed += 1
+                spent += 1
+                # Accepted if beta * (new - old) + log(q ratio) >= log(u): a replay whose
+                # likelihood falls under what even the best q ratio could make up is
+                # stopped there.
+                log_u = math.log(1.0 - rng.random())
+                got = _replay(obs, proposal, model, total[i] + (log_u - bound) / beta)
+                replays += 1
+                if got is None:
+                    continue
+                new_total = sum(got[1])
+                new_bad = [u for u in steps if got[1][u] < _UNLIKELY]
+                diff = beta * (new_total - total[i])
+                diff += math.log(_pick_chance(t, new_bad, steps) / _pick_chance(t, bad, steps))
+                if diff >= log_u:
+                    decks[i], states[i], lps[i], helds[i], total[i] = proposal, got[0], got[1], got[2], new_total
+                    accepted += 1
     w = _normalized(logw)
     if w is None:
         return Worlds([sample_state(obs, rng, tries) for _ in range(n)], k, replays, resamples, accepted,
                       proposed, 0.0, True)
     ess = 1.0 / sum(x * x for x in w)
-    pick = _systematic(w, n, rng) if n > 1 else _systematic(w, 1, rng)
+    pick = _systematic(w, n, rng)
     order = list(range(n))
     rng.shuffle(order)  # systematic picks come sorted by particle: shuffle them
     out = [states[pick[j]].clone() for j in order]

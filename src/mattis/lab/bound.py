@@ -33,12 +33,14 @@ observation ``o``, not ``s``; the best Brier score an estimator that sees ``o`` 
 reach is ``E[Var(y | o)] = E[Var(y | s) | o] + Var(E[y | s] | o)``, the second term
 being what the hidden cards decide.  Each continuation is played from its own world
 drawn from ``o`` by the project's one determinizer
-(:func:`mattis.core.determinize.sample_state`: the cards hidden from the seat dealt at
-random, subject to every card it saw, the counts and the voids play revealed; it
-does not weigh a deal by how likely the players' moves were under it), then played on
+(:func:`mattis.core.determinize.sample_worlds`: the cards hidden from the seat dealt at
+random, subject to every card it saw, the counts and the voids play revealed; without
+a ``model`` it does not weigh a deal by how likely the players' moves were under it,
+with one, a :data:`~mattis.core.determinize.MoveModel` of the other seats such as the
+bots' own policy, :mod:`mattis.bots.beliefs`, it does), then played on
 by fresh bots as above; the sample variance of the seat's outcomes over ``m`` such
 continuations estimates without bias ``Var_det(y | o)``, the variance under the
-determinizer's posterior, which stands in for the true one.  The function is given
+determinizer's posterior (uniform or weighted), which stands in for the true one.  The function is given
 the observation only, so nothing in it can read the truth beyond what the seat sees.
 Only positions before any phase 2 move are continued this way (there no bot keeps
 anything across decisions; inside phase 2 the opponent models would have to take in
@@ -54,7 +56,7 @@ from dataclasses import dataclass
 
 from ..bots.search import OpponentModel
 from ..core import Rules
-from ..core.determinize import sample_state
+from ..core.determinize import MoveModel, sample_worlds
 from ..core.observation import PHASE2, Observation
 from ..play import Agent, Referee
 from .train import GameRecord, replay
@@ -185,20 +187,22 @@ def _play_on(starts: Iterable[tuple[Referee, list[Agent]]], at: int) -> Continua
     return Continuations(tuple(away), decisions, fallbacks + counter.count)
 
 
-def sampled_world(obs: Observation, rng: random.Random) -> Referee:
+def sampled_world(obs: Observation, rng: random.Random, model: MoveModel | None = None) -> Referee:
     """A whole position drawn from ``obs.seat``'s view by the determinizer
-    (:func:`~mattis.core.determinize.sample_state`); the seat's observation there is
-    ``obs`` itself (checked: :class:`ValueError` if not)."""
-    world = Referee(sample_state(obs, rng))
+    (:func:`~mattis.core.determinize.sample_worlds`, weighed by ``model`` of the other
+    seats when given, else uniform); the seat's observation there is ``obs`` itself
+    (checked: :class:`ValueError` if not)."""
+    world = Referee(sample_worlds(obs, rng, 1, model).states[0])
     if world.observation(obs.seat) != obs:
         raise ValueError("the sampled world does not keep the seat's observation")
     return world
 
 
 def continue_from_view(obs: Observation, make: BotMaker, seeds: Sequence[Sequence[int]],
-                       worlds: Sequence[int]) -> Continuations:
+                       worlds: Sequence[int], model: MoveModel | None = None) -> Continuations:
     """``len(seeds)`` continuations from ``obs.seat``'s view: continuation ``j`` from the
-    world :func:`sampled_world` draws with ``random.Random(worlds[j])``, played on by
+    world :func:`sampled_world` draws with ``random.Random(worlds[j])`` (weighed by
+    ``model`` of the other seats, e.g. the bots' policy, when given), played on by
     fresh bots ``make(seeds[j][s])``.  The seat's outcomes' sample variance
     (:meth:`Continuations.variance`) estimates ``Var_det(y | o)`` without bias.  Only
     before any phase 2 move (:class:`ValueError` after one: the fresh bots' opponent
@@ -208,7 +212,7 @@ def continue_from_view(obs: Observation, make: BotMaker, seeds: Sequence[Sequenc
     if len(worlds) != len(seeds):
         raise ValueError(f"{len(seeds)} continuations need as many world seeds, not {len(worlds)}")
     at = len(obs.history)
-    return _play_on(((sampled_world(obs, random.Random(w)), [make(s) for s in run])
+    return _play_on(((sampled_world(obs, random.Random(w), model), [make(s) for s in run])
                      for run, w in zip(seeds, worlds, strict=True)), at)
 
 

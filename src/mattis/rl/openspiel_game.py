@@ -83,7 +83,7 @@ from ..core import (
     cards_of,
     mask_of,
 )
-from ..core.determinize import DeterminizeError, sample_state
+from ..core.determinize import DeterminizeError, MoveModel, sample_worlds
 from ..core.legal import verify
 from ..core.moves import MoveError, parse_record_move
 from ..core.notation import parse_position
@@ -584,16 +584,18 @@ class MattisState(pyspiel.State):  # type: ignore[misc]
                 + " | known " + known)
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any = None,
-                                rng: random.Random | None = None) -> MattisState:
+                                rng: random.Random | None = None, model: MoveModel | None = None) -> MattisState:
         """A state drawn from ``player_id``'s information set (a determinization).
 
         The world comes from the one determinizer,
-        :func:`mattis.core.determinize.sample_state`, given only ``player_id``'s
+        :func:`mattis.core.determinize.sample_worlds`, given only ``player_id``'s
         :class:`~mattis.core.Observation`: the hidden cards are dealt afresh, never read
-        from the true deal.  The seat's perfect recall adds one thing the observation
-        lacks, the draw (deal or stock) at which each of its own cards reached its hand;
-        the seat's own cards are put back in the places it drew them
-        (:func:`recall_own_draws`), so the sample has the same information state.
+        from the true deal (uniformly over the consistent deals, or weighed by ``model``
+        of the other players when given, e.g. :data:`mattis.bots.beliefs.HUMAN`).  The
+        seat's perfect recall adds one thing the observation lacks, the draw (deal or
+        stock) at which each of its own cards reached its hand; the seat's own cards
+        are put back in the places it drew them (:func:`recall_own_draws`), so the
+        sample has the same information state.
         Randomness comes from ``rng`` when given (reproducible), else from
         ``probability_sampler`` (OpenSpiel's ``UniformProbabilitySampler``, called for a
         seed), else from the OS.  Raises :class:`~mattis.core.determinize.DeterminizeError`
@@ -618,8 +620,8 @@ class MattisState(pyspiel.State):  # type: ignore[misc]
         obs = core.state.observation(player_id)
         mine = _draws(list(core.hand_log(player_id, g)), obs.history)
         try:
-            world = sample_state(obs, r)
-            assert world.deck is not None  # sample_state always deals from a deck
+            world = sample_worlds(obs, r, 1, model).states[0]
+            assert world.deck is not None  # the determinizer always deals from a deck
             deck = list(world.deck)
             # Where the seat drew at each step is public (who draws when, from which
             # place of the deck); which cards it drew there is its own recall.
