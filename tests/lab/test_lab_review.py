@@ -3,6 +3,7 @@ information boundary, the JSON form and the command's errors."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import random
@@ -202,6 +203,8 @@ def test_json_round_trip_and_errors() -> None:
     rv = review(_seeded_game(7), 0, SMALL, seed="word")
     data = json.loads(json.dumps(rv.to_json()))
     assert Review.from_json(data) == rv
+    weighted = dataclasses.replace(rv, budget=dataclasses.replace(rv.budget, beliefs="human"))
+    assert Review.from_json(json.loads(json.dumps(weighted.to_json()))).budget.beliefs == "human"
     assert data["forced"] + len(data["decisions"]) == sum(
         1 for m in _seeded_game(7).moves if parse_record_move(m)[0] == 0)
     assert all(d["played"] in [m["move"] for m in d["moves"]] for d in data["decisions"])

@@ -420,7 +420,7 @@ class Review:
             "format": FORMAT, "version": VERSION, "rules": rules_to_json(self.rules), "players": self.players,
             "seat": self.seat, "name": self.name,
             "budget": {"samples": b.samples, "epsilon": b.epsilon, "solver_cards": b.solver_cards,
-                       "solver_nodes": b.solver_nodes},
+                       "solver_nodes": b.solver_nodes, "beliefs": b.beliefs},
             "seed": self.seed, "moves": self.moves, "forced": self.forced, "outcome": self.outcome,
             "marks": {"rule": "proven or checked", "dubious": DUBIOUS, "mistake": MISTAKE, "blunder": BLUNDER,
                       "z": CHECK_Z, "candidate_z": CANDIDATE_Z, "confirm": CONFIRM, "screen": SCREEN},
@@ -433,7 +433,8 @@ class Review:
         if d.get("format") != FORMAT or d.get("version") != VERSION:
             raise ReviewError(f"not a {FORMAT} version {VERSION} document")
         b = d["budget"]
-        budget = Budget(int(b["samples"]), float(b["epsilon"]), int(b["solver_cards"]), int(b["solver_nodes"]))
+        budget = Budget(int(b["samples"]), float(b["epsilon"]), int(b["solver_cards"]), int(b["solver_nodes"]),
+                        beliefs=str(b.get("beliefs", "uniform")))  # reviews saved before the weighted worlds: uniform
         return cls(rules_from_json(d["rules"]), int(d["players"]), int(d["seat"]), str(d["name"]), budget,
                    d["seed"], int(d["moves"]), int(d["forced"]), str(d["outcome"]),
                    tuple(Decision.from_json(x) for x in d["decisions"]),
