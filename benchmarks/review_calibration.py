@@ -32,7 +32,7 @@ from mattis.bots.evaluate import Budget, evaluate
 from mattis.core import GameRecord, Rules, parse_record_move, preset
 from mattis.lab.arena import wilson
 from mattis.lab.review import BLUNDER, DUBIOUS, MISTAKE, Review, review
-from mattis.play import Referee, derive_seed, make_bot
+from mattis.play import Referee, derive_seed, make_bot, play_until
 
 
 def report(title: str, pairs: list[tuple[float, int]]) -> None:
@@ -54,12 +54,9 @@ def report(title: str, pairs: list[tuple[float, int]]) -> None:
 
 
 def bot_game(rules: Rules, players: int, level: str, seed: int, g: int) -> GameRecord:
+    """Game ``g`` of ``level`` bots at every seat (the deal and the bots seeded from ``seed``)."""
     ref = Referee.new(rules, players, seed=derive_seed(seed, "deal", g))
-    bots = {s: make_bot(level, derive_seed(seed, "bot", g, s)) for s in range(players)}
-    while not ref.is_over:
-        seat = ref.to_act
-        assert seat is not None
-        ref.apply(seat, bots[seat].act(ref.observation(seat)), events=False)
+    play_until(ref, {s: make_bot(level, derive_seed(seed, "bot", g, s)) for s in range(players)})
     return ref.record()
 
 

@@ -25,24 +25,16 @@ import random
 import statistics
 import time
 
+from review_calibration import bot_game  # the same seeded bot games
+
 from mattis.bots.evaluate import Budget, evaluate
-from mattis.core import GameRecord, Rules, parse_record_move, preset
+from mattis.core import GameRecord, parse_record_move, preset
 from mattis.lab.arena import wilson
 from mattis.lab.review import BLUNDER, CHECK_Z, DUBIOUS, MISTAKE, Decision, Review, review
-from mattis.play import Referee, derive_seed, make_bot
+from mattis.play import Referee, derive_seed
 
 THRESHOLD = {"??": BLUNDER, "?": MISTAKE, "?!": DUBIOUS}
 Ref = tuple[str, float, tuple[float, float, int] | None]
-
-
-def bot_game(rules: Rules, players: int, level: str, seed: int, g: int) -> GameRecord:
-    ref = Referee.new(rules, players, seed=derive_seed(seed, "deal", g))
-    bots = {s: make_bot(level, derive_seed(seed, "bot", g, s)) for s in range(players)}
-    while not ref.is_over:
-        seat = ref.to_act
-        assert seat is not None
-        ref.apply(seat, bots[seat].act(ref.observation(seat)), events=False)
-    return ref.record()
 
 
 def named(d: Decision) -> str | None:
