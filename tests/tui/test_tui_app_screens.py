@@ -9,6 +9,7 @@ import asyncio
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 from screen_text import widget_text as shown
@@ -201,12 +202,19 @@ def test_settings_screen_saves_and_applies_to_the_game_in_progress(tmp_path: Pat
     assert load_settings(tmp_path / "settings.json") == saved
 
 
-def change_setting(app: MattisApp, key: str, step: int) -> list[str]:
-    """The keys that move the settings screen to the line ``key`` and change it by ``step``,
-    then save."""
+async def change_setting(pilot: Any, app: MattisApp, key: str, step: int) -> None:
+    """Open the settings screen, wait until it is the screen, move to the line ``key``,
+    change it by ``step`` and save (keys pressed before the screen is up would go to the
+    table, however fast the machine)."""
     window = SettingsScreen(app.session_settings(), app.lang)
     rows = [k for k, _, _ in window.fields()]
-    return ["s", *["down"] * rows.index(key), *["right" if step > 0 else "left"] * abs(step), "enter"]
+    await pilot.press("s")
+    for _ in range(10_000):
+        if isinstance(app.screen, SettingsScreen):
+            break
+        await pilot.pause(0.01)
+    assert isinstance(app.screen, SettingsScreen)
+    await pilot.press(*["down"] * rows.index(key), *["right" if step > 0 else "left"] * abs(step), "enter")
 
 
 @pytest.mark.parametrize("lang", ["nb", "en"])
@@ -216,7 +224,7 @@ def test_a_new_language_applies_at_once_to_every_word_on_the_table(tmp_path: Pat
 
     async def scenario() -> None:
         async with app.run_test(size=(120, 40)) as pilot:
-            await pilot.press(*change_setting(app, "lang", 1))
+            await change_setting(pilot, app, "lang", 1)
             assert app.lang == app.session.lang == other
             assert static_text(app.widget("message")) == t(other, "tui.settings.applied")
             assert app.default_screen.query_one("#log").border_title == t(other, "label.log")
@@ -237,7 +245,7 @@ def test_a_new_bot_level_applies_from_the_bots_next_decision(tmp_path: Path) -> 
     async def scenario() -> None:
         async with app.run_test(size=SIZE) as pilot:
             old = dict(app.session.agents)
-            await pilot.press(*change_setting(app, "bots", 2))  # easy -> hard
+            await change_setting(pilot, app, "bots", 2)  # easy -> hard
             assert static_text(app.widget("message")) == t("en", "tui.settings.applied")
             assert app.session.levels[1:] == ["hard", "hard"]
             assert all(app.session.agents[seat] is not old[seat] for seat in (1, 2))
@@ -252,7 +260,7 @@ def test_other_players_wait_for_the_next_game_and_say_so(tmp_path: Path) -> None
     async def scenario() -> None:
         async with app.run_test(size=SIZE) as pilot:
             before = app.session.record_text()
-            await pilot.press(*change_setting(app, "players", 1))  # 3 -> 4
+            await change_setting(pilot, app, "players", 1)  # 3 -> 4
             assert static_text(app.widget("message")) == t("nb", "tui.settings.applied_next")
             assert app.session.players == 3 and app.session.record_text() == before
             app.session.next_game()
