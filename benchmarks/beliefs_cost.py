@@ -32,30 +32,11 @@ import math
 import random
 import time
 
-from mattis.bots.beliefs import EASY, HUMAN
-from mattis.bots.heuristic import heuristic_move
-from mattis.core import State, preset
+from mattis.bots.beliefs import EASY, HUMAN, easy_game
+from mattis.core import State
 from mattis.core.determinize import MoveModel, sample_worlds, world_likelihood
 
 WAYS: dict[str, MoveModel | None] = {"uniform": None, "easy": EASY, "human": HUMAN}
-
-
-def position(name: str, seed: int, moves: int, slip: float) -> State | None:
-    """A game of ``name`` after ``moves`` moves, every seat ``easy`` (a random other legal
-    move with probability ``slip``); ``None`` if it is over."""
-    s = State.new(preset(name), 3, seed=seed)
-    play = random.Random(seed)
-    for _ in range(moves):
-        seat = s.to_act
-        assert seat is not None
-        move = heuristic_move(s.observation(seat))
-        legal = s.legal_moves()
-        if slip and len(legal) > 1 and play.random() < slip:
-            move = play.choice([m for m in legal if m != move])
-        s.apply(move)
-        if s.is_over:
-            return None
-    return s
 
 
 def true_rank(s: State, worlds: list[State], rng: random.Random) -> tuple[float, float, bool]:
@@ -105,7 +86,7 @@ def main() -> None:
             agree: list[float] = []
             true_agree = 0
             for g in range(args.games):
-                s = position(name, args.seed + g, args.moves, args.slip)
+                s = easy_game(name, args.seed + g, args.moves, args.slip)
                 if s is None or s.to_act is None:
                     continue
                 obs = s.observation(s.to_act)

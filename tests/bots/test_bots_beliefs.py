@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from mattis.bots.beliefs import EASY, HUMAN, policy_model
+from mattis.bots.beliefs import EASY, HUMAN, easy_game, policy_model
 from mattis.bots.evaluate import Budget, evaluate
 from mattis.bots.heuristic import heuristic_move
 from mattis.bots.learned import LearnedBot
@@ -64,20 +64,10 @@ def test_without_a_model_the_worlds_are_uniform_samples() -> None:
 
 
 def _known_bot_game(name: str, seed: int, moves: int) -> State:
-    """A game of ``name`` (3 players) after ``moves`` moves in which every seat plays the
-    ``easy`` model's policy exactly: ``easy``'s move, but with probability 1% another
-    legal move drawn at random (so the true deal is a draw from the prior weighed by
-    the model, and the model's posterior is the true one)."""
-    s = State.new(preset(name), 3, seed=seed)
-    play = random.Random(seed)
-    for _ in range(moves):
-        seat = s.to_act
-        assert seat is not None
-        move = heuristic_move(s.observation(seat))
-        legal = s.legal_moves()
-        if len(legal) > 1 and play.random() < 0.01:
-            move = play.choice([m for m in legal if m != move])
-        s.apply(move)
+    """``easy_game`` with every seat playing the ``easy`` model's policy exactly (a slip
+    of 1%), short of the game's end."""
+    s = easy_game(name, seed, moves)
+    assert s is not None
     return s
 
 
@@ -160,3 +150,18 @@ def test_the_evaluator_and_the_learned_bot_take_a_model_by_name() -> None:
     with pytest.raises(ValueError):
         LearnedBot(seed=1, beliefs="psychic")
 
+
+
+def test_an_easy_game_is_easy_play_and_none_once_over() -> None:
+    """Without slips every move of ``easy_game`` is ``easy``'s; past the game's end it
+    gives ``None``."""
+    s = easy_game("mattis", 5, 10, slip=0.0)
+    assert s is not None
+    replay = State.new(preset("mattis"), 3, seed=5)
+    for _who, move, _c in s.observation(0).history:
+        seat = replay.to_act
+        assert seat is not None
+        assert move == heuristic_move(replay.observation(seat))
+        replay.apply(move)
+    assert len(s.observation(0).history) == 10
+    assert easy_game("mattis", 5, 100_000) is None

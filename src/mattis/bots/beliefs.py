@@ -18,9 +18,10 @@ the models live here, built from the bots' own policies:
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 
-from ..core import Move, Observation, State
+from ..core import Move, Observation, State, preset
 from ..core.determinize import MoveModel
 from ..core.observation import observe
 from .heuristic import heuristic_move
@@ -63,4 +64,27 @@ HUMAN: MoveModel = policy_model(heuristic_move, 0.4)
 MODELS: dict[str, MoveModel | None] = {"uniform": None, "easy": EASY, "human": HUMAN}
 """The models by name (``uniform``: none, every consistent deal alike)."""
 
-__all__ = ["EASY", "HUMAN", "MODELS", "policy_model"]
+
+
+def easy_game(name: str, seed: int, moves: int, slip: float = 0.01) -> State | None:
+    """A game of preset ``name`` (3 players, deal ``seed``) after ``moves`` moves in which
+    every seat plays ``easy``'s move but, with probability ``slip``, another legal move
+    drawn at random (seeded by ``seed``): with the default 1% every seat plays exactly
+    the policy :data:`EASY` models, so the true deal is a draw of the posterior the
+    weighted determinizer samples.  ``None`` if the game is over by then."""
+    s = State.new(preset(name), 3, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        seat = s.to_act
+        assert seat is not None
+        move = heuristic_move(s.observation(seat))
+        legal = s.legal_moves()
+        if slip and len(legal) > 1 and rng.random() < slip:
+            move = rng.choice([m for m in legal if m != move])
+        s.apply(move)
+        if s.is_over:
+            return None
+    return s
+
+
+__all__ = ["EASY", "HUMAN", "MODELS", "easy_game", "policy_model"]
