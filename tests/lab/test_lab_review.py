@@ -19,6 +19,8 @@ from mattis.core import GameRecord, parse_move, parse_position, parse_record_mov
 from mattis.core.determinize import relabel_hidden
 from mattis.core.observation import PHASE2
 from mattis.lab.review import (
+    CANDIDATE_Z,
+    CHECK_SHARE,
     CHECK_Z,
     DEEPER,
     DUBIOUS,
@@ -31,6 +33,7 @@ from mattis.lab.review import (
     move_words,
     review,
     review_text,
+    second_samples,
 )
 from mattis.play import Referee, make_bot
 from tiers import scale
@@ -427,3 +430,24 @@ def test_phase1_figures_are_shown_only_where_the_moves_differ_beyond_two_standar
         line = next(x for x in lines if x.startswith(f"{d.number}. "))
         assert ("→" in line) == d.informative and "(not judged)" in line
         assert d.to_json()["informative"] == d.informative
+
+
+def test_a_review_shares_its_checks_and_second_looks_however_long_the_game() -> None:
+    """The cost of a review is bounded by the record alone, not by a clock: the checks of
+    one review play at most ``CHECK_SHARE`` times the budget per move in all, the most
+    promising candidates first (a game of random players has more candidates than that
+    pays for: some stay unchecked and unmarked), and the second looks share
+    ``SECOND_SHARE`` times the budget (never under a quarter of it each)."""
+    budget = Budget(samples=4)
+    rv = review(_random_game(2, 3), 0, budget, seed=0)
+    checked = [d for d in rv.decisions if d.check is not None]
+    assert sum(d.check[2] for d in checked if d.check is not None) <= CHECK_SHARE * budget.samples
+    unchecked = [d for d in rv.decisions if d.judged and d.check is None and d.best != d.played and not d.proven
+                 and d.verdict_best is None and d.cost - CANDIDATE_Z * d.cost_se >= DUBIOUS]
+    assert unchecked and len(checked) >= 3
+    # the candidates checked were the most promising: none left out rates above one checked
+    worst = min(d.cost - CANDIDATE_Z * d.cost_se for d in checked)
+    assert all(d.cost - CANDIDATE_Z * d.cost_se <= worst + 1e-9 for d in unchecked)
+    b = Budget(samples=64)
+    assert second_samples(b, 10) == second_samples(b, 16) == 64
+    assert second_samples(b, 43) == 16 * 64 // 43 and second_samples(b, 500) == 16

@@ -92,9 +92,10 @@ from ..core.text import as_object, in_sentence, loser_sentence, loser_word
 from ..play import Referee
 from ..play.seeds import Seed, derive_seed, position_seed
 
-__all__ = ["BLUNDER", "DEEPER", "DUBIOUS", "INFORMATIVE_Z", "MISTAKE", "Cancelled", "Decision", "Review",
+__all__ = ["BLUNDER", "CHECK_SHARE", "DEEPER", "DUBIOUS", "INFORMATIVE_Z", "MISTAKE", "SECOND_SHARE", "Cancelled",
+           "Decision", "Review",
            "ReviewError", "decision_lines", "decision_numbers", "deeper", "deeper_words", "line_words", "move_words",
-           "review", "review_chart", "review_text", "seats_text"]
+           "review", "review_chart", "review_text", "seats_text", "second_samples"]
 
 DUBIOUS: Final = 0.08
 """A decision that costs this much chance or more is marked ``?!``."""
@@ -123,6 +124,13 @@ preferred move and the move made only, on fresh paired deals and random numbers 
 this many times the budget: the mark is given on this second look alone."""
 CHECK_STAGES: Final = (CONFIRM // 4, CONFIRM // 4, CONFIRM // 2)
 """The check's stages, as multiples of the budget (pooled; :data:`CONFIRM` in all)."""
+SECOND_SHARE: Final = 16
+"""The second looks of one review play at most this many times the budget per move in
+all (:func:`second_samples`): a long game's many decisions share it."""
+CHECK_SHARE: Final = 24
+"""The checks of one review play at most this many times the budget per move in all
+(three whole checks; the candidates most likely to be marked first): a long game's
+many candidates share it."""
 CANDIDATE_Z: Final = -0.5
 """... where the first look's cost less this many standard errors reaches :data:`DUBIOUS`."""
 CHECK_Z: Final = 1.25
@@ -500,7 +508,8 @@ def review(record: GameRecord, seat: int, budget: Budget | None = None, seed: Se
                 luck = None
     phase1 = replace(b, samples=min(b.samples, PHASE1_SAMPLES))
     forced = 0
-    out: list[Decision] = []
+    out: list[Decision | None] = []  # phase 2's judged after the walk (None until then)
+    looks: list[_Look] = []
     for number, text in enumerate(record.moves, start=1):
         s, move = parse_record_move(text)
         if s == seat and (decision is None or number == decision):
@@ -517,17 +526,22 @@ def review(record: GameRecord, seat: int, budget: Budget | None = None, seed: Se
                         # A look deeper (one decision) gives phase 1 the whole budget too.
                         ev: Evaluation = evaluate(obs, b if decision is not None else phase1,
                                                   random.Random(derive_seed(seed, "review", seat, number)))
-                        d = _decision(number, True, move, ev.best, ev.values, ev.samples)
+                        out.append(_decision(number, True, move, ev.best, ev.values, ev.samples))
                     else:
-                        d = _judge(number, obs, move, b, deep=decision is not None)
+                        looks.append(_first_look(number, obs, move, b, deep=decision is not None))
+                        out.append(None)
                 except DeterminizeError as e:
                     raise ReviewError(f"move {number}: cannot judge this position from the seat's view: {e}") from None
-                out.append(d)
                 if progress is not None:
                     progress(len(out), total)
         ref.apply(s, move, events=False)
+    try:
+        judged = iter(_judge(looks, b, deep=decision is not None, cancelled=cancelled))
+    except DeterminizeError as e:
+        raise ReviewError(f"cannot judge a position from the seat's view: {e}") from None
+    decisions = tuple(d if d is not None else next(judged) for d in out)
     outcome = "unfinished" if not end.is_over else "lost" if seat in end.losers else "safe"
-    return Review(record.rules, record.players, seat, who, b, seed, len(record.moves), forced, outcome, tuple(out),
+    return Review(record.rules, record.players, seat, who, b, seed, len(record.moves), forced, outcome, decisions,
                   luck, luck_se, luck_by)
 
 
@@ -555,60 +569,137 @@ def _decision(number: int, phase1: bool, move: Move, best: MoveValue, values: tu
                     mine.verdict, samples, values)
 
 
-def _judge(number: int, obs: Observation, move: Move, b: Budget, deep: bool = False) -> Decision:
-    """A phase 2 decision judged (module docstring): the first look (every legal move on
-    :data:`SCREEN` paired playouts), the second look (the preferred move and the move
-    made on fresh playouts, the whole budget), the check where the cost could reach
-    :data:`DUBIOUS`, and the line after the proven best or the marked better move;
-    ``deep`` (a look deeper) gives the first look the whole budget.  The solver is asked
-    on the first look only (its verdicts do not change; the later looks ask it again only
-    where it decided one of the two moves exactly).  Every random number comes
-    from the position (:func:`mattis.play.seeds.position_seed`), none from the review's
-    seed."""
+@dataclass(frozen=True, slots=True)
+class _Look:
+    """A phase 2 decision after its first look (:func:`_first_look`), waiting for the
+    second look and the check (:func:`_judge`)."""
+
+    number: int
+    obs: Observation
+    move: Move
+    decision: Decision
+    """The decision as the first look alone judges it."""
+    again: Budget
+    """The budget of the later looks (the solver not asked again unless it decided one
+    of the two moves exactly)."""
+    second: bool
+    """Whether the preferred move is not the move made (a second look is due)."""
+
+
+def _first_look(number: int, obs: Observation, move: Move, b: Budget, deep: bool = False) -> _Look:
+    """A phase 2 decision's first look: every legal move on :data:`SCREEN` paired
+    playouts (the whole budget where ``deep``, a look deeper) and the solver's verdicts."""
     n = b.samples if deep else max(1, min(b.samples, SCREEN, max(SCREEN // 2, SCREEN_TOTAL // len(obs.legal))))
     first = evaluate(obs, replace(b, samples=n), random.Random(position_seed(None, "review", obs)))
-    values, best, samples = first.values, first.best, first.samples
+    best = first.best
     mine = first.of(move)
     if mine.chance >= best.chance - 1e-12:
         best = mine  # as good as any on the first look: the move made is the preferred one (cost 0)
     again = b if best.exact or mine.exact else replace(b, solver_cards=0)
-    if not first.solved and best.move != move:
-        # Chosen on the first look, scored on fresh playouts (the second): the cost is not
-        # biased up by the choice.
-        second = evaluate(obs, again, random.Random(position_seed(None, "review-2", obs)), only={best.move, move})
-        a = replace(second.of(best.move), verdict=best.verdict)
-        p = replace(second.of(move), verdict=mine.verdict)
-        pair = {best.move: replace(a, gap_se=0.0),
-                move: replace(p, gap_se=0.0 if a.exact and p.exact else max(a.gap_se or 0.0, p.gap_se or 0.0))}
-        values = tuple(pair.get(v.move, v) for v in first.values)
-        best, samples = pair[best.move], second.samples
-    d = _decision(number, False, move, best, values, samples)
-    mine = next(v for v in values if v.move == move)
-    if (d.best != move and d.verdict_best is not Verdict.WINS and not (best.exact and mine.exact)
-            and d.cost > 0 and d.cost - CANDIDATE_Z * d.cost_se >= DUBIOUS - 1e-9):
-        check = (0.0, 0.0, 0)
-        total = diff = var = 0.0
-        for i, k in enumerate(CHECK_STAGES):
-            # In stages of fresh playouts (a quarter, a quarter, a half of the whole), pooled:
-            # a cost short of DUBIOUS is not played out further.  A mark is given only on
-            # the whole (stopping early where a mark looks settled would let the noise of a
-            # quarter decide its level).
-            ev = evaluate(obs, replace(again, samples=b.samples * k),
-                          random.Random(position_seed(None, f"review-check-{i}", obs)), only={d.best, move})
-            a, p = ev.of(d.best), ev.of(move)
-            runs = float(ev.samples)
-            diff += runs * (a.chance - p.chance)
-            var += (runs * max(a.gap_se or 0.0, p.gap_se or 0.0)) ** 2
-            total += runs
-            check = (diff / total, math.sqrt(var) / total, int(total))
-            if check[0] < DUBIOUS:
-                break
-        d = replace(d, check=check)
+    d = _decision(number, False, move, best, first.values, first.samples)
+    return _Look(number, obs, move, d, again, not first.solved and best.move != move)
+
+
+def _second_look(look: _Look, samples: int) -> Decision:
+    """The second look where the preferred move is not the move made: the two played out
+    on ``samples`` fresh paired playouts (chosen on the first look, scored on the second:
+    the cost is not biased up by the choice)."""
+    d = look.decision
+    if not look.second:
+        return d
+    obs, move = look.obs, look.move
+    second = evaluate(obs, replace(look.again, samples=samples), random.Random(position_seed(None, "review-2", obs)),
+                      only={d.best, move})
+    a = replace(second.of(d.best), verdict=d.verdict_best)
+    p = replace(second.of(move), verdict=d.verdict_played)
+    pair = {d.best: replace(a, gap_se=0.0),
+            move: replace(p, gap_se=0.0 if a.exact and p.exact else max(a.gap_se or 0.0, p.gap_se or 0.0))}
+    values = tuple(pair.get(v.move, v) for v in d.moves)
+    return _decision(look.number, False, move, pair[d.best], values, second.samples)
+
+
+def _candidate(d: Decision) -> bool:
+    """Whether the check is due: the second look's cost is above 0 and, less
+    :data:`CANDIDATE_Z` standard errors, reaches :data:`DUBIOUS` (and the solver does not
+    decide it)."""
+    mine = d._value(d.played)
+    best = d._value(d.best)
+    exact = best is not None and mine is not None and best.exact and mine.exact
+    return (d.best != d.played and d.verdict_best is not Verdict.WINS and not exact
+            and d.cost > 0 and d.cost - CANDIDATE_Z * d.cost_se >= DUBIOUS - 1e-9)
+
+
+def _check(look: _Look, d: Decision, b: Budget) -> Decision:
+    """The check (module docstring): the preferred move and the move made on
+    :data:`CONFIRM` times the budget of fresh paired playouts, in the stages of
+    :data:`CHECK_STAGES`, pooled; a cost short of :data:`DUBIOUS` after a stage is not
+    played out further.  A mark is given only on the whole (stopping early where a mark
+    looks settled would let the noise of a quarter decide its level)."""
+    obs, move = look.obs, look.move
+    check = (0.0, 0.0, 0)
+    total = diff = var = 0.0
+    for i, k in enumerate(CHECK_STAGES):
+        ev = evaluate(obs, replace(look.again, samples=b.samples * k),
+                      random.Random(position_seed(None, f"review-check-{i}", obs)), only={d.best, move})
+        a, p = ev.of(d.best), ev.of(move)
+        runs = float(ev.samples)
+        diff += runs * (a.chance - p.chance)
+        var += (runs * max(a.gap_se or 0.0, p.gap_se or 0.0)) ** 2
+        total += runs
+        check = (diff / total, math.sqrt(var) / total, int(total))
+        if check[0] < DUBIOUS:
+            break
+    return replace(d, check=check)
+
+
+def _named_line(obs: Observation, d: Decision, b: Budget) -> Decision:
+    """The decision with the line after the proven best or the marked better move."""
     if d.resolved:
-        d = replace(d, line=_line(obs, d.best, b))
-    elif d.named:
-        d = replace(d, line=_playout_line(obs, d.best))
+        return replace(d, line=_line(obs, d.best, b))
+    if d.named:
+        return replace(d, line=_playout_line(obs, d.best))
     return d
+
+
+def second_samples(b: Budget, looks: int) -> int:
+    """The playouts per move of each second look of a review that has ``looks`` of them:
+    the whole budget while they fit :data:`SECOND_SHARE` times it, else that share split
+    evenly, never under a quarter of the budget."""
+    if looks * b.samples <= SECOND_SHARE * b.samples:
+        return b.samples
+    return max(1, b.samples // 4, SECOND_SHARE * b.samples // looks)
+
+
+def _judge(looks: list[_Look], b: Budget, deep: bool = False,
+           cancelled: Callable[[], bool] | None = None) -> list[Decision]:
+    """The phase 2 decisions of a review judged, after their first looks (module
+    docstring): the second looks, sharing :data:`SECOND_SHARE` times the budget
+    (:func:`second_samples`; the whole budget each where ``deep``); then the checks,
+    sharing :data:`CHECK_SHARE` times the budget, the most promising candidates first
+    (the second look's cost less :data:`CANDIDATE_Z` standard errors, highest first; a
+    check starts only where its whole, :data:`CONFIRM` times the budget, is left, and
+    what a check stopped early did not play is left to the others); then the line after
+    the proven best or the marked better move.  Every random number comes from the
+    position (:func:`mattis.play.seeds.position_seed`), none from the review's seed, and
+    the shares from the record alone, so no seed changes a figure, a mark or a named
+    move."""
+    n2 = b.samples if deep else second_samples(b, sum(look.second for look in looks))
+    out: list[Decision] = []
+    for look in looks:
+        if cancelled is not None and cancelled():
+            raise Cancelled
+        out.append(_second_look(look, n2))
+    order = sorted((i for i, d in enumerate(out) if _candidate(d)),
+                   key=lambda i: (-(out[i].cost - CANDIDATE_Z * out[i].cost_se), out[i].number))
+    left = CHECK_SHARE * b.samples
+    for i in order:
+        if left < CONFIRM * b.samples:
+            break
+        if cancelled is not None and cancelled():
+            raise Cancelled
+        d = out[i] = _check(looks[i], out[i], b)
+        left -= d.check[2] if d.check is not None else 0
+    return [_named_line(look.obs, d, b) for look, d in zip(looks, out, strict=True)]
 
 
 def _playout_line(obs: Observation, better: Move, own: int = LINE_MOVES) -> tuple[tuple[int, Move], ...]:
