@@ -389,17 +389,23 @@ def test_summary_accuracy_and_luck() -> None:
     # A decision that cost nothing scores 100, one that cost everything 0.
     assert move_accuracy(0.0) == pytest.approx(100.0, abs=0.01) and move_accuracy(1.0) == 0.0
     assert acc[0] == pytest.approx(sum(move_accuracy(d.cost) for d in judged) / len(judged))
-    # The deal's luck is the value model's chance right after the deal: one figure, the
-    # same under another sampling seed, with the model's caveat.
-    first = Referee(record.start()).observation(0)
-    assert rv.luck == pytest.approx(model_for(record.rules).chance(first)) and rv.luck_se == 0.0
+    # The luck is the value model's chance at phase 2's start (the seat's phase 2 hand and
+    # position, where the model has skill), not right after the deal (where it has none):
+    # one figure, the same under another sampling seed, with the model's caveat.
+    ref = Referee(record.start())
+    while ref.observation(0).phase is not PHASE2:
+        who, move = parse_record_move(record.moves[ref.moves_played])
+        ref.apply(who, move, events=False)
+    start, dealt = ref.observation(0), Referee(record.start()).observation(0)
+    assert rv.luck == pytest.approx(model_for(record.rules).chance(start)) and rv.luck_se == 0.0
+    assert rv.luck != pytest.approx(model_for(record.rules).chance(dealt))
     assert rv.luck_by == "model" and s["luck_by"] == "model"
     assert review(record, 0, SMALL, seed=2).luck == rv.luck
     assert s["base_rate"] == pytest.approx(2 / 3, abs=1e-4)
     text = review_text(rv, "en")
     # The accuracy's ± is two standard errors, as every ± of the review (said once, in the marks line).
     assert f"Accuracy in phase 2: {round(acc[0])} ± {round(2 * acc[1])} (of 100" in text, text
-    assert "by the model" in text and "right after the deal" in text and "are not judged" in text
+    assert "by the model" in text and "when phase 2 began" in text and "are not judged" in text
     assert "does not yet predict better than the average" in text
     assert "phase 1" not in " ".join(line for line in text.splitlines() if "??" in line or " ?" in line)
     # A position in phase 2 has no deal to be lucky in.

@@ -88,15 +88,16 @@ def test_the_deal_is_called_lucky_only_beyond_its_uncertainty(luck: float, se: f
 
 @pytest.mark.parametrize("luck", [0.9, 0.1, 0.5])
 def test_the_model_luck_is_one_figure_with_its_caveat_and_never_called_good_or_poor(luck: float) -> None:
-    """The value model's chance right after the deal has no measured skill in phase 1
-    (docs/analyze.md), so it is said as a rough guide, never as better or worse than average."""
+    """The value model's chance at phase 2's start is said as a rough guide, never as better
+    or worse than average."""
     rv = replace(reviewed((), luck, 0.0), luck_by="model")
     en, nb = luck_words(rv, "en"), luck_words(rv, "nb")
     assert en is not None and nb is not None
-    assert f"by the model, the cards Anne got gave a {round(100 * luck)}% chance" in en and "gives 50%" in en
-    assert "does not yet predict better than the average" in en and "±" not in en
-    assert f"etter modellen ga kortene Anne fikk, {round(100 * luck)} % sjanse" in nb
-    assert "ennå ikke bedre enn gjennomsnittet" in nb
+    assert (f"by the model, the hand and position Anne had when phase 2 began gave a {round(100 * luck)}% chance"
+            in en and "gives 50%" in en)
+    assert "rough guide" in en and "±" not in en
+    assert f"etter modellen ga hånden og stillingen Anne hadde da fase 2 begynte, {round(100 * luck)} % sjanse" in nb
+    assert "pekepinn" in nb
     for text in (en, nb):
         assert not any(w in text for w in ("better than average", "worse than average", "bedre enn snittet",
                                            "dårligere enn snittet"))
@@ -155,7 +156,7 @@ def test_within_the_noise_counts_the_choices_whose_cost_two_standard_errors_cove
 @pytest.mark.parametrize("lang", ["nb", "en"])
 def test_the_person_reviewed_is_du_inside_a_sentence(lang: Lang) -> None:
     """A review of the person's own game (the seat called "Du"/"You") says "du"/"you"
-    inside a sentence ("etter modellen hadde du", "kortene du fikk", "du valgte") and
+    inside a sentence ("etter modellen hadde du", "stillingen du hadde", "du valgte") and
     "deg" as the object ("for deg"); at the start of a sentence "Du"/"You" stays."""
     from mattis.lab.review import review_text
 
@@ -168,7 +169,7 @@ def test_the_person_reviewed_is_du_inside_a_sentence(lang: Lang) -> None:
     inside = [line for line in text.splitlines() for m in re.finditer(rf"\b{you}\b", line)
               if m.start() > 0 and not re.search(r"[.!?] $", line[:m.start()])]
     assert inside == []
-    expected = (("kortene du fikk", "etter modellen hadde du", "Kortene: du hadde", "for deg", "du valgte")
+    expected = (("stillingen du hadde", "etter modellen hadde du", "Kortene: du hadde", "for deg", "du valgte")
                 if lang == "nb" else
-                ("the cards you got", "by the model you had", "The cards: you had", "for you", "you chose"))
+                ("position you had", "by the model you had", "The cards: you had", "for you", "you chose"))
     assert all(words in text for words in expected), [w for w in expected if w not in text]

@@ -870,8 +870,8 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
                          "{name}: {acc} ± {se} of 100; {k} of {n} decisions within the noise of the best; "
                          "{cost} ± {cost_se} points per decision on average; marked choices: {b}"),
     "review.seats.none": ("{name}: ingen vurderte valg", "{name}: no judged decisions"),
-    "review.luck": ("Kortene: {name} hadde {p} ± {se} sjanse etter given (gjennomsnittet er {base}).",
-                    "The cards: {name} had a {p} ± {se} chance right after the deal (the average is {base})."),
+    "review.luck": ("Kortene: {name} hadde {p} ± {se} sjanse da fase 2 begynte (gjennomsnittet er {base}).",
+        "The cards: {name} had a {p} ± {se} chance when phase 2 began (the average is {base})."),
     "review.forced": ("Tvungne trekk (bare ett lovlig valg), telt, men ikke vurdert: {n}.",
                       "Forced moves (one legal choice), counted but not judged: {n}."),
     "review.costliest": ("De dyreste merkede valgene:", "The costliest marked choices:"),
@@ -905,25 +905,26 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
                                  "Move {n} (phase {phase}): {name} chose \"{played}\", but another move was better "
                                  "(several may be as good). The chance to get away fell from {before}% to {after}% "
                                  "{sure}."),
-    "review.luck_model": ("Kortene: etter modellen hadde {name} {p} sjanse etter given (gjennomsnittet er {base}); "
-                          "så tidlig i spillet spår modellen ennå ikke bedre enn gjennomsnittet.",
-                          "The cards: by the model {name} had a {p} chance right after the deal (the average is "
-                          "{base}); this early in the game the model does not yet predict better than the "
-                          "average."),
-    "review.words.luck_model": ("Given: etter modellen ga kortene {name} fikk, {p} sjanse til å slippe unna (en "
-                                "gjennomsnittlig hånd gir {base}). Ta det som en pekepinn: så tidlig i spillet "
-                                "treffer modellen ennå ikke bedre enn gjennomsnittet.",
-                                "The deal: by the model, the cards {name} got gave a {p} chance to get away (an "
-                                "average hand gives {base}). Take it as a rough guide: this early in the game the "
-                                "model does not yet predict better than the average."),
+    "review.luck_model": ("Kortene: etter modellen hadde {name} {p} sjanse da fase 2 begynte, med "
+                          "hånden og stillingen da (gjennomsnittet er {base}); rett etter given spår "
+                          "modellen ennå ikke bedre enn gjennomsnittet, så selve given blir ikke "
+                          "vurdert.",
+        "The cards: by the model {name} had a {p} chance when phase 2 began, with the hand and "
+        "position then (the average is {base}); right after the deal the model does not yet predict "
+        "better than the average, so the deal itself is not rated."),
+    "review.words.luck_model": ("Fase 2: etter modellen ga hånden og stillingen {name} hadde da fase "
+                                "2 begynte, {p} sjanse til å slippe unna (en gjennomsnittlig hånd gir"
+                                " {base}). Ta det som en pekepinn.",
+        "Phase 2: by the model, the hand and position {name} had when phase 2 began gave a {p} chance"
+        " to get away (an average hand gives {base}). Take it as a rough guide."),
     "review.words.within": ("{k} av {n} valg var like gode som det beste så langt anslaget kan skille dem, og i snitt "
                             "kostet et valg {cost} ± {se} prosentpoeng.",
                             "{k} of {n} choices were as good as the best as far as the estimate can tell, and a "
                             "choice cost {cost} ± {se} points on average."),
-    "review.words.luck": ("Given: kortene {name} fikk, ga {p} ± {se} sjanse til å slippe unna (en gjennomsnittlig "
-                          "hånd gir {base}): {verdict}.",
-                          "The deal: the cards {name} got gave a {p} ± {se} chance to get away (an average hand "
-                          "gives {base}): {verdict}."),
+    "review.words.luck": ("Fase 2: hånden og stillingen {name} hadde da fase 2 begynte, ga {p} ± {se}"
+                          " sjanse til å slippe unna (en gjennomsnittlig hånd gir {base}): {verdict}.",
+        "Phase 2: the hand and position {name} had when phase 2 began gave a {p} ± {se} chance to get"
+        " away (an average hand gives {base}): {verdict}."),
     "review.words.luck_good": ("bedre enn snittet", "better than average"),
     "review.words.luck_poor": ("dårligere enn snittet", "worse than average"),
     "review.words.luck_even": ("omtrent som snittet", "about average"),

@@ -50,8 +50,10 @@ the base rate.  Their figures are shown only where informative
 (:attr:`Decision.informative`: the best and worst moves differ by more than
 :data:`INFORMATIVE_Z` standard errors).  The summary gives the number of judged (phase
 2) decisions, the marks, an accuracy per game (lichess's formula on the estimated cost
-in points, averaged over the judged decisions, with its standard error) and the deal's
-luck: the seat's chance right after the deal, from the learned value model
+in points, averaged over the judged decisions, with its standard error) and the luck:
+the seat's chance at phase 2's start (its phase 2 hand and position, where the model
+predicts better than the base rate; right after the deal it does not, docs/analyze.md,
+so the deal itself is not rated), from the learned value model
 (:mod:`mattis.bots.value`: one figure, the same under any seed; without NumPy from
 playouts, :func:`mattis.bots.evaluate.chance`, with its standard error), against the
 base rate of a table of that size.
@@ -350,8 +352,8 @@ class Review:
     """``"lost"`` (the seat was Mattis), ``"safe"``, or ``"unfinished"``."""
     decisions: tuple[Decision, ...] = field(default=())
     luck: float | None = None
-    """The seat's chance right after the deal (None for a game that began from a
-    position in phase 2)."""
+    """The seat's chance at phase 2's start, with its phase 2 hand and position (None for
+    a game that began from a position in phase 2 or ended before phase 2)."""
     luck_se: float = 0.0
     luck_by: str = "playouts"
     """Who worked :attr:`luck` out: ``"model"`` (the learned value model,
@@ -497,21 +499,25 @@ def review(record: GameRecord, seat: int, budget: Budget | None = None, seed: Se
     luck: float | None = None
     luck_se = 0.0
     luck_by = "model" if has_numpy() else "playouts"
-    first = ref.observation(seat)
-    if first.phase is PHASE1 and decision is None:
+    dealt = ref.observation(seat).phase is PHASE1 and decision is None  # luck at phase 2's start is due
+
+    def luck_at(obs: Observation) -> tuple[float | None, float]:
+        """The seat's chance at phase 2's start (its phase 2 hand and position)."""
         if luck_by == "model":
-            luck = model_for(record.rules).chance(first)
-        else:
-            try:
-                luck, luck_se = chance(first, b, random.Random(derive_seed(seed, "review", seat, 0)))
-            except DeterminizeError:
-                luck = None
+            return model_for(record.rules).chance(obs), 0.0
+        try:
+            return chance(obs, b, random.Random(derive_seed(seed, "review", seat, 0)))
+        except DeterminizeError:
+            return None, 0.0
     phase1 = replace(b, samples=min(b.samples, PHASE1_SAMPLES))
     forced = 0
     out: list[Decision | None] = []  # phase 2's judged after the walk (None until then)
     looks: list[_Look] = []
     for number, text in enumerate(record.moves, start=1):
         s, move = parse_record_move(text)
+        if dealt and (start := ref.observation(seat)).phase is not PHASE1:
+            dealt = False
+            luck, luck_se = luck_at(start)
         if s == seat and (decision is None or number == decision):
             obs = ref.observation(seat)
             if decision is not None and len(obs.legal) == 1:

@@ -15,10 +15,11 @@ review).  Only what the review supports is said:
 * every figure comes with about two standard errors (:data:`~mattis.bots.evaluate.Z`):
   a chance from playouts (:func:`margin`), the deal's luck, the accuracy; a chance the
   solver decided says it was worked out exactly;
-* the deal's luck is the value model's chance right after the deal (one figure, the
-  same under any seed), said with the model's caveat: on the expert's held-out games its
-  phase 1 chances predict the outcome no better than the base rate (docs/analyze.md),
-  so it is never called better or worse than average.  Without NumPy it is estimated by
+* the luck is the value model's chance at phase 2's start, with the seat's phase 2
+  hand and position (one figure, the same under any seed): there the model predicts
+  better than the base rate, right after the deal it does not (docs/analyze.md), so the
+  deal itself is not rated; said as a rough guide, never called better or worse than
+  average.  Without NumPy it is estimated by
   playouts and called better or worse than average only when the average is more than
   :data:`LUCK_Z` standard errors away, so that a review with another sampling seed
   (whose estimate moves by about √2 standard errors) says the same.
@@ -63,8 +64,9 @@ def costly_words(d: Decision, rv: Review, lang: Lang) -> str:
 
 
 def luck_words(rv: Review, lang: Lang) -> str | None:
-    """The deal's luck in a sentence: the model's figure with its caveat, or the playouts'
-    ± about two standard errors (None for a game that began after the deal)."""
+    """The luck at phase 2's start in a sentence: the model's figure with its caveat, or
+    the playouts' ± about two standard errors (None for a game that began from a position
+    in phase 2 or ended before it)."""
     if rv.luck is None:
         return None
     if rv.luck_by == "model":  # one figure, no sampling error; its caveat is the model's calibration
