@@ -25,6 +25,7 @@ reference's own mark (its cost against the thresholds).
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import time
 
@@ -38,6 +39,7 @@ from mattis.play import Referee, derive_seed, make_bot, play_until
 def report(title: str, pairs: list[tuple[float, int]]) -> None:
     print(f"{title}: {len(pairs)} decisions")
     print("  estimate band   decisions  mean estimate  got away  95% interval")
+    gaps = 0.0
     for lo in (0.0, 0.2, 0.4, 0.6, 0.8):
         hi = lo + 0.2
         band = [(p, y) for p, y in pairs if lo <= p < hi or (hi >= 1.0 and p == 1.0)]
@@ -47,10 +49,13 @@ def report(title: str, pairs: list[tuple[float, int]]) -> None:
         w = wilson(k, len(band))
         mean = sum(p for p, _ in band) / len(band)
         print(f"  {lo:.1f}-{hi:.1f}        {len(band):9d}  {mean:13.2f}  {k / len(band):8.2f}  {w[0]:.2f}-{w[1]:.2f}")
+        gaps += len(band) * (mean - k / len(band)) ** 2
     base = sum(y for _, y in pairs) / len(pairs)
     brier = sum((p - y) ** 2 for p, y in pairs) / len(pairs)
     brier0 = sum((base - y) ** 2 for _, y in pairs) / len(pairs)
-    print(f"  Brier score {brier:.3f} (always {base:.2f}: {brier0:.3f})")
+    print(f"  Brier score {brier:.3f} (always {base:.2f}: {brier0:.3f}); calibration error "
+          f"{math.sqrt(gaps / len(pairs)):.3f} (the root mean square over the decisions of the gap between "
+          "their band's mean estimate and the share that got away: mattis.bots.evaluate.CALIBRATION)")
 
 
 def bot_game(rules: Rules, players: int, level: str, seed: int, g: int) -> GameRecord:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from mattis.bots.evaluate import Budget, Verdict, evaluate
+from mattis.bots.evaluate import Budget, Verdict, evaluate, shown_margin
 from mattis.bots.solver import brute_force, two_player_values
 from mattis.bots.value import model_for
 from mattis.cli.main import main
@@ -418,7 +418,8 @@ def test_without_numpy_the_luck_comes_from_playouts_with_its_standard_error(monk
     monkeypatch.setattr(mattis.lab.review, "has_numpy", lambda: False)
     rv = review(_rollout_game(2, 3), 0, SMALL, seed=1)
     assert rv.luck_by == "playouts" and rv.luck is not None and 0.0 < rv.luck_se < 0.5
-    assert f"± {round(200 * rv.luck_se)}%" in review_text(rv, "en")  # two standard errors, as the marks line says
+    # two standard errors (as the marks line says) of its sampling and the playouts' calibration error
+    assert f"± {round(100 * shown_margin(rv.luck_se))}%" in review_text(rv, "en")
 
 
 def test_phase1_figures_are_shown_only_where_the_moves_differ_beyond_two_standard_errors() -> None:

@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import pytest
 
-from mattis.bots.evaluate import Budget, MoveValue, Verdict
+from mattis.bots.evaluate import CALIBRATION, Budget, MoveValue, Verdict, shown_margin
 from mattis.core import parse_move, preset
 from mattis.core.cards import Lang
 from mattis.lab.review import Decision, Review
@@ -82,7 +82,8 @@ def test_the_deal_is_called_lucky_only_beyond_its_uncertainty(luck: float, se: f
     text = luck_words(reviewed((), luck, se), "en")
     assert text is not None
     assert text.endswith(verdict + ".")
-    assert f"{round(100 * luck)}% ± {round(200 * se)}%" in text and "gives 50%" in text  # ± two standard errors
+    # ± two standard errors of the sampling and the calibration error together
+    assert f"{round(100 * luck)}% ± {round(100 * shown_margin(se))}%" in text and "gives 50%" in text
     assert luck_words(reviewed((), None), "en") is None
 
 
@@ -173,3 +174,16 @@ def test_the_person_reviewed_is_du_inside_a_sentence(lang: Lang) -> None:
                 if lang == "nb" else
                 ("position you had", "by the model you had", "The cards: you had", "for you", "you chose"))
     assert all(words in text for words in expected), [w for w in expected if w not in text]
+
+
+def test_a_chance_from_playouts_carries_their_calibration_error_in_its_margin() -> None:
+    """The ± of a chance shown to a player is two standard errors of its sampling and of
+    the playouts' measured calibration error together: never under the calibration error's
+    two (however many playouts), always over the sampling's alone; none for a proof."""
+    for samples, after in ((8, 0.5), (64, 0.3), (100_000, 0.9)):
+        d = Decision(12, 2, PLAYED, BEST, 0.95, after, None, None, samples, ())
+        se = ((after * (1 - after)) / samples) ** 0.5  # the sampling error of a proportion
+        m = margin(d)
+        assert m is not None and m >= round(200 * CALIBRATION) and m > round(200 * se)
+        assert m == round(200 * (se ** 2 + CALIBRATION ** 2) ** 0.5)
+    assert margin(Decision(12, 2, PLAYED, BEST, 1.0, 0.0, Verdict.WINS, Verdict.LOSES, 0, ())) is None

@@ -63,8 +63,9 @@ def test_the_costliest_choices_are_said_in_words_with_their_uncertainty() -> Non
         assert f"falt fra {round(100 * d.before)} % til {round(100 * d.after)} %" in words
         m = margin(d)
         assert (f"± {m} prosentpoeng" if m is not None else "regnet ut nøyaktig") in words
-    # two standard errors of a proportion: ± 35 points at 8 samples and an even chance
-    assert all(margin(d) is None or 1 <= (margin(d) or 0) <= 36 for d in rv.decisions)
+    # two standard errors of a proportion (35 points at 8 samples and an even chance) and
+    # the playouts' calibration error together: from 26 points (the calibration error alone) to 44
+    assert all(margin(d) is None or 26 <= (margin(d) or 0) <= 44 for d in rv.decisions)
 
 
 class Player(io.StringIO):

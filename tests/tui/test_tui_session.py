@@ -187,7 +187,7 @@ def test_the_hint_shows_the_figures_of_the_evaluator_that_chose_its_move(tmp_pat
     in both languages, the same when asked again."""
     import random
 
-    from mattis.bots.evaluate import Budget, evaluate
+    from mattis.bots.evaluate import Budget, evaluate, shown_margin
     from mattis.lab.hint import PLAYOUTS
     from mattis.play.seeds import position_seed
 
@@ -202,7 +202,7 @@ def test_the_hint_shows_the_figures_of_the_evaluator_that_chose_its_move(tmp_pat
         ev = evaluate(obs, Budget(samples=PLAYOUTS), random.Random(position_seed(s.seed, "hint", obs)))
         assert ev.best.move == move
         mine = ev.of(move)
-        pm = f" ± {max(1, round(200 * mine.se))}" if mine.se > 0 else ""
+        pm = f" ± {max(1, round(100 * shown_margin(mine.se)))}" if mine.se > 0 else ""
         en, nb = s.hint_text("en"), s.hint_text("nb")
         assert en is not None and nb is not None
         assert f"{PLAYOUTS} playouts: a {round(100 * mine.chance)}%{pm} chance to get away" in en, en

@@ -64,11 +64,26 @@ from .policy import state_choice
 from .search import BELIEF_REPLAYS, perfect_info
 from .solver import SearchLimit, Solver, two_player_exact, two_player_values
 
-__all__ = ["Z", "Budget", "Evaluation", "MoveValue", "Verdict", "chance", "evaluate", "paired_se",
-           "standard_error", "state_from_view"]
+__all__ = ["CALIBRATION", "Z", "Budget", "Evaluation", "MoveValue", "Verdict", "chance", "evaluate", "paired_se",
+           "shown_margin", "standard_error", "state_from_view"]
 
 Z = 2.0
 """How many standard errors a difference must clear to count as resolved (about 95%)."""
+
+CALIBRATION = 0.13
+"""The playouts' measured calibration error in phase 2: the root mean square, over the
+judged decisions, of the gap between the chance they gave and the share of those
+decisions whose seat got away, in bands of a fifth (``benchmarks/review_calibration.py``,
+docs/analyze.md "How good are the numbers?": 0.13 in Mattis).  A chance shown to a
+player carries it in its ± (:func:`shown_margin`) as well as its sampling error."""
+
+
+def shown_margin(se: float) -> float:
+    """The ± of a chance from playouts as shown to a player: :data:`Z` times the sampling
+    error ``se`` and the playouts' calibration error (:data:`CALIBRATION`) together,
+    ``Z * sqrt(se**2 + CALIBRATION**2)``; 0 for a chance the solver decided (``se`` 0:
+    exact, no calibration error)."""
+    return 0.0 if se <= 0 else Z * math.hypot(se, CALIBRATION)
 
 
 def standard_error(total: float, runs: int) -> float:

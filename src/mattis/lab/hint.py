@@ -8,7 +8,8 @@ seat's observation and a seed): the move (:func:`hint_move`) and the sentence
 (:func:`mattis.bots.evaluate.evaluate`: :data:`PLAYOUTS` determinized playouts of each
 legal move on the same deals, the exact solver where it decides), and the sentence
 shows that evaluator's figures: the move's chance to get away ± two standard errors
-and the best other move's.  So the named move never has a lower figure than the other
+of its sampling and the playouts' calibration error together
+(:func:`mattis.bots.evaluate.shown_margin`, docs/analyze.md) and the best other move's.  So the named move never has a lower figure than the other
 move shown, and the review, which asks the same evaluator, does not charge the hint's
 advice for the figures the hint showed.  (Before, the expert's search chose and the
 value model's figures were shown: in 101 of 151 phase 2 hints the move not named had
@@ -37,7 +38,7 @@ import random
 from dataclasses import dataclass
 from typing import Final
 
-from ..bots.evaluate import Budget, Evaluation, MoveValue, Z, evaluate
+from ..bots.evaluate import Budget, Evaluation, MoveValue, evaluate, shown_margin
 from ..bots.policy import DEFAULT_KNOBS
 from ..core import PHASE1, RANK, SUIT, Card, Move, MoveKind, Observation, card_symbol
 from ..core.cards import Lang
@@ -85,8 +86,9 @@ def _pct(x: float, lang: Lang) -> str:
 
 
 def _figure(v: MoveValue, lang: Lang) -> str:
-    """A chance as shown: ± two standard errors where it is an estimate."""
-    pm = f" ± {max(1, round(100 * Z * v.se))}" if v.se > 0 else ""
+    """A chance as shown: where it is an estimate, ± two standard errors of its sampling
+    and the playouts' calibration error together (:func:`mattis.bots.evaluate.shown_margin`)."""
+    pm = f" ± {max(1, round(100 * shown_margin(v.se)))}" if v.se > 0 else ""
     return _pct(v.chance, lang) + pm
 
 

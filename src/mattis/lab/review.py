@@ -81,7 +81,17 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Final
 
-from ..bots.evaluate import Budget, Evaluation, MoveValue, Verdict, Z, chance, evaluate, state_from_view
+from ..bots.evaluate import (
+    Budget,
+    Evaluation,
+    MoveValue,
+    Verdict,
+    Z,
+    chance,
+    evaluate,
+    shown_margin,
+    state_from_view,
+)
 from ..bots.policy import state_choice
 from ..bots.solver import principal_line
 from ..bots.value import has_numpy, model_for
@@ -870,7 +880,7 @@ def review_text(rv: Review, lang: Lang = "en") -> str:
                          base=pct(rv.base_rate, lang)))
     elif rv.luck is not None:
         lines.append(say("review.luck", lang, name=in_sentence(rv.name, lang), p=pct(rv.luck, lang),
-                         se=pct(Z * rv.luck_se, lang),
+                         se=pct(shown_margin(rv.luck_se), lang),
                          base=pct(rv.base_rate, lang)))
     lines.append(say("review.marks", lang))
     if rv.forced:

@@ -31,7 +31,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, Final
 
-from ..bots.evaluate import Z
+from ..bots.evaluate import Z, shown_margin
 from ..core.cards import Lang
 from ..core.text import as_object, in_sentence, loser_word, say
 from .review import Decision, Review, move_words, pct
@@ -44,13 +44,14 @@ LUCK_Z: Final = 3.0
 
 
 def margin(d: Decision) -> int | None:
-    """About two standard errors of ``d``'s estimate of the move made, in percentage
-    points (``None`` when the solver decided it: exact)."""
+    """About two standard errors of ``d``'s estimate of the move made, its sampling and
+    the playouts' calibration error together (:func:`mattis.bots.evaluate.shown_margin`),
+    in percentage points (``None`` when the solver decided it: exact)."""
     if d.samples <= 0:
         return None
     p = min(max(d.after, 0.0), 1.0)
     se = math.sqrt(max(p * (1 - p), 0.25 / d.samples) / d.samples)
-    return max(1, round(200 * se))
+    return max(1, round(100 * shown_margin(se)))
 
 
 def costly_words(d: Decision, rv: Review, lang: Lang) -> str:
@@ -75,7 +76,7 @@ def luck_words(rv: Review, lang: Lang) -> str | None:
     gap = rv.luck - rv.base_rate
     verdict = ("good" if gap > LUCK_Z * rv.luck_se else "poor" if -gap > LUCK_Z * rv.luck_se else "even")
     return say("review.words.luck", lang, name=in_sentence(rv.name, lang), p=pct(rv.luck, lang),
-               se=pct(Z * rv.luck_se, lang),
+               se=pct(shown_margin(rv.luck_se), lang),
                base=pct(rv.base_rate, lang), verdict=say(f"review.words.luck_{verdict}", lang))
 
 
