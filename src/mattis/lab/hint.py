@@ -9,9 +9,10 @@ seat's observation and a seed): the move (:func:`hint_move`) and the sentence
 legal move on the same deals, the exact solver where it decides), and the sentence
 shows that evaluator's figures: the move's chance to get away ± two standard errors
 of its sampling and the playouts' calibration error together
-(:func:`mattis.bots.evaluate.shown_margin`, docs/analyze.md) and the best other move's.  So the named move never has a lower figure than the other
-move shown, and the review, which asks the same evaluator, does not charge the hint's
-advice for the figures the hint showed.  (Before, the expert's search chose and the
+(:func:`mattis.bots.evaluate.shown_margin`, docs/analyze.md) and the best other
+move's.  So the named move never has a lower figure than the other move shown, and
+the review, which asks the same evaluator, does not charge the hint's advice for the
+figures the hint showed.  (Before, the expert's search chose and the
 value model's figures were shown: in 101 of 151 phase 2 hints the move not named had
 the higher figure.)
 

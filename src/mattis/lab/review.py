@@ -107,7 +107,7 @@ from ..play.seeds import Seed, derive_seed, position_seed
 __all__ = ["BLUNDER", "CHECK_SHARE", "DEEPER", "DUBIOUS", "INFORMATIVE_Z", "MISTAKE", "SECOND_SHARE", "Cancelled",
            "Decision", "Review",
            "ReviewError", "decision_lines", "decision_numbers", "deeper", "deeper_words", "line_words", "move_words",
-           "review", "review_chart", "review_text", "seats_text", "second_samples"]
+           "in_play", "review", "review_chart", "review_text", "seats_text", "second_samples"]
 
 DUBIOUS: Final = 0.08
 """A decision that costs this much chance or more is marked ``?!``."""
@@ -136,13 +136,15 @@ preferred move and the move made only, on fresh paired deals and random numbers 
 this many times the budget: the mark is given on this second look alone."""
 CHECK_STAGES: Final = (CONFIRM // 4, CONFIRM // 4, CONFIRM // 2)
 """The check's stages, as multiples of the budget (pooled; :data:`CONFIRM` in all)."""
-SECOND_SHARE: Final = 16
+SECOND_SHARE: Final = 12
 """The second looks of one review play at most this many times the budget per move in
 all (:func:`second_samples`): a long game's many decisions share it."""
-CHECK_SHARE: Final = 24
-"""The checks of one review play at most this many times the budget per move in all
-(three whole checks; the candidates most likely to be marked first): a long game's
-many candidates share it."""
+CHECK_SHARE: Final = 20
+"""The checks of one review play at most this many times the budget per move in all,
+each playout weighted by the cards still in play (:func:`in_play`: a whole deck's
+playout counts 1; so two and a half whole checks from a full deck, many more late in
+phase 2), the candidates most likely to be marked first: a long game's many candidates
+share it."""
 CANDIDATE_Z: Final = -0.5
 """... where the first look's cost less this many standard errors reaches :data:`DUBIOUS`."""
 CHECK_Z: Final = 1.25
@@ -677,6 +679,13 @@ def _named_line(obs: Observation, d: Decision, b: Budget) -> Decision:
     return d
 
 
+def in_play(obs: Observation) -> float:
+    """What a playout from ``obs`` costs, as a share of one from a whole deck: the cards
+    still in play (in the hands and the piles) over 52.  The checks of a review share
+    :data:`CHECK_SHARE` by it, so a late position's short playouts cost less of it."""
+    return (sum(obs.hand_counts) + sum(m.bit_count() for m in obs.pile_masks)) / 52
+
+
 def second_samples(b: Budget, looks: int) -> int:
     """The playouts per move of each second look of a review that has ``looks`` of them:
     the whole budget while they fit :data:`SECOND_SHARE` times it, else that share split
@@ -692,9 +701,10 @@ def _judge(looks: list[_Look], b: Budget, deep: bool = False,
     docstring): the second looks, sharing :data:`SECOND_SHARE` times the budget
     (:func:`second_samples`; the whole budget each where ``deep``); then the checks,
     sharing :data:`CHECK_SHARE` times the budget, the most promising candidates first
-    (the second look's cost less :data:`CANDIDATE_Z` standard errors, highest first; a
-    check starts only where its whole, :data:`CONFIRM` times the budget, is left, and
-    what a check stopped early did not play is left to the others); then the line after
+    (the second look's cost less :data:`CANDIDATE_Z` standard errors, highest first,
+    each check's playouts weighted by :func:`in_play`; a check starts only where its
+    whole, :data:`CONFIRM` times the budget, is left, else the next candidate is tried,
+    and what a check stopped early did not play is left to the others); then the line after
     the proven best or the marked better move.  Every random number comes from the
     position (:func:`mattis.play.seeds.position_seed`), none from the review's seed, and
     the shares from the record alone, so no seed changes a figure, a mark or a named
@@ -707,14 +717,15 @@ def _judge(looks: list[_Look], b: Budget, deep: bool = False,
         out.append(_second_look(look, n2))
     order = sorted((i for i, d in enumerate(out) if _candidate(d)),
                    key=lambda i: (-(out[i].cost - CANDIDATE_Z * out[i].cost_se), out[i].number))
-    left = CHECK_SHARE * b.samples
+    left = float(CHECK_SHARE * b.samples)
     for i in order:
-        if left < CONFIRM * b.samples:
-            break
+        weight = in_play(looks[i].obs)
+        if left < CONFIRM * b.samples * weight:
+            continue  # too dear for what is left: a cheaper candidate may still fit
         if cancelled is not None and cancelled():
             raise Cancelled
         d = out[i] = _check(looks[i], out[i], b)
-        left -= d.check[2] if d.check is not None else 0
+        left -= (d.check[2] if d.check is not None else 0) * weight
     return [_named_line(look.obs, d, b) for look, d in zip(looks, out, strict=True)]
 
 
