@@ -26,6 +26,11 @@ For each phase 2 decision it keeps (:func:`_judge`):
   (:data:`CHECK_STAGES`: a quarter, a quarter, a half; pooled): a cost short of
   :data:`DUBIOUS` after a stage is not played out further, so a mark always rests on the
   whole;
+* what one review may spend: its second looks share :data:`SECOND_SHARE` times the
+  budget, its checks :data:`CHECK_SHARE` times it (each playout weighted by the cards
+  still in play, :func:`in_play`), the most promising candidates checked first
+  (:func:`_judge`); counts from the record alone, never seconds, so a long game's review
+  stays short and no seed changes a mark;
 * a mark: ``??`` (blunder) where the solver proves that the preferred move wins with
   best play and the move made does not; else ``??``, ``?`` or ``?!`` where the check's
   cost less :data:`CHECK_Z` standard errors reaches :data:`BLUNDER`, :data:`MISTAKE` or
