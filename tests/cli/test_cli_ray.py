@@ -157,6 +157,14 @@ def test_resume_on_ray_after_a_cut_short_run_gives_the_same_rows(ray_head: str, 
     assert (part / "results.csv").read_text() == before  # nothing left to play
 
 
+def _ctrl_c_as_at_a_terminal() -> None:
+    """In the child before it starts: SIGINT does what it does at a terminal.  A test run
+    started in the background by a shell without job control (``pytest ... &``, as a CI
+    script may be) ignores SIGINT, and a child inherits that: Python then never raises
+    KeyboardInterrupt, and the run this test interrupts would play on to its end."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @needs_ray
 @pytest.mark.slow
 def test_ctrl_c_on_ray_stops_with_the_resume_command_and_resume_completes_the_run(ray_head: str,
@@ -165,7 +173,8 @@ def test_ctrl_c_on_ray_stops_with_the_resume_command_and_resume_completes_the_ru
     cheap = ["tournament", "--bots", "heuristic,random,random", "--seed", "3", "--no-progress"]
     env = dict(os.environ, PYTHONPATH=str(Path(mattis.__file__).resolve().parents[1]))
     run = subprocess.Popen([sys.executable, "-m", "mattis.cli.main", *cheap, "--deals", "5000", "--ray", ray_head,
-                            "--out", str(out)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
+                            "--out", str(out)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env,
+                           preexec_fn=_ctrl_c_as_at_a_terminal)
 
     def some_rows() -> bool:  # a few games in (not a time: a slow machine only takes longer)
         if run.poll() is not None:
