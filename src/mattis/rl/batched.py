@@ -35,7 +35,9 @@ from __future__ import annotations
 
 import _random
 import copyreg
+import dataclasses
 import random
+import secrets
 import struct
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -45,15 +47,41 @@ import numpy.typing as npt
 
 from ..bots.base import RandomBot
 from ..core import Phase, Rules, State
+from ..core.moves import MoveKind
+from ..core.rules import PRESETS, Tricks
 from ..core.batch import COUNTS, ILLEGAL, LANE_BITS, LANE_MAX, LANES, PLAYING, TRUNCATED, WAITING, Batch, count_scales
-from ..core.layout import FLAG_BLOCKS
+from ..core.layout import BLOCKS, FLAG_BLOCKS
 from ..core.state import shuffled_deck
 from ..play import Agent, Seed, derive_seed
 from .common import SeatChoice, check_zero_sum, choose_seat, make_rules
 from .encoding import ActionSpace, _card_permutation, card_index, check_card_order, obs_size, offsets
 from .opponents import BatchPolicy, Opponent, PolicyAgent, opponent_specs, resolve
 
+try:
+    from . import _native  # type: ignore[attr-defined]  # the C engine, where the build made it
+except ImportError:  # no C compiler at install, MATTIS_PURE_BUILD=1, or a failed build
+    _native = None
+
 _choose = choose_seat
+
+ENGINES = ("auto", "native", "python")
+"""The ``engine`` choices of :class:`BatchedGames`: ``auto`` takes the native engine
+where it covers the game (:func:`native_covers`), ``native`` demands it, ``python``
+runs the Python path."""
+
+
+def native_covers(rules: Rules, opponents: Sequence[Opponent]) -> str | None:
+    """``None`` if the native engine plays these games, else why not: it holds the
+    ``mattis`` and ``hund`` presets' rules (any ``phase2_cap``, every player count they
+    allow) against ``random`` opponents only."""
+    if _native is None:
+        return "the native engine is not built here (no C compiler at install, or MATTIS_PURE_BUILD=1)"
+    base = dataclasses.replace(rules, name="mattis", tricks=Tricks.PAIR, phase2_cap=PRESETS["mattis"].phase2_cap)
+    if base != PRESETS["mattis"]:
+        return "the native engine plays the mattis and hund presets' rules only (no other option mix)"
+    if any(spec != "random" for spec in opponents):
+        return "the native engine plays random opponents only"
+    return None
 
 
 def core_batch(games: int, players: int, space: ActionSpace, zero_sum: bool) -> Batch:
@@ -127,7 +155,7 @@ class BatchedGames:
     def __init__(self, num_games: int, rules: str | Rules = "mattis", players: int = 3,
                  overrides: Mapping[str, Any] | str | None = None, seat: SeatChoice = 0,
                  opponents: Opponent | Sequence[Opponent] = "easy", dealer: SeatChoice = 0,
-                 zero_sum: bool = False, card_order: str = "suit_major") -> None:
+                 zero_sum: bool = False, card_order: str = "suit_major", engine: str = "auto") -> None:
         if num_games < 1:
             raise ValueError("num_games must be at least 1")
         self.rules = make_rules(rules, overrides)
@@ -154,6 +182,32 @@ class BatchedGames:
         self.size = size = obs_size(players)
         self.actions = space.size
         o = offsets(players)
+        if engine not in ENGINES:
+            raise ValueError(f"engine must be one of {', '.join(ENGINES)}")
+        why = native_covers(self.rules, self.opponents) if engine != "python" else "engine='python'"
+        if engine == "native" and why is not None:
+            raise ValueError(why)
+        self.engine = "python" if why is not None else "native"
+        """Which engine steps these games: ``native`` (the C engine, ``mattis.rl._native``)
+        or ``python`` (:class:`mattis.core.batch.Batch`); :attr:`engine_note` says why
+        the native one does not."""
+        self.engine_note = why
+        self._seed: list[Seed] = [None] * n
+        self._episode = [0] * n
+        self.rewards = np.zeros(n, np.float64)
+        self.terminations = np.zeros(n, np.bool_)
+        self.truncations = np.zeros(n, np.bool_)
+        self.illegal = np.zeros(n, np.bool_)
+        self.final_obs = np.zeros((n, size), np.float32)
+        self.final_seats = np.zeros(n, np.int64)
+        self.final_facts: list[tuple[Phase, int, tuple[int, ...], tuple[int, ...], tuple[int, ...]] | None] = \
+            [None] * n
+        """For each game whose episode ended in the last step, :meth:`facts` at its end."""
+        self._started = False
+        self._native: Any = None
+        if self.engine == "native":
+            self._init_native(o)
+            return
         self._core = core_batch(n, players, space, zero_sum)
         self._perm = _card_permutation(players, card_order)
         cols: list[int] = []
@@ -197,6 +251,22 @@ class BatchedGames:
         (reseeded each episode: reseeding costs less than a new generator)."""
         self._started = False
 
+    def _init_native(self, o: dict[str, int]) -> None:
+        """The arrays and the C engine that writes into them."""
+        n = self.num_games
+        self.obs = np.zeros((n, self.size), np.float32)
+        self.masks = np.zeros((n, self.actions), np.bool_)
+        order = self.card_order
+        moves = [self.space.move(a) for a in range(self.actions)]
+        action_move = [52 if mv.kind is MoveKind.CHANCE else 53 if mv.kind is MoveKind.PICKUP
+                       else mv.cards[0] if len(mv.cards) == 1 else -1 for mv in moves]
+        cidx = [card_index(c, order) for c in range(52)]
+        offs = [o[name] for name, _size, _shape, _what in BLOCKS] + [self.size]
+        self._native = _native.Engine(n, self.players, int(self.rules.tricks is Tricks.ALL), int(self.zero_sum),
+                                      self.rules.phase2_cap, offs, cidx, cidx, action_move, self.space.chance_action,
+                                      self.space.pickup_action, self.obs, self.masks, self.final_obs, self.rewards,
+                                      self.terminations, self.truncations, self.illegal)
+
     def _views(self) -> None:
         """``obs`` and ``masks`` (and the rows the conversion writes) as views of the
         padded arrays."""
@@ -224,11 +294,19 @@ class BatchedGames:
     @property
     def decisions(self) -> int:
         """Moves made by every seat (learners and opponents) in these games so far."""
+        if self._native is not None:
+            decisions: int = self._native.decisions
+            return decisions
         return self._core.decisions
 
     def set_opponents(self, opponents: Opponent | Sequence[Opponent]) -> None:
         """The opponents from each game's next episode on (as :meth:`MattisEnv.set_opponents`)."""
-        self.opponents = opponent_specs(opponents, self.players)
+        specs = opponent_specs(opponents, self.players)
+        if getattr(self, "_native", None) is not None:
+            why = native_covers(self.rules, specs)
+            if why is not None:
+                raise ValueError(f"{why}: make the games with engine='python' to change to these opponents")
+        self.opponents = specs
 
     def reset(self, seed: int | Sequence[int | None] | None = None) -> None:
         """Deal every game anew (game ``i`` seeded ``seed + i``, or ``seed[i]``; ``None``
@@ -242,10 +320,21 @@ class BatchedGames:
             seeds = list(seed)
             if len(seeds) != n:
                 raise ValueError(f"need {n} seeds, got {len(seeds)}")
+        native = self._native is not None
         for i, s in enumerate(seeds):
             if s is not None:
                 self._seed[i], self._episode[i] = s, 0
-            self._new_episode(i)
+            if native:
+                self._new_native_episode(i)
+            else:
+                self._new_episode(i)
+        self.rewards[:] = 0.0
+        self.terminations[:] = False
+        self.truncations[:] = False
+        self.illegal[:] = False
+        self._started = True
+        if native:
+            return
         self._core.write_all()
         self._convert_all(0)
         self.rewards[:] = 0.0
@@ -263,6 +352,13 @@ class BatchedGames:
         n = self.num_games
         if acts.shape[0] != n:
             raise ValueError(f"need {n} actions, got {acts.shape[0]}")
+        eng = self._native
+        if eng is not None:
+            for i in eng.step(np.ascontiguousarray(acts, np.int64)):
+                self.final_seats[i] = eng.seat(i)
+                self.final_facts[i] = self.facts(i)
+                self._new_native_episode(i)
+            return
         core = self._core
         core.step(acts.tolist(), True)  # writes the games whose learner is to act again
         unwritten = core.ended()
@@ -306,15 +402,25 @@ class BatchedGames:
     def facts(self, i: int) -> tuple[Phase, int, tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
         """Game ``i``'s public facts now, as its learner's observation has them: the phase,
         the dealer, who went out, who was ranked at a forced end, who lost."""
+        if self._native is not None:
+            phase, dealer, finished, ranked, losers = self._native.facts(i)
+            return Phase(phase), dealer, finished, ranked, losers
         st = self._core.state(i)
         return st.phase, st.dealer, tuple(st.finished), tuple(st.ranked), tuple(st.losers)
 
     def state(self, i: int) -> State:
-        """Game ``i``'s state (for watching and tests; a learner must use ``obs`` only)."""
+        """Game ``i``'s state (for watching and tests; a learner must use ``obs`` only).
+        The native engine holds no :class:`State` (make the games with
+        ``engine="python"`` to watch them)."""
+        if self._native is not None:
+            raise RuntimeError("the native engine holds no State; make the games with engine='python' to watch them")
         return self._core.state(i)
 
     def seat(self, i: int) -> int:
         """The learner's seat in game ``i``'s current episode."""
+        if self._native is not None:
+            seat: int = self._native.seat(i)
+            return seat
         return self._core.seats[i]
 
     # ------------------------------------------------------------ internals
@@ -353,6 +459,28 @@ class BatchedGames:
             if core.status[i] == WAITING:
                 self._play_waiting([i])
             if core.status[i] == PLAYING:
+                return
+
+    def _new_native_episode(self, i: int) -> None:
+        """:meth:`_new_episode` on the native engine: the same seeds (the deal's and
+        each ``random`` opponent's, by :func:`~mattis.play.derive_seed`) handed to it,
+        which deals and seeds its generators as ``random.Random`` does; an unseeded game
+        draws them from :mod:`secrets`."""
+        eng = self._native
+        n = self.players
+        while True:
+            seed = self._seed[i]
+            k = self._episode[i]
+            self._episode[i] += 1
+            seat = _choose(self.seat_choice, "seat", n, seed, k)
+            dealer = _choose(self.dealer_choice, "dealer", n, seed, k)
+            if seed is None:
+                deal = secrets.randbits(63)
+                bots = [secrets.randbits(63) for _ in range(n)]
+            else:
+                deal = derive_seed(seed, "deal", k)
+                bots = [0 if s == seat else derive_seed(seed, "bot", k, s) for s in range(n)]
+            if eng.start(i, deal, seat, dealer, bots) == PLAYING:
                 return
 
     def _play_waiting(self, games: list[int]) -> None:
