@@ -1,5 +1,5 @@
-/* The native batched engine: N games of the mattis and hund presets (their default
- * options), held as bitmasks, stepped by action ids, with the ``random`` opponents
+/* The native batched engine: N games of the four presets (mattis, hund, blodmattis,
+ * skitgubbe: their options, any phase2_cap), held as bitmasks, stepped by action ids, with the ``random`` opponents
  * played inside, writing observation tensors, legal-action masks, rewards,
  * terminations and truncations into buffers the caller owns (NumPy arrays).
  *
@@ -100,13 +100,29 @@ static int mt_below(MT *r, int n) {
 enum { COLLECT = 1, SHED = 2, OVER = 3 };
 enum { PLAYING = 0, WAITING = 1, TERMINATED = 2, TRUNCATED = 3, ILLEGAL = 4 };
 enum { END_NONE = 0, END_NORMAL, END_REPETITION, END_CAP, END_STUCK };
-enum { MV_CHANCE = 52, MV_PICKUP = 53 };
+/* a move: a card 0..51, MV_CHANCE, MV_PICKUP, or MV_SEQ + 16 * lowest card + length */
+enum { MV_CHANCE = 52, MV_PICKUP = 53, MV_SEQ = 64 };
+#define MAX_MOVES 512
+
+/* the rule options (mattis.core.rules.Rules), each as the index of its value */
+enum { CH_OFF, CH_LEAD, CH_ANY };
+enum { TR_LAST_CARD, TR_BOTTOM_UP, TR_SHOWN_WHEN_DRAWN };
+enum { P1_ONE_HOLDER, P1_FIRST_EMPTY, P1_STOCK_EMPTY };
+enum { EH_PICK_UP, EH_LOSES, EH_SAFE };
+enum { PU_FIRST, PU_LAST, PU_LOWEST };
+enum { TS_START, TS_ACTIVE, TS_SEATED };
+enum { GO_LAID, GO_CLEARED, GO_HOLDERS };
+typedef struct {
+    int all_tricks, stoting, after_trick, chance, trump, p1end, empty_hand, leader2_last, follow_void, pickup,
+        pickup_optional, pickup_run, trick_size, going_out, sequences, empty_fighter_drop, leftovers_shown, discard;
+} RulesC;
+#define RULE_FIELDS 18
 
 typedef struct {
     uint64_t hash;
     uint64_t hands[6];
-    int8_t turn, need, ntab;
-    uint8_t tab[52];
+    int8_t turn, need, pending, ntab;
+    uint64_t tab[52];
     int count;
 } Rep;
 
@@ -120,12 +136,13 @@ typedef struct {
     uint8_t trick_seat[64], trick_card[64];
     int ntrick, trick_leader;
     int round_seats[6], nround, round_idx;
-    uint8_t rl_card[6];
-    uint8_t rl_seat[6];
+    uint8_t rl_card[8];
+    uint8_t rl_seat[8];
     int nrl, fighting;
     int tricks_won[6], last_winner;
-    uint8_t t2_seat[52], t2_card[52];
-    int nt2, trick_need, in_game;
+    uint8_t t2_seat[52];
+    uint64_t t2[52];
+    int nt2, trick_need, in_game, pending;
     int finished[6], nfin, ranked[6], nranked, losers[6], nlos;
     int p2_moves, cur_rep;
     Rep *rep;
@@ -136,18 +153,27 @@ typedef struct {
 
 typedef struct {
     PyObject_HEAD
-    int games, n, all_tricks, zero_sum, cap, size, actions;
+    int games, n, zero_sum, cap, size, actions;
+    RulesC r;
     Game *g;
     Py_buffer obs, mask, fin, rew, term, trunc, ill;
     int at[29];
     int cidx[52];
     int card_action[52];
+    int seq_action[52 * 16];
     int chance_action, pickup_action;
     int *action_move;
     long long decisions;
 } Engine;
 
 static int popc(uint64_t m) { return __builtin_popcountll(m); }
+static int lowc(uint64_t m) { return __builtin_ctzll(m); }
+static int highc(uint64_t m) { return 63 - __builtin_clzll(m); }
+static uint64_t move_mask(int mv) {
+    if (mv < 52) return 1ULL << mv;
+    int lo = (mv - MV_SEQ) / 16, len = (mv - MV_SEQ) % 16;
+    return ((1ULL << len) - 1) << lo;
+}
 
 static int in_list(const int *xs, int k, int s) {
     for (int i = 0; i < k; i++) if (xs[i] == s) return 1;
@@ -158,6 +184,26 @@ static void p1_advance(Engine *e, Game *g);
 static void start_trick(Engine *e, Game *g, int leader);
 static void p2_turn(Engine *e, Game *g, int seat);
 
+/* legal.chance_floor */
+static int chance_floor(Engine *e) { return e->r.trump == TR_LAST_CARD ? 2 : 1; }
+
+/* legal._suit_entries: the singles of a 13-bit pattern of ``suit``, then its sequences */
+static int suit_entries(Engine *e, int suit, int bits, int *out, int k) {
+    int base = 13 * suit;
+    for (int r = 0; r < 13; r++) if (bits >> r & 1) out[k++] = base + r;
+    int m = e->r.sequences;
+    if (!m) return k;
+    int r = 0;  /* cards.sequence_spans */
+    while (bits >> r) {
+        if (!(bits >> r & 1)) { r++; continue; }
+        int st = r;
+        while (bits >> r & 1) r++;
+        for (int a = st; a < r; a++)
+            for (int b = a + m; b <= r; b++) out[k++] = MV_SEQ + 16 * (base + a) + (b - a);
+    }
+    return k;
+}
+
 /* legal.phase1_moves / phase2_moves, in their order; returns the count */
 static int legal_moves(Engine *e, Game *g, int *out) {
     int k = 0;
@@ -165,40 +211,50 @@ static int legal_moves(Engine *e, Game *g, int *out) {
         uint64_t h = g->hands[g->turn];
         for (int c = 0; c < 52; c++) if (h >> c & 1) out[k++] = c;
         int leading = g->fighting || g->nrl == 0;
-        if (g->nstock >= 2 && (!h || leading)) out[k++] = MV_CHANCE;
+        int ch = e->r.chance;
+        if (g->nstock >= chance_floor(e) && (!h || ch == CH_ANY || (ch == CH_LEAD && leading))) out[k++] = MV_CHANCE;
         return k;
     }
     if (g->phase == SHED) {
         uint64_t h = g->hands[g->turn];
         if (!g->nt2) {
-            for (int c = 0; c < 52; c++) if (h >> c & 1) out[k++] = c;
+            if (!h) return 0;
+            for (int s = 0; s < 4; s++) k = suit_entries(e, s, (int)(h >> (13 * s) & 0x1FFF), out, k);
             return k;
         }
-        int top = g->t2_card[g->nt2 - 1];
-        int ts = top / 13, above = top % 13 + 1;
-        for (int r = above; r < 13; r++) if (h >> (ts * 13 + r) & 1) out[k++] = ts * 13 + r;
-        if (ts != g->trump && g->trump >= 0)
-            for (int r = 0; r < 13; r++) if (h >> (g->trump * 13 + r) & 1) out[k++] = g->trump * 13 + r;
-        if (!k) out[k++] = MV_PICKUP;
+        uint64_t top = g->t2[g->nt2 - 1];
+        int ts = lowc(top) / 13, above = highc(top) % 13 + 1;
+        int held = (int)(h >> (13 * ts) & 0x1FFF);
+        int sb = held >> above << above, tb = 0;
+        if (ts != g->trump && g->trump >= 0 && (!e->r.follow_void || !held)) tb = (int)(h >> (13 * g->trump) & 0x1FFF);
+        k = suit_entries(e, ts, sb, out, k);
+        if (tb) k = suit_entries(e, g->trump, tb, out, k);
+        if (!k || e->r.pickup_optional) out[k++] = MV_PICKUP;
         return k;
     }
-    (void)e;
     return 0;
 }
 
-/* State._took_last (trump=last_card) */
-static void took_last(Game *g, int seat, int card) {
+/* State._took_last */
+static void took_last(Engine *e, Game *g, int seat, int card) {
     g->trump_holder = seat;
-    if (g->trump_card < 0) g->trump_card = card;
+    if (g->trump_card < 0) {
+        g->trump_card = card;
+        if (e->r.trump != TR_LAST_CARD) g->trump = card / 13;
+    }
 }
 
-/* State._draw_up (hand_size 3, trump=last_card) */
-static void draw_up(Game *g, int seat) {
+/* State._draw_up (hand_size 3) */
+static void draw_up(Engine *e, Game *g, int seat) {
     uint64_t h = g->hands[seat];
     while (g->nstock && popc(h) < 3) {
         if (g->nstock == 1) {
             int c = g->stock[--g->nstock];
-            took_last(g, seat, c);
+            took_last(e, g, seat, c);
+            if (e->r.trump != TR_LAST_CARD) {
+                h |= 1ULL << c;
+                g->known[seat] |= 1ULL << c;
+            }
             break;
         }
         h |= 1ULL << g->stock[--g->nstock];
@@ -213,31 +269,44 @@ static void over(Game *g, int reason) {
 }
 
 /* ------------------------------------------------------------ repetition */
-static uint64_t rep_hash(Game *g, int n) {
+static int rep_need(Engine *e, Game *g) { return e->r.trick_size == TS_START ? g->trick_need : 0; }
+
+static uint64_t rep_hash(Engine *e, Game *g) {
     uint64_t x = 1469598103934665603ULL;
     x = (x ^ (uint64_t)(g->turn + 7)) * 1099511628211ULL;
-    x = (x ^ (uint64_t)(g->nt2 ? g->trick_need : 0)) * 1099511628211ULL;
-    for (int s = 0; s < n; s++) { x ^= g->hands[s] + 0x9e3779b97f4a7c15ULL * (uint64_t)(s + 1); x *= 0xff51afd7ed558ccdULL; x ^= x >> 29; }
-    for (int i = 0; i < g->nt2; i++) x = (x ^ g->t2_card[i]) * 1099511628211ULL;
+    x = (x ^ (uint64_t)rep_need(e, g)) * 1099511628211ULL;
+    x = (x ^ (uint64_t)g->pending) * 1099511628211ULL;
+    for (int s = 0; s < e->n; s++) {
+        x ^= g->hands[s] + 0x9e3779b97f4a7c15ULL * (uint64_t)(s + 1);
+        x *= 0xff51afd7ed558ccdULL;
+        x ^= x >> 29;
+    }
+    for (int i = 0; i < g->nt2; i++) { x ^= g->t2[i]; x *= 0xc4ceb9fe1a85ec53ULL; x ^= x >> 31; }
     return x ^ (uint64_t)g->nt2 << 56;
 }
 
-/* rep[repetition_key(state)] += 1; returns the new count (legal.repetition_key:
- * turn, trick_need under trick_size=start, pending (always 0 here), hands, table cards) */
-static int rep_bump(Game *g, int n) {
-    uint64_t h = rep_hash(g, n);
-    int need = g->trick_need;
+/* rep[repetition_key(state)] += 1 (legal.repetition_key: the player to act, the trick
+ * size under trick_size=start, who waits to go out, the hands, each table entry's
+ * cards); returns the new count */
+static int rep_bump(Engine *e, Game *g) {
+    int n = e->n;
+    uint64_t h = rep_hash(e, g);
+    int need = rep_need(e, g);
     for (int i = 0; i < g->nrep; i++) {
         Rep *r = &g->rep[i];
-        if (r->hash != h || r->turn != g->turn || r->need != need || r->ntab != g->nt2) continue;
+        if (r->hash != h || r->turn != g->turn || r->need != need || r->pending != g->pending || r->ntab != g->nt2)
+            continue;
         if (memcmp(r->hands, g->hands, sizeof(uint64_t) * (size_t)n)) continue;
-        if (memcmp(r->tab, g->t2_card, (size_t)g->nt2)) continue;
+        if (memcmp(r->tab, g->t2, sizeof(uint64_t) * (size_t)g->nt2)) continue;
         return ++r->count;
     }
     if (g->nrep == g->caprep) {
         int cap = g->caprep ? 2 * g->caprep : 64;
         Rep *nr = (Rep *)PyMem_Realloc(g->rep, sizeof(Rep) * (size_t)cap);
-        if (!nr) return 1;  /* out of memory: count it once (PyErr checked by the caller) */
+        if (!nr) {
+            PyErr_NoMemory();
+            return 1;
+        }
         g->rep = nr;
         g->caprep = cap;
     }
@@ -246,9 +315,10 @@ static int rep_bump(Game *g, int n) {
     r->hash = h;
     r->turn = (int8_t)g->turn;
     r->need = (int8_t)need;
+    r->pending = (int8_t)g->pending;
     r->ntab = (int8_t)g->nt2;
     memcpy(r->hands, g->hands, sizeof(uint64_t) * (size_t)n);
-    memcpy(r->tab, g->t2_card, (size_t)g->nt2);
+    memcpy(r->tab, g->t2, sizeof(uint64_t) * (size_t)g->nt2);
     r->count = 1;
     return 1;
 }
@@ -275,22 +345,86 @@ static void end_by_ranking(Engine *e, Game *g, int reason, int first) {
     for (int i = 0; i < k - 1; i++) g->ranked[g->nranked++] = rest[i];
     if (k) g->losers[g->nlos++] = rest[k - 1];
     g->in_game = 0;
+    g->pending = 0;
     over(g, reason);
 }
 
 /* ---------------------------------------------------------------- phase 2 */
-/* State._begin_phase2 (empty_hand=pick_up) */
+/* State._begin_phase2 */
 static void begin_phase2(Engine *e, Game *g, int leader) {
+    int n = e->n;
+    if (e->r.empty_hand == EH_LOSES) {
+        for (int j = 0; j < n; j++) {
+            int s = (g->dealer + 1 + j) % n;
+            if (g->tricks_won[s] == 0) {
+                g->losers[g->nlos++] = s;
+                g->in_game &= ~(1 << s);
+            }
+        }
+        if (popc((uint64_t)g->in_game) == 1) {
+            g->finished[g->nfin++] = bitlen((uint32_t)g->in_game) - 1;
+            g->in_game = 0;
+            over(g, END_NORMAL);
+            return;
+        }
+    } else if (e->r.empty_hand == EH_SAFE) {
+        for (int j = 0; j < n; j++) {
+            int s = (g->dealer + 1 + j) % n;
+            if (!g->hands[s]) {
+                g->finished[g->nfin++] = s;
+                g->in_game &= ~(1 << s);
+            }
+        }
+    }
     p2_turn(e, g, leader);
     if (g->phase == SHED) {
         g->nrep = 0;
-        g->cur_rep = rep_bump(g, e->n);
+        g->cur_rep = rep_bump(e, g);
     }
 }
 
-/* State._p2_turn (going_out=laid) */
+/* the seats waiting to go out with an entry in table[lo:hi], ordered by their last entry's index */
+static int pending_order(Game *g, int pend, int *out) {
+    int last[6], k = 0;
+    for (int q = 0; q < 6; q++) last[q] = -1;
+    for (int i = 0; i < g->nt2; i++) if (pend >> g->t2_seat[i] & 1) last[g->t2_seat[i]] = i;
+    for (int i = 0; i < g->nt2; i++) {
+        int q = g->t2_seat[i];
+        if (last[q] == i) out[k++] = q;
+    }
+    return k;
+}
+
+/* State._p2_last_holder (going_out=holders) */
+static int p2_last_holder(Engine *e, Game *g) {
+    int n = e->n, in_game = g->in_game, holder = -1;
+    for (int q = 0; q < n; q++) {
+        if ((in_game >> q & 1) && g->hands[q]) {
+            if (holder >= 0) return 0;
+            holder = q;
+        }
+    }
+    if (holder < 0 || popc((uint64_t)in_game) < 2) return 0;
+    int gone[6];
+    int k = pending_order(g, g->pending, gone), waiting = 0;
+    for (int i = 0; i < k; i++) waiting |= 1 << gone[i];
+    for (int j = 1; j < n; j++) {
+        int q = (holder + j) % n;
+        if ((in_game >> q & 1) && !(waiting >> q & 1)) gone[k++] = q;
+    }
+    for (int i = 0; i < k; i++) g->finished[g->nfin++] = gone[i];
+    g->losers[g->nlos++] = holder;
+    g->in_game = 0;
+    g->pending = 0;
+    over(g, END_NORMAL);
+    return 1;
+}
+
+/* State._p2_turn */
 static void p2_turn(Engine *e, Game *g, int seat) {
-    int n = e->n, in_game = g->in_game;
+    int n = e->n;
+    if (e->r.going_out == GO_HOLDERS && p2_last_holder(e, g)) return;
+    int in_game = g->in_game;
     if (popc((uint64_t)in_game) <= 1) {
         if (in_game) g->losers[g->nlos++] = bitlen((uint32_t)in_game) - 1;
         over(g, END_NORMAL);
@@ -307,7 +441,21 @@ static void p2_turn(Engine *e, Game *g, int seat) {
     end_by_ranking(e, g, END_STUCK, seat % n);
 }
 
-/* State._end_phase1 (trump=last_card, leftovers hidden, leader2=trump_holder) */
+/* State._p2_active */
+static int p2_active(Engine *e, Game *g) {
+    if (e->r.going_out != GO_HOLDERS) return popc((uint64_t)g->in_game);
+    int count = 0;
+    for (int q = 0; q < e->n; q++) if ((g->in_game >> q & 1) && g->hands[q]) count++;
+    return count;
+}
+
+/* legal.trick_complete_at */
+static int trick_complete_at(Engine *e, Game *g) {
+    if (e->r.trick_size == TS_START) return g->trick_need;
+    return e->r.trick_size == TS_ACTIVE ? p2_active(e, g) : e->n;
+}
+
+/* State._end_phase1 */
 static void end_phase1(Engine *e, Game *g, int taker) {
     int n = e->n;
     for (int i = 0; i < g->ntrick; i++) {
@@ -318,28 +466,35 @@ static void end_phase1(Engine *e, Game *g, int taker) {
     g->nround = 0;
     g->nrl = 0;
     g->fighting = 0;
+    if (e->r.leftovers_shown)
+        for (int s = 0; s < n; s++) g->known[s] |= g->hands[s];
     while (g->nstock) {
         int c = g->stock[--g->nstock];
         if (!g->nstock) {
-            took_last(g, taker, c);
-            break;
+            took_last(e, g, taker, c);
+            if (e->r.trump == TR_LAST_CARD) break;
+            g->known[taker] |= 1ULL << c;
         }
         g->hands[taker] |= 1ULL << c;
     }
     g->trump = g->trump_card / 13;
-    g->hands[g->trump_holder] |= 1ULL << g->trump_card;
-    g->known[g->trump_holder] |= 1ULL << g->trump_card;
+    if (e->r.trump == TR_LAST_CARD) {
+        g->hands[g->trump_holder] |= 1ULL << g->trump_card;
+        g->known[g->trump_holder] |= 1ULL << g->trump_card;
+    }
     for (int s = 0; s < n; s++) {
         g->hands[s] |= g->piles[s];
         g->known[s] |= g->piles[s];
         g->piles[s] = 0;
     }
     g->phase = SHED;
-    begin_phase2(e, g, g->trump_holder);
+    int lead = g->trump_holder;
+    if (e->r.leader2_last && g->last_winner >= 0) lead = g->last_winner;
+    begin_phase2(e, g, lead);
 }
 
 /* ---------------------------------------------------------------- phase 1 */
-/* State._win_trick (draw=after_card) */
+/* State._win_trick */
 static void win_trick(Engine *e, Game *g, int winner) {
     uint64_t m = 0;
     for (int i = 0; i < g->ntrick; i++) m |= 1ULL << g->trick_card[i];
@@ -348,28 +503,43 @@ static void win_trick(Engine *e, Game *g, int winner) {
     g->last_winner = winner;
     g->last_trick = m;
     g->ntrick = 0;
+    if (e->r.after_trick)
+        for (int j = 0; j < e->n; j++) draw_up(e, g, (winner + j) % e->n);
     start_trick(e, g, winner);
 }
 
-/* State._start_trick (phase1_end=one_holder) */
+/* State._start_trick */
 static void start_trick(Engine *e, Game *g, int leader) {
     int n = e->n;
     g->ntrick = 0;
     g->nrl = 0;
     g->round_idx = 0;
     g->fighting = 0;
-    int holders = 0;
-    for (int s = 0; s < n; s++) if (g->hands[s]) holders++;
-    if (holders <= 1) {
+    if (e->r.p1end == P1_STOCK_EMPTY && !g->nstock) {
         end_phase1(e, g, leader);
         return;
     }
-    while (!g->hands[leader]) leader = (leader + 1) % n;
-    if (!e->all_tricks) {
-        int resp = (leader + 1) % n;
-        while (!g->hands[resp]) resp = (resp + 1) % n;
+    if (e->r.p1end != P1_FIRST_EMPTY) {
+        int holders = 0;
+        for (int s = 0; s < n; s++) if (g->hands[s]) holders++;
+        if (holders <= 1) {
+            end_phase1(e, g, leader);
+            return;
+        }
+        while (!g->hands[leader]) leader = (leader + 1) % n;
+        if (!e->r.all_tricks) {
+            int resp = (leader + 1) % n;
+            while (!g->hands[resp]) resp = (resp + 1) % n;
+            g->round_seats[0] = leader;
+            g->round_seats[1] = resp;
+            g->nround = 2;
+        } else {
+            for (int j = 0; j < n; j++) g->round_seats[j] = (leader + j) % n;
+            g->nround = n;
+        }
+    } else if (!e->r.all_tricks) {
         g->round_seats[0] = leader;
-        g->round_seats[1] = resp;
+        g->round_seats[1] = (leader + 1) % n;
         g->nround = 2;
     } else {
         for (int j = 0; j < n; j++) g->round_seats[j] = (leader + j) % n;
@@ -379,17 +549,23 @@ static void start_trick(Engine *e, Game *g, int leader) {
     p1_advance(e, g);
 }
 
-/* State._can_lay (empty_fighter=chance, trump=last_card) */
-static int can_lay(Game *g, int seat) { return g->hands[seat] || g->nstock >= 2; }
+/* State._can_lay */
+static int can_lay(Engine *e, Game *g, int seat) {
+    return g->hands[seat] || (g->nstock >= chance_floor(e) && !e->r.empty_fighter_drop);
+}
 
-/* State._p1_advance (ties=war) */
+/* State._p1_advance */
 static void p1_advance(Engine *e, Game *g) {
     int stuck = -1, n = e->n;
     for (int guard = 0; guard < 1000; guard++) {
         if (g->round_idx < g->nround) {
             int s = g->round_seats[g->round_idx];
-            if (g->hands[s] || can_lay(g, s)) {
+            if (g->hands[s] || can_lay(e, g, s)) {
                 g->turn = s;
+                return;
+            }
+            if (e->r.p1end == P1_FIRST_EMPTY) {
+                end_phase1(e, g, s);
                 return;
             }
             if (stuck < 0) stuck = s;
@@ -397,15 +573,24 @@ static void p1_advance(Engine *e, Game *g) {
             g->nround--;
             if (g->fighting && g->nround == 1) {
                 int last = g->round_seats[0];
-                if (g->round_idx || can_lay(g, last)) win_trick(e, g, last);
+                if (g->round_idx || can_lay(e, g, last)) win_trick(e, g, last);
                 else end_phase1(e, g, stuck);
                 return;
             }
             continue;
         }
-        /* legal.round_winners under war: the highest rank laid this round */
-        int best = -1, fighters[6], nf = 0;
-        for (int i = 0; i < g->nrl; i++) if (g->rl_card[i] % 13 > best) best = g->rl_card[i] % 13;
+        /* legal.round_winners */
+        int best = -1, fighters[8], nf = 0;
+        if (e->r.stoting && !g->fighting) {
+            int seen = 0;
+            for (int i = 0; i < g->nrl; i++) {
+                int r = g->rl_card[i] % 13;
+                if ((seen >> r & 1) && r > best) best = r;
+                seen |= 1 << r;
+            }
+        }
+        if (best < 0)
+            for (int i = 0; i < g->nrl; i++) if (g->rl_card[i] % 13 > best) best = g->rl_card[i] % 13;
         for (int i = 0; i < g->nrl; i++) if (g->rl_card[i] % 13 == best) fighters[nf++] = g->rl_seat[i];
         if (nf == 1) {
             win_trick(e, g, fighters[0]);
@@ -427,19 +612,53 @@ static void p1_advance(Engine *e, Game *g) {
 
 /* State._p1_lay */
 static void p1_lay(Engine *e, Game *g, int seat, int card, int from_stock) {
-    if (from_stock && !g->nstock) took_last(g, seat, card);
+    if (from_stock && !g->nstock) took_last(e, g, seat, card);
     g->trick_seat[g->ntrick] = (uint8_t)seat;
     g->trick_card[g->ntrick++] = (uint8_t)card;
     g->rl_seat[g->nrl] = (uint8_t)seat;
     g->rl_card[g->nrl++] = (uint8_t)card;
     g->round_idx++;
-    if (!from_stock) draw_up(g, seat);
+    if (!from_stock && !e->r.after_trick) draw_up(e, g, seat);
     p1_advance(e, g);
 }
 
-/* State.apply of a legal move (move: a card, MV_CHANCE or MV_PICKUP) */
+/* legal.pickup_span: which entries table[*i:*j] a pickup takes */
+static void pickup_span(Engine *e, Game *g, int *i, int *j) {
+    if (e->r.pickup == PU_FIRST) { *i = 0; *j = 1; return; }
+    if (e->r.pickup == PU_LAST) {
+        int k = g->nt2 - 1;
+        if (e->r.sequences && e->r.pickup_run) {
+            while (k > 0) {
+                int below = highc(g->t2[k - 1]), cur = lowc(g->t2[k]);
+                if (below / 13 == cur / 13 && below % 13 + 1 == cur % 13) k--;
+                else break;
+            }
+        }
+        *i = k;
+        *j = g->nt2;
+        return;
+    }
+    int best = 0;
+    for (int k = 1; k < g->nt2; k++) if (lowc(g->t2[k]) % 13 < lowc(g->t2[best]) % 13) best = k;
+    *i = best;
+    *j = best + 1;
+}
+
+/* State._p2_go_out (going_out=cleared/holders: the trick is cleared) */
+static void p2_go_out(Game *g) {
+    int order[6];
+    int k = pending_order(g, g->pending, order);
+    for (int i = 0; i < k; i++) {
+        if (popc((uint64_t)g->in_game) <= 1) break;
+        g->finished[g->nfin++] = order[i];
+        g->in_game &= ~(1 << order[i]);
+    }
+    g->pending = 0;
+}
+
+/* State.apply of a legal move */
 static void apply_move(Engine *e, Game *g, int move) {
-    int seat = g->turn, n = e->n;
+    int seat = g->turn;
     e->decisions++;
     if (g->phase == COLLECT) {
         int card;
@@ -459,35 +678,54 @@ static void apply_move(Engine *e, Game *g, int move) {
         return;
     }
     if (move == MV_PICKUP) {
-        /* State._p2_pickup (pickup=first) */
-        int c = g->t2_card[0];
-        memmove(g->t2_card, g->t2_card + 1, (size_t)(g->nt2 - 1));
-        memmove(g->t2_seat, g->t2_seat + 1, (size_t)(g->nt2 - 1));
-        g->nt2--;
-        g->hands[seat] |= 1ULL << c;
-        g->known[seat] |= 1ULL << c;
+        /* State._p2_pickup */
+        int i, j;
+        pickup_span(e, g, &i, &j);
+        int pend = g->pending;
+        if (pend) {
+            pend &= ~(1 << seat);
+            int last[6];
+            for (int q = 0; q < 6; q++) last[q] = -1;
+            for (int k = 0; k < g->nt2; k++) if (pend >> g->t2_seat[k] & 1) last[g->t2_seat[k]] = k;
+            for (int q = 0; q < 6; q++) if (last[q] >= i && last[q] < j) pend &= ~(1 << q);
+            g->pending = pend;
+        }
+        uint64_t m = 0;
+        for (int k = i; k < j; k++) m |= g->t2[k];
+        for (int k = j; k < g->nt2; k++) {
+            g->t2[k - (j - i)] = g->t2[k];
+            g->t2_seat[k - (j - i)] = g->t2_seat[k];
+        }
+        g->nt2 -= j - i;
+        g->hands[seat] |= m;
+        g->known[seat] |= m;
         if (!g->nt2) g->trick_need = 0;
         p2_turn(e, g, seat + 1);
     } else {
-        /* State._p2_play (going_out=laid, trick_size=start, no sequences) */
-        uint64_t bit = 1ULL << move;
-        g->laid[seat] |= bit;
-        g->laid_any |= bit;
-        uint64_t h = g->hands[seat] & ~bit;
+        /* State._p2_play */
+        uint64_t mask = move_mask(move);
+        g->laid[seat] |= mask;
+        g->laid_any |= mask;
+        uint64_t h = g->hands[seat] & ~mask;
         g->hands[seat] = h;
-        g->known[seat] &= ~bit;
+        g->known[seat] &= ~mask;
         if (!g->nt2) g->trick_need = popc((uint64_t)g->in_game);
         g->t2_seat[g->nt2] = (uint8_t)seat;
-        g->t2_card[g->nt2++] = (uint8_t)move;
+        g->t2[g->nt2++] = mask;
         if (!h) {
-            g->finished[g->nfin++] = seat;
-            g->in_game &= ~(1 << seat);
-            g->nrep = 0;
+            if (e->r.going_out == GO_LAID) {
+                g->finished[g->nfin++] = seat;
+                g->in_game &= ~(1 << seat);
+                g->nrep = 0;
+            } else {
+                g->pending |= 1 << seat;
+            }
         }
-        if (popc((uint64_t)g->in_game) > 1 && g->nt2 >= g->trick_need) {
+        if (popc((uint64_t)g->in_game) > 1 && g->nt2 >= trick_complete_at(e, g)) {
             uint64_t m = 0;
-            for (int i = 0; i < g->nt2; i++) m |= 1ULL << g->t2_card[i];
+            for (int i = 0; i < g->nt2; i++) m |= g->t2[i];
             g->last_trick = m;
+            if (g->pending) p2_go_out(g);
             g->nt2 = 0;
             g->trick_need = 0;
             g->nrep = 0;
@@ -503,7 +741,7 @@ static void apply_move(Engine *e, Game *g, int move) {
         end_by_ranking(e, g, END_CAP, g->turn);
         return;
     }
-    int cnt = rep_bump(g, n);
+    int cnt = rep_bump(e, g);
     g->cur_rep = cnt;
     if (cnt >= 3) end_by_ranking(e, g, END_REPETITION, g->turn);
 }
@@ -520,7 +758,7 @@ static int fate(Engine *e, Game *g) {
 
 /* Batch._settle */
 static void settle(Engine *e, Game *g, int after_learner) {
-    int moves[60];
+    int moves[MAX_MOVES];
     if (after_learner && fate(e, g)) return;
     while (g->phase != OVER && g->turn != g->seat) {
         int to = g->turn;
@@ -594,14 +832,14 @@ static void write_seat(Engine *e, Game *g, int me, float *row, uint8_t *mrow) {
     uint64_t on_table = 0;
     if (g->nt2) {
         for (int i = 0; i < g->nt2; i++) {
-            row[at[B_TABLE2] + 52 * ((g->t2_seat[i] - me + n) % n) + e->cidx[g->t2_card[i]]] = 1.0f;
-            on_table |= 1ULL << g->t2_card[i];
+            put_cards(e, row, at[B_TABLE2] + 52 * ((g->t2_seat[i] - me + n) % n), g->t2[i]);
+            on_table |= g->t2[i];
         }
-        row[at[B_TOP] + e->cidx[g->t2_card[g->nt2 - 1]]] = 1.0f;
-        row[at[B_FIRST] + e->cidx[g->t2_card[0]]] = 1.0f;
+        put_cards(e, row, at[B_TOP], g->t2[g->nt2 - 1]);
+        put_cards(e, row, at[B_FIRST], g->t2[0]);
     }
     row[at[B_T2_COUNT]] = frac(g->nt2, (double)n, big);
-    row[at[B_NEED]] = frac(g->phase == SHED && g->nt2 ? g->trick_need : 0, (double)n, big);
+    row[at[B_NEED]] = frac(g->phase == SHED && g->nt2 ? trick_complete_at(e, g) : 0, (double)n, big);
     if (!collect) put_cards(e, row, at[B_OUT], g->laid_any & ~on_table & ~known_all);
     int in_game = collect ? (1 << n) - 1 : g->in_game;
     for (int s = 0; s < n; s++) if (in_game >> s & 1) row[at[B_IN_GAME] + (s - me + n) % n] = 1.0f;
@@ -613,11 +851,12 @@ static void write_seat(Engine *e, Game *g, int me, float *row, uint8_t *mrow) {
     if (mrow) {
         memset(mrow, 0, (size_t)e->actions);
         if (g->status == PLAYING && g->turn == me) {
-            int moves[60];
+            int moves[MAX_MOVES];
             int k = legal_moves(e, g, moves);
             for (int i = 0; i < k; i++) {
                 int m = moves[i];
-                mrow[m == MV_CHANCE ? e->chance_action : m == MV_PICKUP ? e->pickup_action : e->card_action[m]] = 1;
+                mrow[m == MV_CHANCE ? e->chance_action : m == MV_PICKUP ? e->pickup_action
+                     : m < 52 ? e->card_action[m] : e->seq_action[m - MV_SEQ]] = 1;
             }
         }
     }
@@ -667,14 +906,14 @@ static int int_list(PyObject *seq, int *out, Py_ssize_t k, const char *what) {
     return 0;
 }
 
-/* Engine(games, players, all_tricks, zero_sum, phase2_cap, offsets, card_index, card_action,
+/* Engine(games, players, rules, zero_sum, phase2_cap, offsets, card_index, card_action,
  *        action_move, chance_action, pickup_action, obs, masks, final_obs, rewards,
  *        terminations, truncations, illegal) */
 static int Engine_init(Engine *self, PyObject *args, PyObject *kw) {
-    int games, n, all_tricks, zero_sum, cap, chance_action, pickup_action;
-    PyObject *offs, *cidx, *cact, *amove, *obs, *mask, *fin, *rew, *term, *trunc, *ill;
+    int games, n, zero_sum, cap, chance_action, pickup_action;
+    PyObject *rules, *offs, *cidx, *cact, *amove, *obs, *mask, *fin, *rew, *term, *trunc, *ill;
     (void)kw;
-    if (!PyArg_ParseTuple(args, "iiiiiOOOOiiOOOOOOO", &games, &n, &all_tricks, &zero_sum, &cap, &offs, &cidx, &cact,
+    if (!PyArg_ParseTuple(args, "iiOiiOOOOiiOOOOOOO", &games, &n, &rules, &zero_sum, &cap, &offs, &cidx, &cact,
                           &amove, &chance_action, &pickup_action, &obs, &mask, &fin, &rew, &term, &trunc, &ill))
         return -1;
     if (games < 1 || n < 2 || n > 6 || cap < 1) {
@@ -683,7 +922,7 @@ static int Engine_init(Engine *self, PyObject *args, PyObject *kw) {
     }
     self->games = games;
     self->n = n;
-    self->all_tricks = all_tricks;
+    if (int_list(rules, (int *)&self->r, RULE_FIELDS, "rules") < 0) return -1;
     self->zero_sum = zero_sum;
     self->cap = cap;
     self->chance_action = chance_action;
@@ -698,6 +937,15 @@ static int Engine_init(Engine *self, PyObject *args, PyObject *kw) {
     self->action_move = (int *)PyMem_Malloc(sizeof(int) * (size_t)na);
     if (!self->action_move) { PyErr_NoMemory(); return -1; }
     if (int_list(amove, self->action_move, na, "action_move") < 0) return -1;
+    for (int k = 0; k < 52 * 16; k++) self->seq_action[k] = 0;
+    for (Py_ssize_t a = 0; a < na; a++) {
+        int mv = self->action_move[a];
+        if (mv >= MV_SEQ + 16 * 52 || (mv >= 54 && mv < MV_SEQ) || mv < -1) {
+            PyErr_SetString(PyExc_ValueError, "action_move: not a move code");
+            return -1;
+        }
+        if (mv >= MV_SEQ) self->seq_action[mv - MV_SEQ] = (int)a;
+    }
     if (get_buf(obs, &self->obs, (Py_ssize_t)games * self->size * 4, "obs") < 0) return -1;
     if (get_buf(mask, &self->mask, (Py_ssize_t)games * na, "masks") < 0) return -1;
     if (get_buf(fin, &self->fin, (Py_ssize_t)games * self->size * 4, "final_obs") < 0) return -1;
@@ -773,13 +1021,17 @@ static PyObject *Engine_start(Engine *self, PyObject *args) {
     g->trick_leader = g->last_winner = -1;
     g->in_game = (1 << n) - 1;
     int idx = 0;
-    if (n == 2) {  /* two_player_discard=10 */
-        for (; idx < 10; idx++) g->aside |= 1ULL << deck[idx];
+    if (n == 2) {
+        for (; idx < self->r.discard; idx++) g->aside |= 1ULL << deck[idx];
     }
     for (int r = 0; r < 3; r++)
         for (int j = 0; j < n; j++) g->hands[(dealer + 1 + j) % n] |= 1ULL << deck[idx++];
     g->nstock = 52 - idx;
     for (int k = 0; k < g->nstock; k++) g->stock[k] = (uint8_t)deck[51 - k];
+    if (self->r.trump == TR_BOTTOM_UP) {
+        g->trump_card = deck[51];
+        g->trump = deck[51] / 13;
+    }
     start_trick(self, g, (dealer + 1) % n);
     settle(self, g, 0);
     if (PyErr_Occurred()) return NULL;
@@ -806,7 +1058,7 @@ static PyObject *Engine_step(Engine *self, PyObject *arg) {
     memset(ill, 0, (size_t)self->games);
     PyObject *done = PyList_New(0);
     if (!done) { PyBuffer_Release(&ab); return NULL; }
-    int moves[60];
+    int moves[MAX_MOVES];
     for (int i = 0; i < self->games; i++) {
         Game *g = &self->g[i];
         if (g->status != PLAYING) continue;

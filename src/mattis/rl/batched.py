@@ -48,7 +48,22 @@ import numpy.typing as npt
 from ..bots.base import RandomBot
 from ..core import Phase, Rules, State
 from ..core.moves import MoveKind
-from ..core.rules import PRESETS, Tricks
+from ..core.rules import (
+    PRESETS,
+    Chance,
+    Draw,
+    EmptyFighter,
+    EmptyHand,
+    Follow,
+    GoingOut,
+    Leader2,
+    Phase1End,
+    Pickup,
+    Ties,
+    TrickSize,
+    Tricks,
+    Trump,
+)
 from ..core.batch import COUNTS, ILLEGAL, LANE_BITS, LANE_MAX, LANES, PLAYING, TRUNCATED, WAITING, Batch, count_scales
 from ..core.layout import BLOCKS, FLAG_BLOCKS
 from ..core.state import shuffled_deck
@@ -71,17 +86,34 @@ runs the Python path."""
 
 
 def native_covers(rules: Rules, opponents: Sequence[Opponent]) -> str | None:
-    """``None`` if the native engine plays these games, else why not: it holds the
-    ``mattis`` and ``hund`` presets' rules (any ``phase2_cap``, every player count they
-    allow) against ``random`` opponents only."""
+    """``None`` if the native engine plays these games, else why not: it plays the four
+    presets' rules (``mattis``, ``hund``, ``blodmattis``, ``skitgubbe``; any
+    ``phase2_cap``, every player count they allow) against ``random`` opponents only."""
     if _native is None:
         return "the native engine is not built here (no C compiler at install, or MATTIS_PURE_BUILD=1)"
-    base = dataclasses.replace(rules, name="mattis", tricks=Tricks.PAIR, phase2_cap=PRESETS["mattis"].phase2_cap)
-    if base != PRESETS["mattis"]:
-        return "the native engine plays the mattis and hund presets' rules only (no other option mix)"
+    if dataclasses.replace(rules, phase2_cap=PRESETS["mattis"].phase2_cap) not in PRESETS.values():
+        return "the native engine plays the four presets' rules only (no other option mix)"
     if any(spec != "random" for spec in opponents):
         return "the native engine plays random opponents only"
     return None
+
+
+def _native_rules(r: Rules) -> list[int]:
+    """The rule options as the native engine reads them (each value's index; its
+    ``RulesC`` in the same order)."""
+    def idx(value: object, values: tuple[object, ...]) -> int:
+        return values.index(value)
+
+    return [int(r.tricks is Tricks.ALL), int(r.ties is Ties.STOTING), int(r.draw is Draw.AFTER_TRICK),
+            idx(r.chance, (Chance.OFF, Chance.LEAD, Chance.ANY)),
+            idx(r.trump, (Trump.LAST_CARD, Trump.BOTTOM_UP, Trump.SHOWN_WHEN_DRAWN)),
+            idx(r.phase1_end, (Phase1End.ONE_HOLDER, Phase1End.FIRST_EMPTY, Phase1End.STOCK_EMPTY)),
+            idx(r.empty_hand, (EmptyHand.PICK_UP, EmptyHand.LOSES, EmptyHand.SAFE)),
+            int(r.leader2 is Leader2.LAST_TRICK), int(r.follow is Follow.VOID),
+            idx(r.pickup, (Pickup.FIRST, Pickup.LAST, Pickup.LOWEST)), int(r.pickup_optional), int(r.pickup_run),
+            idx(r.trick_size, (TrickSize.START, TrickSize.ACTIVE, TrickSize.SEATED)),
+            idx(r.going_out, (GoingOut.LAID, GoingOut.CLEARED, GoingOut.HOLDERS)), r.sequences,
+            int(r.empty_fighter is EmptyFighter.DROP), int(r.leftovers_shown), r.two_player_discard]
 
 
 def core_batch(games: int, players: int, space: ActionSpace, zero_sum: bool) -> Batch:
@@ -258,11 +290,13 @@ class BatchedGames:
         self.masks = np.zeros((n, self.actions), np.bool_)
         order = self.card_order
         moves = [self.space.move(a) for a in range(self.actions)]
+        # a move as the engine codes it: a card, 52 sjanse, 53 pickup, 64 + 16 * lowest card + length
         action_move = [52 if mv.kind is MoveKind.CHANCE else 53 if mv.kind is MoveKind.PICKUP
-                       else mv.cards[0] if len(mv.cards) == 1 else -1 for mv in moves]
+                       else mv.cards[0] if len(mv.cards) == 1 else 64 + 16 * mv.cards[0] + len(mv.cards)
+                       for mv in moves]
         cidx = [card_index(c, order) for c in range(52)]
         offs = [o[name] for name, _size, _shape, _what in BLOCKS] + [self.size]
-        self._native = _native.Engine(n, self.players, int(self.rules.tricks is Tricks.ALL), int(self.zero_sum),
+        self._native = _native.Engine(n, self.players, _native_rules(self.rules), int(self.zero_sum),
                                       self.rules.phase2_cap, offs, cidx, cidx, action_move, self.space.chance_action,
                                       self.space.pickup_action, self.obs, self.masks, self.final_obs, self.rewards,
                                       self.terminations, self.truncations, self.illegal)
