@@ -47,6 +47,8 @@ import numpy.typing as npt
 
 from ..bots.base import RandomBot
 from ..core import Phase, Rules, State
+from ..core.batch import COUNTS, ILLEGAL, LANE_BITS, LANE_MAX, LANES, PLAYING, TRUNCATED, WAITING, Batch, count_scales
+from ..core.layout import BLOCKS, FLAG_BLOCKS
 from ..core.moves import MoveKind
 from ..core.rules import (
     PRESETS,
@@ -60,12 +62,10 @@ from ..core.rules import (
     Phase1End,
     Pickup,
     Ties,
-    TrickSize,
     Tricks,
+    TrickSize,
     Trump,
 )
-from ..core.batch import COUNTS, ILLEGAL, LANE_BITS, LANE_MAX, LANES, PLAYING, TRUNCATED, WAITING, Batch, count_scales
-from ..core.layout import BLOCKS, FLAG_BLOCKS
 from ..core.state import shuffled_deck
 from ..play import Agent, Seed, derive_seed
 from .common import SeatChoice, check_zero_sum, choose_seat, make_rules
@@ -262,26 +262,14 @@ class BatchedGames:
         self._obs_all = np.zeros((2 * n, core.flag_words, 56), np.float32)
         self._mask_full = np.zeros((n, core.mask_bytes, 8), np.bool_)
         self._views()
-        self.rewards = np.zeros(n, np.float64)
-        self.terminations = np.zeros(n, np.bool_)
-        self.truncations = np.zeros(n, np.bool_)
-        self.illegal = np.zeros(n, np.bool_)
-        self.final_obs = np.zeros((n, size), np.float32)
-        self.final_seats = np.zeros(n, np.int64)
-        self.final_facts: list[tuple[Phase, int, tuple[int, ...], tuple[int, ...], tuple[int, ...]] | None] = \
-            [None] * n
-        """For each game whose episode ended in the last step, :meth:`facts` at its end."""
         self._scratch = _Buffers(n, core)
         self._final_masks: list[bytes] = [b""] * (2 * n)
         """The ended episodes' masks (written empty, never read)."""
         self._width = core.count_width
-        self._seed: list[Seed] = [None] * n
-        self._episode = [0] * n
         self._agents: list[dict[int, Agent]] = [{} for _ in range(n)]
         self._rngs = [[random.Random() for _ in range(players + 1)] for _ in range(n)]
         """Per game: a generator per seat for its ``random`` opponent, and one for the deal
         (reseeded each episode: reseeding costs less than a new generator)."""
-        self._started = False
 
     def _init_native(self, o: dict[str, int]) -> None:
         """The arrays and the C engine that writes into them."""
@@ -512,8 +500,8 @@ class BatchedGames:
                 deal = secrets.randbits(63)
                 bots = [secrets.randbits(63) for _ in range(n)]
             else:
-                deal = derive_seed(seed, "deal", k)
-                bots = [0 if s == seat else derive_seed(seed, "bot", k, s) for s in range(n)]
+                deal = _derived(seed, "deal", k)
+                bots = [0 if s == seat else _derived(seed, "bot", k, s) for s in range(n)]
             if eng.start(i, deal, seat, dealer, bots) == PLAYING:
                 return
 
@@ -596,6 +584,13 @@ class BatchedGames:
         if self._perm is not None:
             t = t[:, self._perm]
         return t
+
+
+def _derived(seed: int | str, *labels: object) -> int:
+    """:func:`~mattis.play.derive_seed` of a seed that is not ``None``."""
+    out = derive_seed(seed, *labels)
+    assert out is not None
+    return out
 
 
 _reseed = _random.Random.seed
