@@ -29,6 +29,23 @@ episode ends is dealt anew at once (``final_obs`` holds the ended episode's last
 tensor).  ``random`` opponents are played inside the compiled step; any other bot
 (``easy``, ...) and a per-observation policy callable are asked game by game; a
 :class:`~mattis.rl.opponents.BatchPolicy` is asked once for every game waiting on it.
+
+**The native engine.** With ``engine="auto"`` (the default) the games of the four
+presets (``mattis``, ``hund``, ``blodmattis``, ``skitgubbe``: their rule options, any
+``phase2_cap``, every player count they allow) against ``random`` opponents only run on
+``mattis.rl._native``, one C file built with the package where a C compiler works
+(setup.py): each state held as bitmasks, the ``random`` opponents played inside it
+from CPython's Mersenne Twister seeded as ``random.Random`` seeds it (the same deals,
+the same draws, so the same games for the same seeds), the tensors, masks, rewards,
+terminations and truncations written straight into the arrays.  It follows the rules
+core function by function and is checked in lockstep against this Python path
+(tests/rl/test_rl_native.py: every array at every step, every preset and player
+count).  Anything else (another option mix, any other opponent, a pure install)
+runs on the Python path: :attr:`BatchedGames.engine` says which (``"native"`` or
+``"python"``) and :attr:`BatchedGames.engine_note` why not native; ``engine="python"``
+asks for the Python path, ``engine="native"`` refuses what it does not cover.  The
+native engine holds no :class:`~mattis.core.State` (:meth:`BatchedGames.state`
+raises), cannot change its opponents to other bots, and cannot be copied or pickled.
 """
 
 from __future__ import annotations
@@ -303,7 +320,12 @@ class BatchedGames:
     def __getstate__(self) -> dict[str, Any]:
         """For :mod:`pickle` and :mod:`copy`: everything but the views (a copied view
         is an array of its own, which the conversion would no longer fill) and the
-        ``struct`` layouts (a cache that cannot be pickled; :meth:`_fill` remakes them)."""
+        ``struct`` layouts (a cache that cannot be pickled; :meth:`_fill` remakes them).
+        The native engine's games are not copied: make the games with
+        ``engine="python"`` to copy or pickle them."""
+        if self._native is not None:
+            raise TypeError("BatchedGames on the native engine cannot be copied or pickled; make it with "
+                            "engine='python'")
         state = {k: v for k, v in self.__dict__.items() if k not in self._VIEWS}
         state["_packs"] = {}
         return state
