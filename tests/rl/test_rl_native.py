@@ -109,3 +109,24 @@ def test_the_engine_is_chosen_and_the_uncovered_fall_back() -> None:
         native.set_opponents("easy")
     with pytest.raises(RuntimeError):
         native.state(0)
+
+
+def test_the_vector_env_on_the_native_engine_gives_the_same_steps() -> None:
+    """``MattisVectorEnv(engine="native")``: the five values of every step and the
+    masks are the Python path's."""
+    pytest.importorskip("gymnasium")
+    from mattis.rl.vector_env import MattisVectorEnv
+
+    envs = [MattisVectorEnv(16, rules="hund", players=4, opponents="random", seat="rotate", engine=engine)
+            for engine in ("native", "python")]
+    assert [v.games.engine for v in envs] == ["native", "python"]
+    first = [v.reset(seed=3)[0] for v in envs]
+    assert np.array_equal(first[0], first[1])
+    rng = np.random.default_rng(3)
+    for _ in range(300):
+        masks = envs[0].action_masks()
+        assert np.array_equal(masks, envs[1].action_masks())
+        acts = (rng.random(masks.shape) * masks).argmax(axis=1)
+        out = [v.step(acts) for v in envs]
+        for a, b in zip(out[0][:4], out[1][:4], strict=True):
+            assert np.array_equal(a, b)
