@@ -130,3 +130,29 @@ def test_the_vector_env_on_the_native_engine_gives_the_same_steps() -> None:
         out = [v.step(acts) for v in envs]
         for a, b in zip(out[0][:4], out[1][:4], strict=True):
             assert np.array_equal(a, b)
+
+
+def test_native_games_copy_and_pickle_mid_game() -> None:
+    """A deep copy and a pickle taken mid-game step on as the original does."""
+    import copy
+    import pickle
+
+    games = BatchedGames(16, rules="blodmattis", players=4, opponents="random", seat="rotate")
+    assert games.engine == "native"
+    games.reset(seed=9)
+    rng = np.random.default_rng(9)
+
+    def act(g: BatchedGames) -> Any:
+        return (rng.random(g.masks.shape) * g.masks).argmax(axis=1)
+
+    for _ in range(40):
+        games.step(act(games))
+    twins = [copy.deepcopy(games), pickle.loads(pickle.dumps(games))]
+    for _ in range(300):
+        acts = act(games)
+        for g in [games, *twins]:
+            g.step(acts)
+        for twin in twins:
+            for array in ("obs", "masks", "rewards", "terminations", "truncations", "final_obs"):
+                assert np.array_equal(getattr(twin, array), getattr(games, array)), array
+    assert all(t.decisions == games.decisions for t in twins)

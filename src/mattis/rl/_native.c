@@ -1096,6 +1096,74 @@ static PyObject *Engine_step(Engine *self, PyObject *arg) {
     return done;
 }
 
+/* dump(): every game's state and generators as bytes (for copying and pickling on this
+ * build: the layout is this build's structs) */
+static PyObject *Engine_dump(Engine *self, PyObject *unused) {
+    (void)unused;
+    size_t size = sizeof(long long) + (size_t)self->games * sizeof(Game);
+    for (int i = 0; i < self->games; i++) size += (size_t)self->g[i].nrep * sizeof(Rep);
+    PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)size);
+    if (!out) return NULL;
+    char *p = PyBytes_AS_STRING(out);
+    memcpy(p, &self->decisions, sizeof(long long));
+    p += sizeof(long long);
+    for (int i = 0; i < self->games; i++) {
+        memcpy(p, &self->g[i], sizeof(Game));
+        p += sizeof(Game);
+    }
+    for (int i = 0; i < self->games; i++) {
+        memcpy(p, self->g[i].rep, (size_t)self->g[i].nrep * sizeof(Rep));
+        p += (size_t)self->g[i].nrep * sizeof(Rep);
+    }
+    return out;
+}
+
+/* load(data): the games of a dump() of an engine of the same shape */
+static PyObject *Engine_load(Engine *self, PyObject *arg) {
+    char *p;
+    Py_ssize_t len;
+    if (PyBytes_AsStringAndSize(arg, &p, &len) < 0) return NULL;
+    size_t head = sizeof(long long) + (size_t)self->games * sizeof(Game);
+    if ((size_t)len < head) goto bad;
+    size_t need = head;
+    for (int i = 0; i < self->games; i++) {
+        Game tmp;
+        memcpy(&tmp, p + sizeof(long long) + (size_t)i * sizeof(Game), sizeof(Game));
+        if (tmp.nrep < 0 || tmp.nrep > 1 << 24) goto bad;
+        need += (size_t)tmp.nrep * sizeof(Rep);
+    }
+    if ((size_t)len != need) goto bad;
+    memcpy(&self->decisions, p, sizeof(long long));
+    p += sizeof(long long);
+    for (int i = 0; i < self->games; i++) {
+        Game *g = &self->g[i];
+        Rep *rep = g->rep;
+        int cap = g->caprep;
+        memcpy(g, p, sizeof(Game));
+        p += sizeof(Game);
+        g->rep = rep;
+        g->caprep = cap;
+        if (g->nrep > cap) {
+            Rep *nr = (Rep *)PyMem_Realloc(rep, sizeof(Rep) * (size_t)g->nrep);
+            if (!nr) {
+                g->nrep = 0;
+                return PyErr_NoMemory();
+            }
+            g->rep = nr;
+            g->caprep = g->nrep;
+        }
+    }
+    for (int i = 0; i < self->games; i++) {
+        Game *g = &self->g[i];
+        memcpy(g->rep, p, (size_t)g->nrep * sizeof(Rep));
+        p += (size_t)g->nrep * sizeof(Rep);
+    }
+    Py_RETURN_NONE;
+bad:
+    PyErr_SetString(PyExc_ValueError, "not a dump of an engine of this shape and build");
+    return NULL;
+}
+
 static PyObject *seat_tuple(const int *xs, int k) {
     PyObject *t = PyTuple_New(k);
     if (!t) return NULL;
@@ -1130,6 +1198,8 @@ static PyMethodDef Engine_methods[] = {
     {"step", (PyCFunction)Engine_step, METH_O, "step(actions) -> the games whose episode ended"},
     {"facts", (PyCFunction)Engine_facts, METH_O, "facts(i) -> (phase, dealer, finished, ranked, losers)"},
     {"seat", (PyCFunction)Engine_seat, METH_O, "seat(i) -> the learner's seat"},
+    {"dump", (PyCFunction)Engine_dump, METH_NOARGS, "dump() -> the games' states as bytes"},
+    {"load", (PyCFunction)Engine_load, METH_O, "load(data): the games' states of a dump()"},
     {NULL, NULL, 0, NULL}};
 
 static PyGetSetDef Engine_getset[] = {

@@ -45,7 +45,8 @@ runs on the Python path: :attr:`BatchedGames.engine` says which (``"native"`` or
 ``"python"``) and :attr:`BatchedGames.engine_note` why not native; ``engine="python"``
 asks for the Python path, ``engine="native"`` refuses what it does not cover.  The
 native engine holds no :class:`~mattis.core.State` (:meth:`BatchedGames.state`
-raises), cannot change its opponents to other bots, and cannot be copied or pickled.
+raises) and cannot change its opponents to other bots; it copies and pickles (for the
+same build of the engine).
 """
 
 from __future__ import annotations
@@ -288,11 +289,12 @@ class BatchedGames:
         """Per game: a generator per seat for its ``random`` opponent, and one for the deal
         (reseeded each episode: reseeding costs less than a new generator)."""
 
-    def _init_native(self, o: dict[str, int]) -> None:
-        """The arrays and the C engine that writes into them."""
+    def _init_native(self, o: dict[str, int], fresh: bool = True) -> None:
+        """The C engine writing into the arrays (``obs`` and ``masks`` made anew if ``fresh``)."""
         n = self.num_games
-        self.obs = np.zeros((n, self.size), np.float32)
-        self.masks = np.zeros((n, self.actions), np.bool_)
+        if fresh:
+            self.obs = np.zeros((n, self.size), np.float32)
+            self.masks = np.zeros((n, self.actions), np.bool_)
         order = self.card_order
         moves = [self.space.move(a) for a in range(self.actions)]
         # a move as the engine codes it: a card, 52 sjanse, 53 pickup, 64 + 16 * lowest card + length
@@ -321,17 +323,23 @@ class BatchedGames:
         """For :mod:`pickle` and :mod:`copy`: everything but the views (a copied view
         is an array of its own, which the conversion would no longer fill) and the
         ``struct`` layouts (a cache that cannot be pickled; :meth:`_fill` remakes them).
-        The native engine's games are not copied: make the games with
-        ``engine="python"`` to copy or pickle them."""
+        The native engine is handed over as its games' bytes (its ``dump``: a pickle
+        for the same build of the engine)."""
         if self._native is not None:
-            raise TypeError("BatchedGames on the native engine cannot be copied or pickled; make it with "
-                            "engine='python'")
+            state = dict(self.__dict__)
+            state["_native"] = self._native.dump()
+            return state
         state = {k: v for k, v in self.__dict__.items() if k not in self._VIEWS}
         state["_packs"] = {}
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
+        if isinstance(self._native, bytes):  # the native engine's games, written into the copied arrays
+            data = self._native
+            self._init_native(offsets(self.players), fresh=False)
+            self._native.load(data)
+            return
         self._views()
 
     # ------------------------------------------------------------------ API

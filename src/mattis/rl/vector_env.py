@@ -103,7 +103,7 @@ class MattisVectorEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64], 
     dealer, opponents, zero_sum, card_order), and ``engine`` (:class:`BatchedGames`'s;
     here ``"python"`` unless given: ``"auto"`` or ``"native"`` takes the native engine
     for the presets against ``random`` opponents, which cannot change its opponents to
-    other bots, be copied or be pickled)."""
+    other bots)."""
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
 
@@ -114,7 +114,7 @@ class MattisVectorEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64], 
             raise ValueError("the batched environment does not render; render one MattisEnv instead")
         env_kwargs.pop("render_seat", None)
         # the Python batched path unless asked (engine="auto" or "native"): a view may
-        # change the opponents to any bot, and the env deep-copies and pickles
+        # change the opponents to any bot, which the native engine cannot
         env_kwargs.setdefault("engine", "python")
         self.num_envs = num_envs
         self.games = games = BatchedGames(num_envs, **env_kwargs)
