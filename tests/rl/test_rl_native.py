@@ -184,7 +184,7 @@ def _replay(rules: Rules, players: int, i: int, seed: int, steps: int, order: st
         if _fate(st, seat) is not None:
             continue  # a deal that settles the learner's fate before it acts is skipped
         while step < steps:
-            legal = sorted(space.action(m) for m in st.legal_moves())
+            legal = sorted(space.actions(st.legal_moves()))
             digest = (digest * K + sum(weights[a] for a in legal)) & MASK
             pick = (i * 7919 + step * 104729 + (i * step) % 65521) % 1_000_003
             st.apply(space.move(legal[pick % len(legal)]))
