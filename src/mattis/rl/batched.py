@@ -380,15 +380,9 @@ class BatchedGames:
                 self._new_native_episode(i)
             else:
                 self._new_episode(i)
-        self.rewards[:] = 0.0
-        self.terminations[:] = False
-        self.truncations[:] = False
-        self.illegal[:] = False
-        self._started = True
-        if native:
-            return
-        self._core.write_all()
-        self._convert_all(0)
+        if not native:  # the native engine wrote each game's tensor and mask as it dealt it
+            self._core.write_all()
+            self._convert_all(0)
         self.rewards[:] = 0.0
         self.terminations[:] = False
         self.truncations[:] = False
