@@ -275,9 +275,9 @@ def test_the_vector_env_on_the_native_engine_gives_the_same_steps() -> None:
         masks = envs[0].action_masks()
         assert np.array_equal(masks, envs[1].action_masks())
         acts = (rng.random(masks.shape) * masks).argmax(axis=1)
-        out = [v.step(acts) for v in envs]
-        for a, b in zip(out[0][:4], out[1][:4], strict=True):
-            assert np.array_equal(a, b)
+        (obs, rewards, terms, truncs, _), (obs2, rewards2, terms2, truncs2, _) = [v.step(acts) for v in envs]
+        assert np.array_equal(obs, obs2) and np.array_equal(rewards, rewards2)
+        assert np.array_equal(terms, terms2) and np.array_equal(truncs, truncs2)
 
 
 def test_native_games_copy_and_pickle_mid_game() -> None:

@@ -335,8 +335,8 @@ class BatchedGames:
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
-        if isinstance(self._native, bytes):  # the native engine's games, written into the copied arrays
-            data = self._native
+        data = state.get("_native")
+        if isinstance(data, bytes):  # the native engine's games, written into the copied arrays
             self._init_native(offsets(self.players), fresh=False)
             self._native.load(data)
             return
