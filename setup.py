@@ -1,8 +1,10 @@
 """Build the optional compiled core: mypyc compiles the hot modules of ``mattis.core``
-(listed in src/mattis/_build.py) from the same Python source.
+(listed in src/mattis/_build.py) from the same Python source; and the native batched
+engine (``mattis.rl._native``, one C file with no dependency but Python's headers).
 
 Without a working C compiler, when mypyc fails, or with ``MATTIS_PURE_BUILD=1``, the
-pure-Python package is installed and one line says so.  Everything else about the
+pure-Python package is installed and one line says so; if only the native engine fails
+to build, the rest is installed and the batched path runs in Python.  Everything else about the
 package is in pyproject.toml.
 """
 
@@ -14,7 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from setuptools import setup
+from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 HERE = Path(__file__).resolve().parent
@@ -51,6 +53,16 @@ class _BuildExtOrFallBack(build_ext):
     """Build the compiled core; if compiling fails, remove what was built and carry on
     with the pure package (the import switch also refuses an incomplete build)."""
 
+    def build_extension(self, ext: Any) -> None:
+        if ext.name != _NATIVE:
+            super().build_extension(ext)
+            return
+        try:
+            super().build_extension(ext)
+        except Exception as e:  # the native engine is optional on its own: the Python batched path remains
+            _say(f"building the native batched engine failed ({type(e).__name__}: {e}); the batched path runs in "
+                 "Python")
+
     def run(self) -> None:
         try:
             super().run()
@@ -59,8 +71,8 @@ class _BuildExtOrFallBack(build_ext):
                 Path(path).unlink(missing_ok=True)
             _say(f"compiling the core failed ({type(e).__name__}: {e}); installing the pure-Python core")
             return
-        if not self.extensions:  # nothing was compiled (the pure fallback): a stamp would bless older builds
-            return
+        if not any(ext.name != _NATIVE for ext in self.extensions):
+            return  # the core was not compiled (the pure fallback): a stamp would bless older builds
         # Record which source each compiled module was built from: the import switch
         # runs the Python source of any module edited since (never stale compiled code).
         stamp = "".join(f"{m} {_source_hash(m)}\n" for m in _BUILD["COMPILED"])
@@ -77,6 +89,10 @@ def _source_hash(module: str) -> str:
     return str(_BUILD["source_hash"](HERE / "src" / "mattis" / "core" / f"{module}.py"))
 
 
+_NATIVE = "mattis.rl._native"
+"""The native batched engine's module (src/mattis/rl/_native.c)."""
+
+
 def _ext_modules() -> list[Any]:
     if os.environ.get("MATTIS_PURE_BUILD") == "1":
         _say("MATTIS_PURE_BUILD=1: installing the pure-Python core (not compiled)")
@@ -85,6 +101,11 @@ def _ext_modules() -> list[Any]:
     if why is not None:
         _say(f"no working C compiler ({why}); installing the pure-Python core (not compiled)")
         return []
+    native = Extension(_NATIVE, ["src/mattis/rl/_native.c"])
+    return [*_core_modules(), native]
+
+
+def _core_modules() -> list[Any]:
     try:
         from mypyc.build import mypycify
     except ImportError as e:

@@ -194,7 +194,7 @@ def test_a_cap_wider_than_the_count_lanes_is_refused() -> None:
         BatchedGames(2, players=3, opponents="random", overrides={"phase2_cap": LANE_MAX})
     from mattis.rl.encoding import encode
 
-    games = BatchedGames(4, players=3, opponents="random", overrides={"phase2_cap": LANE_MAX - 1})
+    games = BatchedGames(4, players=3, opponents="random", overrides={"phase2_cap": LANE_MAX - 1}, engine="python")
     games.reset(seed=0)
     rng = np.random.default_rng(3)
     seen = 0

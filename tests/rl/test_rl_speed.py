@@ -10,28 +10,33 @@ pytest.importorskip("pyspiel", reason="the research extra is not installed: pip 
 pytest.importorskip("pettingzoo", reason="the research extra is not installed: pip install 'mattis[rl]'")
 
 from mattis.cli.main import main as cli_main  # noqa: E402
+from mattis.core import preset  # noqa: E402
+from mattis.rl.batched import native_covers  # noqa: E402
 from mattis.rl.speed import _openspiel, _raw, format_table, main, main_race, race  # noqa: E402
 
 ROWS = ["mattis raw", "mattis openspiel", "mattis openspiel + obs tensor", "mattis openspiel + infostate tensor",
-        "mattis pettingzoo", "mattis gymnasium", "mattis batched x16", "mattis batched engine x64", "crazy_eights",
-        "crazy_eights + obs tensor",
+        "mattis pettingzoo", "mattis gymnasium", "mattis batched x16", "mattis batched engine x64",
+        "mattis native batched x256", "crazy_eights", "crazy_eights + obs tensor",
         "hearts", "hearts + infostate tensor"]
+NATIVE = native_covers(preset("hund"), ["random"]) is None
+"""Whether the native engine is built here (else its row is reported as skipped)."""
 
 
 def test_race_rows_ratios_and_table() -> None:
     rows = race(0.02, "hund", 4)
     names = [r["name"] for r in rows]
     assert names[0].startswith("mattis raw (") and names[1:] == ROWS[1:]
-    assert all("hund 4p" in r["detail"] for r in rows[:8])
-    base = rows[8]["decisions_per_s"]
+    assert all("hund 4p" in r["detail"] or (not NATIVE and "skipped" in r["detail"]) for r in rows[:9])
+    base = rows[9]["decisions_per_s"]
     raw = rows[0]["decisions_per_s"]
-    for r in rows:
+    measured = [r for r in rows if NATIVE or r["name"] != ROWS[8]]
+    for r in measured:
         assert r["games"] >= 1 and r["decisions"] > 0
         assert r["ratio_vs_crazy_eights"] == pytest.approx(r["decisions_per_s"] / base)
         assert r["decisions_per_s"] == pytest.approx(r["decisions"] / r["seconds"])
-    for r in rows[:8]:
+    for r in measured[:9 if NATIVE else 8]:
         assert r["ratio_vs_raw"] == pytest.approx(r["decisions_per_s"] / raw)
-    assert rows[9]["ratio_vs_raw"] == pytest.approx(rows[9]["decisions_per_s"] / base)
+    assert rows[10]["ratio_vs_raw"] == pytest.approx(rows[10]["decisions_per_s"] / base)
     table = format_table(rows)
     assert table.count("\n") == 1 + len(rows) and "1.00x" in table
 
@@ -56,7 +61,7 @@ def test_bench_vs_openspiel_follows_rules_and_players(capsys: pytest.CaptureFixt
     """Defect: ``mattis bench --vs-openspiel`` ignored ``--rules`` and ``--players``."""
     assert cli_main(["bench", "--vs-openspiel", "--rules", "skitgubbe", "--players", "2", "--seconds", "0.02"]) == 0
     out = capsys.readouterr().out
-    assert out.count("skitgubbe 2p") >= 7 and "mattis 3p" not in out
+    assert out.count("skitgubbe 2p") >= 8 and "mattis 3p" not in out
     assert out.count("| row |") == 1  # one table
 
 

@@ -29,13 +29,33 @@ episode ends is dealt anew at once (``final_obs`` holds the ended episode's last
 tensor).  ``random`` opponents are played inside the compiled step; any other bot
 (``easy``, ...) and a per-observation policy callable are asked game by game; a
 :class:`~mattis.rl.opponents.BatchPolicy` is asked once for every game waiting on it.
+
+**The native engine.** With ``engine="auto"`` (the default) the games of the four
+presets (``mattis``, ``hund``, ``blodmattis``, ``skitgubbe``: their rule options, any
+``phase2_cap``, every player count they allow) against ``random`` opponents only run on
+``mattis.rl._native``, one C file built with the package where a C compiler works
+(setup.py): each state held as bitmasks, the ``random`` opponents played inside it
+from CPython's Mersenne Twister seeded as ``random.Random`` seeds it (the same deals,
+the same draws, so the same games for the same seeds), the tensors, masks, rewards,
+terminations and truncations written straight into the arrays.  It follows the rules
+core function by function and is checked in lockstep against this Python path
+(tests/rl/test_rl_native.py: every array at every step, every preset and player
+count).  Anything else (another option mix, any other opponent, a pure install)
+runs on the Python path: :attr:`BatchedGames.engine` says which (``"native"`` or
+``"python"``) and :attr:`BatchedGames.engine_note` why not native; ``engine="python"``
+asks for the Python path, ``engine="native"`` refuses what it does not cover.  The
+native engine holds no :class:`~mattis.core.State` (:meth:`BatchedGames.state`
+raises) and cannot change its opponents to other bots; it copies and pickles (for the
+same build of the engine).
 """
 
 from __future__ import annotations
 
 import _random
 import copyreg
+import dataclasses
 import random
+import secrets
 import struct
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -46,14 +66,72 @@ import numpy.typing as npt
 from ..bots.base import RandomBot
 from ..core import Phase, Rules, State
 from ..core.batch import COUNTS, ILLEGAL, LANE_BITS, LANE_MAX, LANES, PLAYING, TRUNCATED, WAITING, Batch, count_scales
-from ..core.layout import FLAG_BLOCKS
+from ..core.layout import BLOCKS, FLAG_BLOCKS
+from ..core.moves import MoveKind
+from ..core.rules import (
+    PRESETS,
+    Chance,
+    Draw,
+    EmptyFighter,
+    EmptyHand,
+    Follow,
+    GoingOut,
+    Leader2,
+    Phase1End,
+    Pickup,
+    Ties,
+    Tricks,
+    TrickSize,
+    Trump,
+)
 from ..core.state import shuffled_deck
 from ..play import Agent, Seed, derive_seed
 from .common import SeatChoice, check_zero_sum, choose_seat, make_rules
 from .encoding import ActionSpace, _card_permutation, card_index, check_card_order, obs_size, offsets
 from .opponents import BatchPolicy, Opponent, PolicyAgent, opponent_specs, resolve
 
+try:
+    from . import _native  # type: ignore[attr-defined]  # the C engine, where the build made it
+except ImportError:  # no C compiler at install, MATTIS_PURE_BUILD=1, or a failed build
+    _native = None
+
 _choose = choose_seat
+
+ENGINES = ("auto", "native", "python")
+"""The ``engine`` choices of :class:`BatchedGames`: ``auto`` takes the native engine
+where it covers the game (:func:`native_covers`), ``native`` demands it, ``python``
+runs the Python path."""
+
+
+def native_covers(rules: Rules, opponents: Sequence[Opponent]) -> str | None:
+    """``None`` if the native engine plays these games, else why not: it plays the four
+    presets' rules (``mattis``, ``hund``, ``blodmattis``, ``skitgubbe``; any
+    ``phase2_cap``, every player count they allow) against ``random`` opponents only."""
+    if _native is None:
+        return "the native engine is not built here (no C compiler at install, or MATTIS_PURE_BUILD=1)"
+    if dataclasses.replace(rules, phase2_cap=PRESETS["mattis"].phase2_cap) not in PRESETS.values():
+        return "the native engine plays the four presets' rules only (no other option mix)"
+    if any(spec != "random" for spec in opponents):
+        return "the native engine plays random opponents only"
+    return None
+
+
+def _native_rules(r: Rules) -> list[int]:
+    """The rule options as the native engine reads them (each value's index; its
+    ``RulesC`` in the same order)."""
+    def idx(value: object, values: tuple[object, ...]) -> int:
+        return values.index(value)
+
+    return [int(r.tricks is Tricks.ALL), int(r.ties is Ties.STOTING), int(r.draw is Draw.AFTER_TRICK),
+            idx(r.chance, (Chance.OFF, Chance.LEAD, Chance.ANY)),
+            idx(r.trump, (Trump.LAST_CARD, Trump.BOTTOM_UP, Trump.SHOWN_WHEN_DRAWN)),
+            idx(r.phase1_end, (Phase1End.ONE_HOLDER, Phase1End.FIRST_EMPTY, Phase1End.STOCK_EMPTY)),
+            idx(r.empty_hand, (EmptyHand.PICK_UP, EmptyHand.LOSES, EmptyHand.SAFE)),
+            int(r.leader2 is Leader2.LAST_TRICK), int(r.follow is Follow.VOID),
+            idx(r.pickup, (Pickup.FIRST, Pickup.LAST, Pickup.LOWEST)), int(r.pickup_optional), int(r.pickup_run),
+            idx(r.trick_size, (TrickSize.START, TrickSize.ACTIVE, TrickSize.SEATED)),
+            idx(r.going_out, (GoingOut.LAID, GoingOut.CLEARED, GoingOut.HOLDERS)), r.sequences,
+            int(r.empty_fighter is EmptyFighter.DROP), int(r.leftovers_shown), r.two_player_discard]
 
 
 def core_batch(games: int, players: int, space: ActionSpace, zero_sum: bool) -> Batch:
@@ -127,7 +205,7 @@ class BatchedGames:
     def __init__(self, num_games: int, rules: str | Rules = "mattis", players: int = 3,
                  overrides: Mapping[str, Any] | str | None = None, seat: SeatChoice = 0,
                  opponents: Opponent | Sequence[Opponent] = "easy", dealer: SeatChoice = 0,
-                 zero_sum: bool = False, card_order: str = "suit_major") -> None:
+                 zero_sum: bool = False, card_order: str = "suit_major", engine: str = "auto") -> None:
         if num_games < 1:
             raise ValueError("num_games must be at least 1")
         self.rules = make_rules(rules, overrides)
@@ -154,6 +232,32 @@ class BatchedGames:
         self.size = size = obs_size(players)
         self.actions = space.size
         o = offsets(players)
+        if engine not in ENGINES:
+            raise ValueError(f"engine must be one of {', '.join(ENGINES)}")
+        why = native_covers(self.rules, self.opponents) if engine != "python" else "engine='python'"
+        if engine == "native" and why is not None:
+            raise ValueError(why)
+        self.engine = "python" if why is not None else "native"
+        """Which engine steps these games: ``native`` (the C engine, ``mattis.rl._native``)
+        or ``python`` (:class:`mattis.core.batch.Batch`); :attr:`engine_note` says why
+        the native one does not."""
+        self.engine_note = why
+        self._seed: list[Seed] = [None] * n
+        self._episode = [0] * n
+        self.rewards = np.zeros(n, np.float64)
+        self.terminations = np.zeros(n, np.bool_)
+        self.truncations = np.zeros(n, np.bool_)
+        self.illegal = np.zeros(n, np.bool_)
+        self.final_obs = np.zeros((n, size), np.float32)
+        self.final_seats = np.zeros(n, np.int64)
+        self.final_facts: list[tuple[Phase, int, tuple[int, ...], tuple[int, ...], tuple[int, ...]] | None] = \
+            [None] * n
+        """For each game whose episode ended in the last step, :meth:`facts` at its end."""
+        self._started = False
+        self._native: Any = None
+        if self.engine == "native":
+            self._init_native(o)
+            return
         self._core = core_batch(n, players, space, zero_sum)
         self._perm = _card_permutation(players, card_order)
         cols: list[int] = []
@@ -176,26 +280,33 @@ class BatchedGames:
         self._obs_all = np.zeros((2 * n, core.flag_words, 56), np.float32)
         self._mask_full = np.zeros((n, core.mask_bytes, 8), np.bool_)
         self._views()
-        self.rewards = np.zeros(n, np.float64)
-        self.terminations = np.zeros(n, np.bool_)
-        self.truncations = np.zeros(n, np.bool_)
-        self.illegal = np.zeros(n, np.bool_)
-        self.final_obs = np.zeros((n, size), np.float32)
-        self.final_seats = np.zeros(n, np.int64)
-        self.final_facts: list[tuple[Phase, int, tuple[int, ...], tuple[int, ...], tuple[int, ...]] | None] = \
-            [None] * n
-        """For each game whose episode ended in the last step, :meth:`facts` at its end."""
         self._scratch = _Buffers(n, core)
         self._final_masks: list[bytes] = [b""] * (2 * n)
         """The ended episodes' masks (written empty, never read)."""
         self._width = core.count_width
-        self._seed: list[Seed] = [None] * n
-        self._episode = [0] * n
         self._agents: list[dict[int, Agent]] = [{} for _ in range(n)]
         self._rngs = [[random.Random() for _ in range(players + 1)] for _ in range(n)]
         """Per game: a generator per seat for its ``random`` opponent, and one for the deal
         (reseeded each episode: reseeding costs less than a new generator)."""
-        self._started = False
+
+    def _init_native(self, o: dict[str, int], fresh: bool = True) -> None:
+        """The C engine writing into the arrays (``obs`` and ``masks`` made anew if ``fresh``)."""
+        n = self.num_games
+        if fresh:
+            self.obs = np.zeros((n, self.size), np.float32)
+            self.masks = np.zeros((n, self.actions), np.bool_)
+        order = self.card_order
+        moves = [self.space.move(a) for a in range(self.actions)]
+        # a move as the engine codes it: a card, 52 sjanse, 53 pickup, 64 + 16 * lowest card + length
+        action_move = [52 if mv.kind is MoveKind.CHANCE else 53 if mv.kind is MoveKind.PICKUP
+                       else mv.cards[0] if len(mv.cards) == 1 else 64 + 16 * mv.cards[0] + len(mv.cards)
+                       for mv in moves]
+        cidx = [card_index(c, order) for c in range(52)]
+        offs = [o[name] for name, _size, _shape, _what in BLOCKS] + [self.size]
+        self._native = _native.Engine(n, self.players, _native_rules(self.rules), int(self.zero_sum),
+                                      self.rules.phase2_cap, offs, cidx, cidx, action_move, self.space.chance_action,
+                                      self.space.pickup_action, self.obs, self.masks, self.final_obs, self.rewards,
+                                      self.terminations, self.truncations, self.illegal)
 
     def _views(self) -> None:
         """``obs`` and ``masks`` (and the rows the conversion writes) as views of the
@@ -211,24 +322,43 @@ class BatchedGames:
     def __getstate__(self) -> dict[str, Any]:
         """For :mod:`pickle` and :mod:`copy`: everything but the views (a copied view
         is an array of its own, which the conversion would no longer fill) and the
-        ``struct`` layouts (a cache that cannot be pickled; :meth:`_fill` remakes them)."""
+        ``struct`` layouts (a cache that cannot be pickled; :meth:`_fill` remakes them).
+        The native engine is handed over as its games' bytes (its ``dump``: a pickle
+        for the same build of the engine)."""
+        if self._native is not None:
+            state = dict(self.__dict__)
+            state["_native"] = self._native.dump()
+            return state
         state = {k: v for k, v in self.__dict__.items() if k not in self._VIEWS}
         state["_packs"] = {}
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
+        data = state.get("_native")
+        if isinstance(data, bytes):  # the native engine's games, written into the copied arrays
+            self._init_native(offsets(self.players), fresh=False)
+            self._native.load(data)
+            return
         self._views()
 
     # ------------------------------------------------------------------ API
     @property
     def decisions(self) -> int:
         """Moves made by every seat (learners and opponents) in these games so far."""
+        if self._native is not None:
+            decisions: int = self._native.decisions
+            return decisions
         return self._core.decisions
 
     def set_opponents(self, opponents: Opponent | Sequence[Opponent]) -> None:
         """The opponents from each game's next episode on (as :meth:`MattisEnv.set_opponents`)."""
-        self.opponents = opponent_specs(opponents, self.players)
+        specs = opponent_specs(opponents, self.players)
+        if getattr(self, "_native", None) is not None:
+            why = native_covers(self.rules, specs)
+            if why is not None:
+                raise ValueError(f"{why}: make the games with engine='python' to change to these opponents")
+        self.opponents = specs
 
     def reset(self, seed: int | Sequence[int | None] | None = None) -> None:
         """Deal every game anew (game ``i`` seeded ``seed + i``, or ``seed[i]``; ``None``
@@ -242,12 +372,17 @@ class BatchedGames:
             seeds = list(seed)
             if len(seeds) != n:
                 raise ValueError(f"need {n} seeds, got {len(seeds)}")
+        native = self._native is not None
         for i, s in enumerate(seeds):
             if s is not None:
                 self._seed[i], self._episode[i] = s, 0
-            self._new_episode(i)
-        self._core.write_all()
-        self._convert_all(0)
+            if native:
+                self._new_native_episode(i)
+            else:
+                self._new_episode(i)
+        if not native:  # the native engine wrote each game's tensor and mask as it dealt it
+            self._core.write_all()
+            self._convert_all(0)
         self.rewards[:] = 0.0
         self.terminations[:] = False
         self.truncations[:] = False
@@ -263,6 +398,13 @@ class BatchedGames:
         n = self.num_games
         if acts.shape[0] != n:
             raise ValueError(f"need {n} actions, got {acts.shape[0]}")
+        eng = self._native
+        if eng is not None:
+            for i in eng.step(np.ascontiguousarray(acts, np.int64)):
+                self.final_seats[i] = eng.seat(i)
+                self.final_facts[i] = self.facts(i)
+                self._new_native_episode(i)
+            return
         core = self._core
         core.step(acts.tolist(), True)  # writes the games whose learner is to act again
         unwritten = core.ended()
@@ -306,15 +448,25 @@ class BatchedGames:
     def facts(self, i: int) -> tuple[Phase, int, tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
         """Game ``i``'s public facts now, as its learner's observation has them: the phase,
         the dealer, who went out, who was ranked at a forced end, who lost."""
+        if self._native is not None:
+            phase, dealer, finished, ranked, losers = self._native.facts(i)
+            return Phase(phase), dealer, finished, ranked, losers
         st = self._core.state(i)
         return st.phase, st.dealer, tuple(st.finished), tuple(st.ranked), tuple(st.losers)
 
     def state(self, i: int) -> State:
-        """Game ``i``'s state (for watching and tests; a learner must use ``obs`` only)."""
+        """Game ``i``'s state (for watching and tests; a learner must use ``obs`` only).
+        The native engine holds no :class:`State` (make the games with
+        ``engine="python"`` to watch them)."""
+        if self._native is not None:
+            raise RuntimeError("the native engine holds no State; make the games with engine='python' to watch them")
         return self._core.state(i)
 
     def seat(self, i: int) -> int:
         """The learner's seat in game ``i``'s current episode."""
+        if self._native is not None:
+            seat: int = self._native.seat(i)
+            return seat
         return self._core.seats[i]
 
     # ------------------------------------------------------------ internals
@@ -353,6 +505,28 @@ class BatchedGames:
             if core.status[i] == WAITING:
                 self._play_waiting([i])
             if core.status[i] == PLAYING:
+                return
+
+    def _new_native_episode(self, i: int) -> None:
+        """:meth:`_new_episode` on the native engine: the same seeds (the deal's and
+        each ``random`` opponent's, by :func:`~mattis.play.derive_seed`) handed to it,
+        which deals and seeds its generators as ``random.Random`` does; an unseeded game
+        draws them from :mod:`secrets`."""
+        eng = self._native
+        n = self.players
+        while True:
+            seed = self._seed[i]
+            k = self._episode[i]
+            self._episode[i] += 1
+            seat = _choose(self.seat_choice, "seat", n, seed, k)
+            dealer = _choose(self.dealer_choice, "dealer", n, seed, k)
+            if seed is None:
+                deal = secrets.randbits(63)
+                bots = [secrets.randbits(63) for _ in range(n)]
+            else:
+                deal = _derived(seed, "deal", k)
+                bots = [0 if s == seat else _derived(seed, "bot", k, s) for s in range(n)]
+            if eng.start(i, deal, seat, dealer, bots) == PLAYING:
                 return
 
     def _play_waiting(self, games: list[int]) -> None:
@@ -434,6 +608,13 @@ class BatchedGames:
         if self._perm is not None:
             t = t[:, self._perm]
         return t
+
+
+def _derived(seed: int | str, *labels: object) -> int:
+    """:func:`~mattis.play.derive_seed` of a seed that is not ``None``."""
+    out = derive_seed(seed, *labels)
+    assert out is not None
+    return out
 
 
 _reseed = _random.Random.seed

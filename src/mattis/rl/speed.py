@@ -23,10 +23,13 @@ steps are timed but not counted).  Time is this process's CPU time
   against ``random`` opponents (decisions: the learner's and the opponents' moves);
 * ``mattis batched xN``: :class:`~mattis.rl.vector_env.MattisVectorEnv` with N games,
   a random action per game from the mask array (decisions counted the same way);
-* ``mattis batched engine xN``: :class:`~mattis.rl.batched.BatchedGames`, the
-  compiled batched step: N games per call, a random legal action per game, the
-  learners' observation tensors and masks written into NumPy arrays at every call,
-  ``random`` opponents played inside the compiled step (decisions counted the same way);
+* ``mattis batched engine xN``: :class:`~mattis.rl.batched.BatchedGames` on its Python
+  path (``engine="python"``), the compiled batched step: N games per call, a random
+  legal action per game, the learners' observation tensors and masks written into NumPy
+  arrays at every call, ``random`` opponents played inside the compiled step (decisions
+  counted the same way);
+* ``mattis native batched xN``: the same on the native engine (``engine="native"``,
+  the C engine ``mattis.rl._native``; skipped where it is not built);
 * ``crazy_eights`` and ``hearts``: OpenSpiel's C++ games through the same pyspiel loop,
   without and with their tensor (crazy_eights' observation tensor; hearts has only an
   information-state tensor).
@@ -177,12 +180,16 @@ def _batched(rules_name: str, players: int, n: int) -> Game:
     return game
 
 
-def _batched_engine(rules_name: str, players: int, n: int) -> Game:
+def _batched_engine(rules_name: str, players: int, n: int, engine: str = "python") -> Game:
     import numpy as np
 
-    from .batched import BatchedGames
+    from .batched import BatchedGames, native_covers
 
-    games = BatchedGames(n, rules=rules_name, players=players, opponents="random", seat="rotate")
+    if engine == "native":
+        why = native_covers(preset(rules_name), ["random"])
+        if why is not None:
+            raise ImportError(why)
+    games = BatchedGames(n, rules=rules_name, players=players, opponents="random", seat="rotate", engine=engine)
     games.reset(seed=0)
     rng = np.random.default_rng(1)
 
@@ -239,6 +246,8 @@ BATCH = 16
 """Games in the batched env's row."""
 ENGINE_BATCH = 64
 """Games in the batched engine's row (:class:`mattis.rl.batched.BatchedGames`)."""
+NATIVE_BATCH = 256
+"""Games in the native batched engine's row (a call costs it little, so more games a call)."""
 
 
 def plan(rules: str, players: int, raw: bool = True) -> list[tuple[str, str, Callable[[], Game]]]:
@@ -260,6 +269,8 @@ def plan(rules: str, players: int, raw: bool = True) -> list[tuple[str, str, Cal
          lambda: _batched(rules, players, BATCH)),
         (f"mattis batched engine x{ENGINE_BATCH}", f"{tag}, BatchedGames step(), tensors and masks, "
          "vs random opponents", lambda: _batched_engine(rules, players, ENGINE_BATCH)),
+        (f"mattis native batched x{NATIVE_BATCH}", f"{tag}, BatchedGames(engine='native') step(), tensors and "
+         "masks, vs random opponents", lambda: _batched_engine(rules, players, NATIVE_BATCH, "native")),
     ]
     return rows
 

@@ -100,7 +100,10 @@ class MattisVectorEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64], 
     """``num_envs`` :class:`MattisEnv` games stepped together (see the module docstring).
 
     Keyword arguments are :class:`MattisEnv`'s (rules, players, overrides, seat,
-    dealer, opponents, zero_sum, card_order)."""
+    dealer, opponents, zero_sum, card_order), and ``engine`` (:class:`BatchedGames`'s;
+    here ``"python"`` unless given: ``"auto"`` or ``"native"`` takes the native engine
+    for the presets against ``random`` opponents, which cannot change its opponents to
+    other bots)."""
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
 
@@ -110,6 +113,9 @@ class MattisVectorEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64], 
         if env_kwargs.pop("render_mode", None) is not None:
             raise ValueError("the batched environment does not render; render one MattisEnv instead")
         env_kwargs.pop("render_seat", None)
+        # the Python batched path unless asked (engine="auto" or "native"): a view may
+        # change the opponents to any bot, which the native engine cannot
+        env_kwargs.setdefault("engine", "python")
         self.num_envs = num_envs
         self.games = games = BatchedGames(num_envs, **env_kwargs)
         self.envs = [GameView(games, i) for i in range(num_envs)]
