@@ -6,7 +6,8 @@ core.
   compared at every step (tensors, masks, rewards, terminations, truncations, the
   illegal flags, the ended episodes' final tensors and facts), every preset at every
   player count it allows: 2,000 games a preset (both tiers).
-* Against the rules core itself (slow tier, 10^5 games a preset): the native games
+* Against the rules core itself (slow tier, 10^4 games a preset, 10^5 on request:
+  :data:`SLOW_GAMES`): the native games
   replayed move by move on :class:`mattis.core.State` (the same deals, the ``random``
   opponents' own ``random.Random.choice``, the learner's actions picked by a rule both
   sides compute from the legal actions), each game's digest of its legal-action masks
@@ -16,6 +17,7 @@ core.
 
 from __future__ import annotations
 
+import os
 import random
 from typing import Any
 
@@ -95,8 +97,11 @@ def test_the_native_engine_writes_the_python_paths_arrays(name: str) -> None:
     assert played >= total
 
 
-SLOW_GAMES = 100_000
-"""Games a preset in the slow tier's replay on the rules core."""
+SLOW_GAMES = int(os.environ.get("MATTIS_NATIVE_REPLAY", "10000"))
+"""Games a preset in the slow tier's replay on the rules core: 10^4 in CI (the four
+replays of 10^5 cost about 390 CPU seconds, a quarter of CI's budget on a busy
+machine); ``MATTIS_NATIVE_REPLAY=100000 pytest --slow tests/rl/test_rl_native.py``
+runs the full 10^5 (docs/research.md)."""
 MASK = (1 << 64) - 1
 K = 0x9E3779B97F4A7C15
 Facts = tuple[float, bool, tuple[Any, ...]]
@@ -204,7 +209,7 @@ def _replay(rules: Rules, players: int, i: int, seed: int, steps: int, order: st
 @pytest.mark.slow
 @pytest.mark.parametrize("name", list(PRESETS))
 def test_the_native_engine_replays_on_the_rules_core(name: str) -> None:
-    """10^5 games a preset (every player count alike): the native engine's games
+    """:data:`SLOW_GAMES` games a preset (every player count alike): the native engine's games
     replayed on the rules core give the same masks, rewards, truncations and facts, and
     the sampled final tensors are the reference encoder's."""
     rules = preset(name)
