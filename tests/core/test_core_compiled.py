@@ -18,7 +18,7 @@ from mattis.core import PRESETS, State, build_kind, preset
 from tiers import run_on_core, scale
 
 SCRIPT = Path(__file__).with_name("build_games.py")
-GAMES = scale(250, 300)
+GAMES = scale(80, 300)
 """Seeded games per preset (over its player counts)."""
 
 

@@ -189,6 +189,7 @@ def _documented_rows(marker: str, tmp_path: Path) -> tuple[list[str], list[str]]
     return printed, documented
 
 
+@pytest.mark.slow  # 10 s: CI checks the table in every run
 def test_the_small_variants_documented_table_is_what_its_command_prints(tmp_path: Path) -> None:
     """docs/research.md's table for ``mini``, ``deck_ranks=2``, ``hand_size=1`` (every
     bot at five seeds, CFR and CFR+ to 1000 iterations) is what its command prints now

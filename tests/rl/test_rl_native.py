@@ -5,7 +5,7 @@ core.
   seeds, the same random legal actions from a seeded generator, and every array
   compared at every step (tensors, masks, rewards, terminations, truncations, the
   illegal flags, the ended episodes' final tensors and facts), every preset at every
-  player count it allows: 2,000 games a preset (both tiers).
+  player count it allows: 2,000 games a preset (1,000 in the fast tier).
 * Against the rules core itself (slow tier, 10^4 games a preset, 10^5 on request:
   :data:`SLOW_GAMES`): the native games
   replayed move by move on :class:`mattis.core.State` (the same deals, the ``random``
@@ -33,6 +33,7 @@ from mattis.play import derive_seed
 from mattis.rl.batched import BatchedGames, native_covers
 from mattis.rl.common import choose_seat
 from mattis.rl.encoding import ActionSpace, encode
+from tiers import scale
 
 pytestmark = pytest.mark.skipif(native_covers(preset("mattis"), ["random"]) is not None,
                                 reason="the native engine is not built here")
@@ -86,9 +87,9 @@ def _spread(name: str, total: int) -> list[tuple[int, int]]:
 
 @pytest.mark.parametrize("name", list(PRESETS))
 def test_the_native_engine_writes_the_python_paths_arrays(name: str) -> None:
-    """2,000 games a preset, every player count, the seat and dealer rotating, both
-    card orders, a short phase 2 cap on some (truncations)."""
-    total = 2000
+    """2,000 games a preset (1,000 in the fast tier), every player count, the seat and
+    dealer rotating, both card orders, a short phase 2 cap on some (truncations)."""
+    total = scale(1000, 2000)
     played = 0
     for k, (players, episodes) in enumerate(_spread(name, total)):
         played += _lockstep(name, players, 64, episodes, seed=1000 * k + players, seat="rotate",
