@@ -469,3 +469,24 @@ def test_a_review_shares_its_checks_and_second_looks_however_long_the_game() -> 
     b = Budget(samples=64)
     assert second_samples(b, 10) == second_samples(b, 12) == 64
     assert second_samples(b, 43) == 12 * 64 // 43 and second_samples(b, 500) == 16
+
+
+def test_progress_reaches_its_total_only_when_every_decision_is_judged() -> None:
+    """The second looks and checks run after the walk over the record: until they are
+    done the progress stays short of its total (a page showing it never says "done"
+    while the review still works), then one last report says total of total, after
+    the review's last question whether it was cancelled."""
+    events: list[tuple[int, int] | None] = []  # a progress report, or None: asked whether cancelled
+
+    def asked() -> bool:
+        events.append(None)
+        return False
+
+    rv = review(_seeded_game(7), 0, TINY, seed=3, progress=lambda done, total: events.append((done, total)),
+                cancelled=asked)
+    seen = [e for e in events if e is not None]
+    total = len(rv.decisions)
+    assert total > 2 and {t for _, t in seen} == {total}
+    assert events[-1] == (total, total)  # after the last question: every decision judged
+    assert all(done < total for done, _ in seen[:-1])
+    assert [done for done, _ in seen] == sorted(done for done, _ in seen)

@@ -493,7 +493,8 @@ def review(record: GameRecord, seat: int, budget: Budget | None = None, seed: Se
            cancelled: Callable[[], bool] | None = None, decision: int | None = None) -> Review:
     """Review ``seat``'s decisions in ``record`` (see the module docstring).
 
-    ``progress(done, total)`` is called after each judged decision; ``cancelled()``
+    ``progress(done, total)`` is called after each decision's first look and once more,
+    with ``done == total``, when every decision is judged; ``cancelled()``
     is asked before each one and raises :class:`Cancelled` when it says so.  With
     ``decision`` (a move number of the record) only that decision is reviewed (with
     :func:`deeper`'s budget, "look deeper"; a phase 1 decision then gets the whole
@@ -555,14 +556,16 @@ def review(record: GameRecord, seat: int, budget: Budget | None = None, seed: Se
                         out.append(None)
                 except DeterminizeError as e:
                     raise ReviewError(f"move {number}: cannot judge this position from the seat's view: {e}") from None
-                if progress is not None:
-                    progress(len(out), total)
+                if progress is not None:  # the last step waits for the second looks and checks (below)
+                    progress(min(len(out), total - 1), total)
         ref.apply(s, move, events=False)
     try:
         judged = iter(_judge(looks, b, deep=decision is not None, cancelled=cancelled))
     except DeterminizeError as e:
         raise ReviewError(f"cannot judge a position from the seat's view: {e}") from None
     decisions = tuple(d if d is not None else next(judged) for d in out)
+    if progress is not None and total:
+        progress(total, total)
     outcome = "unfinished" if not end.is_over else "lost" if seat in end.losers else "safe"
     return Review(record.rules, record.players, seat, who, b, seed, len(record.moves), forced, outcome, decisions,
                   luck, luck_se, luck_by)

@@ -65,7 +65,8 @@ def _init_process(reports: Any) -> None:
 def _review_in_process(text: str, seat: int, budget: Budget, seed: str, names: list[str],
                        tag: int = -1, decision: int | None = None) -> Review:
     """One review (or, with ``decision``, that one decision), in an analysis process;
-    ``(tag, done, total)`` goes on the progress queue after each decision judged."""
+    ``(tag, done, total)`` goes on the progress queue as :func:`mattis.lab.review.review`
+    reports it (``done == total`` once every decision is judged)."""
     reports = _progress
 
     def report(done: int, total: int) -> None:
