@@ -94,7 +94,19 @@ def workers(pg: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[
             assert "Traceback" not in text, text
 
 
-def test_table_creation_is_limited_per_address_across_the_workers(workers: list[str]) -> None:
+def full_buckets(pg: str) -> None:
+    """Every address's limits full again: each test measures its limit from a full bucket
+    (the module's tests share one server and its workers on an xdist worker, and which of
+    them run there, in what order, depends on how the run was split)."""
+    store = PgStore(pg)
+    try:
+        store.db.execute("DELETE FROM buckets")
+    finally:
+        store.close()
+
+
+def test_table_creation_is_limited_per_address_across_the_workers(pg: str, workers: list[str]) -> None:
+    full_buckets(pg)
     made = []
     for i in range(2 * CREATE_BURST + 2):
         r = httpx.post(workers[i % 2] + "/api/tables", json={"preset": "mattis", "players": 3, "name": "Ola"},
@@ -107,7 +119,8 @@ def test_table_creation_is_limited_per_address_across_the_workers(workers: list[
     assert made[:CREATE_BURST] == [True] * CREATE_BURST
 
 
-def test_a_get_cost_class_is_limited_per_address_across_the_workers(workers: list[str]) -> None:
+def test_a_get_cost_class_is_limited_per_address_across_the_workers(pg: str, workers: list[str]) -> None:
+    full_buckets(pg)
     codes = [httpx.get(workers[i % 2] + f"/api/tables/nosuch/games/{i}/record", timeout=HUNG).status_code
              for i in range(2 * HEAVY_BURST + 2)]
     assert codes.count(404) == HEAVY_BURST and codes.count(429) == HEAVY_BURST + 2, codes  # the app answers 404
@@ -131,11 +144,10 @@ def refused(base: str, tid: str) -> bool:
 
 
 def test_websockets_are_counted_per_address_across_the_workers(pg: str, workers: list[str]) -> None:
-    store = PgStore(pg)
-    try:
-        tid = next(t for t, _ in store.tables())  # a table made by the first test
-    finally:
-        store.close()
+    full_buckets(pg)
+    r = httpx.post(workers[0] + "/api/tables", json={"preset": "mattis", "players": 3, "name": "Ola"}, timeout=HUNG)
+    assert r.status_code == 200, r.text
+    tid = r.json()["table"]
     with contextlib.ExitStack() as stack:
         held = []
         for i in range(SOCKETS):
@@ -150,11 +162,7 @@ def test_websockets_are_counted_per_address_across_the_workers(pg: str, workers:
 def test_workers_sharing_one_port_give_an_address_the_limit_once(pg: str, tmp_path: Path) -> None:
     """``mattis serve --workers 2``: the kernel hands each new connection to either worker;
     whichever it picks, the address gets the limit once."""
-    store = PgStore(pg)
-    try:
-        store.db.execute("DELETE FROM buckets")  # the other tests' requests came from this address too
-    finally:
-        store.close()
+    full_buckets(pg)  # the other tests' requests came from this address too
     port, log = free_port(), tmp_path / "serve.log"
     proc = subprocess.Popen([sys.executable, "-m", "mattis.cli.main", "serve", "--host", "127.0.0.1",
                              "--port", str(port), "--db", pg, "--workers", "2", "--bot-delay", "0",
