@@ -470,16 +470,21 @@ class BatchedGames:
         return self._core.seats[i]
 
     # ------------------------------------------------------------ internals
+    def _next_episode(self, i: int) -> tuple[Seed, int, int, int]:
+        """Game ``i``'s next episode: its seed, its number (counted on), the learner's seat
+        and the dealer (both engines deal it alike)."""
+        seed = self._seed[i]
+        k = self._episode[i]
+        self._episode[i] += 1
+        n = self.players
+        return seed, k, _choose(self.seat_choice, "seat", n, seed, k), _choose(self.dealer_choice, "dealer", n, seed, k)
+
     def _new_episode(self, i: int) -> None:
         core = self._core
         n = self.players
         rngs = self._rngs[i]
         while True:  # skip the rare deal that settles the learner's fate before it acts (as MattisEnv)
-            seed = self._seed[i]
-            k = self._episode[i]
-            self._episode[i] += 1
-            seat = _choose(self.seat_choice, "seat", n, seed, k)
-            dealer = _choose(self.dealer_choice, "dealer", n, seed, k)
+            seed, k, seat, dealer = self._next_episode(i)
             if seed is None:
                 state = State.new(self.rules, n, dealer=dealer)
             else:  # State.new's deal, from a generator of this game's reseeded (as random.Random(seed))
@@ -515,11 +520,7 @@ class BatchedGames:
         eng = self._native
         n = self.players
         while True:
-            seed = self._seed[i]
-            k = self._episode[i]
-            self._episode[i] += 1
-            seat = _choose(self.seat_choice, "seat", n, seed, k)
-            dealer = _choose(self.dealer_choice, "dealer", n, seed, k)
+            seed, k, seat, dealer = self._next_episode(i)
             if seed is None:
                 deal = secrets.randbits(63)
                 bots = [secrets.randbits(63) for _ in range(n)]
