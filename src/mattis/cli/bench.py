@@ -138,6 +138,8 @@ def _race(names: list[str], players: int, seconds: float) -> int:
             if done.returncode == 0:
                 raw_rows.append(json.loads(done.stdout))
     print(f"Random playouts, {seconds:g} CPU s per row, {players} players, one process "
-          "(decisions = player moves, per CPU second; a batched row's 'games' are its calls):")
-    print(speed.format_table(speed.race(seconds, names, players, raw_rows=raw_rows)))
+          "(decisions = player moves, per CPU second; a batched row's 'games' are its calls, a Gymnasium row's its "
+          "learner steps):")
+    print()
+    speed.print_race(speed.race(seconds, names, players, raw_rows=raw_rows))
     return 0

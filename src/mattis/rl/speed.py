@@ -54,11 +54,16 @@ Row = dict[str, Any]
 Game = Callable[[int], int]
 
 
-def _timed(name: str, detail: str, seconds: float, one_game: Game, preset_name: str | None = None) -> Row:
+def _timed(name: str, detail: str, seconds: float, one_game: Game, preset_name: str | None = None,
+           units: Callable[[], int] | None = None) -> Row:
+    """Call ``one_game`` until ``seconds`` of CPU time have passed.  ``units`` (given
+    for the Gymnasium rows) counts what the row's ``games`` are instead of the calls
+    (their learner steps)."""
     games = decisions = 0
     start = time.process_time()
     wall = time.perf_counter()
     deadline = start + seconds
+    first = units() if units is not None else 0
     while True:
         decisions += one_game(games)
         games += 1
@@ -67,6 +72,8 @@ def _timed(name: str, detail: str, seconds: float, one_game: Game, preset_name: 
             break
     elapsed = now - start
     wall = time.perf_counter() - wall
+    if units is not None:
+        games = units() - first
     return {"name": name, "detail": detail, "preset": preset_name, "games": games, "decisions": decisions,
             "seconds": elapsed, "wall_seconds": wall, "decisions_per_s": decisions / elapsed}
 
@@ -102,12 +109,20 @@ def raw_row(rules: str = "mattis", players: int = 3, seconds: float = 3.0) -> Ro
                   _raw(rules, players), rules)
 
 
-def _pettingzoo(rules_name: str, players: int) -> Game:
+def _pettingzoo(rules_name: str, players: int, floor: bool = False) -> Game:
+    """The ``mattis_v0`` row's loop (``floor``: the same loop over a do-nothing AEC env
+    wrapped alike, :func:`mattis.rl.floors.null_aec`)."""
     import numpy as np
 
     from .pettingzoo_env import env as make_env
 
-    e = make_env(rules=rules_name, players=players)
+    if floor:
+        from .encoding import ActionSpace, obs_size
+        from .floors import null_aec
+
+        e = null_aec(players, ActionSpace(preset(rules_name)).size, obs_size(players))
+    else:
+        e = make_env(rules=rules_name, players=players)
     rand = random.Random(1).random
 
     def game(i: int) -> int:
@@ -126,24 +141,75 @@ def _pettingzoo(rules_name: str, players: int) -> Game:
     return game
 
 
-def _gymnasium(rules_name: str, players: int) -> Game:
+class _Steps:
+    """The learner steps a Gymnasium row has made (its ``games``)."""
+
+    def __init__(self) -> None:
+        self.steps = 0
+
+    def __call__(self) -> int:
+        return self.steps
+
+
+def _gymnasium(rules_name: str, players: int, floor: bool = False, counter: _Steps | None = None) -> Game:
+    """The Gymnasium row's loop, one episode a call (``floor``: the same loop over a
+    do-nothing env, :class:`mattis.rl.floors.NullEnv`); ``counter`` counts the
+    learner's steps."""
     import numpy as np
 
+    from .encoding import ActionSpace, obs_size
+    from .floors import NullEnv
     from .gym_env import MattisEnv
 
-    env = MattisEnv(rules=rules_name, players=players, opponents="random", seat="rotate")
+    env: Any = (NullEnv(ActionSpace(preset(rules_name)).size, obs_size(players)) if floor
+                else MattisEnv(rules=rules_name, players=players, opponents="random", seat="rotate"))
     rand = random.Random(1).random
     env.reset(seed=0)
+    steps = counter if counter is not None else _Steps()
 
     def game(i: int) -> int:
         before = env.decisions
+        k = 0
         while True:
             legal = np.flatnonzero(env.action_masks())
             _obs, _r, term, trunc, _info = env.step(int(legal[int(rand() * len(legal))]))
+            k += 1
             if term or trunc:
                 break
         env.reset()
-        return env.decisions - before
+        steps.steps += k
+        return int(env.decisions - before)
+
+    return game
+
+
+def _deal(game_string: str) -> Game:
+    """The OpenSpiel row's deal alone: ``new_initial_state()`` and its chance nodes up to
+    the first player's decision, picked as the row picks them; a call's 'decisions' are
+    its chance steps."""
+    import pyspiel
+
+    if game_string.startswith("python_mattis"):
+        from . import openspiel_game  # noqa: F401  (registers python_mattis)
+    g = pyspiel.load_game(game_string)
+    rng = random.Random(1)
+
+    def game(i: int) -> int:
+        s = g.new_initial_state()
+        n = 0
+        while s.is_chance_node():
+            outcomes = s.chance_outcomes()
+            r = rng.random()
+            acc = 0.0
+            pick = outcomes[-1][0]
+            for a, p in outcomes:
+                acc += p
+                if r < acc:
+                    pick = a
+                    break
+            s.apply_action(pick)
+            n += 1
+        return n
 
     return game
 
@@ -206,7 +272,9 @@ def _openspiel(game_string: str, tensor: str | None = None) -> Game:
     import pyspiel
 
     if game_string.startswith("python_mattis"):
-        from . import openspiel_game  # noqa: F401  (registers python_mattis)
+        from . import floors, openspiel_game  # noqa: F401  (register python_mattis and its floor)
+
+        floors._register_floor_game()
     g = pyspiel.load_game(game_string)
     rng = random.Random(1)
     observer: Any = None
@@ -250,37 +318,61 @@ NATIVE_BATCH = 256
 """Games in the native batched engine's row (a call costs it little, so more games a call)."""
 
 
-def plan(rules: str, players: int, raw: bool = True) -> list[tuple[str, str, Callable[[], Game]]]:
-    """The rows of one rule set (name, detail, builder)."""
+Plan = list[tuple[str, str, Callable[[], Game], "Callable[[], int] | None"]]
+
+
+def plan(rules: str, players: int, raw: bool = True) -> Plan:
+    """The rows of one rule set (name, detail, builder, and for the Gymnasium rows the
+    counter of their learner steps)."""
+    from .encoding import ActionSpace
+
     spec = f"python_mattis(rules={rules},players={players})"
     tag = f"{rules} {players}p"
-    rows: list[tuple[str, str, Callable[[], Game]]] = []
+    actions = ActionSpace(preset(rules)).size
+    gym, gym_floor = _Steps(), _Steps()
+
+    def floor_game() -> Game:
+        from .floors import floor_game_string
+
+        return _openspiel(floor_game_string(players, actions))
+
+    rows: Plan = []
     if raw:
-        rows.append((f"mattis raw ({build_label()})", f"{tag}, legal_moves()+apply()", lambda: _raw(rules, players)))
+        rows.append((f"mattis raw ({build_label()})", f"{tag}, legal_moves()+apply()", lambda: _raw(rules, players),
+                     None))
     rows += [
-        ("mattis openspiel", f"{tag}, python_mattis via pyspiel", lambda: _openspiel(spec)),
+        ("mattis openspiel", f"{tag}, python_mattis via pyspiel", lambda: _openspiel(spec), None),
         ("mattis openspiel + obs tensor", f"{tag}, observation tensor each decision",
-         lambda: _openspiel(spec, "obs")),
+         lambda: _openspiel(spec, "obs"), None),
         ("mattis openspiel + infostate tensor", f"{tag}, information-state tensor each decision",
-         lambda: _openspiel(spec, "info")),
-        ("mattis pettingzoo", f"{tag}, mattis_v0 env.last()+step()", lambda: _pettingzoo(rules, players)),
-        ("mattis gymnasium", f"{tag}, MattisEnv step() vs random opponents", lambda: _gymnasium(rules, players)),
+         lambda: _openspiel(spec, "info"), None),
+        ("floor: openspiel", f"{tag}, a do-nothing pyspiel Python game, the same loop", floor_game, None),
+        ("openspiel deal", f"{tag}, new_initial_state() and the chance nodes only (decisions = chance steps)",
+         lambda: _deal(spec), None),
+        ("mattis pettingzoo", f"{tag}, mattis_v0 env.last()+step()", lambda: _pettingzoo(rules, players), None),
+        ("floor: pettingzoo", f"{tag}, a do-nothing AEC env, mattis_v0's wrappers and loop",
+         lambda: _pettingzoo(rules, players, floor=True), None),
+        ("mattis gymnasium", f"{tag}, MattisEnv step() vs random opponents",
+         lambda: _gymnasium(rules, players, counter=gym), gym),
+        ("floor: gymnasium", f"{tag}, a do-nothing Gymnasium env, the same loop",
+         lambda: _gymnasium(rules, players, floor=True, counter=gym_floor), gym_floor),
         (f"mattis batched x{BATCH}", f"{tag}, MattisVectorEnv step() vs random opponents",
-         lambda: _batched(rules, players, BATCH)),
+         lambda: _batched(rules, players, BATCH), None),
         (f"mattis batched engine x{ENGINE_BATCH}", f"{tag}, BatchedGames step(), tensors and masks, "
-         "vs random opponents", lambda: _batched_engine(rules, players, ENGINE_BATCH)),
+         "vs random opponents", lambda: _batched_engine(rules, players, ENGINE_BATCH), None),
         (f"mattis native batched x{NATIVE_BATCH}", f"{tag}, BatchedGames(engine='native') step(), tensors and "
-         "masks, vs random opponents", lambda: _batched_engine(rules, players, NATIVE_BATCH, "native")),
+         "masks, vs random opponents", lambda: _batched_engine(rules, players, NATIVE_BATCH, "native"), None),
     ]
     return rows
 
 
-OPENSPIEL_ROWS: list[tuple[str, str, Callable[[], Game]]] = [
-    ("crazy_eights", "OpenSpiel C++ (5 players) via pyspiel", lambda: _openspiel("crazy_eights")),
-    ("crazy_eights + obs tensor", "observation tensor each decision", lambda: _openspiel("crazy_eights", "obs")),
-    ("hearts", "OpenSpiel C++ (4 players) via pyspiel", lambda: _openspiel("hearts")),
+OPENSPIEL_ROWS: Plan = [
+    ("crazy_eights", "OpenSpiel C++ (5 players) via pyspiel", lambda: _openspiel("crazy_eights"), None),
+    ("crazy_eights + obs tensor", "observation tensor each decision", lambda: _openspiel("crazy_eights", "obs"),
+     None),
+    ("hearts", "OpenSpiel C++ (4 players) via pyspiel", lambda: _openspiel("hearts"), None),
     ("hearts + infostate tensor", "information-state tensor each decision (hearts has no observation tensor)",
-     lambda: _openspiel("hearts", "info")),
+     lambda: _openspiel("hearts", "info"), None),
 ]
 
 
@@ -292,21 +384,21 @@ def race(seconds_per_row: float = 3.0, rules: str | list[str] = "mattis", player
     once at the end).  ``raw_rows`` (measured elsewhere, e.g. in a subprocess per
     build) replace the in-process raw row when given."""
     names = [rules] if isinstance(rules, str) else list(rules)
-    todo: list[tuple[str | None, str, str, Callable[[], Game]]] = []
+    todo: list[tuple[str | None, str, str, Callable[[], Game], Callable[[], int] | None]] = []
     for name in names:
         todo += [(name, *row) for row in plan(name, players, raw=raw_rows is None)]
     todo += [(None, *row) for row in OPENSPIEL_ROWS]
     rows: list[Row] = [dict(r) for r in raw_rows or []]
     for r in rows:  # a raw row measured elsewhere names its preset (older rows: the first word of the detail)
         r.setdefault("preset", str(r["detail"]).split(" ")[0])
-    for preset_name, name, detail, build in todo:
+    for preset_name, name, detail, build, units in todo:
         try:
             game = build()
         except ImportError as e:
             rows.append({"name": name, "detail": f"skipped: {e}", "preset": preset_name, "games": 0,
                          "decisions": 0, "seconds": 0.0, "decisions_per_s": None})
             continue
-        rows.append(_timed(name, detail, seconds_per_row, game, preset_name))
+        rows.append(_timed(name, detail, seconds_per_row, game, preset_name, units))
     _ratios(rows)
     return rows
 
@@ -314,7 +406,8 @@ def race(seconds_per_row: float = 3.0, rules: str | list[str] = "mattis", player
 def _ratios(rows: list[Row]) -> None:
     """``ratio_vs_crazy_eights`` for every row; ``ratio_vs_raw``: a mattis row against
     the first raw row of its own preset (the compiled one when both builds were
-    measured), an OpenSpiel tensor row against the same game without the tensor."""
+    measured), an OpenSpiel tensor row against the same game without the tensor; none
+    for the floors and the deal."""
     base = next((r["decisions_per_s"] for r in rows if r["name"] == "crazy_eights"), None)
     raw: dict[Any, Any] = {}
     for r in rows:
@@ -326,6 +419,8 @@ def _ratios(rows: list[Row]) -> None:
         if r["name"].startswith("mattis"):
             own = raw.get(r.get("preset"))
             r["ratio_vs_raw"] = d / own if own and d is not None else None
+        elif r["name"].startswith(("floor:", "openspiel deal")):
+            r["ratio_vs_crazy_eights"] = r["ratio_vs_raw"] = None
         elif " + " in r["name"]:
             plain = next((q["decisions_per_s"] for q in rows if q["name"] == r["name"].split(" + ")[0]), None)
             r["ratio_vs_raw"] = d / plain if plain and d is not None else None
@@ -333,23 +428,211 @@ def _ratios(rows: list[Row]) -> None:
             r["ratio_vs_raw"] = 1.0 if d is not None else None
 
 
+HEADER = ("| row | what | games | decisions/s | decisions a game | vs crazy_eights | vs raw |",
+          "|---|---|---:|---:|---:|---:|---:|")
+
+
 def format_table(rows: list[Row]) -> str:
     """The race as a Markdown table.  ``vs raw``: a mattis row against the raw engine,
-    an OpenSpiel tensor row against the same game without the tensor."""
-    lines = ["| row | what | games | decisions/s | vs crazy_eights | vs raw |", "|---|---|---:|---:|---:|---:|"]
+    an OpenSpiel tensor row against the same game without the tensor.  ``decisions a
+    game``: decisions over games (a batched row's games are its calls, a Gymnasium
+    row's its learner steps, the deal row's decisions its chance steps)."""
+    lines = list(HEADER)
     for r in rows:
         dps = "-" if r["decisions_per_s"] is None else f"{r['decisions_per_s']:,.0f}"
+        per = f"{r['decisions'] / r['games']:,.2f}" if r["games"] else "-"
         ratio = "-" if r.get("ratio_vs_crazy_eights") is None else f"{r['ratio_vs_crazy_eights']:.2f}x"
         vs_raw = "-" if r.get("ratio_vs_raw") is None else f"{r['ratio_vs_raw']:.2f}x"
-        lines.append(f"| {r['name']} | {r['detail']} | {r['games']} | {dps} | {ratio} | {vs_raw} |")
+        lines.append(f"| {r['name']} | {r['detail']} | {r['games']} | {dps} | {per} | {ratio} | {vs_raw} |")
     return "\n".join(lines)
+
+
+# ------------------------------------------------------------------ the goals
+Printed = dict[str, Any]
+"""A row as the table prints it: ``name``, ``detail``, ``preset`` (the detail's first
+word for a mattis row, else ``None``), ``games``, ``dps`` (decisions/s) and ``per``
+(decisions a game), the last two ``None`` where the table shows ``-``."""
+
+
+def parse_table(text: str) -> list[Printed]:
+    """The rows of a table :func:`format_table` printed (the first such table in
+    ``text``), with their figures as printed: the goals are computed from these, so
+    the goals table of a pasted run can be checked against its race table."""
+    rows: list[Printed] = []
+    started = False
+    for line in text.splitlines():
+        if line.strip() == HEADER[0]:
+            started = True
+            continue
+        if not started or line.strip() == HEADER[1]:
+            continue
+        if not line.startswith("| "):
+            break
+        cells = [c.strip() for c in line.strip().strip("|").split(" | ")]
+        name, detail, games, dps, per = cells[:5]
+        first = detail.split(" ")[0]
+        rows.append({"name": name, "detail": detail, "preset": first if first in PRESETS else None,
+                     "games": int(games), "dps": None if dps == "-" else float(dps.replace(",", "")),
+                     "per": None if per == "-" else float(per.replace(",", ""))})
+    return rows
+
+
+def _us(r: Printed | None) -> float | None:
+    """µs a decision."""
+    return None if r is None or not r["dps"] else 1e6 / r["dps"]
+
+
+def _batch_size(name: str) -> int:
+    return int(name.rsplit("x", 1)[1])
+
+
+GOALS = {
+    "native": 2.0,
+    "pettingzoo": 4.0,
+    "openspiel_tensor": 0.5,
+    "deal": 1.0,
+    "gymnasium": 2.0,
+}
+"""The restated goals: native batched ≥ 2x crazy_eights + obs tensor; PettingZoo's
+overhead over its floor ≤ 4x the raw engine's µs a decision; OpenSpiel + obs tensor ≥
+0.5x its no-tensor row (decisions/s); the deal ≤ 1 µs a decision; Gymnasium's learner
+step overhead over its floor ≤ 2x the batched engine's µs a learner step."""
+
+
+def goals(rows: list[Printed]) -> list[tuple[str, dict[str, str], str]]:
+    """The goals table's lines: (goal, a cell per preset, verdict) from the printed rows
+    (``met``, ``not met``, ``not measured``, or empty for a line that only informs)."""
+    presets = list(dict.fromkeys(r["preset"] for r in rows if r["preset"] is not None))
+
+    def row(p: str | None, name: str) -> Printed | None:
+        return next((r for r in rows if r["preset"] == p and r["name"] == name and r["dps"]), None)
+
+    def raw(p: str) -> Printed | None:
+        return next((r for r in rows if r["preset"] == p and r["name"].startswith("mattis raw") and r["dps"]), None)
+
+    native = f"mattis native batched x{NATIVE_BATCH}"
+    engine = f"mattis batched engine x{ENGINE_BATCH}"
+    ce_obs = row(None, "crazy_eights + obs tensor")
+    out: list[tuple[str, dict[str, str], str]] = []
+
+    def line(goal: str, fn: Callable[[str], tuple[str, bool] | None], inform: bool = False) -> None:
+        cells: dict[str, str] = {}
+        oks: list[bool] = []
+        for p in presets:
+            got = fn(p)
+            cells[p] = "-" if got is None else got[0]
+            if got is not None:
+                oks.append(got[1])
+        verdict = "" if inform else ("not measured" if len(oks) < len(presets) else
+                                     "met" if all(oks) else "not met")
+        out.append((goal, cells, verdict))
+
+    def native_goal(p: str) -> tuple[str, bool] | None:
+        r = row(p, native)
+        if r is None or ce_obs is None:
+            return None
+        x = r["dps"] / ce_obs["dps"]
+        return f"{x:.2f}x", x >= GOALS["native"]
+
+    ce_text = "-" if ce_obs is None else f"{ce_obs['dps']:,.0f}"
+    line(f"native batched x{NATIVE_BATCH} (tensors and masks) ≥ {GOALS['native']:g}x crazy_eights + obs tensor "
+         f"({ce_text} decisions/s)", native_goal)
+
+    def pz_goal(p: str) -> tuple[str, bool] | None:
+        t, f, rw = _us(row(p, "mattis pettingzoo")), _us(row(p, "floor: pettingzoo")), _us(raw(p))
+        if t is None or f is None or rw is None:
+            return None
+        x = (t - f) / rw
+        return f"{x:.1f}x ({t - f:.1f} µs)", x <= GOALS["pettingzoo"]
+
+    line(f"PettingZoo: µs a decision over its floor ≤ {GOALS['pettingzoo']:g}x the raw engine's "
+         "(overhead; the raw engine's µs in the next line)", pz_goal)
+
+    def raw_info(p: str) -> tuple[str, bool] | None:
+        us = _us(raw(p))
+        return None if us is None else (f"{us:.2f} µs", True)
+
+    line("raw engine (compiled where built), µs a decision", raw_info, inform=True)
+
+    def os_goal(p: str) -> tuple[str, bool] | None:
+        t, plain = row(p, "mattis openspiel + obs tensor"), row(p, "mattis openspiel")
+        if t is None or plain is None:
+            return None
+        x = t["dps"] / plain["dps"]
+        return f"{x:.2f}x", x >= GOALS["openspiel_tensor"]
+
+    line(f"OpenSpiel + obs tensor ≥ {GOALS['openspiel_tensor']:g}x its no-tensor row (decisions/s)", os_goal)
+
+    def deal_goal(p: str) -> tuple[str, bool] | None:
+        d, plain = row(p, "openspiel deal"), row(p, "mattis openspiel")
+        if d is None or plain is None or not d["per"] or not plain["per"]:
+            return None
+        per_deal = 1e6 * d["per"] / d["dps"]
+        us = per_deal / plain["per"]
+        return f"{us:.2f} µs", us <= GOALS["deal"]
+
+    line(f"OpenSpiel's deal ≤ {GOALS['deal']:g} µs a decision (a deal's µs over the OpenSpiel row's "
+         "decisions a game)", deal_goal)
+
+    def os_floor_info(p: str) -> tuple[str, bool] | None:
+        plain, f = _us(row(p, "mattis openspiel")), _us(row(p, "floor: openspiel"))
+        if plain is None or f is None:
+            return None
+        return f"{plain - f:.1f} µs (floor {f:.1f})", True
+
+    line("OpenSpiel (no tensor): µs a decision over its floor", os_floor_info, inform=True)
+
+    def gym_goal(p: str) -> tuple[str, bool] | None:
+        g, f, b = row(p, "mattis gymnasium"), row(p, "floor: gymnasium"), row(p, native) or row(p, engine)
+        if g is None or f is None or b is None or not g["per"] or not f["per"] or not b["per"]:
+            return None
+        over = 1e6 * g["per"] / g["dps"] - 1e6 * f["per"] / f["dps"]
+        step = 1e6 * b["per"] / b["dps"] / _batch_size(b["name"])
+        x = over / step
+        tag = "" if b["name"] == native else f" vs {b['name'].removeprefix('mattis ')}"
+        return f"{x:.1f}x ({over:.1f} / {step:.2f} µs{tag})", x <= GOALS["gymnasium"]
+
+    line(f"Gymnasium: µs a learner step over its floor ≤ {GOALS['gymnasium']:g}x the native batched "
+         f"x{NATIVE_BATCH}'s µs a learner step (the batched engine x{ENGINE_BATCH} where the native "
+         "engine is not built)", gym_goal)
+
+    def floors_info(p: str) -> tuple[str, bool] | None:
+        pz, os_, gy = (row(p, f"floor: {k}") for k in ("pettingzoo", "openspiel", "gymnasium"))
+        if pz is None or os_ is None or gy is None:
+            return None
+        return f"{_us(pz):.1f} / {_us(os_):.1f} / {_us(gy):.2f}", True
+
+    line("the floors, µs a decision: PettingZoo / OpenSpiel / Gymnasium (a learner step)", floors_info,
+         inform=True)
+    return out
+
+
+def format_goals(rows: list[Printed]) -> str:
+    """The goals table (Markdown) of the printed rows (:func:`parse_table`)."""
+    lines = goals(rows)
+    presets = list(lines[0][1]) if lines else []
+    out = ["| goal | " + " | ".join(presets) + " | |", "|---|" + "---:|" * len(presets) + "---|"]
+    for goal, cells, verdict in lines:
+        v = f"**{verdict}**" if verdict else ""
+        out.append(f"| {goal} | " + " | ".join(cells[p] for p in presets) + f" | {v} |")
+    return "\n".join(out)
+
+
+def print_race(rows: list[Row]) -> None:
+    """The race table, then the goals table computed from its printed figures."""
+    table = format_table(rows)
+    print(table)
+    print()
+    print("The goals (each interface's overhead over its own do-nothing floor, measured in this run):")
+    print()
+    print(format_goals(parse_table(table)))
 
 
 def main_race(seconds: float = 3.0, rules: str | list[str] = "mattis", players: int = 3) -> int:
     """Print the race table (for ``mattis bench --vs-openspiel``); returns 0."""
     print(f"Random playouts, {seconds:g} CPU s per row, one process (decisions = player moves, per CPU second; "
-          f"a batched row's 'games' are its calls):")
-    print(format_table(race(seconds, rules, players)))
+          f"a batched row's 'games' are its calls, a Gymnasium row's its learner steps):")
+    print_race(race(seconds, rules, players))
     return 0
 
 
