@@ -13,6 +13,7 @@ import pytest
 
 pytest.importorskip("gymnasium")
 
+from mattis.core import preset  # noqa: E402
 from mattis.rl.batched import BatchedGames  # noqa: E402
 from mattis.rl.gym_env import MattisEnv  # noqa: E402
 from mattis.rl.opponents import BatchPolicy  # noqa: E402
@@ -113,7 +114,7 @@ def test_the_vector_envs_game_views_answer_for_their_games() -> None:
     mask; opponents set through a view change every game's from its next episode."""
     from mattis.rl.vector_env import MattisVectorEnv
 
-    venv = MattisVectorEnv(3, players=3, opponents="random", seat="rotate")
+    venv = MattisVectorEnv(3, players=3, opponents="random", seat="rotate", engine="python")
     venv.reset(seed=2)
     masks = venv.action_masks()
     for i, view in enumerate(venv.envs):
@@ -121,6 +122,29 @@ def test_the_vector_envs_game_views_answer_for_their_games() -> None:
         assert np.array_equal(view.action_masks(), masks[i])
     venv.envs[1].set_opponents("easy")
     assert venv.games.opponents == ["easy", "easy"]
+
+
+def test_the_vector_env_takes_the_native_engine_where_it_applies() -> None:
+    """``MattisVectorEnv`` defaults to ``engine="auto"``: the native engine for a preset
+    against ``random`` opponents (where it is built), the Python path for other
+    opponents; on the native engine a change to a bot it does not play is refused
+    (through the env and through a view), and the games keep their opponents."""
+    from mattis.rl.batched import native_covers
+    from mattis.rl.vector_env import MattisVectorEnv
+
+    native = native_covers(preset("mattis"), ["random"]) is None
+    venv = MattisVectorEnv(2, players=3, opponents="random")
+    assert venv.games.engine == ("native" if native else "python")
+    assert MattisVectorEnv(2, players=3, opponents="easy").games.engine == "python"
+    assert MattisVectorEnv(2, players=3, opponents="random", engine="python").games.engine == "python"
+    if native:
+        venv.reset(seed=0)
+        with pytest.raises(ValueError, match="random opponents only.*engine='python'"):
+            venv.set_opponents("easy")
+        with pytest.raises(ValueError, match="engine='python'"):
+            venv.envs[0].set_opponents(["random", "easy"])
+        assert venv.games.opponents == ["random", "random"]
+        venv.step(venv.action_masks().argmax(axis=1))  # still playing
 
 
 def _started(games: BatchedGames, i: int) -> bool:

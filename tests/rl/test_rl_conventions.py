@@ -61,7 +61,8 @@ def test_no_step_after_a_played_episode_ended() -> None:
 
 def test_the_phase2_cap_truncates_and_other_ends_terminate() -> None:
     assert is_truncated(Termination.CAP) and not is_truncated(Termination.REPETITION)
-    env = MattisEnv(players=3, overrides={"phase2_cap": 100}, opponents="random")  # about half the games
+    # about half the games; on the rules core, whose referee says how each game ended
+    env = MattisEnv(players=3, overrides={"phase2_cap": 100}, opponents="random", engine="python")
     rng = np.random.default_rng(3)
     seen = {True: 0, False: 0}
     for ep in range(30):

@@ -16,6 +16,16 @@ core's batch of one (:class:`mattis.core.batch.Batch`, as
 inside it (their own generators' choice of the legal moves, the moves the bots would
 make), any other opponent is asked with its observation.
 
+``engine`` (:class:`~mattis.rl.batched.BatchedGames`'s choices): with ``"auto"`` (the
+default) the four presets against ``random`` opponents only, not rendered, run on the
+native engine (a :class:`~mattis.rl.batched.BatchedGames` of one game on
+``mattis.rl._native``): the same observations, rewards and episodes for the same
+seeds, with no :class:`~mattis.play.Referee` behind them (:attr:`MattisEnv.referee`
+is ``None``).  Anything else runs on the rules core as above; :attr:`MattisEnv.engine`
+says which engine plays the current episode and :attr:`MattisEnv.engine_note` why not
+the native one.  Opponents set to a bot the native engine does not play move the env
+to the rules core from the next episode on (``engine="native"`` refuses them).
+
 The default opponent is ``easy`` (the heuristic bot: about 22,700 steps of a random
 learner per CPU second on the compiled core, 8,700 on the pure one, against about 300
 for ``medium``, whose rollouts are too slow to train against); ask for ``medium`` by
@@ -61,10 +71,10 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from ..bots.base import RandomBot
-from ..core import Observation, Rules, State
+from ..core import Observation, Phase, Rules, State
 from ..core.batch import ILLEGAL, PLAYING, TRUNCATED, WAITING
 from ..play import Agent, Referee, Seed, derive_seed
-from .batched import core_batch
+from .batched import ENGINES, BatchedGames, core_batch, native_covers
 from .common import SeatChoice, check_zero_sum, choose_seat, make_rules, render_text
 from .encoding import ActionSpace, Encoder, obs_size
 from .opponents import Opponent, opponent_specs, resolve
@@ -86,7 +96,7 @@ class MattisEnv(gym.Env[Obs, np.int64]):
                  overrides: Mapping[str, Any] | str | None = None, seat: SeatChoice = 0,
                  opponents: Opponent | Sequence[Opponent] = DEFAULT_OPPONENT, render_mode: str | None = None,
                  dealer: SeatChoice = 0, render_seat: int | None = None, zero_sum: bool = False,
-                 card_order: str = "suit_major") -> None:
+                 card_order: str = "suit_major", engine: str = "auto") -> None:
         self.rules = make_rules(rules, overrides)
         self.rules.check_players(players)
         if zero_sum:
@@ -109,6 +119,10 @@ class MattisEnv(gym.Env[Obs, np.int64]):
         self.dealer_choice = dealer
         self.seat = _choose(seat, "seat", players, None, 0) if isinstance(seat, int) else 0
         """The learner's seat in the current episode."""
+        if engine not in ENGINES:
+            raise ValueError(f"engine must be one of {', '.join(ENGINES)}")
+        self._engine_choice = engine
+        self._games: BatchedGames | None = None
         self.set_opponents(opponents)
         self.space = ActionSpace(self.rules, card_order)
         self.observation_space = spaces.Box(0.0, 1.0, (obs_size(players),), np.float32)
@@ -126,17 +140,46 @@ class MattisEnv(gym.Env[Obs, np.int64]):
         self._ended = False
         self.decisions = 0
         """Moves made by every seat (learner and opponents) in this env's games so far."""
+        why = self._native_why()
+        self.engine = "python" if why is not None else "native"
+        """Which engine plays the current episode (the next one before ``reset``):
+        ``native`` or ``python`` (the rules core); :attr:`engine_note` says why not native."""
+        self.engine_note = why
+        self._native_started = False
+        if why is None:
+            self._games = BatchedGames(1, rules=self.rules, players=players, seat=seat, opponents=self.opponents,
+                                       dealer=dealer, zero_sum=zero_sum, card_order=card_order, engine="native")
+            self._act = np.zeros(1, np.int64)
+
+    def _native_why(self) -> str | None:
+        """``None`` if the native engine plays this env's next episode, else why not."""
+        if self._engine_choice == "python":
+            return "engine='python'"
+        if self.render_mode is not None:
+            return "rendering needs the rules core's referee"
+        return native_covers(self.rules, self.opponents)
 
     def set_opponents(self, opponents: Opponent | Sequence[Opponent]) -> None:
         """The opponents from the next episode on: one for every other seat, or one
-        per other seat in seat order after the learner's (``seat+1``, ``seat+2``, ...)."""
-        self.opponents = opponent_specs(opponents, self.players)
+        per other seat in seat order after the learner's (``seat+1``, ``seat+2``, ...).
+        On the native engine, opponents it does not play move the env to the rules
+        core from the next episode on (``engine="native"`` refuses them)."""
+        specs = opponent_specs(opponents, self.players)
+        if self._engine_choice == "native":
+            why = native_covers(self.rules, specs)
+            if why is not None:
+                raise ValueError(f"{why}: make the env with engine='auto' or 'python' to change to these opponents")
+        self.opponents = specs
+        if self._games is not None:
+            self._games.opponents = specs
 
     # ------------------------------------------------------------------ API
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Obs, dict[str, Any]]:
         super().reset(seed=seed)
         if seed is not None:
             self._seed, self._episode = seed, 0
+        if self._games is not None and self._native_why() is None:
+            return self._native_reset()
         while True:  # skip the rare deal that settles the learner's fate before it acts
             self._new_episode()
             obs = self._observe()
@@ -144,16 +187,23 @@ class MattisEnv(gym.Env[Obs, np.int64]):
                 return self._encoder.encode(obs), self._info(obs)
 
     def step(self, action: np.int64 | int) -> tuple[Obs, SupportsFloat, bool, bool, dict[str, Any]]:
+        if self.engine == "native":
+            return self._native_step(action)
         obs, reward, terminated, truncated, info = self._step(action)
         return self._encoder.encode(obs), reward, terminated, truncated, info
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal actions of the learner now (all False when it is not to act, and
         once the episode has ended)."""
-        if self._last is None:
+        if self._last is None and not self._native_started:
             raise RuntimeError("call reset() first")
         if self._ended:
             return np.zeros(self._actions, np.bool_)
+        if self.engine == "native":
+            assert self._games is not None
+            mask: npt.NDArray[np.bool_] = self._games.masks[0].copy()
+            return mask
+        assert self._last is not None
         return self.space.mask(self._last.legal).astype(bool)
 
     def render(self) -> str | None:
@@ -168,11 +218,66 @@ class MattisEnv(gym.Env[Obs, np.int64]):
     @property
     def referee(self) -> Referee | None:
         """The current game's referee (for watching and tests; a learner must use only
-        the observation)."""
+        the observation); ``None`` on the native engine, which holds no
+        :class:`~mattis.core.State` (make the env with ``engine="python"`` to watch)."""
         return self._referee
 
     # ------------------------------------------------------------ internals
+    def _native_reset(self) -> tuple[Obs, dict[str, Any]]:
+        """The next episode on the native engine (it skips a deal that settles the
+        learner's fate before it acts, as :meth:`reset` does)."""
+        games = self._games
+        assert games is not None
+        self.engine, self.engine_note = "native", None
+        self._referee = None
+        self._last = None
+        before = games.decisions
+        games._seed[0], games._episode[0] = self._seed, self._episode
+        games._new_native_episode(0)
+        self._episode = games._episode[0]
+        self.seat = games.seat(0)
+        self._ended = False
+        self._native_started = True
+        self.decisions += games.decisions - before
+        info = self._native_info(games.facts(0), self.seat)
+        info["action_mask"] = games.masks[0].astype(np.int8)
+        return games.obs[0].copy(), info
+
+    def _native_step(self, action: np.int64 | int) -> tuple[Obs, SupportsFloat, bool, bool, dict[str, Any]]:
+        games = self._games
+        assert games is not None
+        if not self._native_started:
+            raise RuntimeError("call reset() first")
+        if self._ended:
+            raise RuntimeError("the episode is over (an illegal action or the learner's fate ended it); "
+                               "call reset()")
+        eng = games._native
+        before = eng.decisions
+        a = int(action)
+        self._act[0] = a
+        done = eng.step(self._act)
+        self.decisions += eng.decisions - before
+        if not done:
+            info = self._native_info(eng.facts(0), self.seat)
+            info["action_mask"] = games.masks[0].astype(np.int8)
+            return games.obs[0].copy(), 0.0, False, False, info
+        self._ended = True
+        info = self._native_info(eng.facts(0), self.seat)
+        info["action_mask"] = np.zeros(self._actions, np.int8)
+        if games.illegal[0]:
+            info["illegal_action"] = True
+        return (games.final_obs[0].copy(), float(games.rewards[0]), bool(games.terminations[0]),
+                bool(games.truncations[0]), info)
+
+    @staticmethod
+    def _native_info(facts: tuple[Any, ...], seat: int) -> dict[str, Any]:
+        phase, dealer, finished, ranked, losers = facts
+        return {"action_mask": None, "phase": Phase(phase), "seat": seat, "dealer": dealer, "finished": finished,
+                "ranked": ranked, "losers": losers}
+
     def _new_episode(self) -> None:
+        self.engine, self.engine_note = "python", self._native_why() or "made with what the native engine does not play"
+        self._native_started = False
         k = self._episode
         self._episode += 1
         n = self.players

@@ -100,10 +100,12 @@ class MattisVectorEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64], 
     """``num_envs`` :class:`MattisEnv` games stepped together (see the module docstring).
 
     Keyword arguments are :class:`MattisEnv`'s (rules, players, overrides, seat,
-    dealer, opponents, zero_sum, card_order), and ``engine`` (:class:`BatchedGames`'s;
-    here ``"python"`` unless given: ``"auto"`` or ``"native"`` takes the native engine
-    for the presets against ``random`` opponents, which cannot change its opponents to
-    other bots)."""
+    dealer, opponents, zero_sum, card_order), and ``engine`` (:class:`BatchedGames`'s,
+    ``"auto"`` by default: the native engine for the four presets against ``random``
+    opponents, the Python batched path otherwise; ``games.engine`` says which).  The
+    native engine cannot change its opponents to other bots: :meth:`set_opponents` (and
+    a view's) refuses them with a ``ValueError`` there; make the env with
+    ``engine="python"`` to train against opponents that change (self-play pools)."""
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
 
@@ -113,9 +115,9 @@ class MattisVectorEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64], 
         if env_kwargs.pop("render_mode", None) is not None:
             raise ValueError("the batched environment does not render; render one MattisEnv instead")
         env_kwargs.pop("render_seat", None)
-        # the Python batched path unless asked (engine="auto" or "native"): a view may
-        # change the opponents to any bot, which the native engine cannot
-        env_kwargs.setdefault("engine", "python")
+        # the native engine where it covers the games (BatchedGames' default, "auto"); it
+        # refuses a later change to opponents it does not play (set_opponents)
+        env_kwargs.setdefault("engine", "auto")
         self.num_envs = num_envs
         self.games = games = BatchedGames(num_envs, **env_kwargs)
         self.envs = [GameView(games, i) for i in range(num_envs)]
@@ -190,7 +192,8 @@ class MattisVectorEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64], 
 
     def set_opponents(self, opponents: Opponent | Sequence[Opponent]) -> None:
         """Set the opponents of every game from its next episode on
-        (see :meth:`MattisEnv.set_opponents`)."""
+        (see :meth:`MattisEnv.set_opponents`); on the native engine, opponents it does
+        not play raise ``ValueError`` (make the env with ``engine="python"``)."""
         self.games.set_opponents(opponents)
 
     def close_extras(self, **kwargs: Any) -> None:
