@@ -32,7 +32,21 @@ steps are timed but not counted).  Time is this process's CPU time
   the C engine ``mattis.rl._native``; skipped where it is not built);
 * ``crazy_eights`` and ``hearts``: OpenSpiel's C++ games through the same pyspiel loop,
   without and with their tensor (crazy_eights' observation tensor; hearts has only an
-  information-state tensor).
+  information-state tensor);
+* the floors (:mod:`mattis.rl.floors`), per preset: ``floor: openspiel`` (a do-nothing
+  pyspiel Python game through the OpenSpiel row's loop), ``floor: pettingzoo`` (a
+  do-nothing AEC env through ``mattis_v0``'s wrappers and loop), ``floor: gymnasium``
+  (a do-nothing Gymnasium env through the Gymnasium row's loop), and ``openspiel deal``
+  (the OpenSpiel row's ``new_initial_state()`` and chance nodes alone; its decisions
+  are its chance steps).
+
+The Gymnasium rows' ``games`` are their learner steps, so ``decisions a game`` is there
+the decisions a learner step.  After the table the command prints the goals table,
+computed from the table's printed figures (:func:`parse_table`, :func:`goals`):
+native batched ≥ 2x crazy_eights + obs tensor; PettingZoo's µs a decision over its
+floor ≤ 4x the raw engine's; OpenSpiel + obs tensor ≥ 0.5x its no-tensor row; the
+deal ≤ 1 µs a decision; Gymnasium's µs a learner step over its floor ≤ 2x the native
+batched engine's (:data:`GOALS`).
 
 ``python -m mattis.rl.speed --rules mattis --players 3 --seconds 3``,
 ``python benchmarks/rl_speed_race.py`` or ``mattis bench --vs-openspiel`` print the table.
