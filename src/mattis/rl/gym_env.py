@@ -85,6 +85,8 @@ DEFAULT_OPPONENT = "easy"
 
 
 _choose = choose_seat
+_PHASES = {p.value: p for p in Phase}
+"""The phases by value (an enum call costs more than the rest of a native step's info)."""
 
 
 class MattisEnv(gym.Env[Obs, np.int64]):
@@ -259,7 +261,7 @@ class MattisEnv(gym.Env[Obs, np.int64]):
         self.decisions += eng.decisions - before
         if not done:
             info = self._native_info(eng.facts(0), self.seat)
-            info["action_mask"] = games.masks[0].astype(np.int8)
+            info["action_mask"] = games.masks[0].view(np.int8).copy()
             return games.obs[0].copy(), 0.0, False, False, info
         self._ended = True
         info = self._native_info(eng.facts(0), self.seat)
@@ -272,7 +274,7 @@ class MattisEnv(gym.Env[Obs, np.int64]):
     @staticmethod
     def _native_info(facts: tuple[Any, ...], seat: int) -> dict[str, Any]:
         phase, dealer, finished, ranked, losers = facts
-        return {"action_mask": None, "phase": Phase(phase), "seat": seat, "dealer": dealer, "finished": finished,
+        return {"action_mask": None, "phase": _PHASES[phase], "seat": seat, "dealer": dealer, "finished": finished,
                 "ranked": ranked, "losers": losers}
 
     def _new_episode(self) -> None:
