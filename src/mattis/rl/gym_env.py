@@ -148,10 +148,13 @@ class MattisEnv(gym.Env[Obs, np.int64]):
         ``native`` or ``python`` (the rules core); :attr:`engine_note` says why not native."""
         self.engine_note = why
         self._native_started = False
+        self._live = False
+        """Whether the native engine plays an episode under way (the step's fast path)."""
         if why is None:
             self._games = BatchedGames(1, rules=self.rules, players=players, seat=seat, opponents=self.opponents,
                                        dealer=dealer, zero_sum=zero_sum, card_order=card_order, engine="native")
             self._act = np.zeros(1, np.int64)
+            self._native_views()
 
     def _native_why(self) -> str | None:
         """``None`` if the native engine plays this env's next episode, else why not."""
@@ -189,22 +192,37 @@ class MattisEnv(gym.Env[Obs, np.int64]):
                 return self._encoder.encode(obs), self._info(obs)
 
     def step(self, action: np.int64 | int) -> tuple[Obs, SupportsFloat, bool, bool, dict[str, Any]]:
+        if self._live:  # the native engine, an episode under way
+            eng = self._eng
+            before = eng.decisions
+            act = self._act
+            act[0] = action
+            done = eng.step(act)
+            self.decisions += eng.decisions - before
+            phase, dealer, finished, ranked, losers = eng.facts(0)
+            if not done:
+                return self._obs_row.copy(), 0.0, False, False, {
+                    "action_mask": self._mask_i8.copy(), "phase": _PHASES[phase], "seat": self.seat,
+                    "dealer": dealer, "finished": finished, "ranked": ranked, "losers": losers}
+            return self._native_end(phase, dealer, finished, ranked, losers)
         if self.engine == "native":
-            return self._native_step(action)
+            if not self._native_started:
+                raise RuntimeError("call reset() first")
+            raise RuntimeError("the episode is over (an illegal action or the learner's fate ended it); "
+                               "call reset()")
         obs, reward, terminated, truncated, info = self._step(action)
         return self._encoder.encode(obs), reward, terminated, truncated, info
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal actions of the learner now (all False when it is not to act, and
         once the episode has ended)."""
+        if self._live:
+            mask: npt.NDArray[np.bool_] = self._mask_row.copy()
+            return mask
         if self._last is None and not self._native_started:
             raise RuntimeError("call reset() first")
         if self._ended:
             return np.zeros(self._actions, np.bool_)
-        if self.engine == "native":
-            assert self._games is not None
-            mask: npt.NDArray[np.bool_] = self._games.masks[0].copy()
-            return mask
         assert self._last is not None
         return self.space.mask(self._last.legal).astype(bool)
 
@@ -240,36 +258,47 @@ class MattisEnv(gym.Env[Obs, np.int64]):
         self.seat = games.seat(0)
         self._ended = False
         self._native_started = True
+        self._live = True
         self.decisions += games.decisions - before
         info = self._native_info(games.facts(0), self.seat)
         info["action_mask"] = games.masks[0].astype(np.int8)
         return games.obs[0].copy(), info
 
-    def _native_step(self, action: np.int64 | int) -> tuple[Obs, SupportsFloat, bool, bool, dict[str, Any]]:
+    def _native_end(self, phase: int, dealer: int, finished: tuple[int, ...], ranked: tuple[int, ...],
+                    losers: tuple[int, ...]) -> tuple[Obs, SupportsFloat, bool, bool, dict[str, Any]]:
+        """The step that ended the native engine's episode (its last tensor, reward and
+        flags as the engine wrote them)."""
         games = self._games
         assert games is not None
-        if not self._native_started:
-            raise RuntimeError("call reset() first")
-        if self._ended:
-            raise RuntimeError("the episode is over (an illegal action or the learner's fate ended it); "
-                               "call reset()")
-        eng = games._native
-        before = eng.decisions
-        a = int(action)
-        self._act[0] = a
-        done = eng.step(self._act)
-        self.decisions += eng.decisions - before
-        if not done:
-            info = self._native_info(eng.facts(0), self.seat)
-            info["action_mask"] = games.masks[0].view(np.int8).copy()
-            return games.obs[0].copy(), 0.0, False, False, info
         self._ended = True
-        info = self._native_info(eng.facts(0), self.seat)
+        self._live = False
+        info = self._native_info((phase, dealer, finished, ranked, losers), self.seat)
         info["action_mask"] = np.zeros(self._actions, np.int8)
         if games.illegal[0]:
             info["illegal_action"] = True
         return (games.final_obs[0].copy(), float(games.rewards[0]), bool(games.terminations[0]),
                 bool(games.truncations[0]), info)
+
+    def _native_views(self) -> None:
+        """The native engine and the rows of its arrays that a step reads (views, made
+        anew after a copy: a copied view is an array of its own)."""
+        games = self._games
+        assert games is not None
+        self._eng = games._native
+        self._obs_row = games.obs[0]
+        self._mask_row = games.masks[0]
+        self._mask_i8 = self._mask_row.view(np.int8)
+
+    _NATIVE_VIEWS = ("_eng", "_obs_row", "_mask_row", "_mask_i8")
+
+    def __getstate__(self) -> dict[str, Any]:
+        """For :mod:`pickle` and :mod:`copy`: everything but the native engine's views."""
+        return {k: v for k, v in self.__dict__.items() if k not in self._NATIVE_VIEWS}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        if self._games is not None:
+            self._native_views()
 
     @staticmethod
     def _native_info(facts: tuple[Any, ...], seat: int) -> dict[str, Any]:
@@ -279,7 +308,7 @@ class MattisEnv(gym.Env[Obs, np.int64]):
 
     def _new_episode(self) -> None:
         self.engine, self.engine_note = "python", self._native_why() or "made with what the native engine does not play"
-        self._native_started = False
+        self._native_started = self._live = False
         k = self._episode
         self._episode += 1
         n = self.players
