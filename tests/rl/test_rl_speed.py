@@ -46,7 +46,8 @@ def test_race_rows_ratios_and_table() -> None:
     # a Gymnasium row's games are its learner steps: each makes a decision or more
     assert by["floor: gymnasium"]["games"] == by["floor: gymnasium"]["decisions"]
     assert by["mattis gymnasium"]["decisions"] >= by["mattis gymnasium"]["games"]
-    assert by["openspiel deal"]["decisions"] == 52 * by["openspiel deal"]["games"]  # a chance step a card
+    deal = by["openspiel deal"]  # a deal is one chance step or more (52 while the game deals card by card)
+    assert deal["games"] <= deal["decisions"] <= 52 * deal["games"]
     table = format_table(rows)
     assert table.count("\n") == 1 + len(rows) and "1.00x" in table
 
