@@ -59,9 +59,10 @@ def _spec(rules: Rules, players: int, space: ActionSpace) -> Any:
 
 
 def make_mirror(rules: Rules, players: int, space: ActionSpace, state: State) -> Any:
-    """A mirror of ``state`` (a game dealt from a deck, before its first move) with the
-    actions of ``space``, or ``None`` where no mirror covers it (:func:`mirror_covers`,
-    or a game without a 52-card deck)."""
+    """A mirror of the deal of ``state`` (its deck, dealer and first leader: the game
+    before its first move; ``apply_all`` of the actions made since brings it up to
+    date) with the actions of ``space``, or ``None`` where no mirror covers it
+    (:func:`mirror_covers`, or a game from a position or with a short deck)."""
     if mirror_covers(rules) is not None or state.deck is None or len(state.deck) != 52:
         return None
     leader = state.first_leader if state.first_leader >= 0 else (state.dealer + 1) % players
