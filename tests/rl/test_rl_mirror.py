@@ -21,7 +21,8 @@ from mattis.rl.encoding import ActionSpace, encode, obs_size
 from mattis.rl.mirror import make_mirror, mirror_covers
 from tiers import scale
 
-pytestmark = pytest.mark.skipif(mirror_covers(preset("mattis")) is not None, reason="the native engine is not built here")
+pytestmark = pytest.mark.skipif(mirror_covers(preset("mattis")) is not None,
+                                reason="the native engine is not built here")
 
 def _allows(name: str, n: int) -> bool:
     try:
@@ -105,7 +106,7 @@ def _play_pettingzoo(name: str, players: int, encoder: str, seed: int) -> list[t
     rng = random.Random(seed)
     seen = []
     steps = 0
-    for agent in env.agent_iter():
+    for _agent in env.agent_iter():
         obs, _r, term, trunc, _info = env.last()
         for other in raw.possible_agents:  # every seat's view, not only the mover's
             o = raw.observe(other)

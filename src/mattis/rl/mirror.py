@@ -8,6 +8,7 @@ mirror, a C copy of the same game held as bitmasks (the batched engine's own per
 code: no second copy of any rule), told each move the State makes; it writes a seat's
 tensor (exactly :func:`mattis.rl.encoding.encode`'s) and mask into a NumPy buffer.
 
+>>> import numpy as np
 >>> from mattis.core import State, preset
 >>> from mattis.rl.encoding import ActionSpace, encode
 >>> rules = preset("mattis")
@@ -29,11 +30,14 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-import numpy as np
-
 from ..core import PRESETS, Rules, State
-from .batched import _native, native_spec_args
+from .batched import native_spec_args
 from .encoding import ActionSpace
+
+try:
+    from . import _native  # type: ignore[attr-defined]  # the C engine, where the build made it
+except ImportError:  # as mattis.rl.batched: no C compiler at install, or MATTIS_PURE_BUILD=1
+    _native = None
 
 _SPECS: dict[tuple[Rules, int, str], Any] = {}
 """The native spec (an engine without games) of each rule set, player count and card
