@@ -210,7 +210,7 @@ class _Spec:
     """The game's fixed data, shared (not copied) by every state of the game."""
 
     __slots__ = ("rules", "players", "dealer", "space", "canonical", "zero_sum", "card_order", "leader", "start",
-                 "deck_mask", "deck_size", "mirror_note")
+                 "deck_mask", "deck_size", "mirror_note", "card_of", "outcome_pairs")
 
     def __init__(self, rules: Rules, players: int, dealer: int, zero_sum: bool = False,
                  card_order: str = "suit_major", leader: int | None = None, start: State | None = None) -> None:
@@ -229,6 +229,12 @@ class _Spec:
         self.deck_mask = rules.deck_mask()
         """The cards dealt (all 52 but with a short deck, ``deck_ranks``/``deck_suits``)."""
         self.deck_size = len(rules.deck())
+        self.card_of = tuple(card_of_index(i, card_order) for i in range(52))
+        """The card (its code) of each chance action (a card index)."""
+        p = [0.0] + [1.0 / k for k in range(1, 53)]
+        self.outcome_pairs = [[(i, p[k]) for i in range(52)] for k in range(53)]
+        """``outcome_pairs[k][i]``: the chance outcome ``(i, 1 / k)`` (made once: a deal
+        step's outcomes are picked from these, not made anew)."""
         self.mirror_note = mirror_covers(rules) if start is None else "a game from a position (no deal to mirror)"
         """Why the observers cannot use a native mirror of the game (``None``: they can)."""
 
@@ -251,7 +257,7 @@ class _Core:
     playouts pay nothing for it.
     """
 
-    __slots__ = ("deck", "dealt", "state", "moves", "actions", "cursor", "hands", "to_act", "mirror")
+    __slots__ = ("deck", "dealt", "state", "moves", "actions", "cursor", "hands", "to_act", "mirror", "free")
 
     def __init__(self, players: int) -> None:
         self.deck: list[int] = []
@@ -264,6 +270,9 @@ class _Core:
         self.cursor: State | None = None
         self.hands: list[list[int]] = [[] for _ in range(players)]
         self.to_act: int = int(pyspiel.PlayerId.CHANCE)
+        self.free: list[int] | None = None
+        """While dealing, the chance actions (card indexes) of the cards not dealt yet, in
+        increasing order (``None``: to be made from ``dealt`` when next asked for)."""
         self.mirror: Any = None
         """The game's native mirror (:mod:`mattis.rl.mirror`), made when an observer
         first asks for it and moved on with every move after; ``None``: not made (or
@@ -297,6 +306,7 @@ class _Core:
         c.hands = [h[:] for h in self.hands]
         c.to_act = self.to_act
         c.mirror = self.mirror.copy() if self.mirror else self.mirror
+        c.free = self.free[:] if self.free is not None else None
         return c
 
     def __getstate__(self) -> dict[str, Any]:
@@ -320,6 +330,7 @@ class _Core:
         self.cursor = None
         self.hands = [[] for _ in range(d["players"])]
         self.mirror = None
+        self.free = None
 
     def hand_log(self, seat: int, spec: _Spec) -> list[int]:
         """The seat's hand (a card mask, ``observation(seat).hand_mask``) after the deal
@@ -433,26 +444,37 @@ class MattisState(pyspiel.State):  # type: ignore[misc]
         return self._g.space.legal_actions(s.legal_moves())
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        if self._core.state is not None:
+        """The cards not dealt yet (their card indexes), each with the same chance.  The
+        list of those cards is kept with the state and shortened as they are dealt, and
+        the ``(action, probability)`` pairs are made once per game (a deal step costs a
+        list of the remaining pairs, not a pass over the deck)."""
+        core = self._core
+        if core.state is not None:
             return []
-        used = self._core.dealt
+        free = core.free
         g = self._g
-        p = 1.0 / (g.deck_size - len(self._core.deck))
-        order = g.card_order
-        free = g.deck_mask & ~used
-        return [(i, p) for i in range(52) if free >> card_of_index(i, order) & 1]
+        if free is None:
+            mask = g.deck_mask & ~core.dealt
+            card_of = g.card_of
+            free = core.free = [i for i in range(52) if mask >> card_of[i] & 1]
+        pairs = g.outcome_pairs[len(free)]
+        return [pairs[i] for i in free]
 
     def _apply_action(self, action: int) -> None:
         core = self._core
         if core.state is None:
-            card = card_of_index(action, self._g.card_order) if 0 <= action < 52 else -1
-            if card < 0 or core.dealt >> card & 1 or not self._g.deck_mask >> card & 1:
+            g = self._g
+            card = g.card_of[action] if 0 <= action < 52 else -1
+            if card < 0 or core.dealt >> card & 1 or not g.deck_mask >> card & 1:
                 raise ValueError(f"card {action} cannot be dealt now")
             core.deck.append(card)
             core.dealt |= 1 << card
-            if len(core.deck) == self._g.deck_size:
-                core.state = self._g.fresh(core.deck)
+            if core.free is not None:
+                core.free.remove(action)
+            if len(core.deck) == g.deck_size:
+                core.state = g.fresh(core.deck)
                 core.to_act = self._player_to_act()
+                core.free = None
             return
         mv = self._g.space.move(action)
         core.state.apply(mv)
@@ -498,6 +520,7 @@ class MattisState(pyspiel.State):  # type: ignore[misc]
             raise ValueError("nothing to undo: this is the game's first state")
         core.to_act = int(pyspiel.PlayerId.CHANCE) if core.state is None else self._player_to_act()
         core.mirror = None  # remade from the deal and the moves left when next asked for
+        core.free = None
         keep = len(core.moves) + 1
         if core.state is None or len(core.hands[0]) > keep:  # the hand cache went past the new end
             core.cursor = None
