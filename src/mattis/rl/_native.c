@@ -906,21 +906,15 @@ static int int_list(PyObject *seq, int *out, Py_ssize_t k, const char *what) {
     return 0;
 }
 
-/* Engine(games, players, rules, zero_sum, phase2_cap, offsets, card_index, card_action,
- *        action_move, chance_action, pickup_action, obs, masks, final_obs, rewards,
- *        terminations, truncations, illegal) */
-static int Engine_init(Engine *self, PyObject *args, PyObject *kw) {
-    int games, n, zero_sum, cap, chance_action, pickup_action;
-    PyObject *rules, *offs, *cidx, *cact, *amove, *obs, *mask, *fin, *rew, *term, *trunc, *ill;
-    (void)kw;
-    if (!PyArg_ParseTuple(args, "iiOiiOOOOiiOOOOOOO", &games, &n, &rules, &zero_sum, &cap, &offs, &cidx, &cact,
-                          &amove, &chance_action, &pickup_action, &obs, &mask, &fin, &rew, &term, &trunc, &ill))
-        return -1;
-    if (games < 1 || n < 2 || n > 6 || cap < 1) {
+/* the rule set, tensor layout and action numbering (shared by the batched engine and
+ * the mirrors): players, rules, zero_sum, phase2_cap, offsets, card_index, card_action,
+ * action_move, chance_action, pickup_action */
+static int engine_config(Engine *self, int n, PyObject *rules, int zero_sum, int cap, PyObject *offs,
+                         PyObject *cidx, PyObject *cact, PyObject *amove, int chance_action, int pickup_action) {
+    if (n < 2 || n > 6 || cap < 1) {
         PyErr_SetString(PyExc_ValueError, "bad engine arguments");
         return -1;
     }
-    self->games = games;
     self->n = n;
     if (int_list(rules, (int *)&self->r, RULE_FIELDS, "rules") < 0) return -1;
     self->zero_sum = zero_sum;
@@ -934,6 +928,7 @@ static int Engine_init(Engine *self, PyObject *args, PyObject *kw) {
     Py_ssize_t na = PySequence_Size(amove);
     if (na < 54) { PyErr_SetString(PyExc_ValueError, "action_move"); return -1; }
     self->actions = (int)na;
+    PyMem_Free(self->action_move);
     self->action_move = (int *)PyMem_Malloc(sizeof(int) * (size_t)na);
     if (!self->action_move) { PyErr_NoMemory(); return -1; }
     if (int_list(amove, self->action_move, na, "action_move") < 0) return -1;
@@ -946,6 +941,28 @@ static int Engine_init(Engine *self, PyObject *args, PyObject *kw) {
         }
         if (mv >= MV_SEQ) self->seq_action[mv - MV_SEQ] = (int)a;
     }
+    return 0;
+}
+
+/* Engine(games, players, rules, zero_sum, phase2_cap, offsets, card_index, card_action,
+ *        action_move, chance_action, pickup_action, obs, masks, final_obs, rewards,
+ *        terminations, truncations, illegal); games=0 with None for each buffer makes
+ * an engine without games: the shared spec of Mirror objects */
+static int Engine_init(Engine *self, PyObject *args, PyObject *kw) {
+    int games, n, zero_sum, cap, chance_action, pickup_action;
+    PyObject *rules, *offs, *cidx, *cact, *amove, *obs, *mask, *fin, *rew, *term, *trunc, *ill;
+    (void)kw;
+    if (!PyArg_ParseTuple(args, "iiOiiOOOOiiOOOOOOO", &games, &n, &rules, &zero_sum, &cap, &offs, &cidx, &cact,
+                          &amove, &chance_action, &pickup_action, &obs, &mask, &fin, &rew, &term, &trunc, &ill))
+        return -1;
+    if (games < 0 || self->g || self->games) {
+        PyErr_SetString(PyExc_ValueError, "bad engine arguments");
+        return -1;
+    }
+    if (engine_config(self, n, rules, zero_sum, cap, offs, cidx, cact, amove, chance_action, pickup_action) < 0)
+        return -1;
+    if (games == 0) return 0;  /* a spec only: no games, no buffers */
+    Py_ssize_t na = self->actions;
     if (get_buf(obs, &self->obs, (Py_ssize_t)games * self->size * 4, "obs") < 0) return -1;
     if (get_buf(mask, &self->mask, (Py_ssize_t)games * na, "masks") < 0) return -1;
     if (get_buf(fin, &self->fin, (Py_ssize_t)games * self->size * 4, "final_obs") < 0) return -1;
@@ -955,6 +972,7 @@ static int Engine_init(Engine *self, PyObject *args, PyObject *kw) {
     if (get_buf(ill, &self->ill, games, "illegal") < 0) return -1;
     self->g = (Game *)PyMem_Calloc((size_t)games, sizeof(Game));
     if (!self->g) { PyErr_NoMemory(); return -1; }
+    self->games = games;
     for (int i = 0; i < games; i++) self->g[i].status = WAITING;
     return 0;
 }
@@ -965,6 +983,29 @@ static int game_index(Engine *self, int i) {
         return -1;
     }
     return 0;
+}
+
+/* State.from_deck(rules, n, deck, dealer, leader) into g (its fields zero) */
+static void deal_deck(Engine *e, Game *g, const int *deck, int dealer, int leader) {
+    int n = e->n;
+    g->dealer = dealer;
+    g->phase = COLLECT;
+    g->trump = g->trump_card = g->trump_holder = -1;
+    g->trick_leader = g->last_winner = -1;
+    g->in_game = (1 << n) - 1;
+    int idx = 0;
+    if (n == 2) {
+        for (; idx < e->r.discard; idx++) g->aside |= 1ULL << deck[idx];
+    }
+    for (int r = 0; r < 3; r++)
+        for (int j = 0; j < n; j++) g->hands[(dealer + 1 + j) % n] |= 1ULL << deck[idx++];
+    g->nstock = 52 - idx;
+    for (int k = 0; k < g->nstock; k++) g->stock[k] = (uint8_t)deck[51 - k];
+    if (e->r.trump == TR_BOTTOM_UP) {
+        g->trump_card = deck[51];
+        g->trump = deck[51] / 13;
+    }
+    start_trick(e, g, leader);
 }
 
 /* start(i, deal_seed, seat, dealer, bot_seeds): deal game i as
@@ -1014,25 +1055,8 @@ static PyObject *Engine_start(Engine *self, PyObject *args) {
         int j = mt_below(&deal, k + 1);
         int t = deck[k]; deck[k] = deck[j]; deck[j] = t;
     }
-    g->dealer = dealer;
     g->seat = seat;
-    g->phase = COLLECT;
-    g->trump = g->trump_card = g->trump_holder = -1;
-    g->trick_leader = g->last_winner = -1;
-    g->in_game = (1 << n) - 1;
-    int idx = 0;
-    if (n == 2) {
-        for (; idx < self->r.discard; idx++) g->aside |= 1ULL << deck[idx];
-    }
-    for (int r = 0; r < 3; r++)
-        for (int j = 0; j < n; j++) g->hands[(dealer + 1 + j) % n] |= 1ULL << deck[idx++];
-    g->nstock = 52 - idx;
-    for (int k = 0; k < g->nstock; k++) g->stock[k] = (uint8_t)deck[51 - k];
-    if (self->r.trump == TR_BOTTOM_UP) {
-        g->trump_card = deck[51];
-        g->trump = deck[51] / 13;
-    }
-    start_trick(self, g, (dealer + 1) % n);
+    deal_deck(self, g, deck, dealer, (dealer + 1) % n);
     settle(self, g, 0);
     if (PyErr_Occurred()) return NULL;
     if (g->status == PLAYING) write_game(self, i);
@@ -1219,6 +1243,188 @@ static PyTypeObject EngineType = {
     .tp_getset = Engine_getset,
 };
 
+/* ------------------------------------------------------------------ Mirror */
+/* One game told each move a Python State makes (the State stays the truth: the
+ * mirror only writes tensors and masks, as mattis.rl.encoding's encoder would, from
+ * its bitmasks).  Mirror(spec, deck, dealer, leader): the deal of State.from_deck
+ * (spec: an Engine(0, ...) holding the rules, layout and action numbering). */
+typedef struct {
+    PyObject_HEAD
+    Engine *e;
+    Game g;
+} Mirror;
+
+static PyTypeObject MirrorType;
+
+static void Mirror_dealloc(Mirror *self) {
+    PyMem_Free(self->g.rep);
+    Py_XDECREF((PyObject *)self->e);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int Mirror_init(Mirror *self, PyObject *args, PyObject *kw) {
+    PyObject *spec, *deckseq;
+    int dealer, leader;
+    (void)kw;
+    if (!PyArg_ParseTuple(args, "O!Oii", &EngineType, &spec, &deckseq, &dealer, &leader)) return -1;
+    Engine *e = (Engine *)spec;
+    if (e->n < 2 || !e->action_move) {
+        PyErr_SetString(PyExc_ValueError, "spec: an engine made with its rules");
+        return -1;
+    }
+    int deck[52];
+    if (int_list(deckseq, deck, 52, "deck") < 0) return -1;
+    uint64_t seen = 0;
+    for (int k = 0; k < 52; k++) {
+        if (deck[k] < 0 || deck[k] >= 52 || (seen >> deck[k] & 1)) {
+            PyErr_SetString(PyExc_ValueError, "deck: each of the 52 cards once");
+            return -1;
+        }
+        seen |= 1ULL << deck[k];
+    }
+    if (dealer < 0 || dealer >= e->n || leader < 0 || leader >= e->n) {
+        PyErr_SetString(PyExc_ValueError, "dealer or leader out of range");
+        return -1;
+    }
+    Py_INCREF(spec);
+    Py_XSETREF(self->e, e);
+    PyMem_Free(self->g.rep);
+    memset(&self->g, 0, offsetof(Game, random_seat));
+    deal_deck(e, &self->g, deck, dealer, leader);
+    if (PyErr_Occurred()) return -1;
+    return 0;
+}
+
+static int mirror_apply(Mirror *self, long a) {
+    Engine *e = self->e;
+    Game *g = &self->g;
+    int moves[MAX_MOVES];
+    if (g->phase == OVER || a < 0 || a >= e->actions) goto bad;
+    int mv = e->action_move[a], k = legal_moves(e, g, moves);
+    for (int j = 0; j < k; j++) {
+        if (moves[j] == mv) {
+            apply_move(e, g, mv);
+            return PyErr_Occurred() ? -1 : 0;
+        }
+    }
+bad:
+    PyErr_Format(PyExc_ValueError, "the mirror cannot make action %ld here (not legal in its game)", a);
+    return -1;
+}
+
+/* apply(action): the move of an action number (a legal one: else ValueError) */
+static PyObject *Mirror_apply(Mirror *self, PyObject *arg) {
+    if (!self->e) { PyErr_SetString(PyExc_ValueError, "an unmade mirror"); return NULL; }
+    long a = PyLong_AsLong(arg);
+    if (a == -1 && PyErr_Occurred()) return NULL;
+    if (mirror_apply(self, a) < 0) return NULL;
+    Py_RETURN_NONE;
+}
+
+/* apply_all(actions): apply() each in turn */
+static PyObject *Mirror_apply_all(Mirror *self, PyObject *arg) {
+    if (!self->e) { PyErr_SetString(PyExc_ValueError, "an unmade mirror"); return NULL; }
+    PyObject *fast = PySequence_Fast(arg, "actions");
+    if (!fast) return NULL;
+    Py_ssize_t k = PySequence_Fast_GET_SIZE(fast);
+    for (Py_ssize_t i = 0; i < k; i++) {
+        long a = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
+        if ((a == -1 && PyErr_Occurred()) || mirror_apply(self, a) < 0) { Py_DECREF(fast); return NULL; }
+    }
+    Py_DECREF(fast);
+    Py_RETURN_NONE;
+}
+
+/* write(seat, obs, mask): seat's tensor into obs (float32, the layout's size) and, when
+ * mask is not None, its legal actions into mask (one byte an action, all 0 unless it is
+ * to act) */
+static PyObject *Mirror_write(Mirror *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (!self->e) { PyErr_SetString(PyExc_ValueError, "an unmade mirror"); return NULL; }
+    if (nargs != 3) { PyErr_SetString(PyExc_TypeError, "write(seat, obs, mask)"); return NULL; }
+    Engine *e = self->e;
+    long seat = PyLong_AsLong(args[0]);
+    if (seat == -1 && PyErr_Occurred()) return NULL;
+    if (seat < 0 || seat >= e->n) { PyErr_SetString(PyExc_ValueError, "seat out of range"); return NULL; }
+    Py_buffer ob, mb;
+    ob.obj = NULL;
+    mb.obj = NULL;
+    if (get_buf(args[1], &ob, (Py_ssize_t)e->size * 4, "obs") < 0) {
+        if (ob.obj) PyBuffer_Release(&ob);
+        return NULL;
+    }
+    uint8_t *mrow = NULL;
+    if (args[2] != Py_None) {
+        if (get_buf(args[2], &mb, e->actions, "mask") < 0) {
+            if (mb.obj) PyBuffer_Release(&mb);
+            PyBuffer_Release(&ob);
+            return NULL;
+        }
+        mrow = (uint8_t *)mb.buf;
+    }
+    write_seat(e, &self->g, (int)seat, (float *)ob.buf, mrow);
+    PyBuffer_Release(&ob);
+    if (mb.obj) PyBuffer_Release(&mb);
+    Py_RETURN_NONE;
+}
+
+/* copy(): a mirror of the same game, moved on independently */
+static PyObject *Mirror_copy(Mirror *self, PyObject *unused) {
+    (void)unused;
+    Mirror *c = (Mirror *)MirrorType.tp_alloc(&MirrorType, 0);
+    if (!c) return NULL;
+    if (self->e) {
+        Py_INCREF((PyObject *)self->e);
+        c->e = self->e;
+    }
+    memcpy(&c->g, &self->g, offsetof(Game, random_seat));
+    c->g.rep = NULL;
+    c->g.caprep = 0;
+    if (self->g.nrep) {
+        c->g.rep = (Rep *)PyMem_Malloc(sizeof(Rep) * (size_t)self->g.nrep);
+        if (!c->g.rep) { Py_DECREF(c); return PyErr_NoMemory(); }
+        memcpy(c->g.rep, self->g.rep, sizeof(Rep) * (size_t)self->g.nrep);
+        c->g.caprep = self->g.nrep;
+    }
+    return (PyObject *)c;
+}
+
+static PyObject *Mirror_deepcopy(Mirror *self, PyObject *memo) {
+    (void)memo;
+    return Mirror_copy(self, NULL);
+}
+
+static PyObject *Mirror_to_act(Mirror *self, void *closure) {
+    (void)closure;
+    return PyLong_FromLong(self->e && self->g.phase != OVER ? self->g.turn : -1);
+}
+
+static PyMethodDef Mirror_methods[] = {
+    {"apply", (PyCFunction)Mirror_apply, METH_O, "apply(action): make a legal action's move"},
+    {"apply_all", (PyCFunction)Mirror_apply_all, METH_O, "apply_all(actions): apply() each in turn"},
+    {"write", (PyCFunction)(void (*)(void))Mirror_write, METH_FASTCALL,
+     "write(seat, obs, mask): the seat's tensor (and legal-action mask unless None)"},
+    {"copy", (PyCFunction)Mirror_copy, METH_NOARGS, "copy() -> a mirror of the same game"},
+    {"__copy__", (PyCFunction)Mirror_copy, METH_NOARGS, NULL},
+    {"__deepcopy__", (PyCFunction)Mirror_deepcopy, METH_O, NULL},
+    {NULL, NULL, 0, NULL}};
+
+static PyGetSetDef Mirror_getset[] = {
+    {"to_act", (getter)Mirror_to_act, NULL, "the seat to act (-1 once the game is over)", NULL},
+    {NULL, NULL, NULL, NULL, NULL}};
+
+static PyTypeObject MirrorType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "mattis.rl._native.Mirror",
+    .tp_basicsize = sizeof(Mirror),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "one game mirrored from a Python State's moves, writing tensors and masks (see mattis.rl.mirror)",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Mirror_init,
+    .tp_dealloc = (destructor)Mirror_dealloc,
+    .tp_methods = Mirror_methods,
+    .tp_getset = Mirror_getset,
+};
+
 /* shuffled(seed): random.Random(seed)'s shuffle of range(52) (for tests of the generator) */
 static PyObject *native_shuffled(PyObject *mod, PyObject *arg) {
     (void)mod;
@@ -1245,12 +1451,18 @@ static struct PyModuleDef native_module = {
     NULL, NULL, NULL, NULL};
 
 PyMODINIT_FUNC PyInit__native(void) {
-    if (PyType_Ready(&EngineType) < 0) return NULL;
+    if (PyType_Ready(&EngineType) < 0 || PyType_Ready(&MirrorType) < 0) return NULL;
     PyObject *m = PyModule_Create(&native_module);
     if (!m) return NULL;
     Py_INCREF(&EngineType);
     if (PyModule_AddObject(m, "Engine", (PyObject *)&EngineType) < 0) {
         Py_DECREF(&EngineType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    Py_INCREF(&MirrorType);
+    if (PyModule_AddObject(m, "Mirror", (PyObject *)&MirrorType) < 0) {
+        Py_DECREF(&MirrorType);
         Py_DECREF(m);
         return NULL;
     }

@@ -134,6 +134,23 @@ def _native_rules(r: Rules) -> list[int]:
             int(r.empty_fighter is EmptyFighter.DROP), int(r.leftovers_shown), r.two_player_discard]
 
 
+def native_spec_args(rules: Rules, players: int, space: ActionSpace, zero_sum: bool = False) -> tuple[Any, ...]:
+    """The native engine's arguments after ``games`` and before the buffers: the
+    players, the rule options, ``zero_sum``, the phase 2 cap, the tensor's block
+    offsets, each card's index in a 52-card block and among the actions, each action's
+    move as the engine codes it, the chance and pickup actions (shared by the batched
+    engine and the mirrors of :mod:`mattis.rl.mirror`)."""
+    o = offsets(players)
+    # a move as the engine codes it: a card, 52 sjanse, 53 pickup, 64 + 16 * lowest card + length
+    action_move = [52 if mv.kind is MoveKind.CHANCE else 53 if mv.kind is MoveKind.PICKUP
+                   else mv.cards[0] if len(mv.cards) == 1 else 64 + 16 * mv.cards[0] + len(mv.cards)
+                   for mv in (space.move(a) for a in range(space.size))]
+    cidx = [card_index(c, space.card_order) for c in range(52)]
+    offs = [o[name] for name, _size, _shape, _what in BLOCKS] + [obs_size(players)]
+    return (players, _native_rules(rules), int(zero_sum), rules.phase2_cap, offs, cidx, cidx, action_move,
+            space.chance_action, space.pickup_action)
+
+
 def core_batch(games: int, players: int, space: ActionSpace, zero_sum: bool) -> Batch:
     """The compiled core's :class:`~mattis.core.batch.Batch` of ``games`` games laid out
     for ``space`` (its actions and card order) and the tensor's blocks."""
@@ -295,17 +312,8 @@ class BatchedGames:
         if fresh:
             self.obs = np.zeros((n, self.size), np.float32)
             self.masks = np.zeros((n, self.actions), np.bool_)
-        order = self.card_order
-        moves = [self.space.move(a) for a in range(self.actions)]
-        # a move as the engine codes it: a card, 52 sjanse, 53 pickup, 64 + 16 * lowest card + length
-        action_move = [52 if mv.kind is MoveKind.CHANCE else 53 if mv.kind is MoveKind.PICKUP
-                       else mv.cards[0] if len(mv.cards) == 1 else 64 + 16 * mv.cards[0] + len(mv.cards)
-                       for mv in moves]
-        cidx = [card_index(c, order) for c in range(52)]
-        offs = [o[name] for name, _size, _shape, _what in BLOCKS] + [self.size]
-        self._native = _native.Engine(n, self.players, _native_rules(self.rules), int(self.zero_sum),
-                                      self.rules.phase2_cap, offs, cidx, cidx, action_move, self.space.chance_action,
-                                      self.space.pickup_action, self.obs, self.masks, self.final_obs, self.rewards,
+        self._native = _native.Engine(n, *native_spec_args(self.rules, self.players, self.space, self.zero_sum),
+                                      self.obs, self.masks, self.final_obs, self.rewards,
                                       self.terminations, self.truncations, self.illegal)
 
     def _views(self) -> None:

@@ -101,6 +101,7 @@ from .encoding import (
     obs_size,
     obs_string,
 )
+from .mirror import make_mirror, mirror_covers
 
 SHORT_NAME = "python_mattis"
 DEFAULT_PARAMS: dict[str, Any] = {"rules": "mattis", "overrides": "", "players": 3, "dealer": 0, "zero_sum": False,
@@ -209,7 +210,7 @@ class _Spec:
     """The game's fixed data, shared (not copied) by every state of the game."""
 
     __slots__ = ("rules", "players", "dealer", "space", "canonical", "zero_sum", "card_order", "leader", "start",
-                 "deck_mask", "deck_size")
+                 "deck_mask", "deck_size", "mirror_note", "card_of", "outcome_pairs")
 
     def __init__(self, rules: Rules, players: int, dealer: int, zero_sum: bool = False,
                  card_order: str = "suit_major", leader: int | None = None, start: State | None = None) -> None:
@@ -228,6 +229,14 @@ class _Spec:
         self.deck_mask = rules.deck_mask()
         """The cards dealt (all 52 but with a short deck, ``deck_ranks``/``deck_suits``)."""
         self.deck_size = len(rules.deck())
+        self.card_of = tuple(card_of_index(i, card_order) for i in range(52))
+        """The card (its code) of each chance action (a card index)."""
+        p = [0.0] + [1.0 / k for k in range(1, 53)]
+        self.outcome_pairs = [[(i, p[k]) for i in range(52)] for k in range(53)]
+        """``outcome_pairs[k][i]``: the chance outcome ``(i, 1 / k)`` (made once: a deal
+        step's outcomes are picked from these, not made anew)."""
+        self.mirror_note = mirror_covers(rules) if start is None else "a game from a position (no deal to mirror)"
+        """Why the observers cannot use a native mirror of the game (``None``: they can)."""
 
     def fresh(self, deck: Sequence[int]) -> State:
         """The engine's starting state: the position, or the deal of ``deck``."""
@@ -248,7 +257,7 @@ class _Core:
     playouts pay nothing for it.
     """
 
-    __slots__ = ("deck", "dealt", "state", "moves", "actions", "cursor", "hands", "to_act")
+    __slots__ = ("deck", "dealt", "state", "moves", "actions", "cursor", "hands", "to_act", "mirror", "free")
 
     def __init__(self, players: int) -> None:
         self.deck: list[int] = []
@@ -261,6 +270,30 @@ class _Core:
         self.cursor: State | None = None
         self.hands: list[list[int]] = [[] for _ in range(players)]
         self.to_act: int = int(pyspiel.PlayerId.CHANCE)
+        self.free: list[int] | None = None
+        """While dealing, the chance actions (card indexes) of the cards not dealt yet, in
+        increasing order (``None``: to be made from ``dealt`` when next asked for)."""
+        self.mirror: Any = None
+        """The game's native mirror (:mod:`mattis.rl.mirror`), made when an observer
+        first asks for it and moved on with every move after; ``None``: not made (or
+        dropped by an undo), ``False``: none covers this game."""
+
+    def native(self, spec: _Spec) -> Any:
+        """The native mirror of this game now (made from the deal and the moves so far
+        on first use), or ``None`` where none covers it."""
+        m = self.mirror
+        if m is None:
+            m = False
+            if spec.mirror_note is None and self.state is not None:
+                made = make_mirror(spec.rules, spec.players, spec.space, self.state)
+                if made is not None:
+                    try:
+                        made.apply_all(self.actions)
+                        m = made
+                    except ValueError:  # a world whose recorded deck does not replay its moves
+                        pass
+            self.mirror = m
+        return m or None
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Core:
         c = _Core.__new__(_Core)
@@ -272,6 +305,8 @@ class _Core:
         c.cursor = self.cursor.clone() if self.cursor is not None else None
         c.hands = [h[:] for h in self.hands]
         c.to_act = self.to_act
+        c.mirror = self.mirror.copy() if self.mirror else self.mirror
+        c.free = self.free[:] if self.free is not None else None
         return c
 
     def __getstate__(self) -> dict[str, Any]:
@@ -294,6 +329,8 @@ class _Core:
         self.moves, self.actions, self.to_act = d["moves"], d["actions"], d["to_act"]
         self.cursor = None
         self.hands = [[] for _ in range(d["players"])]
+        self.mirror = None
+        self.free = None
 
     def hand_log(self, seat: int, spec: _Spec) -> list[int]:
         """The seat's hand (a card mask, ``observation(seat).hand_mask``) after the deal
@@ -362,13 +399,18 @@ class MattisGame(pyspiel.Game):  # type: ignore[misc]
         return self.spec.players
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> MattisObserver:
+        """The observer of ``iig_obs_type`` (``None``: the observation); ``params`` may
+        hold ``encoder`` (``"auto"``, ``"native"`` or ``"python"``, see
+        :class:`MattisObserver`)."""
+        encoder = str((params or {}).get("encoder", "auto"))
         if iig_obs_type is None:
-            return MattisObserver(self, perfect_recall=False)
+            return MattisObserver(self, perfect_recall=False, encoder=encoder)
         if iig_obs_type.private_info == pyspiel.PrivateInfoType.ALL_PLAYERS:
             raise ValueError("python_mattis has no observer that sees every player's private cards")
         return MattisObserver(self, perfect_recall=bool(iig_obs_type.perfect_recall),
                               public=bool(iig_obs_type.public_info),
-                              private=iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER)
+                              private=iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER,
+                              encoder=encoder)
 
 
 class MattisState(pyspiel.State):  # type: ignore[misc]
@@ -402,32 +444,45 @@ class MattisState(pyspiel.State):  # type: ignore[misc]
         return self._g.space.legal_actions(s.legal_moves())
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        if self._core.state is not None:
+        """The cards not dealt yet (their card indexes), each with the same chance.  The
+        list of those cards is kept with the state and shortened as they are dealt, and
+        the ``(action, probability)`` pairs are made once per game (a deal step costs a
+        list of the remaining pairs, not a pass over the deck)."""
+        core = self._core
+        if core.state is not None:
             return []
-        used = self._core.dealt
+        free = core.free
         g = self._g
-        p = 1.0 / (g.deck_size - len(self._core.deck))
-        order = g.card_order
-        free = g.deck_mask & ~used
-        return [(i, p) for i in range(52) if free >> card_of_index(i, order) & 1]
+        if free is None:
+            mask = g.deck_mask & ~core.dealt
+            card_of = g.card_of
+            free = core.free = [i for i in range(52) if mask >> card_of[i] & 1]
+        pairs = g.outcome_pairs[len(free)]
+        return [pairs[i] for i in free]
 
     def _apply_action(self, action: int) -> None:
         core = self._core
         if core.state is None:
-            card = card_of_index(action, self._g.card_order) if 0 <= action < 52 else -1
-            if card < 0 or core.dealt >> card & 1 or not self._g.deck_mask >> card & 1:
+            g = self._g
+            card = g.card_of[action] if 0 <= action < 52 else -1
+            if card < 0 or core.dealt >> card & 1 or not g.deck_mask >> card & 1:
                 raise ValueError(f"card {action} cannot be dealt now")
             core.deck.append(card)
             core.dealt |= 1 << card
-            if len(core.deck) == self._g.deck_size:
-                core.state = self._g.fresh(core.deck)
+            if core.free is not None:
+                core.free.remove(action)
+            if len(core.deck) == g.deck_size:
+                core.state = g.fresh(core.deck)
                 core.to_act = self._player_to_act()
+                core.free = None
             return
         mv = self._g.space.move(action)
         core.state.apply(mv)
         core.moves.append(mv)
         core.actions.append(action)
         core.to_act = self._player_to_act()
+        if core.mirror:
+            core.mirror.apply(action)
 
     def undo_action(self, player: int, action: int) -> None:
         """Take back the last action (``player`` must have made ``action``): the state
@@ -464,6 +519,8 @@ class MattisState(pyspiel.State):  # type: ignore[misc]
         else:
             raise ValueError("nothing to undo: this is the game's first state")
         core.to_act = int(pyspiel.PlayerId.CHANCE) if core.state is None else self._player_to_act()
+        core.mirror = None  # remade from the deal and the moves left when next asked for
+        core.free = None
         keep = len(core.moves) + 1
         if core.state is None or len(core.hands[0]) > keep:  # the hand cache went past the new end
             core.cursor = None
@@ -752,10 +809,29 @@ class MattisObserver:
     :func:`recall_layout`.  ``private=False`` leaves out the seat's own cards and
     identity (the ``hand``, ``player`` and ``first_held`` blocks stay zero, the string
     shows no hand): a public observer.  ``public=False`` keeps only those private blocks.
+
+    The observation tensor is written by a native mirror of the game
+    (:mod:`mattis.rl.mirror`: the same tensor as :func:`mattis.rl.encoding.encode`'s,
+    from the native engine's bitmasks, kept with the state and moved on with each of its
+    moves) where the native engine covers the rules and the game was dealt (not
+    started from a position); else by the Python encoder.  ``encoder="python"`` asks
+    for the Python encoder, ``"native"`` refuses a game the mirror does not cover;
+    :attr:`encoder` says which runs and :attr:`encoder_note` why not the native one.
     """
 
-    def __init__(self, game: MattisGame, perfect_recall: bool, public: bool = True, private: bool = True) -> None:
+    def __init__(self, game: MattisGame, perfect_recall: bool, public: bool = True, private: bool = True,
+                 encoder: str = "auto") -> None:
         n = game.spec.players
+        if encoder not in ("auto", "native", "python"):
+            raise ValueError("encoder must be 'auto', 'native' or 'python'")
+        why = game.spec.mirror_note if encoder != "python" else "encoder='python'"
+        if encoder == "native" and why is not None:
+            raise ValueError(why)
+        self.encoder = "python" if why is not None else "native"
+        """Which encoder writes the observation tensor: ``native`` (a mirror of the game)
+        or ``python`` (:class:`mattis.rl.encoding.Encoder`)."""
+        self.encoder_note = why
+        """Why not the native one (``None`` when it runs)."""
         self.perfect_recall = perfect_recall
         self.public = public
         self.private = private
@@ -791,13 +867,18 @@ class MattisObserver:
         if core.state is None:
             self.tensor.fill(0.0)
             return
-        obs = core.state.observation(player)
-        enc = self._encoders.get(player)
-        if enc is None:
-            enc = self._encoders[player] = Encoder(self._players, self._order)
-        enc.encode(obs, self._base_view)  # writes every entry of the observation part
+        mirror = core.native(state._g) if self.encoder == "native" else None
+        obs: Any = None
+        if mirror is not None:
+            mirror.write(player, self._base_view, None)  # every entry of the observation part
+        else:
+            obs = core.state.observation(player)
+            enc = self._encoders.get(player)
+            if enc is None:
+                enc = self._encoders[player] = Encoder(self._players, self._order)
+            enc.encode(obs, self._base_view)  # writes every entry of the observation part
         if self.perfect_recall:  # writes every entry of the recall part
-            self._recall_blocks(state, player, obs)
+            self._recall_blocks(state, player, obs if obs is not None else core.state.observation(player))
         if not self.private:
             for name in self._private_blocks:
                 self.dict[name].fill(0.0)

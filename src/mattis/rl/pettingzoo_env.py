@@ -28,6 +28,14 @@ deals, a plain ``reset()`` deals the next one (from :mod:`secrets` before any se
 ``dealer`` is a seat, ``"rotate"`` (deal ``k`` is dealt by seat ``k % players``) or
 ``"random"`` (seeded like the deals).
 
+Where the native engine covers the rules (the four presets' rule sets, any
+``phase2_cap``: :func:`mattis.rl.mirror.mirror_covers`) the tensors and masks are
+written by a native mirror of the game (:mod:`mattis.rl.mirror`), told each move the
+referee makes: the same arrays as the Python encoder's, at a fraction of the cost.
+``encoder="python"`` asks for the Python encoder, ``encoder="native"`` refuses rules
+the mirror does not cover; ``env.unwrapped.encoder`` says which one runs and
+``encoder_note`` why not the native one.
+
 ``state()`` is the global state (every seat's observation tensor, concatenated in seat
 order: it shows every hand, for centralised critics, never for an agent's policy).
 Render modes: ``"ansi"`` (the text) and ``"human"`` (printed); ``render_seat`` shows
@@ -48,11 +56,12 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
-from ..core import IllegalMoveError, Observation, Rules
+from ..core import IllegalMoveError, Observation, Rules, State
 from ..core.text import reason_text
 from ..play import Agent, Referee, Seed, derive_seed, make_bot
 from .common import check_zero_sum, is_truncated, loser_rewards, make_rules, render_text
 from .encoding import ActionSpace, Encoder, obs_size
+from .mirror import make_mirror, mirror_covers
 
 ObsDict = dict[str, npt.NDArray[Any]]
 
@@ -66,7 +75,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming)
     def __init__(self, rules: str | Rules = "mattis", players: int = 3,
                  overrides: Mapping[str, Any] | str | None = None, render_mode: str | None = None,
                  dealer: int | str = 0, render_seat: int | None = None, illegal: str = "terminate",
-                 zero_sum: bool = False, card_order: str = "suit_major") -> None:
+                 zero_sum: bool = False, card_order: str = "suit_major", encoder: str = "auto") -> None:
         super().__init__()
         self.rules = make_rules(rules, overrides)
         self.rules.check_players(players)
@@ -102,6 +111,22 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming)
         self.action_spaces = {a: spaces.Discrete(self.space.size) for a in self.possible_agents}
         self.state_space = spaces.Box(0.0, 1.0, (players * size,), np.float32)
         self._encoders = [Encoder(players, card_order) for _ in range(players)]
+        if encoder not in ("auto", "native", "python"):
+            raise ValueError("encoder must be 'auto', 'native' or 'python'")
+        why = mirror_covers(self.rules) if encoder != "python" else "encoder='python'"
+        if encoder == "native" and why is not None:
+            raise ValueError(why)
+        self.encoder = "python" if why is not None else "native"
+        """Which encoder writes the tensors and masks: ``native`` (a mirror of the game in
+        the native engine, :mod:`mattis.rl.mirror`) or ``python``
+        (:class:`mattis.rl.encoding.Encoder`); :attr:`encoder_note` says why not native."""
+        self.encoder_note = why
+        self._size = size
+        self._mirror: Any = None
+        self._dealt: State | None = None
+        """The State as dealt (its deck, dealer and first leader remake the mirror)."""
+        self._actions: list[int] = []
+        """The actions made in this game (the mirror is rebuilt from them after a pickle)."""
         self._seed: Seed = None
         self._deals = 0
         self._referee: Referee | None = None
@@ -123,8 +148,11 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming)
             self.dealer = k % self.players
         elif self.dealer_choice == "random":
             self.dealer = random.Random(derive_seed(self._seed, "dealer", k)).randrange(self.players)
-        self._referee = Referee.new(self.rules, self.players, seed=derive_seed(self._seed, "deal", k),
-                                    dealer=self.dealer)
+        dealt = State.new(self.rules, self.players, seed=derive_seed(self._seed, "deal", k), dealer=self.dealer)
+        self._referee = Referee(dealt)  # Referee.new's deal
+        self._dealt = dealt
+        self._actions = []
+        self._mirror = make_mirror(self.rules, self.players, self.space, dealt) if self.encoder == "native" else None
         self._deals += 1
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
@@ -146,6 +174,12 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming)
         if ref is None:
             raise RuntimeError("call reset() first")
         seat = self._seat[agent]
+        mirror = self._mirror
+        if mirror is not None:
+            tensor = np.empty(self._size, np.float32)
+            mask = np.zeros(self.space.size, np.int8)
+            mirror.write(seat, tensor, None if self._ended else mask)
+            return {"observation": tensor, "action_mask": mask}
         obs = ref.observation(seat)
         mask = self.space.mask(() if self._ended else obs.legal)
         return {"observation": self._encoders[seat].encode(obs), "action_mask": mask}
@@ -169,6 +203,12 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming)
         ref = self._referee
         if ref is None:
             raise RuntimeError("call reset() first")
+        mirror = self._mirror
+        if mirror is not None:
+            out = np.empty((self.players, self._size), np.float32)
+            for s in range(self.players):
+                mirror.write(s, out[s], None)
+            return out.reshape(-1)
         return np.concatenate([self._encoders[s].encode(ref.observation(s)) for s in range(self.players)])
 
     def step(self, action: int | np.integer[Any] | None) -> None:
@@ -193,6 +233,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming)
             self._end(loser_rewards(self.players, [seat], self.zero_sum), truncated=False,
                       info={"illegal_action": agent})
             return
+        self._actions.append(a)
+        if self._mirror is not None:
+            self._mirror.apply(a)
         self._cumulative_rewards[agent] = 0.0
         outcome = ref.outcome
         if outcome is None:
@@ -213,6 +256,20 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming)
             self.truncations[a_name] = truncated
         self.infos = {a: dict(info) for a in self.agents}
         self._accumulate_rewards()
+
+    def __getstate__(self) -> dict[str, Any]:
+        """For :mod:`pickle`: everything but the mirror (remade from the deal and the
+        actions made, :meth:`__setstate__`)."""
+        state = dict(self.__dict__)
+        state["_mirror"] = None
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        if self.encoder == "native" and self._dealt is not None:
+            self._mirror = make_mirror(self.rules, self.players, self.space, self._dealt)
+            if self._mirror is not None:
+                self._mirror.apply_all(self._actions)
 
     def render(self) -> str | None:
         """A text picture of the table: every hand, or only what ``render_seat`` sees
