@@ -101,7 +101,10 @@ def _ext_modules() -> list[Any]:
     if why is not None:
         _say(f"no working C compiler ({why}); installing the pure-Python core (not compiled)")
         return []
-    native = Extension(_NATIVE, ["src/mattis/rl/_native.c"])
+    source = "src/mattis/rl/_native.c"
+    # the source's hash, compiled in: mattis.rl.batched runs no build of an older file
+    stamp = str(_BUILD["source_hash"](HERE / source))
+    native = Extension(_NATIVE, [source], define_macros=[("MATTIS_NATIVE_SOURCE", f'"{stamp}"')])
     return [*_core_modules(), native]
 
 

@@ -19,12 +19,17 @@ from __future__ import annotations
 
 import os
 import random
+import shutil
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 import pytest
 
+import mattis
 from mattis.core import PRESETS, Rules, State
 from mattis.core.rules import preset
 from mattis.core.state import shuffled_deck
@@ -310,3 +315,27 @@ def test_native_games_copy_and_pickle_mid_game() -> None:
             for array in ("obs", "masks", "rewards", "terminations", "truncations", "final_obs"):
                 assert np.array_equal(getattr(twin, array), getattr(games, array)), array
     assert all(t.decisions == games.decisions for t in twins)
+
+
+def test_a_build_of_another_native_source_never_runs(tmp_path: Path) -> None:
+    """A ``_native.c`` edited since the build: the engine beside it is stale, so the
+    batched games (and the mirror) take the Python path and say why; the unedited copy
+    runs natively."""
+    copy = tmp_path / "mattis"
+    shutil.copytree(Path(mattis.__file__).parent, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    source = copy / "rl" / "_native.c"
+    code = ("from mattis.rl.batched import BatchedGames; from mattis.rl.mirror import mirror_covers; "
+            "g = BatchedGames(2, 'mattis', 3, opponents='random'); "
+            "print(g.engine); print(mirror_covers(g.rules)); print(g.engine_note)")
+
+    def run() -> list[str]:
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300,
+                              env={**os.environ, "PYTHONPATH": str(tmp_path)}, check=True)
+        return done.stdout.splitlines()
+
+    assert run()[:2] == ["native", "None"]
+    source.write_text(source.read_text() + "\n/* edited since the build */\n")
+    engine, mirror, note = run()
+    assert engine == "python"
+    assert "built from another rl/_native.c" in note
+    assert mirror == note

@@ -13,6 +13,14 @@
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+
+/* The hash of this file that setup.py builds it with (mattis._build.source_hash):
+ * mattis.rl.batched uses the engine only if it equals the hash of the _native.c beside
+ * it, so an edited file never runs as a stale build.  A build by hand without it is
+ * treated as stale. */
+#ifndef MATTIS_NATIVE_SOURCE
+#define MATTIS_NATIVE_SOURCE ""
+#endif
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -1463,6 +1471,10 @@ PyMODINIT_FUNC PyInit__native(void) {
     Py_INCREF(&MirrorType);
     if (PyModule_AddObject(m, "Mirror", (PyObject *)&MirrorType) < 0) {
         Py_DECREF(&MirrorType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    if (PyModule_AddStringConstant(m, "SOURCE", MATTIS_NATIVE_SOURCE) < 0) {
         Py_DECREF(m);
         return NULL;
     }

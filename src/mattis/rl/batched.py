@@ -58,11 +58,13 @@ import random
 import secrets
 import struct
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from .._build import source_hash
 from ..bots.base import RandomBot
 from ..core import Phase, Rules, State
 from ..core.batch import COUNTS, ILLEGAL, LANE_BITS, LANE_MAX, LANES, PLAYING, TRUNCATED, WAITING, Batch, count_scales
@@ -90,10 +92,25 @@ from .common import SeatChoice, check_zero_sum, choose_seat, make_rules
 from .encoding import ActionSpace, _card_permutation, card_index, check_card_order, obs_size, offsets
 from .opponents import BatchPolicy, Opponent, PolicyAgent, opponent_specs, resolve
 
-try:
-    from . import _native  # type: ignore[attr-defined]  # the C engine, where the build made it
-except ImportError:  # no C compiler at install, MATTIS_PURE_BUILD=1, or a failed build
-    _native = None
+
+def _load_native() -> tuple[Any, str | None]:
+    """The native engine's module and ``None``, or ``None`` and why it is not used: not
+    built (no C compiler at install, ``MATTIS_PURE_BUILD=1``, a failed build), or built
+    from another ``_native.c`` than the one beside it (an edit since the last install:
+    a stale build never runs)."""
+    try:
+        from . import _native as module  # type: ignore[attr-defined]  # the C engine, where the build made it
+    except ImportError:
+        return None, "the native engine is not built here (no C compiler at install, or MATTIS_PURE_BUILD=1)"
+    source = Path(__file__).with_name("_native.c")
+    if source.exists() and getattr(module, "SOURCE", "") != source_hash(source):
+        return None, ("the native engine here was built from another rl/_native.c than the one beside it "
+                      "(install the package again to rebuild it)")
+    return module, None
+
+
+_native, NATIVE_MISSING = _load_native()
+"""The native engine's module, or ``None`` and :data:`NATIVE_MISSING` says why."""
 
 _choose = choose_seat
 
@@ -103,14 +120,24 @@ where it covers the game (:func:`native_covers`), ``native`` demands it, ``pytho
 runs the Python path."""
 
 
-def native_covers(rules: Rules, opponents: Sequence[Opponent]) -> str | None:
-    """``None`` if the native engine plays these games, else why not: it plays the four
-    presets' rules (``mattis``, ``hund``, ``blodmattis``, ``skitgubbe``; any
-    ``phase2_cap``, every player count they allow) against ``random`` opponents only."""
+def native_rules_covered(rules: Rules) -> str | None:
+    """``None`` if the native engine (its batched games and its mirror) covers games of
+    ``rules``, else why not: it is built here and plays the four presets' rules
+    (``mattis``, ``hund``, ``blodmattis``, ``skitgubbe``; any ``phase2_cap``, every player
+    count they allow)."""
     if _native is None:
-        return "the native engine is not built here (no C compiler at install, or MATTIS_PURE_BUILD=1)"
+        return NATIVE_MISSING
     if dataclasses.replace(rules, phase2_cap=PRESETS["mattis"].phase2_cap) not in PRESETS.values():
         return "the native engine plays the four presets' rules only (no other option mix)"
+    return None
+
+
+def native_covers(rules: Rules, opponents: Sequence[Opponent]) -> str | None:
+    """``None`` if the native engine plays these games, else why not: the rules as
+    :func:`native_rules_covered` says, against ``random`` opponents only."""
+    why = native_rules_covered(rules)
+    if why is not None:
+        return why
     if any(spec != "random" for spec in opponents):
         return "the native engine plays random opponents only"
     return None

@@ -27,17 +27,11 @@ its ``encoder`` attribute and why not native in ``encoder_note``.
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
-from ..core import PRESETS, Rules, State
-from .batched import native_spec_args
+from ..core import Rules, State
+from .batched import _native, native_rules_covered, native_spec_args
 from .encoding import ActionSpace
-
-try:
-    from . import _native  # type: ignore[attr-defined]  # the C engine, where the build made it
-except ImportError:  # as mattis.rl.batched: no C compiler at install, or MATTIS_PURE_BUILD=1
-    _native = None
 
 _SPECS: dict[tuple[Rules, int, str], Any] = {}
 """The native spec (an engine without games) of each rule set, player count and card
@@ -45,12 +39,9 @@ order, made once."""
 
 
 def mirror_covers(rules: Rules) -> str | None:
-    """``None`` if a native mirror can follow games of ``rules``, else why not."""
-    if _native is None:
-        return "the native engine is not built here (no C compiler at install, or MATTIS_PURE_BUILD=1)"
-    if dataclasses.replace(rules, phase2_cap=PRESETS["mattis"].phase2_cap) not in PRESETS.values():
-        return "the native engine plays the four presets' rules only (no other option mix)"
-    return None
+    """``None`` if a native mirror can follow games of ``rules``, else why not (the
+    native engine's own coverage, :func:`mattis.rl.batched.native_rules_covered`)."""
+    return native_rules_covered(rules)
 
 
 def _spec(rules: Rules, players: int, space: ActionSpace) -> Any:
