@@ -7,8 +7,10 @@ what the project's own code adds to the interface's plumbing.
   observation dict and whose ``step`` only passes the turn on, wrapped as
   ``mattis_v0`` is (:func:`mattis.rl.pettingzoo_env.env`'s order-enforcing and bounds
   wrappers);
-* ``python_mattis_floor``: a pyspiel Python game (registered on import) with no
-  chance nodes, a fixed list of legal actions and nothing to apply;
+* ``python_mattis_floor``: a pyspiel Python game (registered on import) with a fixed
+  list of legal actions and nothing to apply; with ``deal=K`` it first deals ``K``
+  cards one chance node each, uniform over the cards left (prepared lists, nothing
+  to apply), the floor of a card-by-card deal;
 * :class:`NullEnv`: a Gymnasium env whose ``step`` hands back one prepared tensor and
   whose ``action_masks`` one prepared mask.
 
@@ -107,11 +109,12 @@ def _register_floor_game() -> None:
 
     if FLOOR_GAME in pyspiel.registered_names():
         return
-    params = {"players": 3, "actions": 54}
+    params = {"players": 3, "actions": 54, "deal": 0}
+    outcomes = [[(i, 1.0 / k) for i in range(k)] for k in range(53)]  # a deal's chance outcomes, k cards left
     game_type = pyspiel.GameType(
         short_name=FLOOR_GAME, long_name="a do-nothing game (the speed race's floor)",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.PERFECT_INFORMATION,
         utility=pyspiel.GameType.Utility.GENERAL_SUM, reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=6, min_num_players=2, provides_information_state_string=False,
@@ -119,20 +122,29 @@ def _register_floor_game() -> None:
         provides_observation_tensor=False, parameter_specification=params)
 
     class FloorState(pyspiel.State):  # type: ignore[misc]
-        def __init__(self, game: Any, players: int) -> None:
+        def __init__(self, game: Any, players: int, deal: int) -> None:
             super().__init__(game)
             self._players = players
+            self._left = deal
             self._n = 0
             self._legal = list(LEGAL)
 
         def current_player(self) -> int:
+            if self._left:
+                return int(pyspiel.PlayerId.CHANCE)
             return int(pyspiel.PlayerId.TERMINAL) if self._n >= LENGTH else self._n % self._players
+
+        def chance_outcomes(self) -> list[tuple[int, float]]:
+            return outcomes[self._left]
 
         def _legal_actions(self, player: int) -> list[int]:
             return self._legal
 
         def _apply_action(self, action: int) -> None:
-            self._n += 1
+            if self._left:
+                self._left -= 1
+            else:
+                self._n += 1
 
         def is_terminal(self) -> bool:
             return self._n >= LENGTH
@@ -147,21 +159,23 @@ def _register_floor_game() -> None:
         def __init__(self, params: dict[str, Any] | None = None) -> None:
             p = {**params} if params else {}
             self._players = int(p.get("players", 3))
-            info = pyspiel.GameInfo(num_distinct_actions=int(p.get("actions", 54)), max_chance_outcomes=0,
+            self._deal = min(52, max(0, int(p.get("deal", 0))))
+            info = pyspiel.GameInfo(num_distinct_actions=int(p.get("actions", 54)), max_chance_outcomes=self._deal,
                                     num_players=self._players, min_utility=0.0, max_utility=0.0,
                                     utility_sum=None, max_game_length=LENGTH)
             super().__init__(game_type, info, params or {})
 
         def new_initial_state(self) -> FloorState:
-            return FloorState(self, self._players)
+            return FloorState(self, self._players, self._deal)
 
     pyspiel.register_game(game_type, FloorGame)
 
 
-def floor_game_string(players: int, actions: int) -> str:
-    """The do-nothing pyspiel game for ``players`` and ``actions`` (registered here)."""
+def floor_game_string(players: int, actions: int, deal: int = 0) -> str:
+    """The do-nothing pyspiel game for ``players`` and ``actions`` (registered here),
+    dealing ``deal`` cards first."""
     _register_floor_game()
-    return f"{FLOOR_GAME}(players={players},actions={actions})"
+    return f"{FLOOR_GAME}(players={players},actions={actions},deal={deal})"
 
 
 # ---------------------------------------------------------------- Gymnasium

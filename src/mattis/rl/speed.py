@@ -36,16 +36,17 @@ steps are timed but not counted).  Time is this process's CPU time
 * the floors (:mod:`mattis.rl.floors`), per preset: ``floor: openspiel`` (a do-nothing
   pyspiel Python game through the OpenSpiel row's loop), ``floor: pettingzoo`` (a
   do-nothing AEC env through ``mattis_v0``'s wrappers and loop), ``floor: gymnasium``
-  (a do-nothing Gymnasium env through the Gymnasium row's loop), and ``openspiel deal``
+  (a do-nothing Gymnasium env through the Gymnasium row's loop), ``openspiel deal``
   (the OpenSpiel row's ``new_initial_state()`` and chance nodes alone; its decisions
-  are its chance steps).
+  are its chance steps) and ``floor: openspiel deal`` (a do-nothing game's 52 chance
+  nodes through the same loop: pyspiel's calls and the loop's own sampling).
 
 The Gymnasium rows' ``games`` are their learner steps, so ``decisions a game`` is there
 the decisions a learner step.  After the table the command prints the goals table,
 computed from the table's printed figures (:func:`parse_table`, :func:`goals`):
 native batched ≥ 2x crazy_eights + obs tensor; PettingZoo's µs a decision over its
 floor ≤ 4x the raw engine's; OpenSpiel + obs tensor ≥ 0.5x its no-tensor row; the
-deal ≤ 1 µs a decision; Gymnasium's µs a learner step over its floor ≤ 2x the native
+deal's µs over its floor's ≤ 1 µs a decision; Gymnasium's µs a learner step over its floor ≤ 2x the native
 batched engine's (:data:`GOALS`).
 
 ``python -m mattis.rl.speed --rules mattis --players 3 --seconds 3``,
@@ -350,6 +351,11 @@ def plan(rules: str, players: int, raw: bool = True) -> Plan:
 
         return _openspiel(floor_game_string(players, actions))
 
+    def floor_deal() -> Game:
+        from .floors import floor_game_string
+
+        return _deal(floor_game_string(players, actions, deal=52))
+
     rows: Plan = []
     if raw:
         rows.append((f"mattis raw ({build_label()})", f"{tag}, legal_moves()+apply()", lambda: _raw(rules, players),
@@ -363,6 +369,8 @@ def plan(rules: str, players: int, raw: bool = True) -> Plan:
         ("floor: openspiel", f"{tag}, a do-nothing pyspiel Python game, the same loop", floor_game, None),
         ("openspiel deal", f"{tag}, new_initial_state() and the chance nodes only (decisions = chance steps)",
          lambda: _deal(spec), None),
+        ("floor: openspiel deal", f"{tag}, a do-nothing pyspiel game's 52 chance nodes, the same loop", floor_deal,
+         None),
         ("mattis pettingzoo", f"{tag}, mattis_v0 env.last()+step()", lambda: _pettingzoo(rules, players), None),
         ("floor: pettingzoo", f"{tag}, a do-nothing AEC env, mattis_v0's wrappers and loop",
          lambda: _pettingzoo(rules, players, floor=True), None),
@@ -509,7 +517,8 @@ GOALS = {
 }
 """The restated goals: native batched ≥ 2x crazy_eights + obs tensor; PettingZoo's
 overhead over its floor ≤ 4x the raw engine's µs a decision; OpenSpiel + obs tensor ≥
-0.5x its no-tensor row (decisions/s); the deal ≤ 1 µs a decision; Gymnasium's learner
+0.5x its no-tensor row (decisions/s); the deal's µs over its floor's ≤ 1 µs a decision
+(of the OpenSpiel row); Gymnasium's learner
 step overhead over its floor ≤ 2x the batched engine's µs a learner step."""
 
 
@@ -578,15 +587,16 @@ def goals(rows: list[Printed]) -> list[tuple[str, dict[str, str], str]]:
     line(f"OpenSpiel + obs tensor ≥ {GOALS['openspiel_tensor']:g}x its no-tensor row (decisions/s)", os_goal)
 
     def deal_goal(p: str) -> tuple[str, bool] | None:
-        d, plain = row(p, "openspiel deal"), row(p, "mattis openspiel")
-        if d is None or plain is None or not d["per"] or not plain["per"]:
+        d, f, plain = row(p, "openspiel deal"), row(p, "floor: openspiel deal"), row(p, "mattis openspiel")
+        if d is None or f is None or plain is None or not d["per"] or not plain["per"]:
             return None
-        per_deal = 1e6 * d["per"] / d["dps"]
-        us = per_deal / plain["per"]
-        return f"{us:.2f} µs", us <= GOALS["deal"]
+        step, floor_step = 1e6 / d["dps"], 1e6 / f["dps"]  # µs a chance step
+        whole = step * d["per"] / plain["per"]
+        over = (step - floor_step) * d["per"] / plain["per"]
+        return f"{over:.2f} µs ({whole:.2f} in all)", over <= GOALS["deal"]
 
-    line(f"OpenSpiel's deal ≤ {GOALS['deal']:g} µs a decision (a deal's µs over the OpenSpiel row's "
-         "decisions a game)", deal_goal)
+    line(f"OpenSpiel's deal over its floor ≤ {GOALS['deal']:g} µs a decision (a deal's µs over the same chance "
+         "steps of a do-nothing game, per decision of the OpenSpiel row; in all: with the floor)", deal_goal)
 
     def os_floor_info(p: str) -> tuple[str, bool] | None:
         plain, f = _us(row(p, "mattis openspiel")), _us(row(p, "floor: openspiel"))
