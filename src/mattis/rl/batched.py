@@ -48,7 +48,7 @@ runs on the Python path: :attr:`BatchedGames.engine` says which (``"native"`` or
 ``"python"``) and :attr:`BatchedGames.engine_note` why not native; ``engine="python"``
 asks for the Python path, ``engine="native"`` refuses what it does not cover.  The
 native engine holds no :class:`~mattis.core.State` (:meth:`BatchedGames.state`
-raises) and cannot change its opponents to other bots; it copies and pickles (for the
+raises) and cannot change its opponents to bots it does not play; it copies and pickles (for the
 same build of the engine).
 """
 
