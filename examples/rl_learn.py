@@ -425,7 +425,7 @@ def imitate(scorer: Scorer, feats: Features, a: argparse.Namespace, log: Callabl
     n = a.batch
     for r in range(a.rounds):
         games = BatchedGames(n, rules=a.rules, players=a.players, opponents="easy", seat="rotate",
-                             dealer="rotate")
+                             dealer="rotate", engine="python")  # the teachers read each game's state()
         games.reset(seed=a.seed * 1_000_003 + 10_000 + r * 1000)
         teachers = {} if a.teacher == PLAYOUT_TEACHER else {
             i: make_bot(a.teacher, a.seed * 7919 + r * 1000 + i) for i in range(n)}

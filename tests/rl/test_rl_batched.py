@@ -126,7 +126,7 @@ def test_the_vector_envs_game_views_answer_for_their_games() -> None:
 
 def test_the_vector_env_takes_the_native_engine_where_it_applies() -> None:
     """``MattisVectorEnv`` defaults to ``engine="auto"``: the native engine for a preset
-    against ``random`` opponents (where it is built), the Python path for other
+    against ``random`` and ``easy`` opponents (where it is built), the Python path for other
     opponents; on the native engine a change to a bot it does not play is refused
     (through the env and through a view), and the games keep their opponents."""
     from mattis.rl.batched import native_covers
@@ -135,14 +135,14 @@ def test_the_vector_env_takes_the_native_engine_where_it_applies() -> None:
     native = native_covers(preset("mattis"), ["random"]) is None
     venv = MattisVectorEnv(2, players=3, opponents="random")
     assert venv.games.engine == ("native" if native else "python")
-    assert MattisVectorEnv(2, players=3, opponents="easy").games.engine == "python"
+    assert MattisVectorEnv(2, players=3, opponents="medium").games.engine == "python"
     assert MattisVectorEnv(2, players=3, opponents="random", engine="python").games.engine == "python"
     if native:
         venv.reset(seed=0)
-        with pytest.raises(ValueError, match="random opponents only.*engine='python'"):
-            venv.set_opponents("easy")
+        with pytest.raises(ValueError, match="opponents only.*engine='python'"):
+            venv.set_opponents("medium")
         with pytest.raises(ValueError, match="engine='python'"):
-            venv.envs[0].set_opponents(["random", "easy"])
+            venv.envs[0].set_opponents(["random", "medium"])
         assert venv.games.opponents == ["random", "random"]
         venv.step(venv.action_masks().argmax(axis=1))  # still playing
 

@@ -51,14 +51,17 @@ def _trajectory(env: MattisEnv, seed: int, steps: int) -> list[Any]:
 @needs_native
 @pytest.mark.parametrize(("rules", "players", "kwargs"), [
     ("mattis", 3, {"seat": "rotate", "dealer": "rotate"}),
+    ("mattis", 4, {"seat": "rotate", "opponents": "easy"}),
+    ("blodmattis", 5, {"seat": "rotate", "opponents": ["easy", "random", "random", "easy"]}),
     ("hund", 4, {"seat": "random", "card_order": "rank_major"}),
     ("blodmattis", 5, {"seat": 2, "dealer": "random"}),
     ("skitgubbe", 2, {"zero_sum": True, "seat": "rotate"}),
     ("mattis", 3, {"overrides": {"phase2_cap": 40}}),  # truncations
 ])
 def test_native_and_rules_core_give_the_same_episodes(rules: str, players: int, kwargs: dict[str, Any]) -> None:
-    native = MattisEnv(rules=rules, players=players, opponents="random", **kwargs)
-    python = MattisEnv(rules=rules, players=players, opponents="random", engine="python", **kwargs)
+    kwargs = {"opponents": "random", **kwargs}
+    native = MattisEnv(rules=rules, players=players, **kwargs)
+    python = MattisEnv(rules=rules, players=players, engine="python", **kwargs)
     assert (native.engine, native.engine_note) == ("native", None)
     assert python.engine == "python" and python.engine_note == "engine='python'"
     a, b = _trajectory(native, 11, 1500), _trajectory(python, 11, 1500)
@@ -99,18 +102,20 @@ def test_other_opponents_move_the_env_to_the_rules_core() -> None:
     for e in (env, twin):
         e.reset(seed=3)
         e.step(int(np.flatnonzero(e.action_masks())[0]))
-        e.set_opponents("easy")
+        e.set_opponents("medium")
     assert env.engine == "native"  # the episode under way stays where it is
     a, b = _trajectory_from_here(env), _trajectory_from_here(twin)
     assert a == b and env.engine == "python" and env.engine_note is not None
-    assert "random opponents only" in env.engine_note
+    assert "random and easy (heuristic) opponents only" in env.engine_note
     strict = MattisEnv(players=3, opponents="random", engine="native")
-    with pytest.raises(ValueError, match="random opponents only"):
-        strict.set_opponents("easy")
-    with pytest.raises(ValueError, match="random opponents only"):
-        MattisEnv(players=3, opponents="easy", engine="native")
+    strict.set_opponents("easy")
+    with pytest.raises(ValueError, match="opponents only"):
+        strict.set_opponents("medium")
+    with pytest.raises(ValueError, match="opponents only"):
+        MattisEnv(players=3, opponents="medium", engine="native")
     assert MattisEnv(players=3, opponents="random", render_mode="ansi").engine == "python"
-    assert MattisEnv(players=3, opponents="easy").engine == "python"
+    assert MattisEnv(players=3, opponents="easy").engine == "native"
+    assert MattisEnv(players=3, opponents=["easy", "medium"]).engine == "python"
     assert MattisEnv(players=3, opponents="random", overrides={"pickup": "last"}).engine == "python"
     with pytest.raises(RuntimeError, match="reset"):
         MattisEnv(players=3, opponents="random").action_masks()

@@ -121,7 +121,7 @@ def test_the_features_hold_the_order_the_heuristic_leads_and_answers_by_in_phase
     """In phase 1 ``easy`` (the heuristic, and ``medium``) leads its least useful card
     unless every card is a keeper, and answers with the lowest winning card when the
     trick is worth taking: each such move is the one card the matching fact marks."""
-    g = BatchedGames(8, rules="mattis", players=3, opponents="easy", seat="rotate")
+    g = BatchedGames(8, rules="mattis", players=3, opponents="easy", seat="rotate", engine="python")  # state()
     g.reset(seed=4)
     feats = R.Features(3, 54)
     easy = make_bot("easy", 0)
@@ -149,7 +149,7 @@ def test_the_features_hold_the_order_the_heuristic_leads_and_answers_by_in_phase
 def test_the_playout_teacher_labels_the_moves_that_do_not_lose_after_the_heuristic_playout() -> None:
     """Phase 2: the label is easy's move unless easy's move loses under the heuristic
     playout and another does not; then it is every move that does not lose."""
-    g = BatchedGames(8, rules="mattis", players=3, opponents="easy", seat="rotate")
+    g = BatchedGames(8, rules="mattis", players=3, opponents="easy", seat="rotate", engine="python")  # state()
     g.reset(seed=5)
     easy = make_bot("easy", 0)
     checked = other = 0

@@ -1,6 +1,6 @@
 /* The native batched engine: N games of the four presets (mattis, hund, blodmattis,
  * skitgubbe: their options, any phase2_cap), held as bitmasks, stepped by action ids, with the ``random`` opponents
- * played inside, writing observation tensors, legal-action masks, rewards,
+ * and ``easy`` (the heuristic bot) opponents played inside, writing observation tensors, legal-action masks, rewards,
  * terminations and truncations into buffers the caller owns (NumPy arrays).
  *
  * A speed path, in lockstep with the Python core (mattis.core.state and
@@ -9,7 +9,9 @@
  * this engine and the Python batched path side by side and compares every array.
  * The deals and the random opponents draw from CPython's Mersenne Twister, seeded as
  * random.Random(seed) seeds it, with random.shuffle's and _randbelow's draws: the
- * same games for the same seeds.  Wrapped by mattis.rl.batched.BatchedGames. */
+ * same games for the same seeds.  The heuristic opponents draw no numbers: their moves
+ * follow mattis.bots.heuristic.HeuristicBot (mattis.bots.policy's choices with
+ * DEFAULT_KNOBS, mattis.bots.vary.CycleGuard), one bot per seat and episode.  Wrapped by mattis.rl.batched.BatchedGames. */
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -157,6 +159,11 @@ typedef struct {
     int nrep, caprep;
     int random_seat[6];
     MT rng[6];
+    /* (kept by start's reset, and no part of a mirror's game) each seat's opponent: a
+     * BOT_RANDOM or BOT_HEURISTIC; the heuristic seats' cycle guards' memory */
+    int bot[6];
+    uint64_t *seen;
+    int nseen, capseen;
 } Game;
 
 typedef struct {
@@ -764,6 +771,227 @@ static int fate(Engine *e, Game *g) {
     return 1;
 }
 
+/* ---------------------------------------------------------- the easy bot */
+/* mattis.bots.heuristic.HeuristicBot (the ``easy`` level), seat by seat: its choices
+ * are mattis.bots.policy's with DEFAULT_KNOBS, its memory mattis.bots.vary.CycleGuard.
+ * It decides among the legal moves the engine's legal_moves lists (in their order,
+ * which breaks the ties as the Python lists do) and draws no numbers. */
+enum { BOT_RANDOM = 0, BOT_HEURISTIC = 1 };
+/* policy.Knobs' defaults (DEFAULT_KNOBS) */
+enum { K_KEEP_RANK = 9, K_CHANCE_ALL_KEEPERS = 1, K_TRUMP_COST = 14, K_SEQ_BONUS = 3, K_SAFE_LEAD_BONUS = 8 };
+
+/* policy._value */
+static int card_value(int c, int trump) { return c % 13 + (c / 13 == trump ? 13 : 0); }
+
+/* legal.round_winners: the indices of cards[0..k) still in contention; returns their count */
+static int round_winners(Engine *e, const int *cards, int k, int fighting, int *out) {
+    int nw = 0;
+    if (e->r.stoting && !fighting) {
+        int seen = 0, dup = -1;
+        for (int i = 0; i < k; i++) {
+            int r = cards[i] % 13;
+            if ((seen >> r & 1) && r > dup) dup = r;
+            seen |= 1 << r;
+        }
+        if (dup >= 0) {
+            for (int i = 0; i < k; i++) if (cards[i] % 13 == dup) out[nw++] = i;
+            return nw;
+        }
+    }
+    int best = -1;
+    for (int i = 0; i < k; i++) if (cards[i] % 13 > best) best = cards[i] % 13;
+    for (int i = 0; i < k; i++) if (cards[i] % 13 == best) out[nw++] = i;
+    return nw;
+}
+
+/* legal.lay_outcome: 1 ``card`` laid after laid[0..nl) takes the trick, 0 it fights on, -1 it is beaten */
+static int lay_outcome(Engine *e, const uint8_t *laid, int nl, int card, int fighting) {
+    int cards[16], winners[16];
+    for (int i = 0; i < nl; i++) cards[i] = laid[i];
+    cards[nl] = card;
+    int nw = round_winners(e, cards, nl + 1, fighting, winners);
+    if (!in_list(winners, nw, nl)) return -1;
+    return nw == 1 ? 1 : 0;
+}
+
+/* policy.phase1_choice (the pot: the trick's cards; the round's cards: rl_card) */
+static int phase1_choice(Engine *e, Game *g, const int *legal, int k, int trump) {
+    int cards[64], nc = 0, can_chance = 0;
+    for (int i = 0; i < k; i++) {
+        if (legal[i] < 52) cards[nc++] = legal[i];
+        else if (legal[i] == MV_CHANCE) can_chance = 1;
+    }
+    if (!nc) return can_chance ? MV_CHANCE : legal[0];
+    /* hand_sorted: by (_value, card) */
+    for (int i = 1; i < nc; i++) {
+        for (int j = i; j > 0; j--) {
+            int a = cards[j - 1], b = cards[j];
+            int va = card_value(a, trump), vb = card_value(b, trump);
+            if (va < vb || (va == vb && a < b)) break;
+            cards[j - 1] = b;
+            cards[j] = a;
+        }
+    }
+    int keepers = 1;
+    for (int i = 0; i < nc; i++) if (cards[i] % 13 < K_KEEP_RANK) keepers = 0;
+    if (!g->nrl) {
+        if (can_chance && K_CHANCE_ALL_KEEPERS && keepers) return MV_CHANCE;
+        return cards[0];
+    }
+    int best_in_pot = -1, trump_in_pot = 0;
+    for (int i = 0; i < g->ntrick; i++) {
+        int c = g->trick_card[i];
+        if (c % 13 > best_in_pot) best_in_pot = c % 13;
+        if (c / 13 == trump) trump_in_pot = 1;
+    }
+    int want = best_in_pot >= K_KEEP_RANK || trump_in_pot;
+    int fighting = g->fighting && g->nround;
+    int above = -1, below = -1;  /* the cheapest card that takes the trick (by rank, then value), the first beaten */
+    for (int i = 0; i < nc; i++) {
+        int c = cards[i], res = lay_outcome(e, g->rl_card, g->nrl, c, fighting);
+        if (res > 0) {
+            if (above < 0 || c % 13 < above % 13
+                || (c % 13 == above % 13 && card_value(c, trump) < card_value(above, trump)))
+                above = c;
+        } else if (res < 0 && below < 0) {
+            below = c;
+        }
+    }
+    if (want && above >= 0) return above;
+    if (below >= 0) return below;
+    if (can_chance && keepers) return MV_CHANCE;
+    if (above >= 0) return above;
+    return cards[0];
+}
+
+/* legal.answer_mask: the cards of ``hand`` that may begin an entry answering ``top`` */
+static uint64_t answer_mask(Engine *e, uint64_t hand, uint64_t top, int trump) {
+    int ts = lowc(top) / 13, above = highc(top) % 13 + 1;
+    int held = (int)(hand >> (13 * ts) & 0x1FFF);
+    uint64_t sb = (uint64_t)(held >> above << above), tb = 0;
+    if (ts != trump && trump >= 0 && (!e->r.follow_void || !held)) tb = hand >> (13 * trump) & 0x1FFF;
+    return sb << (13 * ts) | (tb ? tb << (13 * trump) : 0);
+}
+
+/* policy.phase2_choice (next_hand: the next player's known hand, -1 when not all known) */
+static int phase2_choice(Engine *e, const int *legal, int k, int table_empty, int trump, int64_t next_hand,
+                         int my_count, int safe_lead_bonus) {
+    int best = -1, best_cost = 1000000000;
+    int64_t nxt = table_empty && e->r.pickup == PU_FIRST && next_hand >= 0 ? next_hand : -1;
+    for (int i = 0; i < k; i++) {
+        int m = legal[i];
+        if (m == MV_PICKUP) continue;
+        uint64_t cards = move_mask(m);
+        int top = highc(cards), len = popc(cards);
+        int cost = top % 13 + (top / 13 == trump ? K_TRUMP_COST : 0) - K_SEQ_BONUS * (len - 1);
+        if (len == my_count) cost -= 100;
+        if (nxt >= 0 && answer_mask(e, (uint64_t)nxt, cards, trump) == 0) cost -= safe_lead_bonus;
+        if (cost < best_cost) { best = m; best_cost = cost; }
+    }
+    return best < 0 ? MV_PICKUP : best;
+}
+
+/* vary.seen_key of the seat to act, as words: its hand; every hand's size, who is in
+ * and who waits; the seat, the trick size, the entries; then each entry's cards.
+ * Returns the number of words (3 + entries). */
+static int seen_key(Engine *e, Game *g, uint64_t *key) {
+    uint64_t counts = 0;
+    for (int s = 0; s < e->n; s++) counts |= (uint64_t)popc(g->hands[s]) << (8 * s);
+    int need = g->nt2 ? trick_complete_at(e, g) : 0;  /* State.trick_size_now */
+    key[0] = g->hands[g->turn];
+    key[1] = counts | (uint64_t)g->in_game << 48 | (uint64_t)g->pending << 56;
+    key[2] = (uint64_t)g->turn | (uint64_t)need << 8 | (uint64_t)g->nt2 << 16;
+    for (int i = 0; i < g->nt2; i++) key[3 + i] = g->t2[i];
+    return 3 + g->nt2;
+}
+
+/* vary.CycleGuard.avoid: the moves the seat to act made before in this position, when
+ * it occurred before (repetitions >= 2); returns their count */
+static int guard_avoid(Engine *e, Game *g, int *out) {
+    int reps = g->phase == SHED && g->nrep ? g->cur_rep : 0;  /* State.repetitions */
+    if (g->phase != SHED || reps < 2) return 0;
+    uint64_t key[3 + 52];
+    int kw = seen_key(e, g, key), k = 0;
+    for (int at = 0; at < g->nseen;) {
+        uint64_t *entry = g->seen + at;
+        int words = 3 + (int)(entry[2] >> 16 & 0xFF);
+        if (words == kw && entry[0] == key[0] && entry[1] == key[1] && (entry[2] & 0xFFFFFFFFU) == key[2]
+            && !memcmp(entry + 3, key + 3, sizeof(uint64_t) * (size_t)(kw - 3)) && k < MAX_MOVES)
+            out[k++] = (int)(entry[2] >> 32);
+        at += words;
+    }
+    return k;
+}
+
+/* vary.CycleGuard.note: remember the move the seat to act makes here (phase 2, a choice) */
+static void guard_note(Engine *e, Game *g, int k, int move) {
+    if (g->phase != SHED || k <= 1) return;
+    uint64_t key[3 + 52];
+    int kw = seen_key(e, g, key);
+    if (g->nseen + kw > g->capseen) {
+        int cap = g->capseen ? 2 * g->capseen : 1024;
+        while (cap < g->nseen + kw) cap *= 2;
+        uint64_t *ns = (uint64_t *)PyMem_Realloc(g->seen, sizeof(uint64_t) * (size_t)cap);
+        if (!ns) {
+            PyErr_NoMemory();
+            return;
+        }
+        g->seen = ns;
+        g->capseen = cap;
+    }
+    key[2] |= (uint64_t)(uint32_t)move << 32;
+    memcpy(g->seen + g->nseen, key, sizeof(uint64_t) * (size_t)kw);
+    g->nseen += kw;
+}
+
+/* HeuristicBot.act: the guard's choices (CycleGuard.choices), then heuristic_move
+ * among them, under undertrekk leading what the next player can beat while varying */
+static int heuristic_act(Engine *e, Game *g, const int *legal, int k) {
+    int avoid[MAX_MOVES], choices[MAX_MOVES];
+    int na = guard_avoid(e, g, avoid), nc = 0;
+    const int *from = legal;
+    if (na) {
+        int rest[MAX_MOVES], nr = 0, used = 0;
+        for (int i = 0; i < k; i++) if (!in_list(avoid, na, legal[i])) rest[nr++] = legal[i];
+        if (nr) {
+            for (int i = 0; i < na; i++) {
+                if (avoid[i] == MV_PICKUP || avoid[i] == MV_CHANCE) continue;
+                uint64_t m = move_mask(avoid[i]);
+                while (m) { used |= 1 << (lowc(m) / 13); m &= m - 1; }
+            }
+            for (int i = 0; i < nr; i++) {
+                int m = rest[i], clash = 0;
+                if (m != MV_PICKUP && m != MV_CHANCE) {
+                    uint64_t cm = move_mask(m);
+                    while (cm) { if (used >> (lowc(cm) / 13) & 1) clash = 1; cm &= cm - 1; }
+                }
+                if (!clash) choices[nc++] = m;
+            }
+            if (!nc) { memcpy(choices, rest, sizeof(int) * (size_t)nr); nc = nr; }
+            from = choices;
+        } else {
+            nc = k;
+        }
+    } else {
+        nc = k;
+    }
+    int move, seat = g->turn;
+    if (nc == 1) move = from[0];  /* heuristic_move: the only choice */
+    else if (g->phase == COLLECT) move = phase1_choice(e, g, from, nc, g->trump);
+    else {
+        int in_game = g->in_game, n = e->n, nxt = seat;  /* Observation.next_seat_in */
+        for (int j = 1; j < n; j++) {
+            int s = (seat + j) % n;
+            if (in_game >> s & 1) { nxt = s; break; }
+        }
+        int64_t next_hand = popc(g->known[nxt]) == popc(g->hands[nxt]) ? (int64_t)g->known[nxt] : -1;
+        move = phase2_choice(e, from, nc, !g->nt2, g->trump, next_hand, popc(g->hands[seat]),
+                             na ? -K_SAFE_LEAD_BONUS : K_SAFE_LEAD_BONUS);
+    }
+    guard_note(e, g, k, move);
+    return move;
+}
+
 /* Batch._settle */
 static void settle(Engine *e, Game *g, int after_learner) {
     int moves[MAX_MOVES];
@@ -771,7 +999,9 @@ static void settle(Engine *e, Game *g, int after_learner) {
     while (g->phase != OVER && g->turn != g->seat) {
         int to = g->turn;
         int k = legal_moves(e, g, moves);
-        apply_move(e, g, moves[mt_below(&g->rng[to], k)]);
+        /* the random bot: random.Random.choice; the heuristic: HeuristicBot.act */
+        apply_move(e, g, g->bot[to] == BOT_HEURISTIC ? heuristic_act(e, g, moves, k) : moves[mt_below(&g->rng[to], k)]);
+        if (PyErr_Occurred()) return;
     }
     if (!fate(e, g)) {
         g->status = PLAYING;
@@ -879,7 +1109,10 @@ static void write_game(Engine *e, int i) {
 /* ------------------------------------------------------------------ Python */
 static void Engine_dealloc(Engine *self) {
     if (self->g) {
-        for (int i = 0; i < self->games; i++) PyMem_Free(self->g[i].rep);
+        for (int i = 0; i < self->games; i++) {
+            PyMem_Free(self->g[i].rep);
+            PyMem_Free(self->g[i].seen);
+        }
         PyMem_Free(self->g);
     }
     PyMem_Free(self->action_move);
@@ -1016,15 +1249,17 @@ static void deal_deck(Engine *e, Game *g, const int *deck, int dealer, int leade
     start_trick(e, g, leader);
 }
 
-/* start(i, deal_seed, seat, dealer, bot_seeds): deal game i as
+/* start(i, deal_seed, seat, dealer, bot_seeds, bot_kinds=None): deal game i as
  * State.from_deck(rules, n, shuffled_deck(random.Random(deal_seed)), dealer), seat the
- * learner, seed each other seat's random opponent as random.Random(bot_seeds[s]), play
- * them up to the learner's turn and write its tensor and mask; returns the status */
+ * learner, seed each other seat's random opponent as random.Random(bot_seeds[s]) (its
+ * kind: bot_kinds[s], BOT_RANDOM or BOT_HEURISTIC, all random without it; a heuristic
+ * seat's new bot starts with an empty memory), play them up to the learner's turn and
+ * write its tensor and mask; returns the status */
 static PyObject *Engine_start(Engine *self, PyObject *args) {
     int i, seat, dealer;
     unsigned long long deal_seed;
-    PyObject *bots;
-    if (!PyArg_ParseTuple(args, "iKiiO", &i, &deal_seed, &seat, &dealer, &bots)) return NULL;
+    PyObject *bots, *kinds = Py_None;
+    if (!PyArg_ParseTuple(args, "iKiiO|O", &i, &deal_seed, &seat, &dealer, &bots, &kinds)) return NULL;
     if (game_index(self, i) < 0) return NULL;
     int n = self->n;
     if (seat < 0 || seat >= n || dealer < 0 || dealer >= n) {
@@ -1039,6 +1274,19 @@ static PyObject *Engine_start(Engine *self, PyObject *args) {
         return NULL;
     }
     Game *g = &self->g[i];
+    int bot[6] = {0, 0, 0, 0, 0, 0};
+    if (kinds != Py_None) {
+        if (int_list(kinds, bot, n, "bot_kinds") < 0) { Py_DECREF(fast); return NULL; }
+        for (int s = 0; s < n; s++) {
+            if (bot[s] != BOT_RANDOM && bot[s] != BOT_HEURISTIC) {
+                Py_DECREF(fast);
+                PyErr_SetString(PyExc_ValueError, "bot_kinds: 0 (random) or 1 (heuristic) a seat");
+                return NULL;
+            }
+        }
+    }
+    memcpy(g->bot, bot, sizeof(bot));
+    g->nseen = 0;
     Rep *rep = g->rep;
     int caprep = g->caprep;
     for (int s = 0; s < n; s++) {
@@ -1133,7 +1381,8 @@ static PyObject *Engine_step(Engine *self, PyObject *arg) {
 static PyObject *Engine_dump(Engine *self, PyObject *unused) {
     (void)unused;
     size_t size = sizeof(long long) + (size_t)self->games * sizeof(Game);
-    for (int i = 0; i < self->games; i++) size += (size_t)self->g[i].nrep * sizeof(Rep);
+    for (int i = 0; i < self->games; i++)
+        size += (size_t)self->g[i].nrep * sizeof(Rep) + (size_t)self->g[i].nseen * sizeof(uint64_t);
     PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)size);
     if (!out) return NULL;
     char *p = PyBytes_AS_STRING(out);
@@ -1146,6 +1395,8 @@ static PyObject *Engine_dump(Engine *self, PyObject *unused) {
     for (int i = 0; i < self->games; i++) {
         memcpy(p, self->g[i].rep, (size_t)self->g[i].nrep * sizeof(Rep));
         p += (size_t)self->g[i].nrep * sizeof(Rep);
+        if (self->g[i].nseen) memcpy(p, self->g[i].seen, (size_t)self->g[i].nseen * sizeof(uint64_t));
+        p += (size_t)self->g[i].nseen * sizeof(uint64_t);
     }
     return out;
 }
@@ -1161,8 +1412,8 @@ static PyObject *Engine_load(Engine *self, PyObject *arg) {
     for (int i = 0; i < self->games; i++) {
         Game tmp;
         memcpy(&tmp, p + sizeof(long long) + (size_t)i * sizeof(Game), sizeof(Game));
-        if (tmp.nrep < 0 || tmp.nrep > 1 << 24) goto bad;
-        need += (size_t)tmp.nrep * sizeof(Rep);
+        if (tmp.nrep < 0 || tmp.nrep > 1 << 24 || tmp.nseen < 0 || tmp.nseen > 1 << 28) goto bad;
+        need += (size_t)tmp.nrep * sizeof(Rep) + (size_t)tmp.nseen * sizeof(uint64_t);
     }
     if ((size_t)len != need) goto bad;
     memcpy(&self->decisions, p, sizeof(long long));
@@ -1171,24 +1422,40 @@ static PyObject *Engine_load(Engine *self, PyObject *arg) {
         Game *g = &self->g[i];
         Rep *rep = g->rep;
         int cap = g->caprep;
+        uint64_t *seen = g->seen;
+        int capseen = g->capseen;
         memcpy(g, p, sizeof(Game));
         p += sizeof(Game);
         g->rep = rep;
         g->caprep = cap;
+        g->seen = seen;
+        g->capseen = capseen;
         if (g->nrep > cap) {
             Rep *nr = (Rep *)PyMem_Realloc(rep, sizeof(Rep) * (size_t)g->nrep);
             if (!nr) {
                 g->nrep = 0;
+                g->nseen = 0;
                 return PyErr_NoMemory();
             }
             g->rep = nr;
             g->caprep = g->nrep;
+        }
+        if (g->nseen > capseen) {
+            uint64_t *ns = (uint64_t *)PyMem_Realloc(seen, sizeof(uint64_t) * (size_t)g->nseen);
+            if (!ns) {
+                g->nseen = 0;
+                return PyErr_NoMemory();
+            }
+            g->seen = ns;
+            g->capseen = g->nseen;
         }
     }
     for (int i = 0; i < self->games; i++) {
         Game *g = &self->g[i];
         memcpy(g->rep, p, (size_t)g->nrep * sizeof(Rep));
         p += (size_t)g->nrep * sizeof(Rep);
+        if (g->nseen) memcpy(g->seen, p, (size_t)g->nseen * sizeof(uint64_t));
+        p += (size_t)g->nseen * sizeof(uint64_t);
     }
     Py_RETURN_NONE;
 bad:
@@ -1226,7 +1493,7 @@ static PyObject *Engine_decisions(Engine *self, void *closure) {
 }
 
 static PyMethodDef Engine_methods[] = {
-    {"start", (PyCFunction)Engine_start, METH_VARARGS, "start(i, deal_seed, seat, dealer, bot_seeds) -> status"},
+    {"start", (PyCFunction)Engine_start, METH_VARARGS, "start(i, deal_seed, seat, dealer, bot_seeds, bot_kinds=None) -> status"},
     {"step", (PyCFunction)Engine_step, METH_O, "step(actions) -> the games whose episode ended"},
     {"facts", (PyCFunction)Engine_facts, METH_O, "facts(i) -> (phase, dealer, finished, ranked, losers)"},
     {"seat", (PyCFunction)Engine_seat, METH_O, "seat(i) -> the learner's seat"},

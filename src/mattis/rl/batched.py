@@ -32,11 +32,14 @@ tensor).  ``random`` opponents are played inside the compiled step; any other bo
 
 **The native engine.** With ``engine="auto"`` (the default) the games of the four
 presets (``mattis``, ``hund``, ``blodmattis``, ``skitgubbe``: their rule options, any
-``phase2_cap``, every player count they allow) against ``random`` opponents only run on
+``phase2_cap``, every player count they allow) against ``random`` and ``easy``
+(``heuristic``) opponents, one kind or a mix by seat, run on
 ``mattis.rl._native``, one C file built with the package where a C compiler works
 (setup.py): each state held as bitmasks, the ``random`` opponents played inside it
 from CPython's Mersenne Twister seeded as ``random.Random`` seeds it (the same deals,
-the same draws, so the same games for the same seeds), the tensors, masks, rewards,
+the same draws, so the same games for the same seeds), the ``easy`` ones by a port of
+:class:`~mattis.bots.heuristic.HeuristicBot` (its choices and its cycle guard's memory,
+a new bot per seat and episode as here; it draws no numbers), the tensors, masks, rewards,
 terminations and truncations written straight into the arrays.  It follows the rules
 core function by function and is checked in lockstep against this Python path
 (tests/rl/test_rl_native.py: every array at every step, every preset and player
@@ -45,7 +48,7 @@ runs on the Python path: :attr:`BatchedGames.engine` says which (``"native"`` or
 ``"python"``) and :attr:`BatchedGames.engine_note` why not native; ``engine="python"``
 asks for the Python path, ``engine="native"`` refuses what it does not cover.  The
 native engine holds no :class:`~mattis.core.State` (:meth:`BatchedGames.state`
-raises) and cannot change its opponents to other bots; it copies and pickles (for the
+raises) and cannot change its opponents to bots it does not play; it copies and pickles (for the
 same build of the engine).
 """
 
@@ -88,6 +91,7 @@ from ..core.rules import (
 )
 from ..core.state import shuffled_deck
 from ..play import Agent, Seed, derive_seed
+from ..play.agents import LEVELS
 from .common import SeatChoice, check_zero_sum, choose_seat, make_rules
 from .encoding import ActionSpace, _card_permutation, card_index, check_card_order, obs_size, offsets
 from .opponents import BatchPolicy, Opponent, PolicyAgent, opponent_specs, resolve
@@ -132,14 +136,29 @@ def native_rules_covered(rules: Rules) -> str | None:
     return None
 
 
+NATIVE_BOTS = {"random": 0, "heuristic": 1}
+"""The bots the native engine plays inside it (by :func:`mattis.play.make_bot`'s name;
+a level such as ``easy`` names one), each as the engine's number for it."""
+
+
+def native_bot(spec: Opponent) -> int | None:
+    """The native engine's number for the opponent ``spec`` (:data:`NATIVE_BOTS`), or
+    ``None`` if it does not play it inside."""
+    if not isinstance(spec, str):
+        return None
+    key = spec.strip().lower()
+    return NATIVE_BOTS.get(LEVELS.get(key, key))
+
+
 def native_covers(rules: Rules, opponents: Sequence[Opponent]) -> str | None:
     """``None`` if the native engine plays these games, else why not: the rules as
-    :func:`native_rules_covered` says, against ``random`` opponents only."""
+    :func:`native_rules_covered` says, against ``random`` and ``easy`` (``heuristic``)
+    opponents only."""
     why = native_rules_covered(rules)
     if why is not None:
         return why
-    if any(spec != "random" for spec in opponents):
-        return "the native engine plays random opponents only"
+    if any(native_bot(spec) is None for spec in opponents):
+        return "the native engine plays random and easy (heuristic) opponents only"
     return None
 
 
@@ -548,21 +567,27 @@ class BatchedGames:
                 return
 
     def _new_native_episode(self, i: int) -> None:
-        """:meth:`_new_episode` on the native engine: the same seeds (the deal's and
-        each ``random`` opponent's, by :func:`~mattis.play.derive_seed`) handed to it,
+        """:meth:`_new_episode` on the native engine: each seat's kind of bot and the
+        same seeds (the deal's and each ``random`` opponent's, by
+        :func:`~mattis.play.derive_seed`) handed to it,
         which deals and seeds its generators as ``random.Random`` does; an unseeded game
         draws them from :mod:`secrets`."""
         eng = self._native
         n = self.players
         while True:
             seed, k, seat, dealer = self._next_episode(i)
+            kinds = [0] * n
+            for j, spec in enumerate(self.opponents):
+                kind = native_bot(spec)
+                assert kind is not None  # native_covers admitted every opponent
+                kinds[(seat + 1 + j) % n] = kind
             if seed is None:
                 deal = secrets.randbits(63)
                 bots = [secrets.randbits(63) for _ in range(n)]
             else:
                 deal = _derived(seed, "deal", k)
                 bots = [0 if s == seat else _derived(seed, "bot", k, s) for s in range(n)]
-            if eng.start(i, deal, seat, dealer, bots) == PLAYING:
+            if eng.start(i, deal, seat, dealer, bots, kinds) == PLAYING:
                 return
 
     def _play_waiting(self, games: list[int]) -> None:

@@ -17,8 +17,8 @@ inside it (their own generators' choice of the legal moves, the moves the bots w
 make), any other opponent is asked with its observation.
 
 ``engine`` (:class:`~mattis.rl.batched.BatchedGames`'s choices): with ``"auto"`` (the
-default) the four presets against ``random`` opponents only, not rendered, run on the
-native engine (a :class:`~mattis.rl.batched.BatchedGames` of one game on
+default) the four presets against ``random`` and ``easy`` opponents only, not rendered,
+run on the native engine (a :class:`~mattis.rl.batched.BatchedGames` of one game on
 ``mattis.rl._native``): the same observations, rewards and episodes for the same
 seeds, with no :class:`~mattis.play.Referee` behind them (:attr:`MattisEnv.referee`
 is ``None``).  Anything else runs on the rules core as above; :attr:`MattisEnv.engine`

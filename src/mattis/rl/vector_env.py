@@ -102,8 +102,8 @@ class MattisVectorEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64], 
     Keyword arguments are :class:`MattisEnv`'s (rules, players, overrides, seat,
     dealer, opponents, zero_sum, card_order), and ``engine`` (:class:`BatchedGames`'s,
     ``"auto"`` by default: the native engine for the four presets against ``random``
-    opponents, the Python batched path otherwise; ``games.engine`` says which).  The
-    native engine cannot change its opponents to other bots: :meth:`set_opponents` (and
+    and ``easy`` opponents, the Python batched path otherwise; ``games.engine`` says
+    which).  The native engine cannot change its opponents to bots it does not play: :meth:`set_opponents` (and
     a view's) refuses them with a ``ValueError`` there; make the env with
     ``engine="python"`` to train against opponents that change (self-play pools)."""
 
