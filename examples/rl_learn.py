@@ -607,7 +607,9 @@ def learner_player(scorer: Scorer, feats: Features) -> Player:
 def losses(player: Player, opponent: str, games: int, rules: str, players: int, seed: int) -> int:
     """Losses of ``player`` in ``games`` fresh deals (seeded ``seed``, the seat and the
     dealer rotating by the env's seed scheme) against two ``opponent`` bots."""
-    env = MattisEnv(rules=rules, players=players, opponents=opponent, seat="rotate", dealer="rotate")
+    # the Python path: a bot player reads the seat's observation from the env's referee
+    env = MattisEnv(rules=rules, players=players, opponents=opponent, seat="rotate", dealer="rotate",
+                    engine="python")
     obs, _ = env.reset(seed=seed)
     lost = 0
     for _ in range(games):
