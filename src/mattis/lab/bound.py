@@ -45,6 +45,14 @@ the observation only, so nothing in it can read the truth beyond what the seat s
 Only positions before any phase 2 move are continued this way (there no bot keeps
 anything across decisions; inside phase 2 the opponent models would have to take in
 the sampled world's past).
+
+**Paired, move by move** (:func:`paired_continuations`).  At a decision, every legal
+move is continued from the same worlds with the same bots' seeds, so the difference
+between two moves' chances is measured with the worlds' spread cancelled out
+(:func:`paired_difference`: the mean difference and its standard error).
+:func:`ordered_pairs` says, for every pair of moves the continuations put at least a
+gap apart, whether an estimator (such as the value model) orders them the same way:
+the estimator's skill in ranking terms.
 """
 
 from __future__ import annotations
@@ -55,7 +63,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from ..bots.search import OpponentModel
-from ..core import Rules
+from ..core import Move, Rules, State
 from ..core.determinize import MoveModel, sample_worlds
 from ..core.observation import PHASE2, Observation
 from ..play import Agent, Referee
@@ -216,5 +224,89 @@ def continue_from_view(obs: Observation, make: BotMaker, seeds: Sequence[Sequenc
                      for run, w in zip(seeds, worlds, strict=True)), at)
 
 
-__all__ = ["BotMaker", "Continuations", "continue_from_view", "continue_game", "phase2_start", "position",
+def paired_continuations(obs: Observation, worlds: Sequence[State], make: BotMaker,
+                          seeds: Sequence[Sequence[int]]) -> list[Continuations]:
+    """Per legal move of ``obs`` (in ``obs.legal`` order): ``len(worlds)`` continuations,
+    continuation ``j`` from ``worlds[j]`` (a whole position the seat's view is ``obs``,
+    e.g. drawn by :func:`~mattis.core.determinize.sample_worlds`) after that move, played
+    on by fresh bots ``make(seeds[j][s])`` (the mover's too): the same worlds and seeds
+    for every move, so the moves are compared paired.  Only before any phase 2 move
+    (:class:`ValueError` after one, or for a world that does not keep ``obs``)."""
+    if obs.phase2_moves:
+        raise ValueError("continuations from a seat's view are played only before any phase 2 move")
+    if len(worlds) != len(seeds):
+        raise ValueError(f"{len(worlds)} worlds need as many seeds, not {len(seeds)}")
+    for w in worlds:
+        if Referee(w).observation(obs.seat) != obs:
+            raise ValueError("a world does not keep the seat's observation")
+
+    def starts(move: Move) -> Iterable[tuple[Referee, list[Agent]]]:
+        for w, run in zip(worlds, seeds, strict=True):
+            ref = Referee(w.clone())
+            ref.apply(obs.seat, move, events=False)
+            yield ref, [make(s) for s in run]
+
+    return [_play_on(starts(move), len(obs.history)) for move in obs.legal]
+
+
+def paired_difference(a: Sequence[float], b: Sequence[float]) -> tuple[float, float]:
+    """The mean of ``a[j] - b[j]`` and its standard error (paired draws: ``a[j]`` and
+    ``b[j]`` from the same world; at least two)."""
+    d = [x - y for x, y in zip(a, b, strict=True)]
+    return sum(d) / len(d), (sample_variance(d) / len(d)) ** 0.5
+
+
+@dataclass(frozen=True)
+class RankedPair:
+    """Two moves (indices into the decision's moves) the continuations put apart."""
+
+    better: int
+    """The move the continuations rate higher."""
+    worse: int
+    gap: float
+    """The continuations' difference (``better`` less ``worse``, 0 to 1)."""
+    se: float
+    """Its paired standard error."""
+    right: bool
+    """Whether the estimator rates ``better`` strictly higher too (a tie is not right)."""
+
+
+def ordered_pairs(estimate: Sequence[float], outcomes: Sequence[Sequence[float]], gap: float = 0.05,
+                  z: float = 0.0) -> list[RankedPair]:
+    """Every pair of moves (``outcomes[i]``: move ``i``'s outcomes, 1 got away, 0 not,
+    over the same worlds; ``estimate[i]``: an estimator's chance for it) whose paired
+    continuation difference is at least ``gap`` and more than ``z`` standard errors,
+    with whether the estimator orders the two the same way."""
+    if len(estimate) != len(outcomes):
+        raise ValueError(f"{len(outcomes)} moves need as many estimates, not {len(estimate)}")
+    out: list[RankedPair] = []
+    for i in range(len(outcomes)):
+        for k in range(i + 1, len(outcomes)):
+            d, se = paired_difference(outcomes[i], outcomes[k])
+            if abs(d) < gap - 1e-12 or abs(d) <= z * se:
+                continue
+            hi, lo = (i, k) if d > 0 else (k, i)
+            out.append(RankedPair(hi, lo, abs(d), se, estimate[hi] > estimate[lo]))
+    return out
+
+
+def extreme_pair(estimate: Sequence[float], outcomes: Sequence[Sequence[float]], gap: float = 0.05,
+                 z: float = 0.0) -> RankedPair | None:
+    """The pair of the move the continuations rate best and the one they rate worst
+    (the first in order on a tie), as :func:`ordered_pairs` scores it; ``None`` where
+    those two are less than ``gap`` (or ``z`` standard errors) apart."""
+    means = [sum(o) / len(o) for o in outcomes]
+    best = max(range(len(means)), key=lambda i: (means[i], -i))
+    worst = min(range(len(means)), key=lambda i: (means[i], i))
+    if best == worst:
+        return None
+    got = ordered_pairs([estimate[best], estimate[worst]], [outcomes[best], outcomes[worst]], gap, z)
+    if not got:
+        return None
+    p = got[0]
+    return RankedPair(best, worst, p.gap, p.se, p.right)
+
+
+__all__ = ["BotMaker", "Continuations", "RankedPair", "continue_from_view", "continue_game", "extreme_pair",
+           "ordered_pairs", "paired_continuations", "paired_difference", "phase2_start", "position",
            "sample_variance", "sampled_world", "watching_bots"]
