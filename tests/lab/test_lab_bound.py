@@ -16,13 +16,19 @@ import random
 import pytest
 
 from mattis.bots.beliefs import EASY
+from mattis.bots.heuristic import heuristic_move
 from mattis.bots.search import IsmctsBot, OpponentModel
-from mattis.core import Move, preset
+from mattis.core import Move, State, preset
+from mattis.core.determinize import sample_worlds
 from mattis.core.observation import PHASE2
 from mattis.lab.bound import (
     BotMaker,
     continue_from_view,
     continue_game,
+    extreme_pair,
+    ordered_pairs,
+    paired_continuations,
+    paired_difference,
     phase2_start,
     position,
     sample_variance,
@@ -30,7 +36,7 @@ from mattis.lab.bound import (
     watching_bots,
 )
 from mattis.lab.train import GameRecord
-from mattis.play import Agent, Referee, make_bot
+from mattis.play import Agent, Referee, make_bot, play_until
 
 
 def test_sample_variance_of_known_values() -> None:
@@ -201,3 +207,63 @@ def test_continuations_from_a_view_only_before_phase_2_moves() -> None:
         continue_from_view(obs, _easy, [[1, 2, 3], [4, 5, 6]], [1, 2])
     with pytest.raises(ValueError):
         continue_from_view(position(rules, record, ats[0]).observation(0), _easy, [[1, 2, 3], [4, 5, 6]], [1])
+
+
+# Three moves over the same 20 worlds: move 0 gets away in all, move 1 in 19, move 2 in 10.
+_OUTCOMES = [[1] * 20, [1] * 19 + [0], [1] * 10 + [0] * 10]
+
+
+def test_a_paired_difference_and_its_standard_error() -> None:
+    d, se = paired_difference(_OUTCOMES[0], _OUTCOMES[2])
+    assert d == pytest.approx(0.5)
+    assert se == pytest.approx((0.25 * 20 / 19 / 20) ** 0.5)
+    assert paired_difference(_OUTCOMES[1], _OUTCOMES[1]) == (0.0, 0.0)
+
+
+def test_pairs_far_enough_apart_are_scored_by_whether_the_estimate_orders_them_so() -> None:
+    estimate = [0.6, 0.7, 0.1]  # orders 0 and 1 wrong, 0 and 2 and 1 and 2 right
+    got = ordered_pairs(estimate, _OUTCOMES, gap=0.05)
+    assert {(p.better, p.worse): p.right for p in got} == {(0, 1): False, (0, 2): True, (1, 2): True}
+    assert [p.gap for p in got] == pytest.approx([0.05, 0.5, 0.45])
+    # Five points is in, less is out; two standard errors drop the pair a single world sets apart.
+    assert {(p.better, p.worse) for p in ordered_pairs(estimate, _OUTCOMES, gap=0.06)} == {(0, 2), (1, 2)}
+    assert {(p.better, p.worse) for p in ordered_pairs(estimate, _OUTCOMES, gap=0.05, z=2)} == {(0, 2), (1, 2)}
+    # The order of the moves does not matter; a tie in the estimate is not right.
+    flipped = ordered_pairs(estimate[::-1], _OUTCOMES[::-1], gap=0.05)
+    assert sorted(p.right for p in flipped) == [False, True, True]
+    assert [p.right for p in ordered_pairs([0.5, 0.5, 0.1], _OUTCOMES, gap=0.05)] == [False, True, True]
+    with pytest.raises(ValueError):
+        ordered_pairs([0.5], _OUTCOMES)
+
+
+def test_the_best_against_the_worst_move() -> None:
+    best_worst = extreme_pair([0.2, 0.7, 0.3], _OUTCOMES)
+    assert best_worst is not None
+    assert (best_worst.better, best_worst.worse, best_worst.right) == (0, 2, False)
+    assert extreme_pair([0.9, 0.7, 0.3], _OUTCOMES) is not None
+    assert extreme_pair([0.2, 0.7], [[1] * 20, [1] * 19 + [0]], gap=0.06) is None  # too close
+    assert extreme_pair([0.2, 0.7], [[1] * 20, [1] * 20]) is None  # no best and worst
+
+
+def test_paired_continuations_play_every_move_from_the_same_worlds() -> None:
+    rules = preset("mattis")
+    record, ats = _phase1_views("mattis", deal=32)
+    truth = position(rules, record, ats[len(ats) // 2])
+    seat = truth.to_act
+    assert seat is not None
+    obs = truth.observation(seat)
+    assert len(obs.legal) > 1
+    worlds = sample_worlds(obs, random.Random(5), 4, EASY, particles=4).states
+    seeds = [[1, 2, 3], [4, 5, 6], [7, 8, 9], [10, 11, 12]]
+    runs = paired_continuations(obs, worlds, _easy, seeds)
+    assert len(runs) == len(obs.legal)
+    assert all(len(r.away) == 4 and r.fallbacks == 0 for r in runs)
+    # The move easy makes, continued from world j, ends as easy bots playing world j from the decision.
+    own = obs.legal.index(heuristic_move(obs))
+    for j, w in enumerate(worlds):
+        ref = Referee(w.clone())
+        play_until(ref, {s: _easy(seeds[j][s]) for s in range(3)})
+        assert ref.outcome is not None
+        assert runs[own].away[j] == tuple(0 if s in ref.outcome.losers else 1 for s in range(3))
+    with pytest.raises(ValueError):  # a world the seat would not see as its view
+        paired_continuations(obs, [State.new(rules, 3, seed=999)], _easy, seeds[:1])
