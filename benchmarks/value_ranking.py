@@ -23,7 +23,7 @@ not independent: the interval is optimistic) and a 95% bootstrap interval over t
 games; the same for the best-against-worst pair of each decision only.  The goal
 (docs/analyze.md): at least 80%.
 
-    nice python benchmarks/value_ranking.py --games 40 --seed 7300
+    python benchmarks/value_ranking.py --games 60 --seed 7300 --out /tmp/mattis-ranking-7300.jsonl
 """
 
 from __future__ import annotations
