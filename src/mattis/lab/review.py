@@ -513,29 +513,15 @@ def review(record: GameRecord, seat: int, budget: Budget | None = None, seed: Se
     if decision is not None:
         if not 1 <= decision <= len(record.moves) or parse_record_move(record.moves[decision - 1])[0] != seat:
             raise ReviewError(f"move {decision} is not a move of seat {seat}")
+    luck_by = luck_by_default()
+    luck, luck_se = (None, 0.0) if decision is not None else phase2_luck(record, seat, b, seed, luck_by)
     ref = Referee(record.start())
-    luck: float | None = None
-    luck_se = 0.0
-    luck_by = "model" if has_numpy() else "playouts"
-    dealt = ref.observation(seat).phase is PHASE1 and decision is None  # luck at phase 2's start is due
-
-    def luck_at(obs: Observation) -> tuple[float | None, float]:
-        """The seat's chance at phase 2's start (its phase 2 hand and position)."""
-        if luck_by == "model":
-            return model_for(record.rules).chance(obs), 0.0
-        try:
-            return chance(obs, b, random.Random(derive_seed(seed, "review", seat, 0)))
-        except DeterminizeError:
-            return None, 0.0
     phase1 = replace(b, samples=min(b.samples, PHASE1_SAMPLES))
     forced = 0
     out: list[Decision | None] = []  # phase 2's judged after the walk (None until then)
     looks: list[_Look] = []
     for number, text in enumerate(record.moves, start=1):
         s, move = parse_record_move(text)
-        if dealt and (start := ref.observation(seat)).phase is not PHASE1:
-            dealt = False
-            luck, luck_se = luck_at(start)
         if s == seat and (decision is None or number == decision):
             obs = ref.observation(seat)
             if decision is not None and len(obs.legal) == 1:
@@ -569,6 +555,41 @@ def review(record: GameRecord, seat: int, budget: Budget | None = None, seed: Se
     outcome = "unfinished" if not end.is_over else "lost" if seat in end.losers else "safe"
     return Review(record.rules, record.players, seat, who, b, seed, len(record.moves), forced, outcome, decisions,
                   luck, luck_se, luck_by)
+
+
+def luck_by_default() -> str:
+    """Who works a review's luck out here: ``"model"`` (the learned value model) where
+    NumPy is installed, else ``"playouts"``."""
+    return "model" if has_numpy() else "playouts"
+
+
+def phase2_luck(record: GameRecord, seat: int, budget: Budget | None = None, seed: Seed = 0,
+                by: str | None = None) -> tuple[float | None, float]:
+    """The luck :func:`review` shows (:attr:`Review.luck`, :attr:`Review.luck_se`):
+    ``seat``'s chance to get away at phase 2's start in ``record`` (its observation
+    before the first move made in phase 2: its phase 2 hand and position) and that
+    chance's sampling error.  ``by`` (default :func:`luck_by_default`): ``"model"``, the
+    learned value model (one figure, the same under any seed, sampling error 0; its
+    calibration error is :data:`mattis.bots.value.CALIBRATION`), or ``"playouts"``,
+    determinized playouts on ``budget`` seeded from ``seed``.  ``(None, 0.0)`` for a
+    record that begins in phase 2 or ends before it, or a position the playouts cannot
+    determinize."""
+    by = by or luck_by_default()
+    ref = Referee(record.start())
+    if ref.observation(seat).phase is not PHASE1:
+        return None, 0.0
+    for text in record.moves:
+        obs = ref.observation(seat)
+        if obs.phase is not PHASE1:
+            if by == "model":
+                return model_for(record.rules).chance(obs), 0.0
+            try:
+                return chance(obs, budget or Budget(), random.Random(derive_seed(seed, "review", seat, 0)))
+            except DeterminizeError:
+                return None, 0.0
+        s, move = parse_record_move(text)
+        ref.apply(s, move, events=False)
+    return None, 0.0
 
 
 def deeper(budget: Budget) -> Budget:
