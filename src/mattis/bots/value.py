@@ -73,12 +73,21 @@ else:
     Mask = Any
 
 __all__ = [
-    "BEAT_AT", "DUELS_AT", "FEATURES", "MASTERS_AT", "MAX_SEATS", "SEAT_FEATURES", "ValueModel", "feature_rows",
-    "features", "has_numpy", "load_models", "model_for", "nearest_preset", "numpy_or_none", "plain_suit_columns",
-    "suit_order",
+    "BEAT_AT", "CALIBRATION", "DUELS_AT", "FEATURES", "MASTERS_AT", "MAX_SEATS", "SEAT_FEATURES", "ValueModel",
+    "feature_rows", "features", "has_numpy", "load_models", "model_for", "nearest_preset", "numpy_or_none",
+    "plain_suit_columns", "suit_order",
 ]
 
 log = logging.getLogger(__name__)
+
+CALIBRATION = 0.05
+"""The model's measured calibration error at phase 2's start, the review's luck
+(:func:`mattis.lab.review.phase2_luck`): the root mean square, over every seat of
+held-out games, of the gap between the model's chance and the share that got away, in
+bands of a fifth of the chance (:func:`mattis.lab.arena.calibration_error`, defined as
+the playouts' :data:`mattis.bots.evaluate.CALIBRATION`); pooled over the presets,
+``python benchmarks/luck_calibration.py --games 300 --seed 9700`` (docs/analyze.md).
+The luck's ± as shown carries it (:func:`mattis.bots.evaluate.shown_margin`)."""
 
 MAX_SEATS = 6
 """The largest table a model serves (the rules allow at most six players)."""

@@ -99,6 +99,7 @@ from ..bots.evaluate import (
 )
 from ..bots.policy import state_choice
 from ..bots.solver import principal_line
+from ..bots.value import CALIBRATION as MODEL_CALIBRATION
 from ..bots.value import has_numpy, model_for
 from ..core import GameRecord, Move, MoveKind, RecordError, Rules, parse_move, parse_record_move, say, seat_names
 from ..core.cards import Lang, card_symbol
@@ -112,7 +113,8 @@ from ..play.seeds import Seed, derive_seed, position_seed
 __all__ = ["BLUNDER", "CHECK_SHARE", "DEEPER", "DUBIOUS", "INFORMATIVE_Z", "MISTAKE", "SECOND_SHARE", "Cancelled",
            "Decision", "Review",
            "ReviewError", "decision_lines", "decision_numbers", "deeper", "deeper_words", "line_words", "move_words",
-           "in_play", "review", "review_chart", "review_text", "seats_text", "second_samples"]
+           "in_play", "luck_by_default", "phase2_luck", "review", "review_chart", "review_text", "seats_text",
+           "second_samples"]
 
 DUBIOUS: Final = 0.08
 """A decision that costs this much chance or more is marked ``?!``."""
@@ -374,8 +376,19 @@ class Review:
     luck_se: float = 0.0
     luck_by: str = "playouts"
     """Who worked :attr:`luck` out: ``"model"`` (the learned value model,
-    :mod:`mattis.bots.value`: one figure, the same under any seed, ``luck_se`` 0) or
-    ``"playouts"`` (without NumPy: determinized playouts, with their standard error)."""
+    :mod:`mattis.bots.value`: one figure, the same under any seed, ``luck_se`` 0; its
+    error is its calibration, :data:`mattis.bots.value.CALIBRATION`) or ``"playouts"``
+    (without NumPy: determinized playouts, with their standard error)."""
+
+    def luck_margin(self) -> float:
+        """The ± of :attr:`luck` as shown (0 without a luck): :data:`~mattis.bots.evaluate.Z`
+        times its sampling error and its estimator's calibration error together
+        (:func:`mattis.bots.evaluate.shown_margin`; the model's
+        :data:`mattis.bots.value.CALIBRATION`, the playouts'
+        :data:`mattis.bots.evaluate.CALIBRATION`)."""
+        if self.luck is None:
+            return 0.0
+        return shown_margin(self.luck_se, MODEL_CALIBRATION if self.luck_by == "model" else None)
 
     def with_decision(self, d: Decision) -> Review:
         """This review with decision ``d`` (looked at again, e.g. deeper) in place of the
@@ -431,6 +444,7 @@ class Review:
             "mean_cost": None if cost is None else round(cost[0], 4),
             "mean_cost_se": None if cost is None else round(cost[1], 4),
             "luck": self.luck, "luck_se": self.luck_se, "luck_by": self.luck_by,
+            "luck_margin": round(self.luck_margin(), 4),
             "base_rate": round(self.base_rate, 4),
         }
 
@@ -917,10 +931,10 @@ def review_text(rv: Review, lang: Lang = "en") -> str:
         lines.append(say("review.phase1", lang, n=summary["phase1"]))
     if rv.luck is not None and rv.luck_by == "model":
         lines.append(say("review.luck_model", lang, name=in_sentence(rv.name, lang), p=pct(rv.luck, lang),
-                         base=pct(rv.base_rate, lang)))
+                         se=pct(rv.luck_margin(), lang), base=pct(rv.base_rate, lang)))
     elif rv.luck is not None:
         lines.append(say("review.luck", lang, name=in_sentence(rv.name, lang), p=pct(rv.luck, lang),
-                         se=pct(shown_margin(rv.luck_se), lang),
+                         se=pct(rv.luck_margin(), lang),
                          base=pct(rv.base_rate, lang)))
     lines.append(say("review.marks", lang))
     if rv.forced:

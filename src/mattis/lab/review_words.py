@@ -70,13 +70,13 @@ def luck_words(rv: Review, lang: Lang) -> str | None:
     in phase 2 or ended before it)."""
     if rv.luck is None:
         return None
-    if rv.luck_by == "model":  # one figure, no sampling error; its caveat is the model's calibration
+    if rv.luck_by == "model":  # one figure, no sampling error: its ± is the model's calibration error
         return say("review.words.luck_model", lang, name=in_sentence(rv.name, lang), p=pct(rv.luck, lang),
-                   base=pct(rv.base_rate, lang))
+                   se=pct(rv.luck_margin(), lang), base=pct(rv.base_rate, lang))
     gap = rv.luck - rv.base_rate
     verdict = ("good" if gap > LUCK_Z * rv.luck_se else "poor" if -gap > LUCK_Z * rv.luck_se else "even")
     return say("review.words.luck", lang, name=in_sentence(rv.name, lang), p=pct(rv.luck, lang),
-               se=pct(shown_margin(rv.luck_se), lang),
+               se=pct(rv.luck_margin(), lang),
                base=pct(rv.base_rate, lang), verdict=say(f"review.words.luck_{verdict}", lang))
 
 
