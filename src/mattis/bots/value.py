@@ -80,7 +80,7 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-CALIBRATION = 0.05
+CALIBRATION = 0.057
 """The model's measured calibration error at phase 2's start, the review's luck
 (:func:`mattis.lab.review.phase2_luck`): the root mean square, over every seat of
 held-out games, of the gap between the model's chance and the share that got away, in

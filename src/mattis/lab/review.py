@@ -59,9 +59,10 @@ in points, averaged over the judged decisions, with its standard error) and the 
 the seat's chance at phase 2's start (its phase 2 hand and position, where the model
 predicts better than the base rate; right after the deal it does not, docs/analyze.md,
 so the deal itself is not rated), from the learned value model
-(:mod:`mattis.bots.value`: one figure, the same under any seed; without NumPy from
-playouts, :func:`mattis.bots.evaluate.chance`, with its standard error), against the
-base rate of a table of that size.
+(:mod:`mattis.bots.value`: one figure, the same under any seed, shown ± two times the
+model's measured calibration error, :data:`mattis.bots.value.CALIBRATION`; without NumPy
+from playouts, :func:`mattis.bots.evaluate.chance`, with its standard error), against
+the base rate of a table of that size (:func:`phase2_luck`, :meth:`Review.luck_margin`).
 
 Looking deeper at one decision (:func:`deeper`'s budget, ``review(..., decision=N)``)
 gives that decision alone, to put in place with :meth:`Review.with_decision`; the

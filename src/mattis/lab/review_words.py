@@ -18,8 +18,9 @@ review).  Only what the review supports is said:
 * the luck is the value model's chance at phase 2's start, with the seat's phase 2
   hand and position (one figure, the same under any seed): there the model predicts
   better than the base rate, right after the deal it does not (docs/analyze.md), so the
-  deal itself is not rated; said as a rough guide, never called better or worse than
-  average.  Without NumPy it is estimated by
+  deal itself is not rated; said as a rough guide, ± two times the model's measured
+  calibration error (:meth:`mattis.lab.review.Review.luck_margin`), never called better
+  or worse than average.  Without NumPy it is estimated by
   playouts and called better or worse than average only when the average is more than
   :data:`LUCK_Z` standard errors away, so that a review with another sampling seed
   (whose estimate moves by about √2 standard errors) says the same.
