@@ -11,7 +11,7 @@ for every seat (``mattis.lab.review``) under each of ``--seeds``.  Prints per pr
 * with ``--reference N``: every mark checked by an independent re-evaluation of the two
   moves it compares (the named move and the move made) with ``N`` paired playouts each
   and its own seed: the mark is false where the reference's cost is below the mark's
-  threshold (8, 15, 25 points); the false-mark rate with its 95% Wilson interval (the
+  threshold (5, 10, 15 points); the false-mark rate with its 95% Wilson interval (the
   marks of one game are not independent: the interval is optimistic).
 
     python benchmarks/review_marks.py --rules mattis --rules hund --rules blodmattis --rules skitgubbe \

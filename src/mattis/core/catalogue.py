@@ -831,13 +831,15 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "review.mark.blunder": ("tabbe", "blunder"),
     "review.mark.mistake": ("feil", "mistake"),
     "review.mark.dubious": ("tvilsomt", "dubious"),
-    "review.marks": ("Merker: ?? tabbe, ? feil, ?! tvilsomt: valget kostet minst 25, 15 eller 8 prosentpoeng. "
+    "review.marks": ("Merker: ?? tabbe, ? feil, ?! tvilsomt: valget kostet minst {blunder}, {mistake} eller "
+                     "{dubious} prosentpoeng. "
                      "Et merke gis bare der en ny runde med opptil åtte ganger så mange simulerte spill "
                      "bekrefter kostnaden, eller der det er regnet ut nøyaktig at det beste trekket vinner med "
                      "beste spill og trekket som ble gjort ikke gjør det; bare da nevnes et bedre trekk.  Tallene "
                      "ellers er "
                      "anslag fra simulerte spill (± to standardfeil).",
-                     "Marks: ?? blunder, ? mistake, ?! dubious: the choice cost at least 25, 15 or 8 points.  A "
+                     "Marks: ?? blunder, ? mistake, ?! dubious: the choice cost at least {blunder}, {mistake} or "
+                     "{dubious} points.  A "
                      "mark is given only where a check with up to eight times the playouts confirms the cost, or "
                      "where it is worked out exactly that the best move wins with best play and the move made "
                      "does not; only then is a better move named.  The other figures are estimates from playouts "

@@ -117,11 +117,13 @@ __all__ = ["BLUNDER", "CHECK_SHARE", "DEEPER", "DUBIOUS", "INFORMATIVE_Z", "MIST
            "in_play", "luck_by_default", "phase2_luck", "review", "review_chart", "review_text", "seats_text",
            "second_samples"]
 
-DUBIOUS: Final = 0.08
-"""A decision that costs this much chance or more is marked ``?!``."""
-MISTAKE: Final = 0.15
+DUBIOUS: Final = 0.05
+"""A decision that costs this much chance or more is marked ``?!``: lichess's thresholds,
+5, 10 and 15 points of the chance (its ``winningChanceJudgements``, 0.1, 0.2 and 0.3 on
+a scale from -1 to 1), as the accuracy is lichess's formula (:func:`move_accuracy`)."""
+MISTAKE: Final = 0.10
 """... ``?``."""
-BLUNDER: Final = 0.25
+BLUNDER: Final = 0.15
 """... ``??`` (as is giving away a position the solver says is won)."""
 
 DEEPER: Final = 16
@@ -937,7 +939,8 @@ def review_text(rv: Review, lang: Lang = "en") -> str:
         lines.append(say("review.luck", lang, name=in_sentence(rv.name, lang), p=pct(rv.luck, lang),
                          se=pct(rv.luck_margin(), lang),
                          base=pct(rv.base_rate, lang)))
-    lines.append(say("review.marks", lang))
+    lines.append(say("review.marks", lang, blunder=round(100 * BLUNDER), mistake=round(100 * MISTAKE),
+                     dubious=round(100 * DUBIOUS)))
     if rv.forced:
         lines.append(say("review.forced", lang, n=rv.forced))
     if rv.outcome == "lost":
