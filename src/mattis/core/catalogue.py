@@ -916,6 +916,10 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
         "position then (± twice the model's measured calibration error; the average is {base}); right after "
         "the deal the model does not yet predict "
         "better than the average, so the deal itself is not rated."),
+    "review.luck_not_shown": ("Kortene: ved et bord som dette skiller ikke modellen hendene fra hverandre bedre enn "
+                              "gjennomsnittet da fase 2 begynner, så flaksen blir ikke vist.",
+        "The cards: at a table like this the model does not tell hands apart better than the average when "
+        "phase 2 begins, so the luck is not shown."),
     "review.words.luck_model": ("Fase 2: etter modellen ga hånden og stillingen {name} hadde da fase "
                                 "2 begynte, {p} ± {se} sjanse til å slippe unna (en gjennomsnittlig hånd gir"
                                 " {base}). Ta det som en pekepinn.",

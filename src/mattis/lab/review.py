@@ -101,7 +101,7 @@ from ..bots.evaluate import (
 from ..bots.policy import state_choice
 from ..bots.solver import principal_line
 from ..bots.value import CALIBRATION as MODEL_CALIBRATION
-from ..bots.value import has_numpy, model_for
+from ..bots.value import has_numpy, luck_calibration, luck_informative, model_for
 from ..core import GameRecord, Move, MoveKind, RecordError, Rules, parse_move, parse_record_move, say, seat_names
 from ..core.cards import Lang, card_symbol
 from ..core.determinize import DeterminizeError
@@ -386,12 +386,26 @@ class Review:
     def luck_margin(self) -> float:
         """The ± of :attr:`luck` as shown (0 without a luck): :data:`~mattis.bots.evaluate.Z`
         times its sampling error and its estimator's calibration error together
-        (:func:`mattis.bots.evaluate.shown_margin`; the model's
-        :data:`mattis.bots.value.CALIBRATION`, the playouts'
+        (:func:`mattis.bots.evaluate.shown_margin`; the model's at this table,
+        :func:`mattis.bots.value.luck_calibration`, where its luck is shown, else its
+        pooled :data:`mattis.bots.value.CALIBRATION`; the playouts'
         :data:`mattis.bots.evaluate.CALIBRATION`)."""
         if self.luck is None:
             return 0.0
-        return shown_margin(self.luck_se, MODEL_CALIBRATION if self.luck_by == "model" else None)
+        if self.luck_by != "model":
+            return shown_margin(self.luck_se)
+        return shown_margin(self.luck_se, luck_calibration(self.rules, self.players) or MODEL_CALIBRATION)
+
+    @property
+    def luck_shown(self) -> bool:
+        """Whether the luck is shown to a player: the playouts' always (their ± and the
+        verdict's three standard errors say what they know); the model's only where it
+        tells seats apart at phase 2's start (:func:`mattis.bots.value.luck_informative`:
+        a preset at a player count where its measured skill lay above zero), never
+        elsewhere, where its figure is about the average whatever the hand."""
+        if self.luck is None:
+            return False
+        return self.luck_by != "model" or luck_informative(self.rules, self.players)
 
     def with_decision(self, d: Decision) -> Review:
         """This review with decision ``d`` (looked at again, e.g. deeper) in place of the
@@ -447,7 +461,7 @@ class Review:
             "mean_cost": None if cost is None else round(cost[0], 4),
             "mean_cost_se": None if cost is None else round(cost[1], 4),
             "luck": self.luck, "luck_se": self.luck_se, "luck_by": self.luck_by,
-            "luck_margin": round(self.luck_margin(), 4),
+            "luck_margin": round(self.luck_margin(), 4), "luck_shown": self.luck_shown,
             "base_rate": round(self.base_rate, 4),
         }
 
@@ -932,7 +946,9 @@ def review_text(rv: Review, lang: Lang = "en") -> str:
                              cost=round(100 * cost[0]), se=round(100 * Z * cost[1])))
     if summary["phase1"]:
         lines.append(say("review.phase1", lang, n=summary["phase1"]))
-    if rv.luck is not None and rv.luck_by == "model":
+    if rv.luck is not None and rv.luck_by == "model" and not rv.luck_shown:
+        lines.append(say("review.luck_not_shown", lang))
+    elif rv.luck is not None and rv.luck_by == "model":
         lines.append(say("review.luck_model", lang, name=in_sentence(rv.name, lang), p=pct(rv.luck, lang),
                          se=pct(rv.luck_margin(), lang), base=pct(rv.base_rate, lang)))
     elif rv.luck is not None:

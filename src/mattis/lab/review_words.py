@@ -68,8 +68,9 @@ def costly_words(d: Decision, rv: Review, lang: Lang) -> str:
 def luck_words(rv: Review, lang: Lang) -> str | None:
     """The luck at phase 2's start in a sentence: the model's figure with its caveat, or
     the playouts' ± about two standard errors (None for a game that began from a position
-    in phase 2 or ended before it)."""
-    if rv.luck is None:
+    in phase 2 or ended before it, and where the model's luck is not shown:
+    :attr:`mattis.lab.review.Review.luck_shown`)."""
+    if rv.luck is None or not rv.luck_shown:
         return None
     if rv.luck_by == "model":  # one figure, no sampling error: its ± is the model's calibration error
         return say("review.words.luck_model", lang, name=in_sentence(rv.name, lang), p=pct(rv.luck, lang),
