@@ -25,13 +25,12 @@ reference's own mark (its cost against the thresholds).
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import time
 
 from mattis.bots.evaluate import Budget, evaluate
 from mattis.core import GameRecord, Rules, parse_record_move, preset
-from mattis.lab.arena import wilson
+from mattis.lab.arena import calibration_error, reliability, wilson
 from mattis.lab.review import BLUNDER, DUBIOUS, MISTAKE, Review, review
 from mattis.play import Referee, derive_seed, make_bot, play_until
 
@@ -39,22 +38,15 @@ from mattis.play import Referee, derive_seed, make_bot, play_until
 def report(title: str, pairs: list[tuple[float, int]]) -> None:
     print(f"{title}: {len(pairs)} decisions")
     print("  estimate band   decisions  mean estimate  got away  95% interval")
-    gaps = 0.0
-    for lo in (0.0, 0.2, 0.4, 0.6, 0.8):
-        hi = lo + 0.2
-        band = [(p, y) for p, y in pairs if lo <= p < hi or (hi >= 1.0 and p == 1.0)]
-        if not band:
-            continue
-        k = sum(y for _, y in band)
-        w = wilson(k, len(band))
-        mean = sum(p for p, _ in band) / len(band)
-        print(f"  {lo:.1f}-{hi:.1f}        {len(band):9d}  {mean:13.2f}  {k / len(band):8.2f}  {w[0]:.2f}-{w[1]:.2f}")
-        gaps += len(band) * (mean - k / len(band)) ** 2
+    for band in reliability(pairs):
+        w = wilson(band.hits, band.count)
+        print(f"  {band.lo:.1f}-{band.hi:.1f}        {band.count:9d}  {band.mean:13.2f}  {band.share:8.2f}  "
+              f"{w[0]:.2f}-{w[1]:.2f}")
     base = sum(y for _, y in pairs) / len(pairs)
     brier = sum((p - y) ** 2 for p, y in pairs) / len(pairs)
     brier0 = sum((base - y) ** 2 for _, y in pairs) / len(pairs)
     print(f"  Brier score {brier:.3f} (always {base:.2f}: {brier0:.3f}); calibration error "
-          f"{math.sqrt(gaps / len(pairs)):.3f} (the root mean square over the decisions of the gap between "
+          f"{calibration_error(pairs):.3f} (the root mean square over the decisions of the gap between "
           "their band's mean estimate and the share that got away: mattis.bots.evaluate.CALIBRATION)")
 
 

@@ -13,7 +13,8 @@ import pytest
 
 from mattis.bots.evaluate import Budget, Verdict, evaluate, shown_margin
 from mattis.bots.solver import brute_force, two_player_values
-from mattis.bots.value import model_for
+from mattis.bots.value import CALIBRATION as MODEL_CALIBRATION
+from mattis.bots.value import luck_calibration, model_for
 from mattis.cli.main import main
 from mattis.core import GameRecord, parse_move, parse_position, parse_record_move, preset
 from mattis.core.determinize import relabel_hidden
@@ -32,6 +33,7 @@ from mattis.lab.review import (
     in_play,
     move_accuracy,
     move_words,
+    phase2_luck,
     review,
     review_text,
     second_samples,
@@ -401,6 +403,10 @@ def test_summary_accuracy_and_luck() -> None:
     assert rv.luck == pytest.approx(model_for(record.rules).chance(start)) and rv.luck_se == 0.0
     assert rv.luck != pytest.approx(model_for(record.rules).chance(dealt))
     assert rv.luck_by == "model" and s["luck_by"] == "model"
+    assert phase2_luck(record, 0) == (rv.luck, 0.0)  # the one function the review and the benchmark call
+    table = luck_calibration(record.rules, rv.players)  # three players, Mattis: shown, ± its own calibration
+    assert rv.luck_shown and table is not None and table != MODEL_CALIBRATION
+    assert rv.luck_margin() == pytest.approx(2 * table) and s["luck_margin"] == round(rv.luck_margin(), 4)
     assert review(record, 0, SMALL, seed=2).luck == rv.luck
     assert s["base_rate"] == pytest.approx(2 / 3, abs=1e-4)
     text = review_text(rv, "en")

@@ -9,11 +9,15 @@ from dataclasses import replace
 import pytest
 
 from mattis.bots.evaluate import CALIBRATION, Budget, MoveValue, Verdict, shown_margin
+from mattis.bots.value import CALIBRATION as MODEL_CALIBRATION
+from mattis.bots.value import luck_calibration
 from mattis.core import parse_move, preset
 from mattis.core.cards import Lang
 from mattis.lab.review import Decision, Review
 from mattis.lab.review_words import accuracy_words, costly_words, luck_words, margin, player_words
 
+TABLE_CALIBRATION = luck_calibration(preset("mattis"), 2) or 0.0
+"""The model's calibration error at phase 2's start at two players in Mattis, the table of :func:`reviewed`."""
 PLAYED = parse_move("play 4C")
 BEST = parse_move("play KC")
 OTHER = parse_move("pickup")
@@ -89,15 +93,17 @@ def test_the_deal_is_called_lucky_only_beyond_its_uncertainty(luck: float, se: f
 
 @pytest.mark.parametrize("luck", [0.9, 0.1, 0.5])
 def test_the_model_luck_is_one_figure_with_its_caveat_and_never_called_good_or_poor(luck: float) -> None:
-    """The value model's chance at phase 2's start is said as a rough guide, never as better
-    or worse than average."""
+    """The value model's chance at phase 2's start is said as a rough guide, ± two times the
+    model's measured calibration error, never as better or worse than average."""
     rv = replace(reviewed((), luck, 0.0), luck_by="model")
     en, nb = luck_words(rv, "en"), luck_words(rv, "nb")
     assert en is not None and nb is not None
-    assert (f"by the model, the hand and position Anne had when phase 2 began gave a {round(100 * luck)}% chance"
-            in en and "gives 50%" in en)
-    assert "rough guide" in en and "±" not in en
-    assert f"etter modellen ga hånden og stillingen Anne hadde da fase 2 begynte, {round(100 * luck)} % sjanse" in nb
+    pm = round(200 * TABLE_CALIBRATION)
+    assert (f"by the model, the hand and position Anne had when phase 2 began gave a {round(100 * luck)}% ± {pm}% "
+            "chance" in en and "gives 50%" in en)
+    assert "rough guide" in en
+    assert (f"etter modellen ga hånden og stillingen Anne hadde da fase 2 begynte, {round(100 * luck)} % ± {pm} % "
+            "sjanse" in nb)
     assert "pekepinn" in nb
     for text in (en, nb):
         assert not any(w in text for w in ("better than average", "worse than average", "bedre enn snittet",
@@ -187,3 +193,58 @@ def test_a_chance_from_playouts_carries_their_calibration_error_in_its_margin() 
         assert m is not None and m >= round(200 * CALIBRATION) and m > round(200 * se)
         assert m == round(200 * (se ** 2 + CALIBRATION ** 2) ** 0.5)
     assert margin(Decision(12, 2, PLAYED, BEST, 1.0, 0.0, Verdict.WINS, Verdict.LOSES, 0, ())) is None
+
+
+def test_the_model_luck_is_shown_plus_minus_two_times_its_calibration_error() -> None:
+    """The model's luck has no sampling error; its ± is two times the model's measured
+    calibration error (mattis.bots.value.CALIBRATION), in the text, the words and the
+    JSON, and a review saved as JSON loads with it (older ones, without the field, too)."""
+    from mattis.lab.review import review_text
+
+    assert MODEL_CALIBRATION > 0 and TABLE_CALIBRATION > 0
+    rv = replace(reviewed((), 0.7, 0.0), luck_by="model")
+    assert rv.luck_margin() == pytest.approx(2 * TABLE_CALIBRATION)
+    assert shown_margin(0.0, TABLE_CALIBRATION) == pytest.approx(2 * TABLE_CALIBRATION)
+    pm = round(200 * TABLE_CALIBRATION)
+    assert f"had a 70% ± {pm}% chance when phase 2 began" in review_text(rv, "en")
+    assert f"hadde Anne 70 % ± {pm} % sjanse da fase 2 begynte" in review_text(rv, "nb")
+    summary = rv.to_json()["summary"]
+    assert summary["luck_se"] == 0.0 and summary["luck_margin"] == pytest.approx(2 * TABLE_CALIBRATION, abs=1e-4)
+    old = rv.to_json()
+    del old["summary"]["luck_margin"]
+    assert Review.from_json(old).luck_margin() == pytest.approx(2 * TABLE_CALIBRATION)
+    # The playouts' luck keeps its own: its sampling and the playouts' calibration error.
+    assert reviewed((), 0.7, 0.05).luck_margin() == pytest.approx(2 * (0.05 ** 2 + CALIBRATION ** 2) ** 0.5)
+    assert reviewed((), None).luck_margin() == 0.0
+
+
+def test_the_model_luck_is_shown_only_where_the_model_tells_seats_apart() -> None:
+    """The model's luck at phase 2's start is shown only at a table where its measured
+    skill over the base rate lay above zero (mattis.bots.value.LUCK_SKILL): at four players
+    in Mattis it is worked out (the JSON keeps it) but neither the text nor the words show
+    it, and the text says why; at three players it is shown; house rules never; the
+    playouts' luck (without NumPy) always, with its own ±."""
+    import dataclasses
+
+    from mattis.bots.value import LUCK_SKILL, luck_informative
+    from mattis.lab.review import review_text
+
+    assert LUCK_SKILL and all(skill > 0 and calibration > 0 for skill, calibration in LUCK_SKILL.values())
+    four = Review(preset("mattis"), 4, 0, "Anne", Budget(samples=64), 0, 40, 3, "lost", (), 0.7, 0.0, "model")
+    assert not four.luck_shown
+    assert luck_words(four, "en") is None and luck_words(four, "nb") is None
+    assert not any("when phase 2 began" in s for s in player_words(four, "en").summary)
+    text = review_text(four, "en")
+    assert "so the luck is not shown" in text and "70%" not in text
+    assert "så flaksen blir ikke vist" in review_text(four, "nb")
+    summary = four.to_json()["summary"]
+    assert summary["luck"] == 0.7 and summary["luck_shown"] is False
+    three = replace(four, players=3)
+    assert three.luck_shown and luck_informative(preset("mattis"), 3)
+    shown = luck_words(three, "en")
+    three_calibration = luck_calibration(preset("mattis"), 3)
+    assert shown is not None and three_calibration is not None and f"70% ± {round(200 * three_calibration)}%" in shown
+    assert "not shown" not in review_text(three, "en")
+    house = replace(three, rules=dataclasses.replace(preset("mattis"), pickup_optional=True))
+    assert not house.luck_shown and luck_words(house, "en") is None
+    assert replace(four, luck_by="playouts", luck_se=0.05).luck_shown

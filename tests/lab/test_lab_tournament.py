@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from mattis.cli.main import main
-from mattis.lab.arena import paired, seat_bots, summarize, wilson
+from mattis.lab.arena import calibration_error, paired, reliability, seat_bots, summarize, wilson
 
 
 def _rows(path: Path) -> list[dict[str, str]]:
@@ -155,3 +155,17 @@ def test_the_wilson_interval_holds_the_observed_rate_at_every_count() -> None:
             low, high = wilson(k, n)
             assert 0.0 <= low <= k / n <= high <= 1.0, (k, n, low, high)
     assert wilson(0, 11)[0] == 0.0 and wilson(6, 6)[1] == 1.0
+
+
+def test_the_calibration_error_is_the_root_mean_square_gap_of_the_bands() -> None:
+    """Chances in fifths: four at 0.1 of which one came true (a gap of 0.15), two at 0.9
+    and 1.0 that both did (0.05), 0.2 in the second band; the error weighs each band by its
+    cases."""
+    pairs = [(0.1, 0), (0.1, 0), (0.1, 1), (0.1, 0), (0.9, 1), (1.0, 1), (0.2, 0)]
+    bands = reliability(pairs)
+    assert [(b.lo, b.count, b.hits) for b in bands] == [(0.0, 4, 1), (0.2, 1, 0), (0.8, 2, 2)]
+    assert bands[2].mean == pytest.approx(0.95) and bands[0].share == 0.25
+    assert calibration_error(pairs) == pytest.approx(((4 * 0.15 ** 2 + 0.2 ** 2 + 2 * 0.05 ** 2) / 7) ** 0.5)
+    assert calibration_error([(0.5, 1), (0.5, 0), (0.45, 1), (0.55, 0)]) == pytest.approx(0.0)
+    with pytest.raises(ValueError):
+        calibration_error([])

@@ -78,12 +78,17 @@ docs/analyze.md "How good are the numbers?": 0.13 in Mattis).  A chance shown to
 player carries it in its ± (:func:`shown_margin`) as well as its sampling error."""
 
 
-def shown_margin(se: float) -> float:
-    """The ± of a chance from playouts as shown to a player: :data:`Z` times the sampling
-    error ``se`` and the playouts' calibration error (:data:`CALIBRATION`) together,
-    ``Z * sqrt(se**2 + CALIBRATION**2)``; 0 for a chance the solver decided (``se`` 0:
-    exact, no calibration error)."""
-    return 0.0 if se <= 0 else Z * math.hypot(se, CALIBRATION)
+def shown_margin(se: float, calibration: float | None = None) -> float:
+    """The ± of a chance as shown to a player: :data:`Z` times its sampling error ``se``
+    and its estimator's calibration error together, ``Z * sqrt(se**2 + calibration**2)``.
+    By default the chance is from playouts (their :data:`CALIBRATION`), and one with no
+    sampling error (``se`` 0) is one the solver decided: exact, 0.  Another estimator's
+    chance passes its own ``calibration``: the value model's
+    (:data:`mattis.bots.value.CALIBRATION`; ``se`` 0, one figure) is shown ± ``Z``
+    times it."""
+    if calibration is None:
+        return 0.0 if se <= 0 else Z * math.hypot(se, CALIBRATION)
+    return Z * math.hypot(se, calibration)
 
 
 def standard_error(total: float, runs: int) -> float:

@@ -56,7 +56,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from ..core import PRESETS, RANK, SUIT, Observation, Rules, preset
 from ..core.legal import answer_mask, next_seat_in
@@ -73,12 +73,56 @@ else:
     Mask = Any
 
 __all__ = [
-    "BEAT_AT", "DUELS_AT", "FEATURES", "MASTERS_AT", "MAX_SEATS", "SEAT_FEATURES", "ValueModel", "feature_rows",
-    "features", "has_numpy", "load_models", "model_for", "nearest_preset", "numpy_or_none", "plain_suit_columns",
-    "suit_order",
+    "BEAT_AT", "CALIBRATION", "DUELS_AT", "FEATURES", "LUCK_SKILL", "MASTERS_AT", "MAX_SEATS", "SEAT_FEATURES",
+    "ValueModel", "feature_rows", "features", "has_numpy", "load_models", "luck_calibration", "luck_informative",
+    "model_for", "nearest_preset", "numpy_or_none",
+    "plain_suit_columns", "suit_order",
 ]
 
 log = logging.getLogger(__name__)
+
+CALIBRATION = 0.057
+"""The model's measured calibration error at phase 2's start, the review's luck
+(:func:`mattis.lab.review.phase2_luck`): the root mean square, over every seat of
+held-out games, of the gap between the model's chance and the share that got away, in
+bands of a fifth of the chance (:func:`mattis.lab.arena.calibration_error`, defined as
+the playouts' :data:`mattis.bots.evaluate.CALIBRATION`); pooled over the presets,
+``python benchmarks/luck_calibration.py --games 300 --seed 9700`` (docs/analyze.md).
+The luck's ± as shown carries it (:func:`mattis.bots.evaluate.shown_margin`)."""
+
+LUCK_SKILL: Final[dict[tuple[str, int], tuple[float, float]]] = {
+    ("mattis", 2): (0.39, 0.101),
+    ("hund", 2): (0.37, 0.108),
+    ("skitgubbe", 2): (0.56, 0.044),
+    ("mattis", 3): (0.07, 0.042),
+    ("skitgubbe", 3): (0.12, 0.071),
+}
+"""Where the model's chance at phase 2's start (the review's luck) tells seats apart:
+(preset, players) -> (its skill over the base rate, ``1 - Brier / Brier_base``, and its
+calibration error there, the larger of two seeds'), on every seat of 300 held-out games
+of ``medium`` bots a seed, kept only where the skill's 95% interval lay above zero on
+both seeds (``python benchmarks/luck_calibration.py --rules ... --players ...
+--seed 9702`` and ``--seed 9703``; Skitgubbe at three players seeds 9700 and 9701;
+docs/analyze.md).  Every other table (house rules, five or six players, a table where
+the skill was not above zero: Mattis, Hund, Blodmattis and Skitgubbe at four players,
+Hund and Blodmattis at three) has its luck worked out but not shown
+(:func:`luck_informative`)."""
+
+
+def luck_informative(rules: Rules, players: int) -> bool:
+    """Whether the model's luck at phase 2's start is shown for this table: a preset's
+    own rules at a player count in :data:`LUCK_SKILL`."""
+    return luck_calibration(rules, players) is not None
+
+
+def luck_calibration(rules: Rules, players: int) -> float | None:
+    """The model's measured calibration error at phase 2's start at this table (the
+    luck's ± as shown is two times it), or None where the luck is not shown
+    (:data:`LUCK_SKILL`)."""
+    name = nearest_preset(rules)
+    cell = LUCK_SKILL.get((name, players))
+    return cell[1] if cell is not None and preset(name) == rules else None
+
 
 MAX_SEATS = 6
 """The largest table a model serves (the rules allow at most six players)."""

@@ -907,17 +907,23 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
                                  "Move {n} (phase {phase}): {name} chose \"{played}\", but another move was better "
                                  "(several may be as good). The chance to get away fell from {before}% to {after}% "
                                  "{sure}."),
-    "review.luck_model": ("Kortene: etter modellen hadde {name} {p} sjanse da fase 2 begynte, med "
-                          "hånden og stillingen da (gjennomsnittet er {base}); rett etter given spår "
+    "review.luck_model": ("Kortene: etter modellen hadde {name} {p} ± {se} sjanse da fase 2 begynte, med "
+                          "hånden og stillingen da (± to ganger modellens målte kalibreringsfeil; "
+                          "gjennomsnittet er {base}); rett etter given spår "
                           "modellen ennå ikke bedre enn gjennomsnittet, så selve given blir ikke "
                           "vurdert.",
-        "The cards: by the model {name} had a {p} chance when phase 2 began, with the hand and "
-        "position then (the average is {base}); right after the deal the model does not yet predict "
+        "The cards: by the model {name} had a {p} ± {se} chance when phase 2 began, with the hand and "
+        "position then (± twice the model's measured calibration error; the average is {base}); right after "
+        "the deal the model does not yet predict "
         "better than the average, so the deal itself is not rated."),
+    "review.luck_not_shown": ("Kortene: ved et bord som dette skiller ikke modellen hendene fra hverandre bedre enn "
+                              "gjennomsnittet da fase 2 begynner, så flaksen blir ikke vist.",
+        "The cards: at a table like this the model does not tell hands apart better than the average when "
+        "phase 2 begins, so the luck is not shown."),
     "review.words.luck_model": ("Fase 2: etter modellen ga hånden og stillingen {name} hadde da fase "
-                                "2 begynte, {p} sjanse til å slippe unna (en gjennomsnittlig hånd gir"
+                                "2 begynte, {p} ± {se} sjanse til å slippe unna (en gjennomsnittlig hånd gir"
                                 " {base}). Ta det som en pekepinn.",
-        "Phase 2: by the model, the hand and position {name} had when phase 2 began gave a {p} chance"
+        "Phase 2: by the model, the hand and position {name} had when phase 2 began gave a {p} ± {se} chance"
         " to get away (an average hand gives {base}). Take it as a rough guide."),
     "review.words.within": ("{k} av {n} valg var like gode som det beste så langt anslaget kan skille dem, og i snitt "
                             "kostet et valg {cost} ± {se} prosentpoeng.",

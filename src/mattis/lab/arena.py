@@ -103,6 +103,53 @@ def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, min(p, mid - half)), min(1.0, max(p, mid + half))
 
 
+CALIBRATION_BANDS = 5
+"""The bands of a chance that :func:`calibration_error` compares: fifths, 0-0.2 to 0.8-1."""
+
+
+@dataclass(frozen=True, slots=True)
+class Band:
+    """One band of chances (:func:`reliability`): ``lo <= chance < hi`` (the top band
+    holds 1.0 too)."""
+
+    lo: float
+    hi: float
+    count: int
+    mean: float
+    """The band's mean chance."""
+    hits: int
+    """How many of its cases came true (the seat got away)."""
+
+    @property
+    def share(self) -> float:
+        return self.hits / self.count
+
+
+def reliability(pairs: Sequence[tuple[float, int]], bands: int = CALIBRATION_BANDS) -> list[Band]:
+    """The non-empty bands of equal width over 0-1 of ``pairs`` (a chance and whether
+    it came true, 1 or 0), lowest first."""
+    out: list[Band] = []
+    for b in range(bands):
+        lo, hi = b / bands, (b + 1) / bands
+        top = b == bands - 1
+        inside = [(p, y) for p, y in pairs if lo <= p < hi or (top and p >= hi)]
+        if inside:
+            out.append(Band(lo, hi, len(inside), sum(p for p, _ in inside) / len(inside),
+                            sum(y for _, y in inside)))
+    return out
+
+
+def calibration_error(pairs: Sequence[tuple[float, int]], bands: int = CALIBRATION_BANDS) -> float:
+    """The calibration error of chances against what came true: the root mean square,
+    over the cases, of the gap between their band's mean chance and the share of the
+    band that came true (:func:`reliability`'s bands).  The figure of
+    :data:`mattis.bots.evaluate.CALIBRATION` (the playouts) and
+    :data:`mattis.bots.value.CALIBRATION` (the value model)."""
+    if not pairs:
+        raise ValueError("no cases")
+    return math.sqrt(sum(b.count * (b.mean - b.share) ** 2 for b in reliability(pairs, bands)) / len(pairs))
+
+
 @dataclass(frozen=True, slots=True)
 class BotSummary:
     bot: str

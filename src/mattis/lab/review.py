@@ -59,9 +59,10 @@ in points, averaged over the judged decisions, with its standard error) and the 
 the seat's chance at phase 2's start (its phase 2 hand and position, where the model
 predicts better than the base rate; right after the deal it does not, docs/analyze.md,
 so the deal itself is not rated), from the learned value model
-(:mod:`mattis.bots.value`: one figure, the same under any seed; without NumPy from
-playouts, :func:`mattis.bots.evaluate.chance`, with its standard error), against the
-base rate of a table of that size.
+(:mod:`mattis.bots.value`: one figure, the same under any seed, shown ± two times the
+model's measured calibration error, :data:`mattis.bots.value.CALIBRATION`; without NumPy
+from playouts, :func:`mattis.bots.evaluate.chance`, with its standard error), against
+the base rate of a table of that size (:func:`phase2_luck`, :meth:`Review.luck_margin`).
 
 Looking deeper at one decision (:func:`deeper`'s budget, ``review(..., decision=N)``)
 gives that decision alone, to put in place with :meth:`Review.with_decision`; the
@@ -99,7 +100,8 @@ from ..bots.evaluate import (
 )
 from ..bots.policy import state_choice
 from ..bots.solver import principal_line
-from ..bots.value import has_numpy, model_for
+from ..bots.value import CALIBRATION as MODEL_CALIBRATION
+from ..bots.value import has_numpy, luck_calibration, luck_informative, model_for
 from ..core import GameRecord, Move, MoveKind, RecordError, Rules, parse_move, parse_record_move, say, seat_names
 from ..core.cards import Lang, card_symbol
 from ..core.determinize import DeterminizeError
@@ -112,7 +114,8 @@ from ..play.seeds import Seed, derive_seed, position_seed
 __all__ = ["BLUNDER", "CHECK_SHARE", "DEEPER", "DUBIOUS", "INFORMATIVE_Z", "MISTAKE", "SECOND_SHARE", "Cancelled",
            "Decision", "Review",
            "ReviewError", "decision_lines", "decision_numbers", "deeper", "deeper_words", "line_words", "move_words",
-           "in_play", "review", "review_chart", "review_text", "seats_text", "second_samples"]
+           "in_play", "luck_by_default", "phase2_luck", "review", "review_chart", "review_text", "seats_text",
+           "second_samples"]
 
 DUBIOUS: Final = 0.05
 """A decision that costs this much chance or more is marked ``?!``: lichess's thresholds,
@@ -376,8 +379,33 @@ class Review:
     luck_se: float = 0.0
     luck_by: str = "playouts"
     """Who worked :attr:`luck` out: ``"model"`` (the learned value model,
-    :mod:`mattis.bots.value`: one figure, the same under any seed, ``luck_se`` 0) or
-    ``"playouts"`` (without NumPy: determinized playouts, with their standard error)."""
+    :mod:`mattis.bots.value`: one figure, the same under any seed, ``luck_se`` 0; its
+    error is its calibration, :data:`mattis.bots.value.CALIBRATION`) or ``"playouts"``
+    (without NumPy: determinized playouts, with their standard error)."""
+
+    def luck_margin(self) -> float:
+        """The ± of :attr:`luck` as shown (0 without a luck): :data:`~mattis.bots.evaluate.Z`
+        times its sampling error and its estimator's calibration error together
+        (:func:`mattis.bots.evaluate.shown_margin`; the model's at this table,
+        :func:`mattis.bots.value.luck_calibration`, where its luck is shown, else its
+        pooled :data:`mattis.bots.value.CALIBRATION`; the playouts'
+        :data:`mattis.bots.evaluate.CALIBRATION`)."""
+        if self.luck is None:
+            return 0.0
+        if self.luck_by != "model":
+            return shown_margin(self.luck_se)
+        return shown_margin(self.luck_se, luck_calibration(self.rules, self.players) or MODEL_CALIBRATION)
+
+    @property
+    def luck_shown(self) -> bool:
+        """Whether the luck is shown to a player: the playouts' always (their ± and the
+        verdict's three standard errors say what they know); the model's only where it
+        tells seats apart at phase 2's start (:func:`mattis.bots.value.luck_informative`:
+        a preset at a player count where its measured skill lay above zero), never
+        elsewhere, where its figure is about the average whatever the hand."""
+        if self.luck is None:
+            return False
+        return self.luck_by != "model" or luck_informative(self.rules, self.players)
 
     def with_decision(self, d: Decision) -> Review:
         """This review with decision ``d`` (looked at again, e.g. deeper) in place of the
@@ -433,6 +461,7 @@ class Review:
             "mean_cost": None if cost is None else round(cost[0], 4),
             "mean_cost_se": None if cost is None else round(cost[1], 4),
             "luck": self.luck, "luck_se": self.luck_se, "luck_by": self.luck_by,
+            "luck_margin": round(self.luck_margin(), 4), "luck_shown": self.luck_shown,
             "base_rate": round(self.base_rate, 4),
         }
 
@@ -515,29 +544,15 @@ def review(record: GameRecord, seat: int, budget: Budget | None = None, seed: Se
     if decision is not None:
         if not 1 <= decision <= len(record.moves) or parse_record_move(record.moves[decision - 1])[0] != seat:
             raise ReviewError(f"move {decision} is not a move of seat {seat}")
+    luck_by = luck_by_default()
+    luck, luck_se = (None, 0.0) if decision is not None else phase2_luck(record, seat, b, seed, luck_by)
     ref = Referee(record.start())
-    luck: float | None = None
-    luck_se = 0.0
-    luck_by = "model" if has_numpy() else "playouts"
-    dealt = ref.observation(seat).phase is PHASE1 and decision is None  # luck at phase 2's start is due
-
-    def luck_at(obs: Observation) -> tuple[float | None, float]:
-        """The seat's chance at phase 2's start (its phase 2 hand and position)."""
-        if luck_by == "model":
-            return model_for(record.rules).chance(obs), 0.0
-        try:
-            return chance(obs, b, random.Random(derive_seed(seed, "review", seat, 0)))
-        except DeterminizeError:
-            return None, 0.0
     phase1 = replace(b, samples=min(b.samples, PHASE1_SAMPLES))
     forced = 0
     out: list[Decision | None] = []  # phase 2's judged after the walk (None until then)
     looks: list[_Look] = []
     for number, text in enumerate(record.moves, start=1):
         s, move = parse_record_move(text)
-        if dealt and (start := ref.observation(seat)).phase is not PHASE1:
-            dealt = False
-            luck, luck_se = luck_at(start)
         if s == seat and (decision is None or number == decision):
             obs = ref.observation(seat)
             if decision is not None and len(obs.legal) == 1:
@@ -571,6 +586,41 @@ def review(record: GameRecord, seat: int, budget: Budget | None = None, seed: Se
     outcome = "unfinished" if not end.is_over else "lost" if seat in end.losers else "safe"
     return Review(record.rules, record.players, seat, who, b, seed, len(record.moves), forced, outcome, decisions,
                   luck, luck_se, luck_by)
+
+
+def luck_by_default() -> str:
+    """Who works a review's luck out here: ``"model"`` (the learned value model) where
+    NumPy is installed, else ``"playouts"``."""
+    return "model" if has_numpy() else "playouts"
+
+
+def phase2_luck(record: GameRecord, seat: int, budget: Budget | None = None, seed: Seed = 0,
+                by: str | None = None) -> tuple[float | None, float]:
+    """The luck :func:`review` shows (:attr:`Review.luck`, :attr:`Review.luck_se`):
+    ``seat``'s chance to get away at phase 2's start in ``record`` (its observation
+    before the first move made in phase 2: its phase 2 hand and position) and that
+    chance's sampling error.  ``by`` (default :func:`luck_by_default`): ``"model"``, the
+    learned value model (one figure, the same under any seed, sampling error 0; its
+    calibration error is :data:`mattis.bots.value.CALIBRATION`), or ``"playouts"``,
+    determinized playouts on ``budget`` seeded from ``seed``.  ``(None, 0.0)`` for a
+    record that begins in phase 2 or ends before it, or a position the playouts cannot
+    determinize."""
+    by = by or luck_by_default()
+    ref = Referee(record.start())
+    if ref.observation(seat).phase is not PHASE1:
+        return None, 0.0
+    for text in record.moves:
+        obs = ref.observation(seat)
+        if obs.phase is not PHASE1:
+            if by == "model":
+                return model_for(record.rules).chance(obs), 0.0
+            try:
+                return chance(obs, budget or Budget(), random.Random(derive_seed(seed, "review", seat, 0)))
+            except DeterminizeError:
+                return None, 0.0
+        s, move = parse_record_move(text)
+        ref.apply(s, move, events=False)
+    return None, 0.0
 
 
 def deeper(budget: Budget) -> Budget:
@@ -896,12 +946,14 @@ def review_text(rv: Review, lang: Lang = "en") -> str:
                              cost=round(100 * cost[0]), se=round(100 * Z * cost[1])))
     if summary["phase1"]:
         lines.append(say("review.phase1", lang, n=summary["phase1"]))
-    if rv.luck is not None and rv.luck_by == "model":
+    if rv.luck is not None and rv.luck_by == "model" and not rv.luck_shown:
+        lines.append(say("review.luck_not_shown", lang))
+    elif rv.luck is not None and rv.luck_by == "model":
         lines.append(say("review.luck_model", lang, name=in_sentence(rv.name, lang), p=pct(rv.luck, lang),
-                         base=pct(rv.base_rate, lang)))
+                         se=pct(rv.luck_margin(), lang), base=pct(rv.base_rate, lang)))
     elif rv.luck is not None:
         lines.append(say("review.luck", lang, name=in_sentence(rv.name, lang), p=pct(rv.luck, lang),
-                         se=pct(shown_margin(rv.luck_se), lang),
+                         se=pct(rv.luck_margin(), lang),
                          base=pct(rv.base_rate, lang)))
     lines.append(say("review.marks", lang, blunder=round(100 * BLUNDER), mistake=round(100 * MISTAKE),
                      dubious=round(100 * DUBIOUS)))

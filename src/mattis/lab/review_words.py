@@ -18,8 +18,9 @@ review).  Only what the review supports is said:
 * the luck is the value model's chance at phase 2's start, with the seat's phase 2
   hand and position (one figure, the same under any seed): there the model predicts
   better than the base rate, right after the deal it does not (docs/analyze.md), so the
-  deal itself is not rated; said as a rough guide, never called better or worse than
-  average.  Without NumPy it is estimated by
+  deal itself is not rated; said as a rough guide, ± two times the model's measured
+  calibration error (:meth:`mattis.lab.review.Review.luck_margin`), never called better
+  or worse than average.  Without NumPy it is estimated by
   playouts and called better or worse than average only when the average is more than
   :data:`LUCK_Z` standard errors away, so that a review with another sampling seed
   (whose estimate moves by about √2 standard errors) says the same.
@@ -67,16 +68,17 @@ def costly_words(d: Decision, rv: Review, lang: Lang) -> str:
 def luck_words(rv: Review, lang: Lang) -> str | None:
     """The luck at phase 2's start in a sentence: the model's figure with its caveat, or
     the playouts' ± about two standard errors (None for a game that began from a position
-    in phase 2 or ended before it)."""
-    if rv.luck is None:
+    in phase 2 or ended before it, and where the model's luck is not shown:
+    :attr:`mattis.lab.review.Review.luck_shown`)."""
+    if rv.luck is None or not rv.luck_shown:
         return None
-    if rv.luck_by == "model":  # one figure, no sampling error; its caveat is the model's calibration
+    if rv.luck_by == "model":  # one figure, no sampling error: its ± is the model's calibration error
         return say("review.words.luck_model", lang, name=in_sentence(rv.name, lang), p=pct(rv.luck, lang),
-                   base=pct(rv.base_rate, lang))
+                   se=pct(rv.luck_margin(), lang), base=pct(rv.base_rate, lang))
     gap = rv.luck - rv.base_rate
     verdict = ("good" if gap > LUCK_Z * rv.luck_se else "poor" if -gap > LUCK_Z * rv.luck_se else "even")
     return say("review.words.luck", lang, name=in_sentence(rv.name, lang), p=pct(rv.luck, lang),
-               se=pct(shown_margin(rv.luck_se), lang),
+               se=pct(rv.luck_margin(), lang),
                base=pct(rv.base_rate, lang), verdict=say(f"review.words.luck_{verdict}", lang))
 
 
