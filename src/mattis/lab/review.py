@@ -59,8 +59,9 @@ in points, averaged over the judged decisions, with its standard error) and the 
 the seat's chance at phase 2's start (its phase 2 hand and position, where the model
 predicts better than the base rate; right after the deal it does not, docs/analyze.md,
 so the deal itself is not rated), from the learned value model
-(:mod:`mattis.bots.value`: one figure, the same under any seed, shown ± two times the
-model's measured calibration error, :data:`mattis.bots.value.CALIBRATION`; without NumPy
+(:mod:`mattis.bots.value`: one figure, the same under any seed, shown only at a table
+where the model tells hands apart, :data:`mattis.bots.value.LUCK_SKILL`, ± two times its
+measured calibration error there, :meth:`Review.luck_margin`; without NumPy
 from playouts, :func:`mattis.bots.evaluate.chance`, with its standard error), against
 the base rate of a table of that size (:func:`phase2_luck`, :meth:`Review.luck_margin`).
 
