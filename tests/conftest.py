@@ -2,7 +2,7 @@
 
 ``python -m pytest`` runs the fast tier: every behaviour, with small property
 runs (a few minutes on two cores).  ``python -m pytest --slow`` (what CI runs)
-adds the slow tier: the 6,000-game property runs, the statistical bot ladders and
+adds the slow tier: the 5,600-game property runs, the statistical bot ladders and
 the whole-game terminal and browser tests that take over 10 s each on a busy machine
 (tests marked ``slow``), and scales the property runs up
 (:mod:`tiers`).

@@ -353,8 +353,8 @@ def test_marks_and_best_moves_are_the_same_under_three_seeds() -> None:
     marks of both kinds were given, the second look's marks name a better move, and the
     phase 1 figures (drawn from the seed) did move with it.  The slow tier reviews more
     games with twice the playouts."""
-    games = [(_rollout_game(seed, 3), seat) for seed in range(2, 2 + scale(1, 3)) for seat in range(3)]
-    games += [(_random_game(seed, 2), 0) for seed in range(1, 1 + scale(2, 8))]
+    games = [(_rollout_game(seed, 3), seat) for seed in range(2, 2 + scale(1, 2)) for seat in range(3)]
+    games += [(_random_game(seed, 2), 0) for seed in range(1, 1 + scale(2, 6))]
     budget = Budget(samples=scale(4, 8))
     checked = proven = moved = with_line = 0
     for record, seat in games:
