@@ -8,7 +8,9 @@ Each level plays seat 0 of 3-player games (seeds 0..GAMES-1) against two heurist
 bots (``--against``: two bots of another level), per preset given (default mattis).
 Times are wall clock (``time.perf_counter``), or with ``--cpu`` the process's CPU
 time (``time.process_time``), which a loaded machine does not inflate; the line
-also gives the decisions with more than one legal move and their mean."""
+also gives the decisions with more than one legal move and their mean, and for a bot
+with the phase 2 endgame solver how often it was asked and what it decided
+(:class:`mattis.bots.search.SolverCount`)."""
 
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ import random
 import sys
 import time
 
+from mattis.bots.search import SolverCount
 from mattis.bots.solver import two_player_values
 from mattis.core import Move, Observation, State, preset
 from mattis.play import Agent, Referee, make_bot, play_until
@@ -44,17 +47,24 @@ class Timed:
 def think(level: str, games: int, rules: str = "mattis", against: str = "heuristic", cpu: bool = False) -> None:
     times: list[float] = []
     choice: list[float] = []
+    solver = SolverCount()
     for g in range(games):
         referee = Referee.new(preset(rules), 3, seed=g)
-        agents: dict[int, Agent] = {0: Timed(make_bot(level, g), times, choice, cpu), 1: make_bot(against, 1),
+        bot = make_bot(level, g)
+        agents: dict[int, Agent] = {0: Timed(bot, times, choice, cpu), 1: make_bot(against, 1),
                                     2: make_bot(against, 2)}
         play_until(referee, agents)
+        if isinstance(getattr(bot, "solver", None), SolverCount):
+            solver.add(bot.solver)  # type: ignore[attr-defined]
     times.sort()
     p99 = times[int(0.99 * (len(times) - 1))]
     mean_choice = 1000 * sum(choice) / len(choice) if choice else 0.0
     print(f"{rules:10s} {level:8s} decisions {len(times):5d}  mean {1000 * sum(times) / len(times):7.1f} ms  "
           f"p99 {1000 * p99:7.1f} ms  max {1000 * times[-1]:7.1f} ms  "
           f"({len(choice)} with a choice: mean {mean_choice:.1f} ms; {'CPU' if cpu else 'wall clock'})")
+    if solver.asked:
+        print(f"{'':10s} {level:8s} endgame solver asked {solver.asked}: decided {solver.decided}, narrowed "
+              f"{solver.narrowed}, every move alike {solver.undecided}, over its node budget {solver.over_limit}")
 
 
 def solver12(rules_name: str, positions: int) -> None:

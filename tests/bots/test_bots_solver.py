@@ -123,3 +123,41 @@ def test_pickup_value_is_consistent() -> None:
     s.apply(play(1))  # seat 1 leads 3C; seat 0 holds 2C and must pick up
     assert s.legal_moves() == (PICKUP,)
     assert two_player_values(s)[PICKUP] == brute_force(s, 0) * 1
+
+
+
+
+def test_the_expert_counts_what_its_endgame_solver_decided() -> None:
+    """The expert counts its endgame solver's work (two players against ``hard``, where
+    it is asked often): every time it is asked ends in one of the four outcomes, a
+    decision counted as decided plays a move the solver proves best from the position
+    the seat sees (every hand known there), and one counted as every move alike is one
+    where the moves' proven values are all the same."""
+    from mattis.bots.evaluate import state_from_view
+    from mattis.bots.search import IsmctsBot, SolverCount
+    from mattis.play import Referee, make_bot
+
+    total = SolverCount()
+    for seed in range(2):
+        ref = Referee.new(preset("mattis"), 2, seed=seed)
+        expert, other = IsmctsBot(seed), make_bot("hard", seed)
+        while not ref.is_over:
+            seat = ref.to_act
+            assert seat is not None
+            obs = ref.observation(seat)
+            if seat == 1:
+                ref.apply(seat, other.act(obs), events=False)
+                continue
+            before = (expert.solver.decided, expert.solver.undecided)
+            move = expert.act(obs)
+            after = (expert.solver.decided, expert.solver.undecided)
+            if after != before:
+                best, values = Solver(0, 200_000).solve(state_from_view(obs))
+                if after[0] > before[0]:
+                    assert values[move] == best, (seed, str(move), values)
+                else:
+                    assert len(set(values.values())) == 1, (seed, values)
+            ref.apply(seat, move, events=False)
+        total.add(expert.solver)
+    assert total.asked == total.decided + total.narrowed + total.undecided + total.over_limit
+    assert total.decided >= 1 and total.undecided >= 1

@@ -16,6 +16,7 @@ import math
 import random
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass, fields
 
 from ..core import HistoryItem, IllegalMoveError, Move, Observation, State
 from ..core.determinize import DeterminizeError, sample_state, sample_worlds
@@ -132,6 +133,26 @@ class OpponentModel:
         self._last = history[-1] if history else None
 
 
+@dataclass
+class SolverCount:
+    """A bot's phase 2 endgame solver, counted over its decisions: ``asked`` (every hand
+    known and few enough cards), of those ``decided`` (a proven getaway, or one move left
+    that does not lose: the solver's move is played), ``narrowed`` (the moves proven worse
+    dropped, the search chooses among the rest), ``undecided`` (every move has the same
+    value: the search chooses among all) and ``over_limit`` (the node budget ran out)."""
+
+    asked: int = 0
+    decided: int = 0
+    narrowed: int = 0
+    undecided: int = 0
+    over_limit: int = 0
+
+    def add(self, other: SolverCount) -> None:
+        """Add ``other``'s counts to these."""
+        for f in fields(self):
+            setattr(self, f.name, getattr(self, f.name) + getattr(other, f.name))
+
+
 class _Base:
     """Shared budget handling and sampling."""
 
@@ -170,6 +191,8 @@ class _Base:
         """Decisions at which no full state could be sampled, so the bot played its
         heuristic move without searching (never expected: a test asserts zero, and
         ``mattis tournament --verbose`` shows the count)."""
+        self.solver = SolverCount()
+        """How often the phase 2 endgame solver was asked and what it decided."""
 
     def _sample(self, obs: Observation, k: int) -> list[State]:
         model = MODELS[self.beliefs]
@@ -209,6 +232,7 @@ class _Base:
         cands: Sequence[Move] = legal
         limit = max(self.solver_cards, 20) if obs.players == 2 and self.solver_cards else self.solver_cards
         if limit and full and sum(obs.hand_counts) <= limit:
+            self.solver.asked += 1
             try:
                 if obs.players == 2 and len(obs.still_in) == 2 and two_player_exact(obs.rules):
                     vals = two_player_values(dets[0], self.solver_nodes * 10)
@@ -217,8 +241,14 @@ class _Base:
                     best, vals = Solver(obs.seat, self.solver_nodes).solve(dets[0])
                 cands = [m for m in legal if vals.get(m, -2) == best]
                 if best == 1 or len(cands) == 1:
+                    self.solver.decided += 1
                     return first if first in cands else cands[0]
+                if len(cands) < len(legal):
+                    self.solver.narrowed += 1
+                else:
+                    self.solver.undecided += 1
             except SearchLimit:
+                self.solver.over_limit += 1
                 cands = legal
         if self.p2_iterations and len(cands) > 1:
             # Each iteration is one playout, so ``max_playouts`` caps the iterations too.
@@ -473,4 +503,5 @@ class SolverBot(_Base):
         return heuristic_move(obs)
 
 
-__all__ = ["IsmctsBot", "OpponentModel", "PimcBot", "RolloutBot", "SolverBot", "UctBot", "perfect_info", "tree_search"]
+__all__ = ["IsmctsBot", "OpponentModel", "PimcBot", "RolloutBot", "SolverBot", "SolverCount", "UctBot", "perfect_info",
+           "tree_search"]
