@@ -28,8 +28,9 @@ where each other expert chooses otherwise than the uniform one, each one's mean 
 (in points of chance) with a 95% bootstrap interval over games, and the paired difference
 each − uniform (negative: it loses less than the uniform one) with its interval; then the
 yardstick's noise (the mean standard error of a move's chance; of the difference between
-a weighted and the uniform expert's choices where they differ) and the CPU of each expert's decision
-(``time.process_time``, mean and max).
+another expert's and the uniform one's choices where they differ) and the CPU of each expert's decision
+(``time.process_time``, mean and max).  With several presets a last row pools them (the
+bootstrap resamples the games of every preset).
 
     python benchmarks/beliefs_regret.py --games 20 --per-game 3 --k 32 --seed 7600 --opponents easy \
         --out /tmp/mattis-regret-7600-easy.jsonl
@@ -121,7 +122,8 @@ def one_decision(name: str, obs: Observation, truth: State, variants: Sequence[s
             "k": k, "slip": slip, "cpu_continuations": time.process_time() - c}
 
 
-def boot(per_game: dict[int, list[float]], rng: np.random.Generator, boots: int = 2000) -> tuple[float, float, float]:
+def boot(per_game: dict[tuple[str, int], list[float]], rng: np.random.Generator, boots: int = 2000
+         ) -> tuple[float, float, float]:
     """The mean over all decisions and its 95% bootstrap interval over games."""
     games = list(per_game.values())
     mean = float(np.mean([x for g in games for x in g]))
@@ -151,21 +153,22 @@ def table(done: list[dict[str, Any]], names: Sequence[str], variants: Sequence[s
             "SE of the difference where they differ"]
     print("| " + " | ".join(head) + " |")
     print("|---|" + "---:|" * (len(head) - 1))
-    for name in names:
-        ds = [d for d in done if d["preset"] == name]
+    for name in [*names, "all"] if len(names) > 1 else names:
+        ds = [d for d in done if name in (d["preset"], "all")]
         if not ds:
             continue
-        games = sorted({d["game"] for d in ds})
-        reg: dict[str, dict[int, list[float]]] = {v: {g: [] for g in games} for v in variants}
-        diff: dict[str, dict[int, list[float]]] = {v: {g: [] for g in games} for v in weighted}
+        games = sorted({(d["preset"], d["game"]) for d in ds})
+        reg: dict[str, dict[tuple[str, int], list[float]]] = {v: {g: [] for g in games} for v in variants}
+        diff: dict[str, dict[tuple[str, int], list[float]]] = {v: {g: [] for g in games} for v in weighted}
         se_move: list[float] = []
         se_diff: list[float] = []
         for d in ds:
             out = d["outcomes"][yard]
+            game = (d["preset"], d["game"])
             for v in variants:
-                reg[v][d["game"]].append(regret(out, d["choice"][v]))
+                reg[v][game].append(regret(out, d["choice"][v]))
             for v in weighted:
-                diff[v][d["game"]].append(reg[v][d["game"]][-1] - reg["uniform"][d["game"]][-1])
+                diff[v][game].append(reg[v][game][-1] - reg["uniform"][game][-1])
             if len(out[0]) > 1:
                 se_move += [(sample_variance(o) / len(o)) ** 0.5 for o in out]
                 for v in weighted:
@@ -173,7 +176,8 @@ def table(done: list[dict[str, Any]], names: Sequence[str], variants: Sequence[s
                     if a != b:
                         se_diff.append(paired_difference(out[a], out[b])[1])
         other = [f"{sum(d['choice'][v] != d['choice']['uniform'] for d in ds) / len(ds):.0%}" for v in weighted]
-        cells = [name, str(len(ds)), *other, *(plain(boot(reg[v], rng)) for v in variants),
+        label = name if name != "all" else "all (pooled)"
+        cells = [label, str(len(ds)), *other, *(plain(boot(reg[v], rng)) for v in variants),
                  *(points(boot(diff[v], rng)) for v in weighted),
                  f"{100 * float(np.mean(se_move)):.1f}" if se_move else "0 (exact)",
                  f"{100 * float(np.mean(se_diff)):.1f}" if se_diff else "0 (exact)"]
