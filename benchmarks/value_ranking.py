@@ -46,12 +46,12 @@ from review_calibration import bot_game  # noqa: E402
 
 from mattis.bots.beliefs import MODELS  # noqa: E402
 from mattis.bots.value import model_for  # noqa: E402
-from mattis.core import Observation, parse_record_move, preset  # noqa: E402
+from mattis.core import Observation, State, parse_record_move, preset  # noqa: E402
 from mattis.core.determinize import sample_worlds  # noqa: E402
 from mattis.core.observation import PHASE1, observe  # noqa: E402
 from mattis.lab.arena import wilson  # noqa: E402
 from mattis.lab.bound import extreme_pair, ordered_pairs, paired_continuations  # noqa: E402
-from mattis.play import Referee, make_bot  # noqa: E402
+from mattis.play import make_bot  # noqa: E402
 from mattis.play.agents import Agent  # noqa: E402
 from mattis.play.seeds import derive_seed  # noqa: E402
 
@@ -64,19 +64,27 @@ def easy_bot(seed: int) -> Agent:
     return make_bot("easy", seed)
 
 
-def chosen(name: str, seed: int, game: int, per_game: int) -> list[Observation]:
-    """Game ``game``'s chosen phase 1 decisions: the mover's view before each."""
-    rec = bot_game(preset(name), 3, "easy", seed, game)
-    ref = Referee(rec.start())
-    views: list[Observation] = []
+def decisions(name: str, seed: int, game: int, per_game: int, level: str = "easy", salt: str = "ranking"
+              ) -> list[tuple[Observation, State]]:
+    """Game ``game`` of ``level`` bots (:func:`review_calibration.bot_game`): ``per_game`` of
+    its phase 1 decisions with two legal moves or more (any seat), drawn from ``seed`` and
+    ``salt``: the mover's view before each and the true position (the whole state)."""
+    rec = bot_game(preset(name), 3, level, seed, game)
+    state = rec.start()
+    views: list[tuple[Observation, State]] = []
     for text in rec.moves:
         seat, move = parse_record_move(text)
-        obs = ref.observation(seat)
+        obs = state.observation(seat)
         if obs.phase == PHASE1 and len(obs.legal) > 1:
-            views.append(obs)
-        ref.apply(seat, move, events=False)
-    pick = random.Random(derive_seed(seed, "ranking", name, game))
+            views.append((obs, state.clone()))
+        state.apply(move)
+    pick = random.Random(derive_seed(seed, salt, name, game))
     return pick.sample(views, min(per_game, len(views)))
+
+
+def chosen(name: str, seed: int, game: int, per_game: int) -> list[Observation]:
+    """Game ``game``'s chosen phase 1 decisions (games of ``easy`` bots): the mover's view before each."""
+    return [obs for obs, _ in decisions(name, seed, game, per_game)]
 
 
 def one_decision(name: str, obs: Observation, n: int, beliefs: str, seed: int, key: tuple[int, int]

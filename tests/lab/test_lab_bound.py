@@ -20,7 +20,7 @@ from mattis.bots.heuristic import heuristic_move
 from mattis.bots.search import IsmctsBot, OpponentModel
 from mattis.core import Move, State, preset
 from mattis.core.determinize import sample_worlds
-from mattis.core.observation import PHASE2
+from mattis.core.observation import PHASE1, PHASE2
 from mattis.lab.bound import (
     BotMaker,
     continue_from_view,
@@ -31,8 +31,10 @@ from mattis.lab.bound import (
     paired_difference,
     phase2_start,
     position,
+    regret,
     sample_variance,
     sampled_world,
+    true_outcomes,
     watching_bots,
 )
 from mattis.lab.train import GameRecord
@@ -243,6 +245,43 @@ def test_the_best_against_the_worst_move() -> None:
     assert extreme_pair([0.9, 0.7, 0.3], _OUTCOMES) is not None
     assert extreme_pair([0.2, 0.7], [[1] * 20, [1] * 19 + [0]], gap=0.06) is None  # too close
     assert extreme_pair([0.2, 0.7], [[1] * 20, [1] * 20]) is None  # no best and worst
+
+
+def test_the_regret_of_a_choice_is_the_best_move_s_chance_less_the_chosen_one_s() -> None:
+    assert regret(_OUTCOMES, 0) == 0.0
+    assert regret(_OUTCOMES, 1) == pytest.approx(0.05)
+    assert regret(_OUTCOMES, 2) == pytest.approx(0.5)
+    assert regret(_OUTCOMES[1:], 0) == 0.0  # the best of the moves given
+    assert regret([[0, 1, 1], [1, 1, 0]], 1) == 0.0  # a tie for best
+    with pytest.raises(ValueError):
+        regret(_OUTCOMES, 3)
+    with pytest.raises(ValueError):
+        regret([[1], [1, 0]], 0)
+
+
+def test_true_outcomes_continue_the_game_s_own_position() -> None:
+    # A game of easy bots: the move easy made, continued from the true position by easy
+    # bots, ends as the game did (easy plays the same moves again); other moves may not.
+    rules = preset("mattis")
+    deal = 32
+    moves, losers, _ = _play("mattis", _easy, deal=deal)
+    state = State.new(rules, 3, seed=deal, dealer=0)
+    asked = apart = 0
+    for move in moves:
+        seat = state.to_act
+        assert seat is not None
+        obs = state.observation(seat)
+        if obs.phase == PHASE1 and len(obs.legal) > 1:
+            got = true_outcomes(obs, state, _easy, [[1, 2, 3], [4, 5, 6]])
+            assert state.observation(seat) == obs  # the truth is continued from copies
+            assert len(got) == len(obs.legal)
+            played = obs.legal.index(move)
+            assert got[played] == [0 if seat in losers else 1] * 2
+            assert regret(got, played) == max(o[0] for o in got) - got[played][0]
+            asked += 1
+            apart += len({o[0] for o in got}) > 1
+        state.apply(move)
+    assert asked > 10 and apart > 0
 
 
 def test_paired_continuations_play_every_move_from_the_same_worlds() -> None:

@@ -53,6 +53,13 @@ between two moves' chances is measured with the worlds' spread cancelled out
 :func:`ordered_pairs` says, for every pair of moves the continuations put at least a
 gap apart, whether an estimator (such as the value model) orders them the same way:
 the estimator's skill in ranking terms.
+
+**Against the truth** (:func:`true_outcomes`, :func:`regret`).  Where the whole position
+is known (a seeded game's own state at a decision), every legal move is continued from
+it, not from sampled worlds, with the same bots' seeds for every move: each move's true
+chance with those bots playing on, and the regret of a choice, the best move's chance less
+the chosen one's (``benchmarks/beliefs_regret.py`` asks it of the expert on uniform and on
+weighted worlds).
 """
 
 from __future__ import annotations
@@ -249,6 +256,31 @@ def paired_continuations(obs: Observation, worlds: Sequence[State], make: BotMak
     return [_play_on(starts(move), len(obs.history)) for move in obs.legal]
 
 
+def true_outcomes(obs: Observation, truth: State, make: BotMaker, seeds: Sequence[Sequence[int]]
+                  ) -> list[list[int]]:
+    """Per legal move of ``obs`` (in ``obs.legal`` order): whether ``obs.seat`` got away
+    (1) or not (0) in each of ``len(seeds)`` continuations from the true position
+    ``truth`` (the whole state the seat's view is ``obs``, not a sampled world) after
+    that move, continuation ``j`` played on by fresh bots ``make(seeds[j][s])``, the same
+    seeds for every move (:func:`paired_continuations` with ``truth`` as every world).
+    A move's mean is its true chance to get away with those bots playing on."""
+    runs = paired_continuations(obs, [truth] * len(seeds), make, seeds)
+    return [[run[obs.seat] for run in r.away] for r in runs]
+
+
+def regret(outcomes: Sequence[Sequence[float]], choice: int) -> float:
+    """The regret of choosing move ``choice`` at a decision whose moves' paired outcomes
+    are ``outcomes`` (``outcomes[i][j]``: 1 if the seat got away in continuation ``j``
+    after move ``i``, else 0; e.g. from :func:`true_outcomes`): the best move's chance
+    (its mean) less the chosen move's, 0 when it is a best move, at most 1."""
+    if not 0 <= choice < len(outcomes):
+        raise ValueError(f"move {choice} of a decision with {len(outcomes)} moves")
+    if len({len(o) for o in outcomes}) != 1 or not outcomes[0]:
+        raise ValueError("every move needs the same number of continuations, one at least")
+    means = [sum(o) / len(o) for o in outcomes]
+    return max(means) - means[choice]
+
+
 def paired_difference(a: Sequence[float], b: Sequence[float]) -> tuple[float, float]:
     """The mean of ``a[j] - b[j]`` and its standard error (paired draws: ``a[j]`` and
     ``b[j]`` from the same world; at least two)."""
@@ -309,4 +341,4 @@ def extreme_pair(estimate: Sequence[float], outcomes: Sequence[Sequence[float]],
 
 __all__ = ["BotMaker", "Continuations", "RankedPair", "continue_from_view", "continue_game", "extreme_pair",
            "ordered_pairs", "paired_continuations", "paired_difference", "phase2_start", "position",
-           "sample_variance", "sampled_world", "watching_bots"]
+           "regret", "sample_variance", "sampled_world", "true_outcomes", "watching_bots"]

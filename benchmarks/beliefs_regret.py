@@ -1,0 +1,247 @@
+r"""Does the expert choose better phase 1 moves on weighted worlds?  (docs/bots.md)
+
+A decision-regret benchmark on the true deal.  Positions: seeded games of ``--opponents``
+bots at every seat (``easy``: the weighted ``easy`` model, :data:`mattis.bots.beliefs.EASY`,
+is then the true posterior; ``medium``: it is only roughly right), ``--per-game`` phase 1
+decisions a game drawn from the seed among those with two legal moves or more, any seat
+(:func:`value_ranking.decisions`).
+
+At each decision every legal move is continued from the TRUE position (the game's own
+state, not a sampled world) by fresh bots at every seat, the same seeds for every move
+(:func:`mattis.lab.bound.true_outcomes`), under two yardsticks:
+
+* ``easy``: ``easy`` bots.  They are deterministic given their view, so a continuation
+  from the true position is too: each move's true chance is 0 or 1, exactly (two
+  continuations are played and must agree; the script stops if not), and the
+  yardstick has no sampling error of its own.
+* ``slip``: ``easy`` bots that play, with probability ``--slip`` at each decision, another
+  legal move drawn at random (seeded): ``--k`` continuations a move, so a move's chance
+  lies between 0 and 1 and carries a sampling error (shown).
+
+The regret of a choice (:func:`mattis.lab.bound.regret`) is the best move's chance less
+the chosen one's.  The choices: fresh experts (same seed) on uniform worlds (``ismcts``),
+on worlds weighed by the softened heuristic (``ismcts-beliefs``, ``beliefs="human"``) and,
+in games of ``easy`` bots, on worlds weighed by the true model
+(``IsmctsBot(seed, beliefs="easy")``); and, the control, the uniform expert on another seed
+(``reseeded``: what the seed alone changes).  Per preset and yardstick: the decisions, the share
+where each other expert chooses otherwise than the uniform one, each one's mean regret
+(in points of chance) with a 95% bootstrap interval over games, and the paired difference
+each − uniform (negative: it loses less than the uniform one) with its interval; then the
+yardstick's noise (the mean standard error of a move's chance; of the difference between
+another expert's and the uniform one's choices where they differ) and the CPU of each expert's decision
+(``time.process_time``, mean and max).  With several presets a last row pools them (the
+bootstrap resamples the games of every preset).
+
+    python benchmarks/beliefs_regret.py --games 20 --per-game 3 --k 32 --seed 7600 --opponents easy \
+        --out /tmp/mattis-regret-7600-easy.jsonl
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from value_ranking import decisions  # noqa: E402
+
+from mattis.bots.search import IsmctsBot  # noqa: E402
+from mattis.core import Move, Observation, State  # noqa: E402
+from mattis.lab.bound import paired_difference, regret, sample_variance, true_outcomes  # noqa: E402
+from mattis.play import make_bot  # noqa: E402
+from mattis.play.agents import Agent  # noqa: E402
+from mattis.play.seeds import derive_seed  # noqa: E402
+
+LEVELS = {"easy": "easy", "medium": "medium"}
+VARIANTS = ("uniform", "reseeded", "human", "easy")
+"""The experts: ``ismcts`` (uniform worlds), ``ismcts`` on another seed (uniform worlds: how
+much the choice and its regret move with the seed alone, the control), ``ismcts-beliefs``
+(``human``), ``IsmctsBot(beliefs="easy")``."""
+YARDSTICKS = ("easy", "slip")
+
+
+class Slipping:
+    """``easy`` but for a slip: with probability ``slip`` another legal move at random."""
+
+    def __init__(self, seed: int, slip: float) -> None:
+        self.bot = make_bot("easy", seed)
+        self.rng = random.Random(seed)
+        self.slip = slip
+        self.name = f"easy-slip-{slip}"
+
+    def act(self, obs: Observation) -> Move:
+        move = self.bot.act(obs)
+        if len(obs.legal) > 1 and self.rng.random() < self.slip:
+            return self.rng.choice([m for m in obs.legal if m != move])
+        return move
+
+
+def expert(variant: str, seed: int) -> Agent:
+    if variant == "uniform":
+        return make_bot("ismcts", seed)
+    if variant == "reseeded":
+        return make_bot("ismcts", derive_seed(seed, "reseeded") or 0)
+    if variant == "human":
+        return make_bot("ismcts-beliefs", seed)
+    return IsmctsBot(seed, beliefs="easy")
+
+
+def one_decision(name: str, obs: Observation, truth: State, variants: Sequence[str], k: int, slip: float,
+                 seed: int, key: tuple[int, int]) -> dict[str, Any]:
+    """Each expert's choice and CPU, and every legal move's outcomes under both yardsticks."""
+    choice: dict[str, int] = {}
+    cpu: dict[str, float] = {}
+    bot_seed = derive_seed(seed, "regret-bot", name, *key) or 0
+    for v in variants:
+        bot = expert(v, bot_seed)
+        c = time.process_time()
+        move = bot.act(obs)
+        cpu[v] = time.process_time() - c
+        choice[v] = obs.legal.index(move)
+        if getattr(bot, "failed_samples", 0):
+            raise RuntimeError(f"{name} game {key[0]}: the {v} expert sampled no world")
+    c = time.process_time()
+
+    def seeds(tag: str, n: int) -> list[list[int]]:
+        return [[derive_seed(seed, tag, name, *key, j, s) or 0 for s in range(3)] for j in range(n)]
+
+    exact = true_outcomes(obs, truth, lambda s: make_bot("easy", s), seeds("regret-easy", 2))
+    if any(len(set(o)) > 1 for o in exact):
+        raise RuntimeError(f"{name} game {key[0]}: two continuations of easy bots from the truth differ")
+    slipping = true_outcomes(obs, truth, lambda s: Slipping(s, slip), seeds("regret-slip", k))
+    return {"preset": name, "game": key[0], "index": key[1], "seat": obs.seat, "moves": [str(m) for m in obs.legal],
+            "choice": choice, "cpu": cpu, "outcomes": {"easy": [o[:1] for o in exact], "slip": slipping},
+            "k": k, "slip": slip, "cpu_continuations": time.process_time() - c}
+
+
+def boot(per_game: dict[tuple[str, int], list[float]], rng: np.random.Generator, boots: int = 2000
+         ) -> tuple[float, float, float]:
+    """The mean over all decisions and its 95% bootstrap interval over games."""
+    games = list(per_game.values())
+    mean = float(np.mean([x for g in games for x in g]))
+    sums = np.array([sum(g) for g in games], float)
+    counts = np.array([len(g) for g in games], float)
+    draws = []
+    for _ in range(boots):
+        pick = rng.integers(0, len(games), len(games))
+        if counts[pick].sum():
+            draws.append(sums[pick].sum() / counts[pick].sum())
+    return mean, float(np.percentile(draws, 2.5)), float(np.percentile(draws, 97.5))
+
+
+def points(m: tuple[float, float, float]) -> str:
+    return f"{100 * m[0]:+.1f} ({100 * m[1]:+.1f} to {100 * m[2]:+.1f})"
+
+
+def plain(m: tuple[float, float, float]) -> str:
+    return f"{100 * m[0]:.1f} ({100 * m[1]:.1f}-{100 * m[2]:.1f})"
+
+
+def table(done: list[dict[str, Any]], names: Sequence[str], variants: Sequence[str], yard: str,
+          rng: np.random.Generator) -> None:
+    weighted = [v for v in variants if v != "uniform"]
+    head = ["preset", "decisions", *(f"{v} chooses otherwise" for v in weighted), "regret uniform",
+            *(f"regret {v}" for v in weighted), *(f"{v} − uniform" for v in weighted), "SE of a move's chance",
+            "SE of the difference where they differ"]
+    print("| " + " | ".join(head) + " |")
+    print("|---|" + "---:|" * (len(head) - 1))
+    for name in [*names, "all"] if len(names) > 1 else names:
+        ds = [d for d in done if name in (d["preset"], "all")]
+        if not ds:
+            continue
+        games = sorted({(d["preset"], d["game"]) for d in ds})
+        reg: dict[str, dict[tuple[str, int], list[float]]] = {v: {g: [] for g in games} for v in variants}
+        diff: dict[str, dict[tuple[str, int], list[float]]] = {v: {g: [] for g in games} for v in weighted}
+        se_move: list[float] = []
+        se_diff: list[float] = []
+        for d in ds:
+            out = d["outcomes"][yard]
+            game = (d["preset"], d["game"])
+            for v in variants:
+                reg[v][game].append(regret(out, d["choice"][v]))
+            for v in weighted:
+                diff[v][game].append(reg[v][game][-1] - reg["uniform"][game][-1])
+            if len(out[0]) > 1:
+                se_move += [(sample_variance(o) / len(o)) ** 0.5 for o in out]
+                for v in weighted:
+                    a, b = d["choice"][v], d["choice"]["uniform"]
+                    if a != b:
+                        se_diff.append(paired_difference(out[a], out[b])[1])
+        other = [f"{sum(d['choice'][v] != d['choice']['uniform'] for d in ds) / len(ds):.0%}" for v in weighted]
+        label = name if name != "all" else "all (pooled)"
+        cells = [label, str(len(ds)), *other, *(plain(boot(reg[v], rng)) for v in variants),
+                 *(points(boot(diff[v], rng)) for v in weighted),
+                 f"{100 * float(np.mean(se_move)):.1f}" if se_move else "0 (exact)",
+                 f"{100 * float(np.mean(se_diff)):.1f}" if se_diff else "0 (exact)"]
+        print("| " + " | ".join(cells) + " |")
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rules", default="mattis,hund,blodmattis,skitgubbe")
+    ap.add_argument("--games", type=int, default=20, help="games a preset")
+    ap.add_argument("--per-game", type=int, default=3, help="phase 1 decisions a game")
+    ap.add_argument("--k", type=int, default=32, help="continuations a move under the slipping yardstick")
+    ap.add_argument("--slip", type=float, default=0.1, help="the slipping yardstick's share of random moves")
+    ap.add_argument("--seed", type=int, default=7600)
+    ap.add_argument("--opponents", default="easy", choices=sorted(LEVELS))
+    ap.add_argument("--out", type=Path, default=None,
+                    help="append each decision's figures here (JSON lines); those already there are read back")
+    ap.add_argument("--saved-only", action="store_true", help="only the decisions already in --out (none measured)")
+    a = ap.parse_args(argv)
+    names = a.rules.split(",")
+    variants = VARIANTS if a.opponents == "easy" else VARIANTS[:3]
+    saved: dict[tuple[str, int, int], dict[str, Any]] = {}
+    if a.out is not None and a.out.exists():
+        for line in a.out.read_text().splitlines():
+            d = json.loads(line)
+            saved[(d["preset"], d["game"], d["index"])] = d
+    done: list[dict[str, Any]] = []
+    for g in range(a.games):  # game by game across the presets: a run cut short leaves each about as many
+        for name in names:
+            if a.saved_only and not any(key[:2] == (name, g) for key in saved):
+                continue
+            for i, (obs, truth) in enumerate(decisions(name, a.seed, g, a.per_game, LEVELS[a.opponents], "regret")):
+                if (name, g, i) in saved:
+                    done.append(saved[(name, g, i)])
+                    continue
+                if a.saved_only:
+                    continue
+                d = one_decision(name, obs, truth, variants, a.k, a.slip, a.seed, (g, i))
+                done.append(d)
+                if a.out is not None:
+                    with a.out.open("a") as f:
+                        f.write(json.dumps(d) + "\n")
+    rng = np.random.default_rng(a.seed)
+    print(f"3 players, games of {a.opponents} bots, seed {a.seed}, {a.per_game} phase 1 decision(s) a game (two "
+          "legal moves or more); every legal move continued from the true position, paired; regret in points of "
+          "chance (the best move's chance less the chosen one's), mean (95% bootstrap interval over games)")
+    for yard in YARDSTICKS:
+        print()
+        print("Yardstick: easy bots (deterministic: each move's chance is 0 or 1, exactly)" if yard == "easy" else
+              f"Yardstick: easy bots with a {a.slip:.0%} slip, {a.k} continuations a move")
+        print()
+        table(done, names, variants, yard, rng)
+    print()
+    for name in names:
+        ds = [d for d in done if d["preset"] == name]
+        if not ds:
+            continue
+        cpu = ", ".join(f"{v} {np.mean([d['cpu'][v] for d in ds]):.2f} s mean, {max(d['cpu'][v] for d in ds):.2f} s max"
+                        for v in variants)
+        legal = np.mean([len(d["moves"]) for d in ds])
+        runs = np.mean([d["cpu_continuations"] for d in ds])
+        print(f"- {name}: CPU an expert's decision: {cpu}; continuations {runs:.2f} s a decision; "
+              f"legal moves {legal:.1f} mean")
+
+
+if __name__ == "__main__":
+    main()
