@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from mattis.bots.solver import Solver, brute_force, two_player_exact, two_player_values
+from mattis.bots.solver import SearchLimit, Solver, brute_force, two_player_exact, two_player_values
 from mattis.core import OPTIONS, PICKUP, State, play, preset
 from mattis.core.rules import SOLVER
 from tiers import scale
@@ -102,6 +102,34 @@ def test_paranoid_solver_matches_minimax_with_three_players() -> None:
             checked += 1
     assert checked == sum(seeds for _, seeds in three) and len(more) == 10
 
+
+
+def test_iterative_deepening_proves_only_what_is_so() -> None:
+    """``solve_deepening`` with shallow depths (lines past them score 0, "not decided"):
+    every move it scores 1 or -1 has that value in plain minimax, and with a depth no
+    line reaches it gives the full search's values."""
+    proven = undecided = 0
+    for seed in range(scale(40, 120)):
+        s = _tiny("mattis", {}, seed, 3, 2)
+        me = seed % 3
+        if s.to_act != me or len(s.legal_moves()) < 2:
+            continue
+        for depths in ((1,), (2, 3), (4,)):
+            _, values = Solver(me).solve_deepening(s, depths)
+            for move, v in values.items():
+                c = s.clone()
+                c.apply(move)
+                if v:
+                    assert brute_force(c, me) == v, (seed, depths, str(move))
+                    proven += 1
+                else:
+                    undecided += 1
+        try:
+            full = Solver(me, 20_000).solve(s)
+        except SearchLimit:  # play that cycles can outgrow the budget even here
+            continue
+        assert Solver(me, 20_000).solve_deepening(s, (150,)) == full
+    assert proven >= 10 and undecided >= 5, (proven, undecided)
 
 def test_transposition_table_is_path_independent() -> None:
     """A solver whose table is warm from earlier searches (reached by other paths,

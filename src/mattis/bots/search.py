@@ -238,7 +238,10 @@ class _Base:
                     vals = two_player_values(dets[0], self.solver_nodes * 10)
                     best = max(vals.values())
                 else:
-                    best, vals = Solver(obs.seat, self.solver_nodes).solve(dets[0])
+                    try:
+                        best, vals = Solver(obs.seat, self.solver_nodes).solve(dets[0])
+                    except SearchLimit:  # long lines: what the shallow searches prove, on a budget of their own
+                        best, vals = Solver(obs.seat, self.solver_nodes).solve_deepening(dets[0])
                 cands = [m for m in legal if vals.get(m, -2) == best]
                 if best == 1 or len(cands) == 1:
                     self.solver.decided += 1

@@ -14,6 +14,7 @@ transposition table: only values whose subtree met no repetition are stored.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..core import PICKUP, Move, Rules, State, sequence_spans
@@ -27,6 +28,12 @@ Key = RepetitionKey
 EXACT, LOWER, UPPER = 0, 1, 2
 
 
+DEEPENING: tuple[int, ...] = (15, 30, 60)
+"""The depths :meth:`Solver.solve_deepening` tries in turn (moves along a line): the
+expert's fallback where the full search runs out of nodes (measured in docs/bots.md:
+starting with the shallow ones spent the budget that the full search needs in mattis)."""
+
+
 class SearchLimit(Exception):
     """The node budget ran out before the endgame was solved."""
 
@@ -38,13 +45,21 @@ def position_key(s: State) -> Key:
 
 @dataclass
 class Solver:
-    """Alpha-beta with a transposition table for seat ``me``; ``node_limit`` nodes at most."""
+    """Alpha-beta with a transposition table for seat ``me``; ``node_limit`` nodes at most.
+
+    Values: 1 the seat gets away whatever the others do, -1 the others together can make
+    it the loser, 0 a line that comes back to a position on it (a repetition).  A line
+    deeper than ``max_depth`` moves ends the search (:class:`SearchLimit`), or with
+    ``deep_unknown`` scores 0 as well (not kept in the table): a 0 never makes a 1 or
+    a -1, so those stay proofs, and 0 then also means "not decided within the depth"
+    (:meth:`solve_deepening`)."""
 
     me: int
     node_limit: int = 200_000
     max_depth: int = 150
     nodes: int = 0
     table: dict[Key, tuple[int, int]] = field(default_factory=dict)
+    deep_unknown: bool = False
 
     def value(self, s: State) -> int:
         """The game value of ``s`` for ``me`` (raises :class:`SearchLimit`)."""
@@ -62,6 +77,28 @@ class Solver:
             out[m] = v
         best = max(out.values()) if out else self._terminal(s)
         return best, out
+
+    def solve_deepening(self, s: State, depths: Sequence[int] = DEEPENING) -> tuple[int, dict[Move, int]]:
+        """:meth:`solve` by iterative deepening: at each depth of ``depths`` in turn, lines
+        past it scoring 0 (``deep_unknown``), all within this solver's node budget; the
+        deepest search that finished, or an earlier one that already proved a getaway or
+        every move.  Raises :class:`SearchLimit` when not even the first finished.  Where long
+        pickup lines make the full search run out of nodes (3-player endgames of 9-14
+        cards in hund and blodmattis), the shallow ones still prove many moves."""
+        done: tuple[int, dict[Move, int]] | None = None
+        for depth in depths:
+            trial = Solver(self.me, self.node_limit - self.nodes, min(depth, self.max_depth), deep_unknown=True)
+            try:
+                done = trial.solve(s)
+            except SearchLimit:
+                break
+            finally:
+                self.nodes += trial.nodes
+            if done[0] == 1 or 0 not in done[1].values() or depth >= self.max_depth:
+                break
+        if done is None:
+            raise SearchLimit
+        return done
 
     def _terminal(self, s: State) -> int:
         if self.me in s.losers:
@@ -84,10 +121,10 @@ class Solver:
         if not s.in_game >> me & 1:
             return (-1 if me in s.losers else 1), False
         self.nodes += 1
-        if self.nodes > self.node_limit or len(path) > self.max_depth:
+        if self.nodes > self.node_limit or (len(path) > self.max_depth and not self.deep_unknown):
             raise SearchLimit
         key = position_key(s)
-        if key in path:
+        if key in path or len(path) > self.max_depth:
             return 0, True
         hit = self.table.get(key)
         if hit is not None:
