@@ -162,7 +162,7 @@ class _Base:
                  epsilon: float = 0.1, solver_cards: int = 0, solver_nodes: int = 20_000,
                  max_playouts: int | None = None, time_cap: float | None = None,
                  p2_iterations: int = 0, p2_c: float = 0.7, model: OpponentModel | None = None,
-                 beliefs: str = "uniform") -> None:
+                 beliefs: str = "uniform", solver_deepening: bool = False) -> None:
         self.rng = random.Random(seed)
         if beliefs not in MODELS:
             raise ValueError(f"unknown beliefs {beliefs!r}; choose from {', '.join(MODELS)}")
@@ -182,6 +182,10 @@ class _Base:
         self.epsilon = epsilon
         self.solver_cards = solver_cards
         self.solver_nodes = solver_nodes
+        self.solver_deepening = solver_deepening
+        """Where the endgame solver's full search runs out of nodes, search again to the
+        depths of :data:`~mattis.bots.solver.DEEPENING` on a budget of the same size
+        (:meth:`~mattis.bots.solver.Solver.solve_deepening`; the expert does)."""
         self.max_playouts = max_playouts
         self.time_cap = time_cap
         self.guard = CycleGuard()
@@ -240,7 +244,10 @@ class _Base:
                 else:
                     try:
                         best, vals = Solver(obs.seat, self.solver_nodes).solve(dets[0])
-                    except SearchLimit:  # long lines: what the shallow searches prove, on a budget of their own
+                    except SearchLimit:
+                        if not self.solver_deepening:
+                            raise
+                        # long lines: what the shallow searches prove, on a budget of their own
                         best, vals = Solver(obs.seat, self.solver_nodes).solve_deepening(dets[0])
                 cands = [m for m in legal if vals.get(m, -2) == best]
                 if best == 1 or len(cands) == 1:
@@ -473,6 +480,7 @@ class IsmctsBot(_Phase1Search):
         kw.setdefault("samples", 16)
         kw.setdefault("solver_cards", 14)
         kw.setdefault("p2_iterations", 1000)
+        kw.setdefault("solver_deepening", True)
         super().__init__(seed, model=OpponentModel() if model_opponents else None, **kw)  # type: ignore[arg-type]
         self.iterations = iterations
         self.c = c
