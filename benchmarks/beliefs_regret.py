@@ -35,7 +35,9 @@ bootstrap resamples the games of every preset).
 ``--experts`` names the experts compared instead, ``uniform`` first (the one the others are
 compared with): any of the four above, or ``NAME=iterations:N/samples:M`` for
 ``IsmctsBot(seed, iterations=N, samples=M)`` on uniform worlds (either key may be left
-out: the expert's default), to ask whether a larger phase 1 budget chooses better.
+out: the expert's default; ``/reseed:1`` puts it on the control's other seed, to see how
+often its choice moves with the seed alone), to ask whether a larger phase 1 budget
+chooses better.
 
     python benchmarks/beliefs_regret.py --games 20 --per-game 3 --k 32 --seed 7600 --opponents easy \
         --out /tmp/mattis-regret-7600-easy.jsonl
@@ -73,8 +75,8 @@ VARIANTS = ("uniform", "reseeded", "human", "easy")
 much the choice and its regret move with the seed alone, the control), ``ismcts-beliefs``
 (``human``), ``IsmctsBot(beliefs="easy")``."""
 YARDSTICKS = ("easy", "slip")
-BUDGET_KEYS = ("iterations", "samples")
-"""What ``--experts`` may set on a ``NAME=iterations:N/samples:M`` expert."""
+BUDGET_KEYS = ("iterations", "samples", "reseed")
+"""What ``--experts`` may set on a ``NAME=iterations:N/samples:M/reseed:1`` expert."""
 
 
 def parse_experts(text: str) -> dict[str, dict[str, int]]:
@@ -90,8 +92,8 @@ def parse_experts(text: str) -> dict[str, dict[str, int]]:
         budget: dict[str, int] = {}
         for part in filter(None, spec.split("/")):
             key, _, value = part.partition(":")
-            if key not in BUDGET_KEYS or not value.isdigit() or int(value) < 1:
-                raise SystemExit(f"--experts: {part!r} is not {'/'.join(k + ':N' for k in BUDGET_KEYS)}")
+            if key not in BUDGET_KEYS or not value.isdigit() or int(value) < 1 or (key == "reseed" and value != "1"):
+                raise SystemExit(f"--experts: {part!r} is not iterations:N, samples:N or reseed:1")
             budget[key] = int(value)
         if name in experts:
             raise SystemExit(f"--experts: {name!r} twice")
@@ -119,7 +121,8 @@ class Slipping:
 
 def expert(variant: str, seed: int, budget: dict[str, int] | None = None) -> Agent:
     if budget:
-        return IsmctsBot(seed, **budget)  # type: ignore[arg-type]  # only iterations and samples (BUDGET_KEYS)
+        kw = {k: v for k, v in budget.items() if k != "reseed"}  # iterations, samples
+        return IsmctsBot(derive_seed(seed, "reseeded") or 0 if "reseed" in budget else seed, **kw)  # type: ignore[arg-type]
     if variant == "uniform":
         return make_bot("ismcts", seed)
     if variant == "reseeded":
@@ -232,7 +235,8 @@ def main(argv: Sequence[str] | None = None) -> None:
                     help="append each decision's figures here (JSON lines); those already there are read back")
     ap.add_argument("--experts", default=None,
                     help="the experts compared, comma-separated, uniform first: reseeded, human, easy, or "
-                         "NAME=iterations:N/samples:M (IsmctsBot on uniform worlds with that budget); default: "
+                         "NAME=iterations:N/samples:M[/reseed:1] (IsmctsBot on uniform worlds with that budget, "
+                         "on the control's other seed with reseed:1); default: "
                          "uniform,reseeded,human and, in games of easy bots, easy")
     ap.add_argument("--saved-only", action="store_true", help="only the decisions already in --out (none measured)")
     a = ap.parse_args(argv)
