@@ -32,8 +32,17 @@ another expert's and the uniform one's choices where they differ) and the CPU of
 (``time.process_time``, mean and max).  With several presets a last row pools them (the
 bootstrap resamples the games of every preset).
 
+``--experts`` names the experts compared instead, ``uniform`` first (the one the others are
+compared with): any of the four above, or ``NAME=iterations:N/samples:M`` for
+``IsmctsBot(seed, iterations=N, samples=M)`` on uniform worlds (either key may be left
+out: the expert's default; ``/reseed:1`` puts it on the control's other seed, to see how
+often its choice moves with the seed alone), to ask whether a larger phase 1 budget
+chooses better.
+
     python benchmarks/beliefs_regret.py --games 20 --per-game 3 --k 32 --seed 7600 --opponents easy \
         --out /tmp/mattis-regret-7600-easy.jsonl
+    python benchmarks/beliefs_regret.py --games 30 --per-game 3 --k 32 --seed 7601 --opponents easy \
+        --experts uniform,reseeded,it300=iterations:300,it1000=iterations:1000 --out /tmp/mattis-iters-7601.jsonl
 """
 
 from __future__ import annotations
@@ -66,6 +75,32 @@ VARIANTS = ("uniform", "reseeded", "human", "easy")
 much the choice and its regret move with the seed alone, the control), ``ismcts-beliefs``
 (``human``), ``IsmctsBot(beliefs="easy")``."""
 YARDSTICKS = ("easy", "slip")
+BUDGET_KEYS = ("iterations", "samples", "reseed")
+"""What ``--experts`` may set on a ``NAME=iterations:N/samples:M/reseed:1`` expert."""
+
+
+def parse_experts(text: str) -> dict[str, dict[str, int]]:
+    """``--experts``: each expert's name and the budget it sets (empty for the four fixed ones)."""
+    experts: dict[str, dict[str, int]] = {}
+    for item in text.split(","):
+        name, _, spec = item.strip().partition("=")
+        if not spec and name not in VARIANTS:
+            raise SystemExit(f"--experts: {name!r} is none of {', '.join(VARIANTS)} and sets no budget "
+                             "(NAME=iterations:N)")
+        if spec and name in VARIANTS:
+            raise SystemExit(f"--experts: {name!r} is a fixed expert's name")
+        budget: dict[str, int] = {}
+        for part in filter(None, spec.split("/")):
+            key, _, value = part.partition(":")
+            if key not in BUDGET_KEYS or not value.isdigit() or int(value) < 1 or (key == "reseed" and value != "1"):
+                raise SystemExit(f"--experts: {part!r} is not iterations:N, samples:N or reseed:1")
+            budget[key] = int(value)
+        if name in experts:
+            raise SystemExit(f"--experts: {name!r} twice")
+        experts[name] = budget
+    if next(iter(experts)) != "uniform":
+        raise SystemExit("--experts: the first must be uniform (the others are compared with it)")
+    return experts
 
 
 class Slipping:
@@ -84,7 +119,10 @@ class Slipping:
         return move
 
 
-def expert(variant: str, seed: int) -> Agent:
+def expert(variant: str, seed: int, budget: dict[str, int] | None = None) -> Agent:
+    if budget:
+        kw = {k: v for k, v in budget.items() if k != "reseed"}  # iterations, samples
+        return IsmctsBot(derive_seed(seed, "reseeded") or 0 if "reseed" in budget else seed, **kw)  # type: ignore[arg-type]
     if variant == "uniform":
         return make_bot("ismcts", seed)
     if variant == "reseeded":
@@ -94,14 +132,14 @@ def expert(variant: str, seed: int) -> Agent:
     return IsmctsBot(seed, beliefs="easy")
 
 
-def one_decision(name: str, obs: Observation, truth: State, variants: Sequence[str], k: int, slip: float,
-                 seed: int, key: tuple[int, int]) -> dict[str, Any]:
+def one_decision(name: str, obs: Observation, truth: State, variants: dict[str, dict[str, int]], k: int,
+                 slip: float, seed: int, key: tuple[int, int]) -> dict[str, Any]:
     """Each expert's choice and CPU, and every legal move's outcomes under both yardsticks."""
     choice: dict[str, int] = {}
     cpu: dict[str, float] = {}
     bot_seed = derive_seed(seed, "regret-bot", name, *key) or 0
-    for v in variants:
-        bot = expert(v, bot_seed)
+    for v, budget in variants.items():
+        bot = expert(v, bot_seed, budget)
         c = time.process_time()
         move = bot.act(obs)
         cpu[v] = time.process_time() - c
@@ -195,15 +233,22 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--opponents", default="easy", choices=sorted(LEVELS))
     ap.add_argument("--out", type=Path, default=None,
                     help="append each decision's figures here (JSON lines); those already there are read back")
+    ap.add_argument("--experts", default=None,
+                    help="the experts compared, comma-separated, uniform first: reseeded, human, easy, or "
+                         "NAME=iterations:N/samples:M[/reseed:1] (IsmctsBot on uniform worlds with that budget, "
+                         "on the control's other seed with reseed:1); default: "
+                         "uniform,reseeded,human and, in games of easy bots, easy")
     ap.add_argument("--saved-only", action="store_true", help="only the decisions already in --out (none measured)")
     a = ap.parse_args(argv)
     names = a.rules.split(",")
-    variants = VARIANTS if a.opponents == "easy" else VARIANTS[:3]
+    variants = parse_experts(a.experts or ",".join(VARIANTS if a.opponents == "easy" else VARIANTS[:3]))
     saved: dict[tuple[str, int, int], dict[str, Any]] = {}
     if a.out is not None and a.out.exists():
         for line in a.out.read_text().splitlines():
             d = json.loads(line)
             saved[(d["preset"], d["game"], d["index"])] = d
+            if set(variants) - set(d["choice"]):
+                raise SystemExit(f"{a.out} lacks {', '.join(sorted(set(variants) - set(d['choice'])))}: another file")
     done: list[dict[str, Any]] = []
     for g in range(a.games):  # game by game across the presets: a run cut short leaves each about as many
         for name in names:
@@ -229,7 +274,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         print("Yardstick: easy bots (deterministic: each move's chance is 0 or 1, exactly)" if yard == "easy" else
               f"Yardstick: easy bots with a {a.slip:.0%} slip, {a.k} continuations a move")
         print()
-        table(done, names, variants, yard, rng)
+        table(done, names, list(variants), yard, rng)
     print()
     for name in names:
         ds = [d for d in done if d["preset"] == name]
