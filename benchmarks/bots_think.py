@@ -54,8 +54,9 @@ def think(level: str, games: int, rules: str = "mattis", against: str = "heurist
         agents: dict[int, Agent] = {0: Timed(bot, times, choice, cpu), 1: make_bot(against, 1),
                                     2: make_bot(against, 2)}
         play_until(referee, agents)
-        if isinstance(getattr(bot, "solver", None), SolverCount):
-            solver.add(bot.solver)  # type: ignore[attr-defined]
+        count = getattr(bot, "solver", None)  # the search bots' endgame solver counts
+        if isinstance(count, SolverCount):
+            solver.add(count)
     times.sort()
     p99 = times[int(0.99 * (len(times) - 1))]
     mean_choice = 1000 * sum(choice) / len(choice) if choice else 0.0
