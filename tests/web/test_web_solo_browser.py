@@ -198,7 +198,10 @@ def test_offline_app_plays_two_whole_games_on_a_phone_and_survives_a_closed_tab(
             ctx.add_init_script("localStorage.setItem('mattis.lang', 'nb')")
             page = ctx.pages[0] if ctx.pages else ctx.new_page()
             page.goto(site + "?bot_delay=0&seed=11")
-            assert page.locator("#solo-status").count() or dataset(page).get("solo") == "ready"
+            # while the engine loads the page says so (or it is ready already): waited for, as
+            # a busy machine may run the page's script after the load event
+            page.wait_for_function("!!document.querySelector('#solo-status') || document.body.dataset.solo === 'ready'",
+                                   timeout=HUNG * 1000)
             ready(page)
             page.wait_for_function("navigator.serviceWorker.ready.then(() => !!navigator.serviceWorker.controller)"
                                    " || false", timeout=HUNG * 1000)
