@@ -135,6 +135,20 @@ def playout(state: State, rng: random.Random, epsilon: float = 0.0, k: Knobs = D
     return state
 
 
+def playout_phase1(state: State, rng: random.Random, epsilon: float = 0.0, k: Knobs = DEFAULT_KNOBS,
+                   max_moves: int = 4000) -> State:
+    """:func:`playout` through the rest of phase 1 only: it stops at phase 2's start (or
+    the game's end, whichever comes first); a state already past phase 1 is left as it is."""
+    moves = 0
+    while state.phase == PHASE1 and moves < max_moves:
+        if epsilon and rng.random() < epsilon:
+            state.apply(rng.choice(state.legal_moves()))
+        else:
+            state.apply(state_choice(state, k))
+        moves += 1
+    return state
+
+
 def outcome(state: State, seat: int) -> float:
     """The value of a finished (or stopped) game for ``seat``: 0 for the loser,
     1 for the first out, in between by finishing place."""
@@ -145,4 +159,4 @@ def outcome(state: State, seat: int) -> float:
 
 
 __all__ = ["DEFAULT_KNOBS", "PHASE2", "Knobs", "outcome", "phase1_choice", "phase2_choice", "playout",
-           "state_choice"]
+           "playout_phase1", "state_choice"]

@@ -15,7 +15,7 @@ import logging
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
 
 from ..core import HistoryItem, IllegalMoveError, Move, Observation, State
@@ -23,8 +23,9 @@ from ..core.determinize import DeterminizeError, sample_state, sample_worlds
 from ..core.observation import PHASE1, PHASE2, observe
 from .beliefs import MODELS
 from .heuristic import heuristic_move
-from .policy import outcome, playout, state_choice
+from .policy import outcome, playout, playout_phase1, state_choice
 from .solver import SearchLimit, Solver, two_player_exact, two_player_values
+from .value import ValueModel, has_numpy, model_for
 from .vary import CycleGuard
 
 log = logging.getLogger(__name__)
@@ -388,9 +389,27 @@ def _expand(node: _Node, move: Move) -> _Node:
     return ch
 
 
+LEAVES = ("playout", "value")
+"""How the expert's phase 1 search values an iteration (``IsmctsBot(leaf=...)``): a
+heuristic ``playout`` to the game's end, or the learned ``value`` model at phase 2's start."""
+
+
+def value_leaf(model: ValueModel, seat: int) -> Callable[[State], list[float]]:
+    """A leaf evaluator for :func:`tree_search`: each seat's value (by seat number) in a
+    (sampled) state, 1 less the ``model``'s chance that it ends as the loser, read from
+    ``seat``'s observation of that state."""
+    def leaf(state: State) -> list[float]:
+        losers = model.losers(observe(state, seat, history=False))  # relative order: index 0 is ``seat``
+        n = state.n
+        return [1.0 - losers[(s - seat) % n] for s in range(n)]
+    return leaf
+
+
 def tree_search(obs: Observation, dets: list[State], cands: Sequence[Move], first: Move, iterations: int,
                 c: float, rng: random.Random, epsilon: float, phase1_only: bool,
-                time_cap: float | None = None, follow: Sequence[float] | None = None) -> Move:
+                time_cap: float | None = None, follow: Sequence[float] | None = None,
+                leaf: Callable[[State], Sequence[float]] | None = None,
+                stats: dict[Move, tuple[int, float]] | None = None) -> Move:
     """Single-observer Information Set MCTS (Cowling, Powley and Whitehouse 2012):
     ``iterations`` iterations, each on a determinization (``dets`` is cycled; with
     one sample, as in a phase 2 position where every hand is known, this is plain
@@ -401,7 +420,15 @@ def tree_search(obs: Observation, dets: list[State], cands: Sequence[Move], firs
 
     ``follow`` (per seat, optional) models the other seats: at a node where seat
     ``s`` (not ``obs.seat``) moves, it plays the heuristic's move with probability
-    ``follow[s]`` (the tree follows that child), else the move UCB picks."""
+    ``follow[s]`` (the tree follows that child), else the move UCB picks.
+
+    ``leaf`` (optional, with ``phase1_only``) values an iteration instead of the playout
+    to the game's end: the playout goes on only through the rest of phase 1
+    (:func:`~mattis.bots.policy.playout_phase1`) and each node on the path is given
+    ``leaf(state)[seat]`` for the seat that moved into it (a value from 0 to 1, as
+    :func:`value_leaf` gives); a game that ended in phase 1 keeps its
+    :func:`~mattis.bots.policy.outcome`.  ``stats``, where given, is filled with each
+    root move's visits and mean value."""
     root = _Node()
     me = obs.seat
     allowed = set(cands)
@@ -445,12 +472,20 @@ def tree_search(obs: Observation, dets: list[State], cands: Sequence[Move], firs
             node = node.children[best_m]
             st.apply(best_m)
             trail.append((node, mover))
-        playout(st, rng, epsilon)
+        values: Sequence[float] | None = None
+        if leaf is not None and phase1_only:
+            playout_phase1(st, rng, epsilon)
+            if not st.is_over:
+                values = leaf(st)
+        else:
+            playout(st, rng, epsilon)
         for nd, mover in trail:
             nd.n += 1
-            nd.w += outcome(st, mover)
+            nd.w += outcome(st, mover) if values is None else values[mover]
         if deadline is not None and time.perf_counter() > deadline:
             break
+    if stats is not None:
+        stats.update((m, (ch.n, ch.w / ch.n if ch.n else 0.0)) for m, ch in root.children.items())
     return max(cands, key=lambda m: (root.children[m].n if m in root.children else -1, m == first))
 
 
@@ -470,12 +505,19 @@ class IsmctsBot(_Phase1Search):
     model the tree treats a rules-of-thumb player as one and a searcher as a searcher
     (docs/bots.md has the measurements).  ``p2_iterations=0`` gives the flat rollouts
     (``playouts`` per move) of the earlier expert; ``model_opponents=False`` the plain
-    tree search."""
+    tree search.
+
+    ``leaf`` (:data:`LEAVES`) is how phase 1's search values an iteration: ``playout``
+    (the default) a heuristic playout to the game's end, ``value`` the learned value
+    model (:mod:`mattis.bots.value`) at phase 2's start, reached by a heuristic playout
+    through the rest of phase 1 (:func:`tree_search`'s ``leaf``, :func:`value_leaf`).
+    Without NumPy ``value`` falls back to the playouts and says so once in a logged
+    warning."""
 
     name = "ismcts"
 
     def __init__(self, seed: int | None = None, *, iterations: int = 100, c: float = 0.7,
-                 model_opponents: bool = True, **kw: float | int | str | None) -> None:
+                 model_opponents: bool = True, leaf: str = "playout", **kw: float | int | str | None) -> None:
         kw.setdefault("playouts", 4)
         kw.setdefault("samples", 16)
         kw.setdefault("solver_cards", 14)
@@ -485,13 +527,23 @@ class IsmctsBot(_Phase1Search):
         self.iterations = iterations
         self.c = c
         self.name = "ismcts"
+        if leaf not in LEAVES:
+            raise ValueError(f"unknown leaf {leaf!r}; choose from {', '.join(LEAVES)}")
+        if leaf == "value" and not has_numpy():
+            log.warning("the expert's value leaf needs NumPy for the value model; its phase 1 search plays out "
+                        "to the game's end instead")
+            leaf = "playout"
+        self.leaf = leaf
+        """How phase 1's search values an iteration (:data:`LEAVES`; ``playout`` where
+        ``value`` was asked for without NumPy)."""
 
     def _phase1_budget(self) -> int:
         return self.iterations
 
     def _phase1_search(self, obs: Observation, dets: list[State], first: Move) -> Move:
+        leaf = value_leaf(model_for(obs.rules), obs.seat) if self.leaf == "value" else None
         return tree_search(obs, dets, obs.legal, first, self.iterations, self.c, self.rng, self.epsilon, True,
-                           self.time_cap)
+                           self.time_cap, leaf=leaf)
 
 
 class SolverBot(_Base):
@@ -514,5 +566,5 @@ class SolverBot(_Base):
         return heuristic_move(obs)
 
 
-__all__ = ["IsmctsBot", "OpponentModel", "PimcBot", "RolloutBot", "SolverBot", "SolverCount", "UctBot", "perfect_info",
-           "tree_search"]
+__all__ = ["LEAVES", "IsmctsBot", "OpponentModel", "PimcBot", "RolloutBot", "SolverBot", "SolverCount", "UctBot",
+           "perfect_info", "tree_search", "value_leaf"]
