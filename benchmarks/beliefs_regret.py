@@ -33,16 +33,19 @@ another expert's and the uniform one's choices where they differ) and the CPU of
 bootstrap resamples the games of every preset).
 
 ``--experts`` names the experts compared instead, ``uniform`` first (the one the others are
-compared with): any of the four above, or ``NAME=iterations:N/samples:M`` for
-``IsmctsBot(seed, iterations=N, samples=M)`` on uniform worlds (either key may be left
-out: the expert's default; ``/reseed:1`` puts it on the control's other seed, to see how
-often its choice moves with the seed alone), to ask whether a larger phase 1 budget
-chooses better.
+compared with): any of the four above, or ``NAME=iterations:N/samples:M/leaf:value`` for
+``IsmctsBot(seed, iterations=N, samples=M, leaf="value")`` on uniform worlds (any key may be
+left out: the expert's default; ``leaf:value`` values each phase 1 iteration by the learned
+value model at phase 2's start instead of a playout to the game's end; ``/reseed:1`` puts it
+on the control's other seed, to see how often its choice moves with the seed alone), to ask
+whether a larger phase 1 budget, or the value leaf, chooses better.
 
     python benchmarks/beliefs_regret.py --games 20 --per-game 3 --k 32 --seed 7600 --opponents easy \
         --out /tmp/mattis-regret-7600-easy.jsonl
     python benchmarks/beliefs_regret.py --games 30 --per-game 3 --k 32 --seed 7601 --opponents easy \
         --experts uniform,reseeded,it300=iterations:300,it1000=iterations:1000 --out /tmp/mattis-iters-7601.jsonl
+    python benchmarks/beliefs_regret.py --games 30 --per-game 3 --k 32 --seed 7601 --opponents easy \
+        --experts uniform,reseeded,leaf=leaf:value,leafre=leaf:value/reseed:1 --out /tmp/mattis-leaf-7601.jsonl
 """
 
 from __future__ import annotations
@@ -62,7 +65,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from value_ranking import decisions  # noqa: E402
 
-from mattis.bots.search import IsmctsBot  # noqa: E402
+from mattis.bots.search import LEAVES, IsmctsBot  # noqa: E402
 from mattis.core import Move, Observation, State  # noqa: E402
 from mattis.lab.bound import paired_difference, regret, sample_variance, true_outcomes  # noqa: E402
 from mattis.play import make_bot  # noqa: E402
@@ -75,13 +78,14 @@ VARIANTS = ("uniform", "reseeded", "human", "easy")
 much the choice and its regret move with the seed alone, the control), ``ismcts-beliefs``
 (``human``), ``IsmctsBot(beliefs="easy")``."""
 YARDSTICKS = ("easy", "slip")
-BUDGET_KEYS = ("iterations", "samples", "reseed")
-"""What ``--experts`` may set on a ``NAME=iterations:N/samples:M/reseed:1`` expert."""
+BUDGET_KEYS = ("iterations", "samples", "reseed", "leaf")
+"""What ``--experts`` may set on a ``NAME=iterations:N/samples:M/leaf:value/reseed:1`` expert."""
+Budget = dict[str, int | str]
 
 
-def parse_experts(text: str) -> dict[str, dict[str, int]]:
+def parse_experts(text: str) -> dict[str, Budget]:
     """``--experts``: each expert's name and the budget it sets (empty for the four fixed ones)."""
-    experts: dict[str, dict[str, int]] = {}
+    experts: dict[str, Budget] = {}
     for item in text.split(","):
         name, _, spec = item.strip().partition("=")
         if not spec and name not in VARIANTS:
@@ -89,11 +93,16 @@ def parse_experts(text: str) -> dict[str, dict[str, int]]:
                              "(NAME=iterations:N)")
         if spec and name in VARIANTS:
             raise SystemExit(f"--experts: {name!r} is a fixed expert's name")
-        budget: dict[str, int] = {}
+        budget: Budget = {}
         for part in filter(None, spec.split("/")):
             key, _, value = part.partition(":")
-            if key not in BUDGET_KEYS or not value.isdigit() or int(value) < 1 or (key == "reseed" and value != "1"):
-                raise SystemExit(f"--experts: {part!r} is not iterations:N, samples:N or reseed:1")
+            if key == "leaf" and value in LEAVES:
+                budget[key] = value
+                continue
+            if key not in BUDGET_KEYS or key == "leaf" or not value.isdigit() or int(value) < 1 \
+                    or (key == "reseed" and value != "1"):
+                raise SystemExit(f"--experts: {part!r} is not iterations:N, samples:N, leaf:{'|'.join(LEAVES)} "
+                                 "or reseed:1")
             budget[key] = int(value)
         if name in experts:
             raise SystemExit(f"--experts: {name!r} twice")
@@ -119,9 +128,9 @@ class Slipping:
         return move
 
 
-def expert(variant: str, seed: int, budget: dict[str, int] | None = None) -> Agent:
+def expert(variant: str, seed: int, budget: Budget | None = None) -> Agent:
     if budget:
-        kw = {k: v for k, v in budget.items() if k != "reseed"}  # iterations, samples
+        kw = {k: v for k, v in budget.items() if k != "reseed"}  # iterations, samples, leaf
         return IsmctsBot(derive_seed(seed, "reseeded") or 0 if "reseed" in budget else seed, **kw)  # type: ignore[arg-type]
     if variant == "uniform":
         return make_bot("ismcts", seed)
@@ -132,7 +141,7 @@ def expert(variant: str, seed: int, budget: dict[str, int] | None = None) -> Age
     return IsmctsBot(seed, beliefs="easy")
 
 
-def one_decision(name: str, obs: Observation, truth: State, variants: dict[str, dict[str, int]], k: int,
+def one_decision(name: str, obs: Observation, truth: State, variants: dict[str, Budget], k: int,
                  slip: float, seed: int, key: tuple[int, int]) -> dict[str, Any]:
     """Each expert's choice and CPU, and every legal move's outcomes under both yardsticks."""
     choice: dict[str, int] = {}
@@ -235,8 +244,9 @@ def main(argv: Sequence[str] | None = None) -> None:
                     help="append each decision's figures here (JSON lines); those already there are read back")
     ap.add_argument("--experts", default=None,
                     help="the experts compared, comma-separated, uniform first: reseeded, human, easy, or "
-                         "NAME=iterations:N/samples:M[/reseed:1] (IsmctsBot on uniform worlds with that budget, "
-                         "on the control's other seed with reseed:1); default: "
+                         "NAME=iterations:N/samples:M/leaf:value[/reseed:1] (IsmctsBot on uniform worlds with that "
+                         "budget, its phase 1 iterations valued by the value model with leaf:value, on the control's "
+                         "other seed with reseed:1); default: "
                          "uniform,reseeded,human and, in games of easy bots, easy")
     ap.add_argument("--saved-only", action="store_true", help="only the decisions already in --out (none measured)")
     a = ap.parse_args(argv)
