@@ -231,6 +231,55 @@ def table(done: list[dict[str, Any]], names: Sequence[str], variants: Sequence[s
         print("| " + " | ".join(cells) + " |")
 
 
+def pairs(done: list[dict[str, Any]], names: Sequence[str], spec: str, rng: np.random.Generator) -> None:
+    """``--pairs A,A2,B,B2``: two experts, each on two seeds (A2 and B2 the ``reseed:1``
+    copies of A and B): how often each one's choice moves with the seed alone, and B − A
+    with each one's regret averaged over its two seeds (so neither side rests on one lucky
+    seed), per preset and pooled; a uniformly random legal move's regret beside them."""
+    a1, a2, b1, b2 = spec.split(",")
+    missing = {a1, a2, b1, b2} - set(done[0]["choice"]) if done else set()
+    if missing:
+        raise SystemExit(f"--pairs: no expert named {', '.join(sorted(missing))} in this run")
+    print(f"Pairs: A = {a1} (seeds {a1}, {a2}), B = {b1} (seeds {b1}, {b2}); each expert's regret the mean of its "
+          "two seeds; mean (95% bootstrap interval over games)")
+    print()
+    head = ["preset", "decisions", "A moves with the seed", "B moves with the seed", "B − A (moves, points)",
+            *(f"{y}: A / B / random move" for y in YARDSTICKS), *(f"{y}: B − A" for y in YARDSTICKS)]
+    print("| " + " | ".join(head) + " |")
+    print("|---|" + "---:|" * (len(head) - 1))
+    for name in [*names, "all"] if len(names) > 1 else names:
+        ds = [d for d in done if name in (d["preset"], "all")]
+        if not ds:
+            continue
+        games = sorted({(d["preset"], d["game"]) for d in ds})
+
+        def per_game(value: Any) -> dict[tuple[str, int], list[float]]:
+            out: dict[tuple[str, int], list[float]] = {g: [] for g in games}
+            for d in ds:
+                out[(d["preset"], d["game"])].append(float(value(d)))
+            return out
+
+        moves_a = per_game(lambda d: d["choice"][a1] != d["choice"][a2])
+        moves_b = per_game(lambda d: d["choice"][b1] != d["choice"][b2])
+        moved = per_game(lambda d: (d["choice"][b1] != d["choice"][b2]) - (d["choice"][a1] != d["choice"][a2]))
+        cells = [name if name != "all" else "all (pooled)", str(len(ds)), plain(boot(moves_a, rng)),
+                 plain(boot(moves_b, rng)), points(boot(moved, rng))]
+        diffs = []
+        for y in YARDSTICKS:
+            def two(d: dict[str, Any], x: str, x2: str, y: str = y) -> float:
+                return (regret(d["outcomes"][y], d["choice"][x]) + regret(d["outcomes"][y], d["choice"][x2])) / 2
+
+            def anyone(d: dict[str, Any], y: str = y) -> float:
+                out = d["outcomes"][y]
+                return float(np.mean([regret(out, m) for m in range(len(out))]))
+
+            ra, rb, rr = (boot(per_game(f), rng)[0] for f in (lambda d: two(d, a1, a2), lambda d: two(d, b1, b2),
+                                                               anyone))
+            cells.append(f"{100 * ra:.1f} / {100 * rb:.1f} / {100 * rr:.1f}")
+            diffs.append(points(boot(per_game(lambda d: two(d, b1, b2) - two(d, a1, a2)), rng)))
+        print("| " + " | ".join(cells + diffs) + " |")
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--rules", default="mattis,hund,blodmattis,skitgubbe")
@@ -249,6 +298,9 @@ def main(argv: Sequence[str] | None = None) -> None:
                          "other seed with reseed:1); default: "
                          "uniform,reseeded,human and, in games of easy bots, easy")
     ap.add_argument("--saved-only", action="store_true", help="only the decisions already in --out (none measured)")
+    ap.add_argument("--pairs", default=None, metavar="A,A2,B,B2",
+                    help="also compare two experts each on two seeds (A2, B2: their reseed:1 copies): how often "
+                         "each choice moves with the seed, and B − A averaged over each one's two seeds")
     a = ap.parse_args(argv)
     names = a.rules.split(",")
     variants = parse_experts(a.experts or ",".join(VARIANTS if a.opponents == "easy" else VARIANTS[:3]))
@@ -286,6 +338,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         print()
         table(done, names, list(variants), yard, rng)
     print()
+    if a.pairs:
+        pairs(done, names, a.pairs, rng)
+        print()
     for name in names:
         ds = [d for d in done if d["preset"] == name]
         if not ds:
