@@ -55,7 +55,7 @@ import json
 import random
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -251,12 +251,12 @@ def pairs(done: list[dict[str, Any]], names: Sequence[str], spec: str, rng: np.r
         ds = [d for d in done if name in (d["preset"], "all")]
         if not ds:
             continue
-        games = sorted({(d["preset"], d["game"]) for d in ds})
 
-        def per_game(value: Any) -> dict[tuple[str, int], list[float]]:
-            out: dict[tuple[str, int], list[float]] = {g: [] for g in games}
+        def per_game(value: Callable[[dict[str, Any]], float], ds: list[dict[str, Any]] = ds
+                     ) -> dict[tuple[str, int], list[float]]:
+            out: dict[tuple[str, int], list[float]] = {}
             for d in ds:
-                out[(d["preset"], d["game"])].append(float(value(d)))
+                out.setdefault((d["preset"], d["game"]), []).append(float(value(d)))
             return out
 
         moves_a = per_game(lambda d: d["choice"][a1] != d["choice"][a2])
