@@ -89,3 +89,38 @@ def test_expert_beats_hard_in_skitgubbe() -> None:
     rate, upper = _loss_bound("ismcts", "uct", 4, "skitgubbe", 7411)
     assert upper < 1 / 3 - MARGIN, f"ismcts lost {rate:.1%} against two uct (upper bound {upper:.1%})"
 
+
+
+def _expert_game_digest(bot: str, seed: int) -> str:
+    """The moves of one seeded 2-player mattis game of ``bot`` against ``easy``, hashed."""
+    import hashlib
+
+    from mattis.core import State
+    from mattis.play import make_bot
+
+    state = State.new(preset("mattis"), 2, seed=seed)
+    seats = [make_bot(bot, seed), make_bot("easy", seed + 1)]
+    moves = []
+    while not state.is_over:
+        seat = state.to_act
+        assert seat is not None
+        move = seats[seat].act(state.observation(seat))
+        moves.append(str(move))
+        state.apply(move)
+    return hashlib.sha256("\n".join(moves).encode()).hexdigest()[:16]
+
+
+def test_the_kept_expert_plays_its_recorded_game() -> None:
+    """``expert-2026``, the expert kept as a rung, plays the game it played when it was
+    kept (recorded from ``ismcts`` with the defaults of that day, which it writes out):
+    a change to the expert's defaults must leave it as it is; a change to the search
+    code that moves it fails here (docs/bots.md, "The kept expert")."""
+    from mattis.play import make_bot
+
+    assert make_bot("expert-2026", 1).name == "expert-2026"
+    assert _expert_game_digest("expert-2026", 7) == RECORDED_EXPERT_2026
+
+
+RECORDED_EXPERT_2026 = "b320af2cfedbf4cb"
+"""The first 16 hex digits of the sha256 of the game's moves (one per line), recorded on
+2026-12-07 from both `ismcts` and `expert-2026`, on the compiled and the pure-Python core."""
