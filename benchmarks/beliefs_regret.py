@@ -55,7 +55,7 @@ import json
 import random
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -192,18 +192,25 @@ def plain(m: tuple[float, float, float]) -> str:
     return f"{100 * m[0]:.1f} ({100 * m[1]:.1f}-{100 * m[2]:.1f})"
 
 
+def markdown_rows(done: list[dict[str, Any]], names: Sequence[str], head: Sequence[str]
+                  ) -> Iterator[tuple[str, list[dict[str, Any]]]]:
+    """Print a markdown table's head, then yield each row's preset and its decisions: each
+    preset, then with several presets ``all``, pooled (a preset with none is left out)."""
+    print("| " + " | ".join(head) + " |")
+    print("|---|" + "---:|" * (len(head) - 1))
+    for name in [*names, "all"] if len(names) > 1 else names:
+        ds = [d for d in done if name in (d["preset"], "all")]
+        if ds:
+            yield name, ds
+
+
 def table(done: list[dict[str, Any]], names: Sequence[str], variants: Sequence[str], yard: str,
           rng: np.random.Generator) -> None:
     weighted = [v for v in variants if v != "uniform"]
     head = ["preset", "decisions", *(f"{v} chooses otherwise" for v in weighted), "regret uniform",
             *(f"regret {v}" for v in weighted), *(f"{v} − uniform" for v in weighted), "SE of a move's chance",
             "SE of the difference where they differ"]
-    print("| " + " | ".join(head) + " |")
-    print("|---|" + "---:|" * (len(head) - 1))
-    for name in [*names, "all"] if len(names) > 1 else names:
-        ds = [d for d in done if name in (d["preset"], "all")]
-        if not ds:
-            continue
+    for name, ds in markdown_rows(done, names, head):
         games = sorted({(d["preset"], d["game"]) for d in ds})
         reg: dict[str, dict[tuple[str, int], list[float]]] = {v: {g: [] for g in games} for v in variants}
         diff: dict[str, dict[tuple[str, int], list[float]]] = {v: {g: [] for g in games} for v in weighted}
@@ -245,12 +252,7 @@ def pairs(done: list[dict[str, Any]], names: Sequence[str], spec: str, rng: np.r
     print()
     head = ["preset", "decisions", "A moves with the seed", "B moves with the seed", "B − A (moves, points)",
             *(f"{y}: A / B / random move" for y in YARDSTICKS), *(f"{y}: B − A" for y in YARDSTICKS)]
-    print("| " + " | ".join(head) + " |")
-    print("|---|" + "---:|" * (len(head) - 1))
-    for name in [*names, "all"] if len(names) > 1 else names:
-        ds = [d for d in done if name in (d["preset"], "all")]
-        if not ds:
-            continue
+    for name, ds in markdown_rows(done, names, head):
 
         def per_game(value: Callable[[dict[str, Any]], float], ds: list[dict[str, Any]] = ds
                      ) -> dict[tuple[str, int], list[float]]:

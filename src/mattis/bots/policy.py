@@ -122,11 +122,12 @@ def state_choice(state: State, k: Knobs = DEFAULT_KNOBS) -> Move:
 
 
 def playout(state: State, rng: random.Random, epsilon: float = 0.0, k: Knobs = DEFAULT_KNOBS,
-            max_moves: int = 4000) -> State:
+            max_moves: int = 4000, *, phase1_only: bool = False) -> State:
     """Play ``state`` (a scratch copy: it is changed) to the end with the heuristic,
-    a random legal move with probability ``epsilon``."""
+    a random legal move with probability ``epsilon``; with ``phase1_only``, only to
+    phase 2's start (:func:`playout_phase1`)."""
     moves = 0
-    while not state.is_over and moves < max_moves:
+    while not state.is_over and moves < max_moves and not (phase1_only and state.phase != PHASE1):
         if epsilon and rng.random() < epsilon:
             state.apply(rng.choice(state.legal_moves()))
         else:
@@ -139,14 +140,7 @@ def playout_phase1(state: State, rng: random.Random, epsilon: float = 0.0, k: Kn
                    max_moves: int = 4000) -> State:
     """:func:`playout` through the rest of phase 1 only: it stops at phase 2's start (or
     the game's end, whichever comes first); a state already past phase 1 is left as it is."""
-    moves = 0
-    while state.phase == PHASE1 and moves < max_moves:
-        if epsilon and rng.random() < epsilon:
-            state.apply(rng.choice(state.legal_moves()))
-        else:
-            state.apply(state_choice(state, k))
-        moves += 1
-    return state
+    return playout(state, rng, epsilon, k, max_moves, phase1_only=True)
 
 
 def outcome(state: State, seat: int) -> float:
