@@ -40,12 +40,19 @@ value model at phase 2's start instead of a playout to the game's end; ``/reseed
 on the control's other seed, to see how often its choice moves with the seed alone), to ask
 whether a larger phase 1 budget, or the value leaf, chooses better.
 
+Every run also prints a controls table (how finely the yardsticks tell choices apart: the
+uniform expert beside the rules of thumb's own move and a random legal move), and with
+``--pairs A,A2,B,B2`` two experts each on two seeds compared, so that neither rests on one
+seed's luck (how often each one's choice moves with the seed, and B − A with each one's
+regret the mean of its two seeds).
+
     python benchmarks/beliefs_regret.py --games 20 --per-game 3 --k 32 --seed 7600 --opponents easy \
         --out /tmp/mattis-regret-7600-easy.jsonl
     python benchmarks/beliefs_regret.py --games 30 --per-game 3 --k 32 --seed 7601 --opponents easy \
         --experts uniform,reseeded,it300=iterations:300,it1000=iterations:1000 --out /tmp/mattis-iters-7601.jsonl
     python benchmarks/beliefs_regret.py --games 30 --per-game 3 --k 32 --seed 7601 --opponents easy \
-        --experts uniform,reseeded,leaf=leaf:value,leafre=leaf:value/reseed:1 --out /tmp/mattis-leaf-7601.jsonl
+        --experts uniform,reseeded,leaf=leaf:value,leafre=leaf:value/reseed:1 --out /tmp/mattis-leaf-7601.jsonl \
+        --pairs uniform,reseeded,leaf,leafre
 """
 
 from __future__ import annotations
@@ -238,6 +245,29 @@ def table(done: list[dict[str, Any]], names: Sequence[str], variants: Sequence[s
         print("| " + " | ".join(cells) + " |")
 
 
+def controls(done: list[dict[str, Any]], names: Sequence[str], rng: np.random.Generator) -> None:
+    """How well the yardsticks tell phase 1 choices apart: the regret of the uniform expert
+    beside that of the rules of thumb's own move (what ``easy``, ``medium`` and ``hard``
+    play in phase 1) and of a uniformly random legal move (the mean over the legal moves)."""
+    print("Controls: regret of the uniform expert, of the rules of thumb's move and of a random legal move, "
+          "mean (95% bootstrap interval over games)")
+    print()
+    head = ["preset", "decisions", *(f"{y}: {who}" for y in YARDSTICKS
+                                     for who in ("uniform", "rules of thumb", "random move"))]
+    for name, ds in markdown_rows(done, names, head):
+        cells = [name if name != "all" else "all (pooled)", str(len(ds))]
+        for y in YARDSTICKS:
+            for who in ("uniform", "rules", "random"):
+                per_game: dict[tuple[str, int], list[float]] = {}
+                for d in ds:
+                    out = d["outcomes"][y]
+                    r = float(np.mean([regret(out, m) for m in range(len(out))])) if who == "random" else \
+                        regret(out, d["rules_choice"] if who == "rules" else d["choice"]["uniform"])
+                    per_game.setdefault((d["preset"], d["game"]), []).append(r)
+                cells.append(plain(boot(per_game, rng)))
+        print("| " + " | ".join(cells) + " |")
+
+
 def pairs(done: list[dict[str, Any]], names: Sequence[str], spec: str, rng: np.random.Generator) -> None:
     """``--pairs A,A2,B,B2``: two experts, each on two seeds (A2 and B2 the ``reseed:1``
     copies of A and B): how often each one's choice moves with the seed alone, and B − A
@@ -320,15 +350,17 @@ def main(argv: Sequence[str] | None = None) -> None:
                 continue
             for i, (obs, truth) in enumerate(decisions(name, a.seed, g, a.per_game, LEVELS[a.opponents], "regret")):
                 if (name, g, i) in saved:
-                    done.append(saved[(name, g, i)])
+                    d = saved[(name, g, i)]
+                elif a.saved_only:
                     continue
-                if a.saved_only:
-                    continue
-                d = one_decision(name, obs, truth, variants, a.k, a.slip, a.seed, (g, i))
+                else:
+                    d = one_decision(name, obs, truth, variants, a.k, a.slip, a.seed, (g, i))
+                    if a.out is not None:
+                        with a.out.open("a") as f:
+                            f.write(json.dumps(d) + "\n")
+                # the control: the rules of thumb's own move (deterministic; not saved, worked out again)
+                d["rules_choice"] = obs.legal.index(make_bot("easy", 0).act(obs))
                 done.append(d)
-                if a.out is not None:
-                    with a.out.open("a") as f:
-                        f.write(json.dumps(d) + "\n")
     rng = np.random.default_rng(a.seed)
     print(f"3 players, games of {a.opponents} bots, seed {a.seed}, {a.per_game} phase 1 decision(s) a game (two "
           "legal moves or more); every legal move continued from the true position, paired; regret in points of "
@@ -340,8 +372,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         print()
         table(done, names, list(variants), yard, rng)
     print()
+    controls(done, names, np.random.default_rng(a.seed))  # each table its own draws: one added moves no other
+    print()
     if a.pairs:
-        pairs(done, names, a.pairs, rng)
+        pairs(done, names, a.pairs, np.random.default_rng(a.seed))
         print()
     for name in names:
         ds = [d for d in done if d["preset"] == name]
